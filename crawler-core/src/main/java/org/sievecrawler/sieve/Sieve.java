@@ -1,0 +1,256 @@
+package org.sievecrawler.sieve;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The crawler's frontier: a FIFO queue of pending URLs behind a Bloom filter that drops every URL it has
+ * already seen, so each URL is admitted at most once in the whole crawl (barring a false positive, which drops
+ * a new URL: see {@link BloomFilter}).
+ *
+ * <p>Threads: safe for any number of offering (parser) and polling (fetcher) threads. A URL already seen is
+ * refused lock-free, on reads alone; a new URL is admitted under one of 64 locks picked by its hash, so two
+ * threads offering the same new URL at once admit it exactly once.
+ *
+ * <p>Overflow: the filter is sized for {@code expectedUrls} at {@code falsePositiveRate}. Past that the rate
+ * climbs fast (a 1 % filter is at about 16 % at twice its size). With {@link OverflowPolicy#WARN} the Sieve
+ * logs one WARN when its estimate n* first passes the expected size and one each time n* doubles after;
+ * with {@link OverflowPolicy#GROW} it adds a layer of twice the capacity and half the rate whenever the
+ * newest layer is full (Almeida et al., "Scalable Bloom Filters", 2007), so the compound rate stays under 2p.
+ *
+ * <p>Out of scope: per-host politeness (the crawl engine schedules what {@link #poll()} hands out) and
+ * persistence of the pending queue.
+ */
+public final class Sieve {
+    private static final Logger LOG = LoggerFactory.getLogger(Sieve.class);
+    private static final int STRIPE_BITS = 6;
+
+    private final long expectedUrls;
+    private final double falsePositiveRate;
+    private final OverflowPolicy policy;
+    private final AtomicReference<Layers> layers;
+    private final Object[] stripes = new Object[1 << STRIPE_BITS];
+    private final Queue<String> pending = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger pendingCount = new AtomicInteger();
+    private final LongAdder offered = new LongAdder();
+    private final LongAdder admitted = new LongAdder();
+    /** WARN policy: the next estimate to warn at, and the first layer's set-bit count X where n* reaches it. */
+    private final AtomicLong nextWarnAtSetBits;
+    private volatile double nextWarnAtEstimate;
+
+    private Sieve(long expectedUrls, double falsePositiveRate, OverflowPolicy policy) {
+        BloomFilter first = BloomFilter.create(expectedUrls, falsePositiveRate);
+        this.expectedUrls = expectedUrls;
+        this.falsePositiveRate = falsePositiveRate;
+        this.policy = policy;
+        this.layers = new AtomicReference<>(new Layers(new BloomFilter[] {first}));
+        for (int i = 0; i < stripes.length; i++) {
+            stripes[i] = new Object();
+        }
+        this.nextWarnAtEstimate = expectedUrls;
+        this.nextWarnAtSetBits = new AtomicLong(capacitySetBits(first, expectedUrls));
+    }
+
+    /** A Sieve for {@code expectedUrls} distinct URLs at {@code falsePositiveRate}, warning on overflow. */
+    public static Sieve create(long expectedUrls, double falsePositiveRate) {
+        return create(expectedUrls, falsePositiveRate, OverflowPolicy.WARN);
+    }
+
+    /**
+     * A Sieve for {@code expectedUrls} distinct URLs at {@code falsePositiveRate}.
+     *
+     * @throws IllegalArgumentException naming the argument and value when n &lt; 1 or p is not in (0, 1)
+     */
+    public static Sieve create(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow) {
+        return new Sieve(expectedUrls, falsePositiveRate, onOverflow);
+    }
+
+    /**
+     * Enqueues {@code url} iff the Sieve has not seen it before.
+     *
+     * @return true if the URL was new and is now pending; false if it was seen before (or is a false positive)
+     */
+    public boolean offer(String url) {
+        offered.increment();
+        UrlHash hash = UrlHash.forCurrentThread().hash(url);
+        long h1 = hash.h1();
+        long h2 = hash.h2();
+        Layers current = layers.get();
+        for (BloomFilter layer : current.filters) {
+            if (layer.mightContain(h1, h2)) {
+                return false;
+            }
+        }
+        Layers now;
+        synchronized (stripes[(int) (h1 >>> (64 - STRIPE_BITS))]) {
+            now = layers.get();
+            if (now != current) {
+                // Grown since the check: the URL may sit in the layer that was newest then.
+                for (int i = 0; i < now.filters.length - 1; i++) {
+                    if (now.filters[i].mightContain(h1, h2)) {
+                        return false;
+                    }
+                }
+            }
+            if (!now.newest().put(h1, h2)) {
+                return false;
+            }
+        }
+        pending.add(url);
+        pendingCount.incrementAndGet();
+        admitted.increment();
+        if (policy == OverflowPolicy.GROW) {
+            growIfFull(now);
+        } else {
+            warnIfOverflowing(now.newest());
+        }
+        return true;
+    }
+
+    /** The oldest pending URL, or null when none is pending. Never blocks. */
+    public String poll() {
+        String url = pending.poll();
+        if (url != null) {
+            pendingCount.decrementAndGet();
+        }
+        return url;
+    }
+
+    /** The number of pending URLs. */
+    public int size() {
+        return pendingCount.get();
+    }
+
+    /** n*, the estimated number of distinct URLs seen, summed over the layers. */
+    public double estimatedSeen() {
+        double sum = 0;
+        for (BloomFilter layer : layers.get().filters) {
+            sum += layer.estimatedCardinality();
+        }
+        return sum;
+    }
+
+    /** The probability, now, that a new URL is wrongly dropped as seen: 1 - Π(1 - p_i) over the layers. */
+    public double falsePositiveRate() {
+        double allClear = 1;
+        for (BloomFilter layer : layers.get().filters) {
+            allClear *= 1 - layer.expectedFalsePositiveRate();
+        }
+        return 1 - allClear;
+    }
+
+    /** How many URLs were offered, new or not. */
+    public long offeredCount() {
+        return offered.sum();
+    }
+
+    /** How many offered URLs were new and admitted. */
+    public long admittedCount() {
+        return admitted.sum();
+    }
+
+    public long expectedUrls() {
+        return expectedUrls;
+    }
+
+    public double configuredFalsePositiveRate() {
+        return falsePositiveRate;
+    }
+
+    public OverflowPolicy overflowPolicy() {
+        return policy;
+    }
+
+    /** The number of filter layers: 1, or more once a GROW Sieve has grown. */
+    public int layerCount() {
+        return layers.get().filters.length;
+    }
+
+    /** Bytes held by the filter layers (not the pending URLs). */
+    public long filterBytes() {
+        long sum = 0;
+        for (BloomFilter layer : layers.get().filters) {
+            sum += layer.byteSize();
+        }
+        return sum;
+    }
+
+    private void warnIfOverflowing(BloomFilter filter) {
+        long threshold = nextWarnAtSetBits.get();
+        long setBits = filter.setBitCount();
+        if (setBits <= threshold) {
+            return;
+        }
+        double estimate = filter.estimatedCardinality();
+        double crossed = nextWarnAtEstimate;
+        String multiple = crossed > expectedUrls ? String.format(Locale.ROOT, "%.0fx ", crossed / expectedUrls) : "";
+        double next = crossed * 2;
+        while (next <= estimate) {
+            next *= 2;
+        }
+        long nextThreshold = capacitySetBits(filter, next);
+        if (nextWarnAtSetBits.compareAndSet(threshold, nextThreshold)) {
+            nextWarnAtEstimate = next;
+            LOG.warn(String.format(Locale.ROOT,
+                    "Sieve holds an estimated %,.0f distinct URLs, past %sits expected size of %,d;"
+                            + " its false-positive rate is now %.3g%% (configured %.3g%%) and climbs fast, so"
+                            + " new URLs are increasingly dropped as seen. Raise sieve.expected-urls or set"
+                            + " sieve.on-overflow: grow. Next warning at %,.0f.",
+                    estimate, multiple, expectedUrls, filter.expectedFalsePositiveRate() * 100,
+                    falsePositiveRate * 100, next));
+        }
+    }
+
+    private void growIfFull(Layers current) {
+        BloomFilter newest = current.newest();
+        if (newest.setBitCount() <= current.fullAtSetBits) {
+            return;
+        }
+        long capacity = Math.multiplyExact(newest.expectedInsertions(), 2);
+        double rate = newest.configuredFalsePositiveRate() / 2;
+        BloomFilter layer = BloomFilter.create(capacity, rate);
+        BloomFilter[] grown = Arrays.copyOf(current.filters, current.filters.length + 1);
+        grown[current.filters.length] = layer;
+        if (layers.compareAndSet(current, new Layers(grown))) {
+            LOG.info(String.format(Locale.ROOT,
+                    "Sieve grew: layer %d added for %,d more URLs at a %.3g%% false-positive rate (%s);"
+                            + " an estimated %,.0f distinct URLs seen, %s in %d layers, compound rate now %.3g%%",
+                    grown.length, capacity, rate * 100, SievePlan.humanBytes(layer.byteSize()), estimatedSeen(),
+                    SievePlan.humanBytes(filterBytes()), grown.length, falsePositiveRate() * 100));
+        }
+    }
+
+    private static long capacitySetBits(BloomFilter filter, double cardinality) {
+        return BloomFilter.setBitsAtCardinality(cardinality, filter.bitSize(), filter.hashCount());
+    }
+
+    /** The filter layers, oldest first, and the set-bit count at which the newest is full. Immutable. */
+    private static final class Layers {
+        final BloomFilter[] filters;
+        final long fullAtSetBits;
+
+        Layers(BloomFilter[] filters) {
+            this.filters = filters;
+            BloomFilter newest = filters[filters.length - 1];
+            this.fullAtSetBits = capacitySetBits(newest, newest.expectedInsertions());
+        }
+
+        BloomFilter newest() {
+            return filters[filters.length - 1];
+        }
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "Sieve[pending=%d, seen~%.0f, fpr=%.3g, layers=%d, policy=%s]",
+                size(), estimatedSeen(), falsePositiveRate(), layerCount(), policy);
+    }
+}

@@ -1,0 +1,231 @@
+package org.sievecrawler.sieve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.sievecrawler.fixtures.UrlCorpus;
+
+/**
+ * Statistical tests with a fixed corpus seed: "present" URLs are corpus indexes [0, 3M), "absent" ones
+ * [10M, 11M), disjoint by construction.
+ */
+class BloomFilterTest {
+    private static final int N = 1_000_000;
+    private static final UrlCorpus CORPUS = new UrlCorpus(20261121L);
+    private static String[] present;
+    private static String[] absent;
+
+    @BeforeAll
+    static void corpus() {
+        present = CORPUS.urls(0, 3L * N);
+        absent = CORPUS.urls(10_000_000L, 10_000_000L + N);
+    }
+
+    @Test
+    void isSizedByTheFormula() {
+        BloomFilter filter = BloomFilter.create(N, 0.01);
+        // m = ceil(-n ln p / (ln 2)^2) = 9,585,059; k = round(m/n ln 2) = 7
+        assertThat(filter.bitSize()).isEqualTo(9_585_059L);
+        assertThat(filter.hashCount()).isEqualTo(7);
+        assertThat(filter.expectedInsertions()).isEqualTo(N);
+        assertThat(filter.byteSize()).isEqualTo((9_585_059L + 63) / 64 * 8);
+    }
+
+    @Test
+    void refusesBadSizingArgumentsNamingThem() {
+        assertThatThrownBy(() -> BloomFilter.create(0, 0.01))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("expectedInsertions must be >= 1, was 0");
+        assertThatThrownBy(() -> BloomFilter.create(1000, 1.0))
+                .hasMessage("falsePositiveRate must be in (0, 1), exclusive, was 1.0");
+        assertThatThrownBy(() -> BloomFilter.create(1000, 0))
+                .hasMessage("falsePositiveRate must be in (0, 1), exclusive, was 0.0");
+        assertThatThrownBy(() -> BloomFilter.create(1000, Double.NaN))
+                .hasMessage("falsePositiveRate must be in (0, 1), exclusive, was NaN");
+        assertThatThrownBy(() -> BloomFilter.create(Long.MAX_VALUE / 2, 1e-9))
+                .hasMessageContaining("more than the maximum of 2^40 bits");
+    }
+
+    @Test
+    void findsEveryOneOfAMillionUrlsPut() {
+        BloomFilter filter = BloomFilter.create(N, 0.01);
+        int newOnes = 0;
+        for (int i = 0; i < N; i++) {
+            if (filter.put(present[i])) {
+                newOnes++;
+            }
+        }
+        for (int i = 0; i < N; i++) {
+            assertThat(filter.mightContain(present[i])).as(present[i]).isTrue();
+        }
+        // put reports "new" for all but the few URLs that were false positives when put (~0.3% over the fill)
+        assertThat(newOnes).isGreaterThan((int) (0.99 * N));
+    }
+
+    @Test
+    void findsEveryUrlPutByFourThreadsConcurrently() throws Exception {
+        BloomFilter filter = BloomFilter.create(N, 0.01);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Callable<Void>> tasks = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int thread = t;
+                tasks.add(() -> {
+                    // Interleaved slices, so the threads contend for the same words all the time.
+                    for (int i = thread; i < N; i += 4) {
+                        filter.put(present[i]);
+                    }
+                    return null;
+                });
+            }
+            for (Future<Void> f : pool.invokeAll(tasks)) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (int i = 0; i < N; i++) {
+            assertThat(filter.mightContain(present[i])).as(present[i]).isTrue();
+        }
+        // No lost update: the maintained count equals the bits actually set.
+        assertThat(filter.setBitCount()).isEqualTo(roundTrip(filter).setBitCount());
+    }
+
+    @ParameterizedTest(name = "p = {0}")
+    @ValueSource(doubles = {1e-2, 1e-3})
+    void measuredFalsePositiveRateAtNIsWithinTwentyPercentOfP(double p) {
+        BloomFilter filter = BloomFilter.create(N, p);
+        for (int i = 0; i < N; i++) {
+            filter.put(present[i]);
+        }
+        int falsePositives = 0;
+        for (String url : absent) {
+            if (filter.mightContain(url)) {
+                falsePositives++;
+            }
+        }
+        double measured = (double) falsePositives / absent.length;
+        // Expected p*1M = 10,000 or 1,000 hits; +-20% is at least 6 standard deviations.
+        assertThat(measured).isBetween(0.8 * p, 1.2 * p);
+        // The rate the filter reports of itself agrees with what was measured.
+        assertThat(filter.expectedFalsePositiveRate()).isCloseTo(measured, within(0.15 * p));
+    }
+
+    @Test
+    void estimatesItsCardinalityWithinTwoPercentAtNAndFivePercentAtThreeN() {
+        BloomFilter filter = BloomFilter.create(N, 0.01);
+        for (int i = 0; i < N; i++) {
+            filter.put(present[i]);
+        }
+        assertThat(filter.estimatedCardinality()).isCloseTo(N, within(0.02 * N));
+        for (int i = N; i < 3 * N; i++) {
+            filter.put(present[i]);
+        }
+        assertThat(filter.estimatedCardinality()).isCloseTo(3.0 * N, within(0.05 * 3 * N));
+    }
+
+    @Test
+    void survivesWriteAndReadWithTheSameAnswersEstimateAndRate() throws IOException {
+        BloomFilter filter = BloomFilter.create(100_000, 0.01);
+        for (int i = 0; i < 100_000; i++) {
+            filter.put(present[i]);
+        }
+        BloomFilter copy = roundTrip(filter);
+
+        assertThat(copy.bitSize()).isEqualTo(filter.bitSize());
+        assertThat(copy.hashCount()).isEqualTo(filter.hashCount());
+        assertThat(copy.expectedInsertions()).isEqualTo(filter.expectedInsertions());
+        assertThat(copy.setBitCount()).isEqualTo(filter.setBitCount());
+        assertThat(copy.estimatedCardinality()).isEqualTo(filter.estimatedCardinality());
+        assertThat(copy.expectedFalsePositiveRate()).isEqualTo(filter.expectedFalsePositiveRate());
+        for (int i = 0; i < 100_000; i++) {
+            assertThat(copy.mightContain(present[i])).isTrue();
+        }
+        for (int i = 0; i < 100_000; i++) {
+            assertThat(copy.mightContain(absent[i])).isEqualTo(filter.mightContain(absent[i]));
+        }
+        // And it keeps working: a new URL is new to the copy too.
+        assertThat(copy.put(absent[0])).isEqualTo(filter.put(absent[0]));
+    }
+
+    @Test
+    void refusesACorruptStreamWithAChecksumMessage() throws IOException {
+        byte[] bytes = serialized(smallFilter());
+        bytes[bytes.length / 2] ^= 0x10;
+        assertThatThrownBy(() -> BloomFilter.readFrom(new ByteArrayInputStream(bytes)))
+                .isInstanceOf(CorruptFilterException.class)
+                .hasMessageContaining("checksum mismatch");
+    }
+
+    @Test
+    void refusesATruncatedStreamSayingWhereItEnded() throws IOException {
+        byte[] bytes = serialized(smallFilter());
+        for (int cut : new int[] {0, 3, 20, bytes.length / 2, bytes.length - 1}) {
+            byte[] truncated = java.util.Arrays.copyOf(bytes, cut);
+            assertThatThrownBy(() -> BloomFilter.readFrom(new ByteArrayInputStream(truncated)))
+                    .as("cut at %d of %d bytes", cut, bytes.length)
+                    .isInstanceOf(CorruptFilterException.class)
+                    .hasMessageContaining("truncated");
+        }
+    }
+
+    @Test
+    void refusesAStreamThatIsNotAFilterOrOfAnotherVersion() throws IOException {
+        byte[] notAFilter = "PK\u0003\u0004 this is a zip file".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertThatThrownBy(() -> BloomFilter.readFrom(new ByteArrayInputStream(notAFilter)))
+                .isInstanceOf(CorruptFilterException.class)
+                .hasMessage("not a Bloom filter: the stream starts with 0x504b0304, expected 0x53434246 (\"SCBF\")");
+
+        byte[] future = serialized(smallFilter());
+        future[7] = 9; // format version 9
+        assertThatThrownBy(() -> BloomFilter.readFrom(new ByteArrayInputStream(future)))
+                .isInstanceOf(CorruptFilterException.class)
+                .hasMessage("Bloom filter format version 9 is not supported; this build reads version 1");
+    }
+
+    @Test
+    void pagedStorageAnswersExactlyLikeOneArray() throws IOException {
+        SievePlan plan = SievePlan.of(50_000, 0.01);
+        BloomFilter oneArray = BloomFilter.create(plan);
+        BloomFilter paged = BloomFilter.create(plan, 5); // 32-word pages: hundreds of page boundaries
+        for (int i = 0; i < 50_000; i++) {
+            assertThat(paged.put(present[i])).isEqualTo(oneArray.put(present[i]));
+        }
+        for (int i = 0; i < 50_000; i++) {
+            assertThat(paged.mightContain(absent[i])).isEqualTo(oneArray.mightContain(absent[i]));
+        }
+        assertThat(serialized(paged)).isEqualTo(serialized(oneArray));
+    }
+
+    private static BloomFilter smallFilter() {
+        BloomFilter filter = BloomFilter.create(1_000, 0.01);
+        for (int i = 0; i < 1_000; i++) {
+            filter.put(present[i]);
+        }
+        return filter;
+    }
+
+    private static byte[] serialized(BloomFilter filter) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        filter.writeTo(out);
+        return out.toByteArray();
+    }
+
+    private static BloomFilter roundTrip(BloomFilter filter) throws IOException {
+        return BloomFilter.readFrom(new ByteArrayInputStream(serialized(filter)));
+    }
+}

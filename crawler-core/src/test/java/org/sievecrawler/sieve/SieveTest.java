@@ -1,0 +1,198 @@
+package org.sievecrawler.sieve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import org.sievecrawler.fixtures.UrlCorpus;
+
+class SieveTest {
+    private static final UrlCorpus CORPUS = new UrlCorpus(77);
+    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+    private final Logger sieveLogger = (Logger) LoggerFactory.getLogger(Sieve.class);
+
+    @BeforeEach
+    void captureLog() {
+        log.start();
+        sieveLogger.addAppender(log);
+    }
+
+    @AfterEach
+    void releaseLog() {
+        sieveLogger.detachAppender(log);
+    }
+
+    @Test
+    void handsOutNewUrlsInFifoOrderAndDropsUrlsAlreadySeen() {
+        Sieve sieve = Sieve.create(1_000, 0.01);
+
+        assertThat(sieve.offer("https://example.org/a")).isTrue();
+        assertThat(sieve.offer("https://example.org/b")).isTrue();
+        assertThat(sieve.offer("https://example.org/a")).isFalse();
+        assertThat(sieve.size()).isEqualTo(2);
+
+        assertThat(sieve.poll()).isEqualTo("https://example.org/a");
+        // Polled is still seen: a URL is admitted once per crawl, not once per stay in the queue.
+        assertThat(sieve.offer("https://example.org/a")).isFalse();
+        assertThat(sieve.poll()).isEqualTo("https://example.org/b");
+        assertThat(sieve.poll()).isNull();
+        assertThat(sieve.size()).isZero();
+        assertThat(sieve.offeredCount()).isEqualTo(4);
+        assertThat(sieve.admittedCount()).isEqualTo(2);
+        assertThat(sieve.estimatedSeen()).isBetween(1.9, 2.1);
+    }
+
+    @Test
+    void admitsEachUrlExactlyOnceWhenFourThreadsOfferTheSameUrlsAtOnce() throws Exception {
+        int distinct = 200_000;
+        String[] urls = CORPUS.urls(0, distinct);
+        Sieve sieve = Sieve.create(10L * distinct, 1e-6); // false positives: expected 0.0005 in this test
+        ConcurrentLinkedQueue<String> polled = new ConcurrentLinkedQueue<>();
+        CyclicBarrier start = new CyclicBarrier(4);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Callable<Long>> tasks = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                tasks.add(() -> {
+                    start.await();
+                    long admitted = 0;
+                    // Every thread offers every URL, in the same order, so they race on each new one.
+                    for (String url : urls) {
+                        if (sieve.offer(url)) {
+                            admitted++;
+                        }
+                        String next = sieve.poll();
+                        if (next != null) {
+                            polled.add(next);
+                        }
+                    }
+                    return admitted;
+                });
+            }
+            long admitted = 0;
+            for (Future<Long> f : pool.invokeAll(tasks)) {
+                admitted += f.get();
+            }
+            assertThat(admitted).isEqualTo(distinct);
+        } finally {
+            pool.shutdownNow();
+        }
+        for (String next = sieve.poll(); next != null; next = sieve.poll()) {
+            polled.add(next);
+        }
+        assertThat(polled).hasSize(distinct);
+        assertThat(new HashSet<>(polled)).hasSize(distinct);
+    }
+
+    @Test
+    void warnsOnceWhenTheEstimatePassesTheExpectedSizeAndOncePerDoubling() {
+        int expected = 10_000;
+        Sieve sieve = Sieve.create(expected, 0.01);
+        long[] next = {0};
+
+        offerUntilEstimateExceeds(sieve, 0.98 * expected, next);
+        assertThat(warnings()).isEmpty();
+
+        offerUntilEstimateExceeds(sieve, 1.02 * expected, next);
+        assertThat(warnings()).hasSize(1);
+        assertThat(warnings().get(0))
+                .contains("Sieve holds an estimated 10,", "past its expected size of 10,000",
+                        "false-positive rate is now 1.0", "configured 1.00%", "sieve.expected-urls",
+                        "Next warning at 20,000");
+
+        offerUntilEstimateExceeds(sieve, 1.98 * expected, next);
+        assertThat(warnings()).hasSize(1);
+
+        offerUntilEstimateExceeds(sieve, 2.02 * expected, next);
+        assertThat(warnings()).hasSize(2);
+        assertThat(warnings().get(1)).contains("past 2x its expected size of 10,000", "rate is now 1");
+
+        offerUntilEstimateExceeds(sieve, 3.98 * expected, next);
+        assertThat(warnings()).hasSize(2);
+
+        offerUntilEstimateExceeds(sieve, 4.02 * expected, next);
+        assertThat(warnings()).hasSize(3);
+        assertThat(warnings().get(2)).contains("past 4x its expected size");
+    }
+
+    @Test
+    void growsALayerOfTwiceTheCapacityAndHalfTheRateWhenFullKeepingTheRateUnderTwoP() {
+        int expected = 10_000;
+        double p = 0.01;
+        Sieve sieve = Sieve.create(expected, p, OverflowPolicy.GROW);
+        int offered = 150_000; // 15 times the first layer: layers of 10k, 20k, 40k, 80k
+        String[] urls = CORPUS.urls(1_000_000, 1_000_000 + offered);
+        Set<String> admitted = new HashSet<>();
+        for (String url : urls) {
+            if (sieve.offer(url)) {
+                admitted.add(url);
+            }
+        }
+
+        assertThat(sieve.layerCount()).isEqualTo(4);
+        List<String> growth = log.list.stream()
+                .filter(e -> e.getLevel() == Level.INFO)
+                .map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.startsWith("Sieve grew"))
+                .toList();
+        assertThat(growth).hasSize(3);
+        assertThat(growth.get(0)).contains("layer 2 added for 20,000 more URLs at a 0.500% false-positive rate");
+        assertThat(warnings()).isEmpty();
+
+        // No false negatives: everything admitted is refused when offered again.
+        for (String url : admitted) {
+            assertThat(sieve.offer(url)).isFalse();
+        }
+        // Few new URLs were lost to false positives on the way, and new URLs now see a rate under 2p.
+        assertThat(admitted.size()).isGreaterThan((int) (offered * (1 - 2 * p)));
+        assertThat(sieve.falsePositiveRate()).isLessThan(2 * p);
+        int falsePositives = 0;
+        String[] absent = CORPUS.urls(5_000_000, 5_100_000);
+        for (String url : absent) {
+            if (!sieve.offer(url)) {
+                falsePositives++;
+            }
+        }
+        assertThat((double) falsePositives / absent.length).isLessThan(2 * p);
+        assertThat(sieve.estimatedSeen()).isBetween(0.97 * sieve.admittedCount(), 1.03 * sieve.admittedCount());
+    }
+
+    @Test
+    void refusesBadSizingArgumentsNamingThem() {
+        assertThatThrownBy(() -> Sieve.create(-5, 0.01))
+                .hasMessage("expectedInsertions must be >= 1, was -5");
+        assertThatThrownBy(() -> OverflowPolicy.parse("explode"))
+                .hasMessage("on-overflow must be one of warn, grow, was \"explode\"");
+        assertThat(OverflowPolicy.parse(" Grow ")).isEqualTo(OverflowPolicy.GROW);
+    }
+
+    private List<String> warnings() {
+        return log.list.stream()
+                .filter(e -> e.getLevel() == Level.WARN)
+                .map(ILoggingEvent::getFormattedMessage)
+                .toList();
+    }
+
+    private static void offerUntilEstimateExceeds(Sieve sieve, double target, long[] next) {
+        while (sieve.estimatedSeen() <= target) {
+            sieve.offer(CORPUS.url(next[0]++));
+        }
+    }
+}
