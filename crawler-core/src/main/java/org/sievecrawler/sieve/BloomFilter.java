@@ -119,23 +119,27 @@ public final class BloomFilter {
         DoubleHashing positions = new DoubleHashing(h1, h2, bits);
         int flipped = 0;
         for (int i = 0; i < k; i++) {
-            long position = positions.next();
-            long index = position >>> 6;
-            long mask = 1L << position;
-            long word = words.getAcquire(index);
-            while ((word & mask) == 0) {
-                if (words.compareAndSet(index, word, word | mask)) {
-                    flipped++;
-                    break;
-                }
-                word = words.getAcquire(index);
-            }
+            flipped += setBit(positions.next());
         }
         if (flipped == 0) {
             return false; // another thread set every bit between our read and our writes
         }
         setBits.add(flipped);
         return true;
+    }
+
+    /** Atomically sets the bit at {@code position}; 1 if this call set it, 0 if it was already set. */
+    private int setBit(long position) {
+        long index = position >>> 6;
+        long mask = 1L << position;
+        long word = words.getAcquire(index);
+        while ((word & mask) == 0) {
+            if (words.compareAndSet(index, word, word | mask)) {
+                return 1;
+            }
+            word = words.getAcquire(index);
+        }
+        return 0;
     }
 
     boolean mightContain(long h1, long h2) {

@@ -1,27 +1,48 @@
 package org.sievecrawler.sieve;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
 /**
  * The 128-bit hash every filter indexes from: MurmurHash3 x64_128 (Austin Appleby, public domain) with seed 0
  * over the UTF-8 bytes of a URL, as published, so a persisted filter means the same on any JVM and platform
  * (it equals Guava's {@code Hashing.murmur3_128().hashString(url, UTF_8)}: {@link #h1()} is the first eight
- * bytes little-endian, {@link #h2()} the last eight).
+ * bytes little-endian, {@link #h2()} the last eight). Unpaired surrogates encode as {@code '?'}, as
+ * {@link String#getBytes} does.
  *
- * <p>The UTF-8 bytes are produced on the fly from the chars, 16 ASCII chars per block on the fast path,
- * so hashing allocates nothing. Unpaired surrogates encode as {@code '?'}, as {@link String#getBytes} does.
+ * <p>Allocation-free: the chars are copied in bulk into a reused {@code char[]} ({@link String#getChars} is
+ * an intrinsic), encoded by a reused UTF-8 {@link CharsetEncoder} into a reused {@code byte[]} (the JDK's
+ * ASCII fast loop), and mixed eight bytes at a time. On the 2-core machine this was measured on, that is
+ * about 30 ns for a 55-character URL, against 60-80 ns for encoding char by char in Java.
  *
  * <p>Not thread-safe: an instance is a per-thread scratch holder; use {@link #forCurrentThread()}.
  */
 final class UrlHash {
     private static final long C1 = 0x87c37b91114253d5L;
     private static final long C2 = 0x4cf5ad432745937fL;
+    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final ThreadLocal<UrlHash> SCRATCH = ThreadLocal.withInitial(UrlHash::new);
 
+    private final CharsetEncoder utf8 = StandardCharsets.UTF_8.newEncoder()
+            .onMalformedInput(CodingErrorAction.REPLACE)
+            .onUnmappableCharacter(CodingErrorAction.REPLACE);
+    private char[] chars;
+    private byte[] bytes;
+    private CharBuffer charBuffer;
+    private ByteBuffer byteBuffer;
     private long h1;
     private long h2;
-    // Streaming state for the byte-at-a-time path (tails and non-ASCII text).
-    private long k1;
-    private long k2;
-    private int buffered;
+
+    UrlHash() {
+        allocate(256);
+    }
 
     static UrlHash forCurrentThread() {
         return SCRATCH.get();
@@ -38,108 +59,77 @@ final class UrlHash {
     /** Hashes {@code s}; the result is in {@link #h1()} and {@link #h2()} until the next call. */
     UrlHash hash(CharSequence s) {
         int length = s.length();
-        h1 = 0;
-        h2 = 0;
-        k1 = 0;
-        k2 = 0;
-        buffered = 0;
-        int i = 0;
-        // Fast path: whole 16-byte blocks of ASCII.
-        while (i + 16 <= length) {
-            long a = 0;
-            long b = 0;
-            int or = 0;
-            for (int j = 0; j < 8; j++) {
-                char c = s.charAt(i + j);
-                or |= c;
-                a |= (long) c << (j << 3);
-            }
-            for (int j = 0; j < 8; j++) {
-                char c = s.charAt(i + 8 + j);
-                or |= c;
-                b |= (long) c << (j << 3);
-            }
-            if (or >= 0x80) {
-                break;
-            }
-            mixBlock(a, b);
-            i += 16;
+        if (chars.length < length) {
+            allocate(Math.max(length, chars.length * 2));
         }
-        long byteLength = i;
-        // Slow path: encode the rest char by char into the block buffer.
-        while (i < length) {
-            char c = s.charAt(i++);
-            if (c < 0x80) {
-                push(c);
-                byteLength += 1;
-            } else if (c < 0x800) {
-                push(0xC0 | (c >>> 6));
-                push(0x80 | (c & 0x3F));
-                byteLength += 2;
-            } else if (Character.isSurrogate(c)) {
-                if (Character.isHighSurrogate(c) && i < length && Character.isLowSurrogate(s.charAt(i))) {
-                    int cp = Character.toCodePoint(c, s.charAt(i++));
-                    push(0xF0 | (cp >>> 18));
-                    push(0x80 | ((cp >>> 12) & 0x3F));
-                    push(0x80 | ((cp >>> 6) & 0x3F));
-                    push(0x80 | (cp & 0x3F));
-                    byteLength += 4;
-                } else {
-                    push('?');
-                    byteLength += 1;
-                }
-            } else {
-                push(0xE0 | (c >>> 12));
-                push(0x80 | ((c >>> 6) & 0x3F));
-                push(0x80 | (c & 0x3F));
-                byteLength += 3;
+        if (s instanceof String) {
+            ((String) s).getChars(0, length, chars, 0);
+        } else if (s instanceof StringBuilder) {
+            ((StringBuilder) s).getChars(0, length, chars, 0);
+        } else {
+            for (int i = 0; i < length; i++) {
+                chars[i] = s.charAt(i);
             }
         }
-        finish(byteLength);
+        charBuffer.clear().limit(length);
+        byteBuffer.clear();
+        utf8.reset();
+        CoderResult result = utf8.encode(charBuffer, byteBuffer, true);
+        if (!result.isUnderflow()) {
+            // Cannot happen: there are 3 bytes of room per char, and malformed input is replaced.
+            throw new IllegalStateException("UTF-8 encoding of a " + length + "-char URL failed: " + result);
+        }
+        utf8.flush(byteBuffer);
+        murmur3(bytes, byteBuffer.position());
         return this;
     }
 
-    private void push(int octet) {
-        long v = octet & 0xFFL;
-        if (buffered < 8) {
-            k1 |= v << (buffered << 3);
-        } else {
-            k2 |= v << ((buffered - 8) << 3);
-        }
-        if (++buffered == 16) {
-            mixBlock(k1, k2);
-            k1 = 0;
-            k2 = 0;
-            buffered = 0;
-        }
+    private void allocate(int capacity) {
+        chars = new char[capacity];
+        bytes = new byte[capacity * 3]; // UTF-8 needs at most 3 bytes per UTF-16 char
+        charBuffer = CharBuffer.wrap(chars);
+        byteBuffer = ByteBuffer.wrap(bytes);
     }
 
-    private void mixBlock(long a, long b) {
-        h1 ^= mixK1(a);
-        h1 = Long.rotateLeft(h1, 27);
-        h1 += h2;
-        h1 = h1 * 5 + 0x52dce729;
-        h2 ^= mixK2(b);
-        h2 = Long.rotateLeft(h2, 31);
-        h2 += h1;
-        h2 = h2 * 5 + 0x38495ab5;
-    }
-
-    private void finish(long byteLength) {
-        if (buffered > 8) {
-            h2 ^= mixK2(k2);
+    private void murmur3(byte[] data, int length) {
+        long x1 = 0;
+        long x2 = 0;
+        int i = 0;
+        for (; i + 16 <= length; i += 16) {
+            x1 ^= mixK1((long) LONG_LE.get(data, i));
+            x1 = Long.rotateLeft(x1, 27);
+            x1 += x2;
+            x1 = x1 * 5 + 0x52dce729;
+            x2 ^= mixK2((long) LONG_LE.get(data, i + 8));
+            x2 = Long.rotateLeft(x2, 31);
+            x2 += x1;
+            x2 = x2 * 5 + 0x38495ab5;
         }
-        if (buffered > 0) {
-            h1 ^= mixK1(k1);
+        int rest = length - i;
+        if (rest > 0) {
+            long k1 = 0;
+            long k2 = 0;
+            for (int j = rest - 1; j >= 8; j--) {
+                k2 = (k2 << 8) | (data[i + j] & 0xFFL);
+            }
+            for (int j = Math.min(rest, 8) - 1; j >= 0; j--) {
+                k1 = (k1 << 8) | (data[i + j] & 0xFFL);
+            }
+            if (rest > 8) {
+                x2 ^= mixK2(k2);
+            }
+            x1 ^= mixK1(k1);
         }
-        h1 ^= byteLength;
-        h2 ^= byteLength;
-        h1 += h2;
-        h2 += h1;
-        h1 = fmix64(h1);
-        h2 = fmix64(h2);
-        h1 += h2;
-        h2 += h1;
+        x1 ^= length;
+        x2 ^= length;
+        x1 += x2;
+        x2 += x1;
+        x1 = fmix64(x1);
+        x2 = fmix64(x2);
+        x1 += x2;
+        x2 += x1;
+        h1 = x1;
+        h2 = x2;
     }
 
     private static long mixK1(long k) {
