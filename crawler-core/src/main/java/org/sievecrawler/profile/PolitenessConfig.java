@@ -1,0 +1,44 @@
+package org.sievecrawler.profile;
+
+import java.time.Duration;
+
+/**
+ * How gently each host is treated. A host is a scheme, host name and port.
+ *
+ * @param delay least time from the end of one request to a host to the start of the next
+ * @param maxConnectionsPerHost requests in flight to one host at most
+ * @param respectRobots whether robots.txt is fetched and obeyed (turn off only for one's own sites)
+ * @param maxCrawlDelay the largest robots.txt Crawl-delay honoured; a host asking for more is skipped
+ */
+public record PolitenessConfig(Duration delay, int maxConnectionsPerHost, boolean respectRobots,
+        Duration maxCrawlDelay) {
+
+    public PolitenessConfig {
+        if (delay == null || delay.isNegative()) {
+            throw new IllegalArgumentException("politeness.delay must be >= 0, was " + delay);
+        }
+        if (maxConnectionsPerHost < 1) {
+            throw new IllegalArgumentException(
+                    "politeness.max-connections-per-host must be >= 1, was " + maxConnectionsPerHost);
+        }
+        if (maxCrawlDelay == null || maxCrawlDelay.isNegative()) {
+            throw new IllegalArgumentException("politeness.max-crawl-delay must be >= 0, was " + maxCrawlDelay);
+        }
+    }
+
+    public static PolitenessConfig defaults() {
+        return new PolitenessConfig(Duration.ofSeconds(1), 1, true, Duration.ofSeconds(30));
+    }
+
+    public PolitenessConfig withDelay(Duration value) {
+        return new PolitenessConfig(value, maxConnectionsPerHost, respectRobots, maxCrawlDelay);
+    }
+
+    public PolitenessConfig withMaxConnectionsPerHost(int value) {
+        return new PolitenessConfig(delay, value, respectRobots, maxCrawlDelay);
+    }
+
+    public PolitenessConfig withRespectRobots(boolean value) {
+        return new PolitenessConfig(delay, maxConnectionsPerHost, value, maxCrawlDelay);
+    }
+}

@@ -1,0 +1,45 @@
+package org.sievecrawler.profile;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Which URLs the crawl may follow.
+ *
+ * @param hosts {@link #SAME_AS_SEEDS} (the hosts of the seeds), or host patterns such as
+ *     {@code example.org} or {@code *.example.org} (the domain and all its subdomains)
+ * @param include if not empty, a URL must match one of these (find, not whole-match)
+ * @param exclude a URL matching any of these is refused
+ * @param maxDepth links followed from the seeds (depth 0) at most; -1 for no limit
+ */
+public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Pattern> exclude, int maxDepth) {
+    public static final String SAME_AS_SEEDS = "same-as-seeds";
+
+    public ScopeConfig {
+        hosts = List.copyOf(hosts);
+        include = List.copyOf(include);
+        exclude = List.copyOf(exclude);
+        if (hosts.isEmpty()) {
+            throw new IllegalArgumentException("scope.hosts must not be empty: use [" + SAME_AS_SEEDS + "]");
+        }
+        if (maxDepth < -1) {
+            throw new IllegalArgumentException("scope.max-depth must be >= 0, or -1 for no limit, was " + maxDepth);
+        }
+    }
+
+    public static ScopeConfig defaults() {
+        return new ScopeConfig(List.of(SAME_AS_SEEDS), List.of(), List.of(), -1);
+    }
+
+    public boolean sameAsSeeds() {
+        return hosts.size() == 1 && hosts.get(0).equals(SAME_AS_SEEDS);
+    }
+
+    public ScopeConfig withMaxDepth(int depth) {
+        return new ScopeConfig(hosts, include, exclude, depth);
+    }
+
+    public ScopeConfig withHosts(List<String> patterns) {
+        return new ScopeConfig(patterns, include, exclude, maxDepth);
+    }
+}
