@@ -9,9 +9,10 @@ import java.time.Duration;
  * @param maxConnectionsPerHost requests in flight to one host at most
  * @param respectRobots whether robots.txt is fetched and obeyed (turn off only for one's own sites)
  * @param maxCrawlDelay the largest robots.txt Crawl-delay honoured; a host asking for more is skipped
+ * @param robotsRetry wait before fetching an unavailable robots.txt again (doubling, three attempts in all)
  */
 public record PolitenessConfig(Duration delay, int maxConnectionsPerHost, boolean respectRobots,
-        Duration maxCrawlDelay) {
+        Duration maxCrawlDelay, Duration robotsRetry) {
 
     public PolitenessConfig {
         if (delay == null || delay.isNegative()) {
@@ -24,21 +25,32 @@ public record PolitenessConfig(Duration delay, int maxConnectionsPerHost, boolea
         if (maxCrawlDelay == null || maxCrawlDelay.isNegative()) {
             throw new IllegalArgumentException("politeness.max-crawl-delay must be >= 0, was " + maxCrawlDelay);
         }
+        if (robotsRetry == null || robotsRetry.isNegative()) {
+            throw new IllegalArgumentException("politeness.robots-retry must be >= 0, was " + robotsRetry);
+        }
     }
 
     public static PolitenessConfig defaults() {
-        return new PolitenessConfig(Duration.ofSeconds(1), 1, true, Duration.ofSeconds(30));
+        return new PolitenessConfig(Duration.ofSeconds(1), 1, true, Duration.ofSeconds(30), Duration.ofSeconds(30));
     }
 
     public PolitenessConfig withDelay(Duration value) {
-        return new PolitenessConfig(value, maxConnectionsPerHost, respectRobots, maxCrawlDelay);
+        return new PolitenessConfig(value, maxConnectionsPerHost, respectRobots, maxCrawlDelay, robotsRetry);
     }
 
     public PolitenessConfig withMaxConnectionsPerHost(int value) {
-        return new PolitenessConfig(delay, value, respectRobots, maxCrawlDelay);
+        return new PolitenessConfig(delay, value, respectRobots, maxCrawlDelay, robotsRetry);
     }
 
     public PolitenessConfig withRespectRobots(boolean value) {
-        return new PolitenessConfig(delay, maxConnectionsPerHost, value, maxCrawlDelay);
+        return new PolitenessConfig(delay, maxConnectionsPerHost, value, maxCrawlDelay, robotsRetry);
+    }
+
+    public PolitenessConfig withMaxCrawlDelay(Duration value) {
+        return new PolitenessConfig(delay, maxConnectionsPerHost, respectRobots, value, robotsRetry);
+    }
+
+    public PolitenessConfig withRobotsRetry(Duration value) {
+        return new PolitenessConfig(delay, maxConnectionsPerHost, respectRobots, maxCrawlDelay, value);
     }
 }

@@ -2,9 +2,6 @@ package org.sievecrawler.sieve;
 
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -26,8 +23,10 @@ import org.slf4j.LoggerFactory;
  * with {@link OverflowPolicy#GROW} it adds a layer of twice the capacity and half the rate whenever the
  * newest layer is full (Almeida et al., "Scalable Bloom Filters", 2007), so the compound rate stays under 2p.
  *
- * <p>Out of scope: per-host politeness (the crawl engine schedules what {@link #poll()} hands out) and
- * persistence of the pending queue.
+ * <p>Pending URLs wait in a {@link PendingQueue}: a plain FIFO by default, or the crawl's per-host
+ * politeness scheduler, which then decides what {@link #poll()} hands out and when.
+ *
+ * <p>Out of scope: persistence of the pending queue.
  */
 public final class Sieve {
     private static final Logger LOG = LoggerFactory.getLogger(Sieve.class);
@@ -38,15 +37,15 @@ public final class Sieve {
     private final OverflowPolicy policy;
     private final AtomicReference<Layers> layers;
     private final Object[] stripes = new Object[1 << STRIPE_BITS];
-    private final Queue<String> pending = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger pendingCount = new AtomicInteger();
+    private final PendingQueue pending;
     private final LongAdder offered = new LongAdder();
     private final LongAdder admitted = new LongAdder();
     /** WARN policy: the next estimate to warn at, and the first layer's set-bit count X where n* reaches it. */
     private final AtomicLong nextWarnAtSetBits;
     private volatile double nextWarnAtEstimate;
 
-    private Sieve(long expectedUrls, double falsePositiveRate, OverflowPolicy policy) {
+    private Sieve(long expectedUrls, double falsePositiveRate, OverflowPolicy policy, PendingQueue pending) {
+        this.pending = pending;
         BloomFilter first = BloomFilter.create(expectedUrls, falsePositiveRate);
         this.expectedUrls = expectedUrls;
         this.falsePositiveRate = falsePositiveRate;
@@ -70,7 +69,13 @@ public final class Sieve {
      * @throws IllegalArgumentException naming the argument and value when n &lt; 1 or p is not in (0, 1)
      */
     public static Sieve create(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow) {
-        return new Sieve(expectedUrls, falsePositiveRate, onOverflow);
+        return new Sieve(expectedUrls, falsePositiveRate, onOverflow, PendingQueue.fifo());
+    }
+
+    /** A Sieve whose admitted URLs wait in {@code pending}, e.g. a per-host politeness scheduler. */
+    public static Sieve create(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow,
+            PendingQueue pending) {
+        return new Sieve(expectedUrls, falsePositiveRate, onOverflow, pending);
     }
 
     /**
@@ -79,8 +84,17 @@ public final class Sieve {
      * @return true if the URL was new and is now pending; false if it was seen before (or is a false positive)
      */
     public boolean offer(String url) {
+        return offer(PendingUrl.seed(url));
+    }
+
+    /**
+     * Enqueues {@code url} iff the Sieve has not seen its URL before.
+     *
+     * @return true if the URL was new and is now pending; false if it was seen before (or is a false positive)
+     */
+    public boolean offer(PendingUrl url) {
         offered.increment();
-        UrlHash hash = UrlHash.forCurrentThread().hash(url);
+        UrlHash hash = UrlHash.forCurrentThread().hash(url.url());
         long h1 = hash.h1();
         long h2 = hash.h2();
         Layers current = layers.get();
@@ -105,7 +119,6 @@ public final class Sieve {
             }
         }
         pending.add(url);
-        pendingCount.incrementAndGet();
         admitted.increment();
         if (policy == OverflowPolicy.GROW) {
             growIfFull(now);
@@ -115,18 +128,34 @@ public final class Sieve {
         return true;
     }
 
-    /** The oldest pending URL, or null when none is pending. Never blocks. */
+    /**
+     * The next pending URL, or null when none is pending (or, behind a politeness scheduler, none may be
+     * fetched yet). Never blocks.
+     */
     public String poll() {
-        String url = pending.poll();
-        if (url != null) {
-            pendingCount.decrementAndGet();
+        PendingUrl url = pending.poll();
+        return url == null ? null : url.url();
+    }
+
+    /** Like {@link #poll()}, with the URL's depth, referrer and attempt. */
+    public PendingUrl pollPending() {
+        return pending.poll();
+    }
+
+    /** Whether {@code url} was seen (admitted) before, or is a false positive. Changes nothing. */
+    public boolean hasSeen(CharSequence url) {
+        UrlHash hash = UrlHash.forCurrentThread().hash(url);
+        for (BloomFilter layer : layers.get().filters) {
+            if (layer.mightContain(hash.h1(), hash.h2())) {
+                return true;
+            }
         }
-        return url;
+        return false;
     }
 
     /** The number of pending URLs. */
     public int size() {
-        return pendingCount.get();
+        return pending.size();
     }
 
     /** n*, the estimated number of distinct URLs seen, summed over the layers. */

@@ -1,0 +1,387 @@
+package org.sievecrawler.politeness;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.sieve.PendingQueue;
+import org.sievecrawler.sieve.PendingUrl;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The per-host politeness scheduler behind the {@link org.sievecrawler.sieve.Sieve}'s {@code poll}: pending
+ * URLs wait in one FIFO per host (scheme, host and port), and {@link #poll()} hands out a URL of whichever
+ * host may be fetched now, so a fetcher never waits on a busy or delayed host while another host has work.
+ *
+ * <p>Rules, per host: at most {@code max-connections-per-host} requests in flight, and at least
+ * {@code delay} (raised by the host's robots.txt Crawl-delay) from the end of one request to the start of the
+ * next. With robots.txt respected, a host's first task is its robots.txt: the scheduler hands out a
+ * {@link PendingUrl.Purpose#ROBOTS} task and no page of that host until {@link #robotsFetched} reports the
+ * rules. Rules expire after 24 hours and are fetched again. An unavailable robots.txt (5xx, timeout) holds
+ * the host's pages back and is retried after {@code robots-retry}, doubling, three attempts in all; then the
+ * host's pages are handed out and {@link #rules} says "unavailable", so the crawl records them as refused.
+ *
+ * <p>Every URL handed out must be reported back exactly once: {@link #finished} (a request was made),
+ * {@link #skipped} (none was), {@link #retry} (another attempt later) or {@link #robotsFetched}.
+ *
+ * <p>Threads: safe for any number of threads; one lock guards all state (a few operations per page).
+ * Time comes from the injected {@link Clock}; {@link #awaitWork} waits in real time.
+ *
+ * <p>Implementation: a min-heap of tickets ordered by the time a host is ready; a host holds at most one
+ * current ticket, and a ticket made stale by a later change is dropped when it reaches the top.
+ */
+public final class HostScheduler implements PendingQueue {
+    private static final Logger LOG = LoggerFactory.getLogger(HostScheduler.class);
+    static final Duration ROBOTS_TTL = Duration.ofHours(24);
+    static final int ROBOTS_ATTEMPTS = 3;
+
+    private final PolitenessConfig config;
+    private final Clock clock;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final Map<String, Host> hosts = new HashMap<>();
+    private final PriorityQueue<Ticket> tickets =
+            new PriorityQueue<>(Comparator.comparingLong(Ticket::readyAt).thenComparingLong(Ticket::sequence));
+    private long ticketSequence;
+    private int queued;
+    private int inFlight;
+
+    public HostScheduler(PolitenessConfig config, Clock clock) {
+        this.config = config;
+        this.clock = clock;
+    }
+
+    @Override
+    public void add(PendingUrl url) {
+        lock.lock();
+        try {
+            Host host = hosts.computeIfAbsent(HostKey.of(url.url()), this::newHost);
+            host.queue.addLast(url);
+            queued++;
+            if (!host.ticketed) {
+                schedule(host, clock.millis());
+                changed.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public PendingUrl poll() {
+        lock.lock();
+        try {
+            long now = clock.millis();
+            while (!tickets.isEmpty()) {
+                Ticket ticket = tickets.peek();
+                Host host = ticket.host;
+                if (ticket.version != host.version) {
+                    tickets.poll(); // stale
+                    continue;
+                }
+                if (ticket.readyAt > now) {
+                    return null;
+                }
+                tickets.poll();
+                host.ticketed = false;
+                PendingUrl task = take(host, now);
+                schedule(host, now);
+                if (task != null) {
+                    return task;
+                }
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int size() {
+        lock.lock();
+        try {
+            return queued;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A request for {@code url} (handed out by {@link #poll}) ended now; the host's delay starts. */
+    public void finished(PendingUrl url) {
+        release(url, config.delay(), null);
+    }
+
+    /** {@code url} was handed out but no request was made (e.g. refused by robots.txt): no delay. */
+    public void skipped(PendingUrl url) {
+        release(url, Duration.ZERO, null);
+    }
+
+    /**
+     * The attempt at {@code url} ended now and it should be tried again, first of its host, no sooner than
+     * {@code backoff} from now (the whole host waits: it is overloaded or unreachable).
+     */
+    public void retry(PendingUrl url, Duration backoff) {
+        release(url, backoff.compareTo(config.delay()) > 0 ? backoff : config.delay(), url.nextAttempt());
+    }
+
+    /** The robots.txt task for a host ended now with {@code rules}. */
+    public void robotsFetched(PendingUrl robotsTask, RobotsRules rules) {
+        lock.lock();
+        try {
+            long now = clock.millis();
+            Host host = hosts.get(HostKey.of(robotsTask.url()));
+            host.inFlight--;
+            inFlight--;
+            if (rules.kind() == RobotsRules.Kind.UNAVAILABLE) {
+                host.robotsFailures++;
+                if (host.robotsFailures >= ROBOTS_ATTEMPTS) {
+                    host.robots = RobotsState.GAVE_UP;
+                    host.rules = rules;
+                    LOG.warn("{}: {}; gave up after {} attempts, its {} pending URLs are recorded as refused",
+                            host.key, rules.reason(), host.robotsFailures, host.queue.size());
+                } else {
+                    host.robots = RobotsState.FAILED;
+                    long wait = config.robotsRetry().toMillis() << (host.robotsFailures - 1);
+                    host.robotsRetryAt = now + wait;
+                    LOG.info("{}: {}; retrying in {} ms (attempt {} of {})", host.key, rules.reason(), wait,
+                            host.robotsFailures + 1, ROBOTS_ATTEMPTS);
+                }
+            } else {
+                host.robots = RobotsState.READY;
+                host.rules = rules;
+                host.robotsFailures = 0;
+                host.robotsFetchedAt = now;
+                host.delayMillis = Math.max(config.delay().toMillis(), rules.crawlDelay().toMillis());
+                if (rules.kind() == RobotsRules.Kind.HOST_SKIPPED) {
+                    LOG.warn("{}: skipped: {}", host.key, rules.reason());
+                }
+            }
+            host.nextAllowed = Math.max(host.nextAllowed, now + host.delayMillis);
+            schedule(host, now);
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The robots rules that apply to {@code url} now (allow-all when robots.txt is not respected). */
+    public RobotsRules rules(String url) {
+        if (!config.respectRobots()) {
+            return NOT_RESPECTED;
+        }
+        lock.lock();
+        try {
+            Host host = hosts.get(HostKey.of(url));
+            return host == null || host.rules == null
+                    ? RobotsRules.unavailable("robots.txt of " + HostKey.of(url) + " not fetched yet")
+                    : host.rules;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether nothing is pending and nothing is in flight: the crawl has run out of work. */
+    public boolean isIdle() {
+        lock.lock();
+        try {
+            return queued == 0 && inFlight == 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Requests handed out and not yet reported back. */
+    public int inFlight() {
+        lock.lock();
+        try {
+            return inFlight;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Hosts seen so far. */
+    public int hostCount() {
+        lock.lock();
+        try {
+            return hosts.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until some host may be ready (by the clock), work is added or released, or {@code maxWait} passes.
+     *
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public void awaitWork(Duration maxWait) throws InterruptedException {
+        lock.lock();
+        try {
+            long wait = maxWait.toMillis();
+            Ticket next = firstLiveTicket();
+            if (next != null) {
+                wait = Math.min(wait, next.readyAt - clock.millis());
+            }
+            if (wait > 0) {
+                changed.await(wait, TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Wakes every thread in {@link #awaitWork}, e.g. to stop. */
+    public void wakeAll() {
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static final RobotsRules NOT_RESPECTED =
+            RobotsRules.allowAll("politeness.respect-robots is false");
+
+    private void release(PendingUrl url, Duration delay, PendingUrl again) {
+        lock.lock();
+        try {
+            long now = clock.millis();
+            Host host = hosts.get(HostKey.of(url.url()));
+            host.inFlight--;
+            inFlight--;
+            long wait = Math.max(delay.toMillis(), delay.isZero() ? 0 : host.delayMillis);
+            host.nextAllowed = Math.max(host.nextAllowed, now + wait);
+            if (again != null) {
+                host.queue.addFirst(again);
+                queued++;
+            }
+            schedule(host, now);
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The task {@code host} hands out now, or null. Called with the lock held and the host's ticket taken. */
+    private PendingUrl take(Host host, long now) {
+        if (needsRobots(host, now)) {
+            if (host.robots == RobotsState.FAILED && now < host.robotsRetryAt) {
+                return null;
+            }
+            host.robots = RobotsState.FETCHING;
+            host.inFlight++;
+            inFlight++;
+            return new PendingUrl(HostKey.robotsUrl(host.key), 0, null, host.robotsFailures, 0,
+                    PendingUrl.Purpose.ROBOTS);
+        }
+        if (host.robots == RobotsState.FETCHING || host.queue.isEmpty()
+                || host.inFlight >= config.maxConnectionsPerHost() || host.nextAllowed > now) {
+            return null;
+        }
+        PendingUrl url = host.queue.pollFirst();
+        queued--;
+        host.inFlight++;
+        inFlight++;
+        return url;
+    }
+
+    /** Issues {@code host}'s next ticket if it has work it can hand out now or later. Lock held. */
+    private void schedule(Host host, long now) {
+        long readyAt;
+        if (host.queue.isEmpty()) {
+            return;
+        }
+        if (needsRobots(host, now)) {
+            if (host.robots == RobotsState.FETCHING) {
+                return;
+            }
+            readyAt = host.robots == RobotsState.FAILED ? host.robotsRetryAt : now;
+            if (host.inFlight > 0) {
+                return; // an expired host finishes its requests first; release() schedules it again
+            }
+        } else {
+            if (host.inFlight >= config.maxConnectionsPerHost()) {
+                return;
+            }
+            readyAt = host.nextAllowed;
+        }
+        host.version++;
+        host.ticketed = true;
+        tickets.add(new Ticket(host, Math.max(readyAt, 0), host.version, ticketSequence++));
+    }
+
+    private boolean needsRobots(Host host, long now) {
+        if (!config.respectRobots()) {
+            return false;
+        }
+        switch (host.robots) {
+            case UNKNOWN:
+            case FAILED:
+            case FETCHING:
+                return true;
+            case READY:
+                if (now - host.robotsFetchedAt >= ROBOTS_TTL.toMillis()) {
+                    host.robots = RobotsState.UNKNOWN;
+                    return true;
+                }
+                return false;
+            default:
+                return false;
+        }
+    }
+
+    private Ticket firstLiveTicket() {
+        while (!tickets.isEmpty() && tickets.peek().version != tickets.peek().host.version) {
+            tickets.poll();
+        }
+        return tickets.peek();
+    }
+
+    private Host newHost(String key) {
+        Host host = new Host(key);
+        host.delayMillis = config.delay().toMillis();
+        if (!config.respectRobots()) {
+            host.robots = RobotsState.READY;
+            host.rules = NOT_RESPECTED;
+            host.robotsFetchedAt = Long.MAX_VALUE / 2;
+        }
+        return host;
+    }
+
+    private enum RobotsState {
+        UNKNOWN, FETCHING, READY, FAILED, GAVE_UP
+    }
+
+    /** A host's queue and politeness state; guarded by the scheduler's lock. */
+    private static final class Host {
+        final String key;
+        final ArrayDeque<PendingUrl> queue = new ArrayDeque<>();
+        int inFlight;
+        long nextAllowed;
+        long delayMillis;
+        RobotsState robots = RobotsState.UNKNOWN;
+        RobotsRules rules;
+        long robotsFetchedAt;
+        long robotsRetryAt;
+        int robotsFailures;
+        long version;
+        boolean ticketed;
+
+        Host(String key) {
+            this.key = key;
+        }
+    }
+
+    private record Ticket(Host host, long readyAt, long version, long sequence) {
+    }
+}

@@ -1,0 +1,56 @@
+package org.sievecrawler.sieve;
+
+/**
+ * A URL waiting in the frontier, with what the crawl needs to decide about it.
+ *
+ * @param url the normalized absolute URL
+ * @param depth links followed from a seed (seeds are 0)
+ * @param referrer the page it was found on, or null for a seed
+ * @param attempt fetch attempts already made (0 for a new URL; raised by each retry)
+ * @param redirects redirects followed to reach it (0 unless it is a redirect target)
+ * @param purpose whether it is a page of the crawl or a host's robots.txt, fetched first
+ */
+public record PendingUrl(String url, int depth, String referrer, int attempt, int redirects, Purpose purpose) {
+
+    /** Why a URL is in the frontier. */
+    public enum Purpose {
+        /** A page of the crawl: fetched, recorded, parsed for links. */
+        PAGE,
+        /** A host's robots.txt, handed out by the politeness scheduler before the host's first page. */
+        ROBOTS
+    }
+
+    public PendingUrl {
+        if (url == null || url.isEmpty()) {
+            throw new IllegalArgumentException("url must not be empty");
+        }
+        if (depth < 0 || attempt < 0 || redirects < 0) {
+            throw new IllegalArgumentException("depth, attempt and redirects must be >= 0, were "
+                    + depth + ", " + attempt + ", " + redirects + " for " + url);
+        }
+    }
+
+    /** A seed: depth 0, no referrer. */
+    public static PendingUrl seed(String url) {
+        return new PendingUrl(url, 0, null, 0, 0, Purpose.PAGE);
+    }
+
+    /** A link found on {@code referrer}, one level deeper. */
+    public static PendingUrl link(String url, PendingUrl referrer) {
+        return new PendingUrl(url, referrer.depth + 1, referrer.url, 0, 0, Purpose.PAGE);
+    }
+
+    /** The target of a redirect from {@code from}: same depth, one more redirect. */
+    public static PendingUrl redirect(String url, PendingUrl from) {
+        return new PendingUrl(url, from.depth, from.url, 0, from.redirects + 1, Purpose.PAGE);
+    }
+
+    /** This URL again, for another attempt. */
+    public PendingUrl nextAttempt() {
+        return new PendingUrl(url, depth, referrer, attempt + 1, redirects, purpose);
+    }
+
+    public boolean isRobots() {
+        return purpose == Purpose.ROBOTS;
+    }
+}

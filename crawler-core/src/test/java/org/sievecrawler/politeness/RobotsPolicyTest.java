@@ -1,0 +1,59 @@
+package org.sievecrawler.politeness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class RobotsPolicyTest {
+    private final RobotsPolicy policy = new RobotsPolicy("SieveCrawler", Duration.ofSeconds(30));
+    private static final String ROBOTS_URL = "https://example.org/robots.txt";
+
+    private RobotsRules rules(String robotsTxt) {
+        return policy.interpret(ROBOTS_URL, 200, robotsTxt.getBytes(StandardCharsets.UTF_8), null);
+    }
+
+    @Test
+    void appliesDisallowAllowAndWildcardsForItsAgent() {
+        RobotsRules rules = rules("User-agent: otherbot\nDisallow: /\n\n"
+                + "User-agent: sievecrawler\nDisallow: /private/\nAllow: /private/open\nDisallow: /*.pdf$\n");
+        assertThat(rules.kind()).isEqualTo(RobotsRules.Kind.PARSED);
+        assertThat(rules.allows("https://example.org/")).isTrue();
+        assertThat(rules.allows("https://example.org/private/secret")).isFalse();
+        assertThat(rules.allows("https://example.org/private/open")).isTrue();
+        assertThat(rules.allows("https://example.org/doc.pdf")).isFalse();
+        assertThat(rules.allows("https://example.org/doc.pdf.html")).isTrue();
+    }
+
+    @Test
+    void readsTheCrawlDelay() {
+        assertThat(rules("User-agent: *\nCrawl-delay: 2.5\n").crawlDelay()).isEqualTo(Duration.ofMillis(2500));
+        assertThat(rules("User-agent: *\nDisallow:\n").crawlDelay()).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
+    void skipsAHostAskingForMoreThanTheMaximumCrawlDelay() {
+        RobotsRules rules = rules("User-agent: *\nCrawl-delay: 120\n");
+        assertThat(rules.kind()).isEqualTo(RobotsRules.Kind.HOST_SKIPPED);
+        assertThat(rules.allows("https://example.org/")).isFalse();
+        assertThat(rules.reason())
+                .isEqualTo("robots.txt asks for a Crawl-delay of 120s, more than politeness.max-crawl-delay 30s");
+    }
+
+    @Test
+    void allowsEverythingWhenRobotsTxtIsMissing() {
+        RobotsRules rules = policy.interpret(ROBOTS_URL, 404, new byte[0], null);
+        assertThat(rules.kind()).isEqualTo(RobotsRules.Kind.ALLOW_ALL);
+        assertThat(rules.allows("https://example.org/anything")).isTrue();
+    }
+
+    @Test
+    void treatsServerErrorsAndTimeoutsAsUnavailable() {
+        assertThat(policy.interpret(ROBOTS_URL, 503, new byte[0], null).kind())
+                .isEqualTo(RobotsRules.Kind.UNAVAILABLE);
+        RobotsRules timeout = policy.interpret(ROBOTS_URL, 0, new byte[0], "read timed out after 2000 ms");
+        assertThat(timeout.allows("https://example.org/")).isFalse();
+        assertThat(timeout.reason()).isEqualTo("robots.txt could not be fetched: read timed out after 2000 ms");
+    }
+}
