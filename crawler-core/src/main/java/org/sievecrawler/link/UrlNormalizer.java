@@ -38,7 +38,8 @@ public final class UrlNormalizer {
     private static final int QUOTED_INPUT_LENGTH = 120;
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
     private static final boolean[] UNRESERVED = new boolean[128];
-    private static final boolean[] PATH_ALLOWED = new boolean[128];
+    /** ASCII characters a normalized path keeps unescaped. */
+    static final boolean[] PATH_ALLOWED = new boolean[128];
     private static final boolean[] QUERY_ALLOWED = new boolean[128];
 
     static {
