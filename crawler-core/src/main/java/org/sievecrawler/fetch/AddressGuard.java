@@ -35,7 +35,8 @@ final class AddressGuard implements Dns, Interceptor {
     AddressGuard(Dns resolver, boolean allowPrivate, Set<String> allowedHosts) {
         this.resolver = resolver;
         this.allowPrivate = allowPrivate;
-        this.allowedHosts = allowedHosts.stream().map(AddressGuard::canonicalHost).collect(Collectors.toUnmodifiableSet());
+        this.allowedHosts = allowedHosts.stream().map(AddressGuard::canonicalHost)
+                .collect(Collectors.toUnmodifiableSet());
     }
 
     @Override
@@ -44,11 +45,11 @@ final class AddressGuard implements Dns, Interceptor {
         if (allows(hostname)) {
             return resolved;
         }
-        List<InetAddress> public_ = resolved.stream().filter(a -> !isPrivate(a)).toList();
-        if (public_.isEmpty()) {
+        List<InetAddress> reachable = resolved.stream().filter(a -> !isPrivate(a)).toList();
+        if (reachable.isEmpty()) {
             throw refusal(hostname, resolved);
         }
-        return public_;
+        return reachable;
     }
 
     @Override

@@ -81,9 +81,11 @@ public final class HttpFetcher implements AutoCloseable {
                 .followSslRedirects(false)
                 .retryOnConnectionFailure(false)
                 .dispatcher(dispatcher)
-                .connectionPool(new ConnectionPool(fetch.threads(), IDLE_CONNECTION_KEEP_ALIVE_MINUTES, TimeUnit.MINUTES))
+                .connectionPool(new ConnectionPool(fetch.threads(), IDLE_CONNECTION_KEEP_ALIVE_MINUTES,
+                        TimeUnit.MINUTES))
                 .dns(guard)
-                .addInterceptor(chain -> chain.proceed(chain.request().newBuilder().header("User-Agent", userAgent).build()))
+                .addInterceptor(chain -> chain.proceed(
+                        chain.request().newBuilder().header("User-Agent", userAgent).build()))
                 .addInterceptor(guard)
                 .addNetworkInterceptor(HttpFetcher::recordRemoteAddress)
                 .build();
@@ -160,12 +162,14 @@ public final class HttpFetcher implements AutoCloseable {
                 String location = response.header("Location");
                 HttpUrl next = location == null ? null : current.resolve(location);
                 if (redirects == MAX_ROBOTS_REDIRECTS) {
-                    return RobotsResponse.failed(current.toString(), "robots.txt " + robotsUrl + " redirected more than "
-                            + MAX_ROBOTS_REDIRECTS + " times; the last, from " + current + ", to \"" + location + "\"");
+                    return RobotsResponse.failed(current.toString(), "robots.txt " + robotsUrl
+                            + " redirected more than " + MAX_ROBOTS_REDIRECTS + " times; the last, from " + current
+                            + ", to \"" + location + "\"");
                 }
                 if (next == null) {
-                    return RobotsResponse.failed(current.toString(), "robots.txt redirect " + status + " from " + current
-                            + (location == null ? " has no Location" : " to \"" + location + "\" is not an http(s) URL"));
+                    return RobotsResponse.failed(current.toString(), "robots.txt redirect " + status + " from "
+                            + current + (location == null ? " has no Location"
+                                    : " to \"" + location + "\" is not an http(s) URL"));
                 }
                 current = next;
             } catch (IOException e) {

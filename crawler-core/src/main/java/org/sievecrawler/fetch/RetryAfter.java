@@ -21,7 +21,7 @@ import java.util.Locale;
 final class RetryAfter {
     /** IMF-fixdate, RFC 850 (two-digit years read as 1970-2069) and asctime; all in GMT. */
     private static final List<DateTimeFormatter> HTTP_DATES = List.of(
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US),
+            DateTimeFormatter.ofPattern("EEE, d MMM yyyy HH:mm:ss 'GMT'", Locale.US),
             new DateTimeFormatterBuilder().appendPattern("EEEE, dd-MMM-")
                     .appendValueReduced(ChronoField.YEAR, 2, 2, 1970)
                     .appendPattern(" HH:mm:ss 'GMT'").toFormatter(Locale.US),
