@@ -1,0 +1,61 @@
+package org.sievecrawler.fetch;
+
+import java.time.Duration;
+import okhttp3.Headers;
+
+/**
+ * The outcome of one fetch attempt: a final response ({@link Page}), a redirect the engine may follow
+ * ({@link Redirect}) or a {@link Failure}. Records are immutable except for the page body, which is handed over
+ * to the caller without a copy.
+ */
+public sealed interface FetchResult {
+
+    /** Milliseconds from the start of the attempt to its end (body read, or failure). */
+    long fetchMillis();
+
+    /**
+     * A final response: 2xx, or any 4xx/5xx other than the retryable 429, 502, 503 and 504, or a 3xx that is not
+     * a redirect.
+     *
+     * @param status the HTTP status code
+     * @param contentType the Content-Type header value, or null when absent
+     * @param body the body after decompression, at most {@code limits.max-page-bytes} long; owned by the caller
+     * @param length the number of body bytes read, equal to {@code body.length}
+     * @param truncated whether the body was longer than the cap and cut there
+     * @param fetchMillis milliseconds from the start of the attempt to the end of the body
+     * @param remoteAddress the IP address connected to, or null when not known
+     * @param headers the response headers (without Content-Encoding and Content-Length when OkHttp decompressed)
+     */
+    record Page(int status, String contentType, byte[] body, int length, boolean truncated, long fetchMillis,
+            String remoteAddress, Headers headers) implements FetchResult {
+        @Override
+        public String toString() {
+            return "Page[status=" + status + ", contentType=" + contentType + ", length=" + length + ", truncated="
+                    + truncated + ", fetchMillis=" + fetchMillis + ", remoteAddress=" + remoteAddress + "]";
+        }
+    }
+
+    /**
+     * A 301, 302, 303, 307 or 308 response; its body is not read.
+     *
+     * @param status the HTTP status code
+     * @param location the raw Location header value (may be relative), or null when absent
+     * @param fetchMillis milliseconds from the start of the attempt to the response headers
+     * @param remoteAddress the IP address connected to, or null when not known
+     */
+    record Redirect(int status, String location, long fetchMillis, String remoteAddress) implements FetchResult {
+    }
+
+    /**
+     * No recordable response: a network error, a retryable status or an invalid URL.
+     *
+     * @param kind what went wrong; {@link FailureKind#retryable()} tells whether trying later may help
+     * @param status the HTTP status code when a response arrived (e.g. 503), else 0
+     * @param detail a sentence naming the URL or host and what happened
+     * @param retryAfter the server's Retry-After delay, or null when absent or invalid
+     * @param fetchMillis milliseconds from the start of the attempt to the failure
+     */
+    record Failure(FailureKind kind, int status, String detail, Duration retryAfter, long fetchMillis)
+            implements FetchResult {
+    }
+}

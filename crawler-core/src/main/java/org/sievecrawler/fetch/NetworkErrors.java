@@ -1,0 +1,100 @@
+package org.sievecrawler.fetch;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.PortUnreachableException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.Locale;
+import javax.net.ssl.SSLException;
+import okhttp3.HttpUrl;
+import org.sievecrawler.profile.FetchConfig;
+
+/**
+ * Maps the {@link IOException}s OkHttp throws to a {@link FetchResult.Failure} with a kind and a sentence naming
+ * the host or URL and what happened. Stateless. Out of scope: deciding whether to retry (the engine's part).
+ */
+final class NetworkErrors {
+    private NetworkErrors() {
+    }
+
+    /**
+     * The failure for an exception thrown while fetching {@code url}.
+     *
+     * @param status the response status when the headers had arrived (the body was being read), else 0
+     */
+    static FetchResult.Failure failure(IOException e, HttpUrl url, FetchConfig config, int status, long millis) {
+        String hostPort = url.host() + ":" + url.port();
+        String during = status == 0 ? "" : " while reading the body of an HTTP " + status + " response";
+        FailureKind kind;
+        String detail;
+        PrivateAddressException refused = find(e, PrivateAddressException.class);
+        if (refused != null) {
+            kind = FailureKind.PRIVATE_ADDRESS;
+            detail = refused.getMessage();
+        } else if (find(e, UnknownHostException.class) != null) {
+            kind = FailureKind.DNS;
+            detail = "host \"" + url.host() + "\" did not resolve (" + messages(e) + ")";
+        } else if (find(e, SSLException.class) != null) {
+            kind = FailureKind.TLS;
+            detail = "TLS with " + hostPort + " failed: " + messages(e);
+        } else if (find(e, SocketTimeoutException.class) != null) {
+            kind = FailureKind.TIMEOUT;
+            detail = messages(e).toLowerCase(Locale.ROOT).contains("connect")
+                    ? "connect to " + hostPort + " timed out after " + config.connectTimeout().toMillis() + " ms"
+                    : "read from " + url + " timed out after " + config.readTimeout().toMillis() + " ms" + during;
+        } else if (e instanceof InterruptedIOException && "timeout".equals(e.getMessage())) {
+            kind = FailureKind.TIMEOUT;
+            detail = "call to " + url + " timed out after " + config.callTimeout().toMillis() + " ms" + during;
+        } else if (find(e, ConnectException.class) != null) {
+            kind = FailureKind.CONNECT;
+            detail = messages(e).toLowerCase(Locale.ROOT).contains("refused")
+                    ? "connect to " + hostPort + " refused"
+                    : "connect to " + hostPort + " failed: " + messages(e);
+        } else if (find(e, NoRouteToHostException.class) != null || find(e, PortUnreachableException.class) != null) {
+            kind = FailureKind.CONNECT;
+            detail = hostPort + " unreachable: " + messages(e);
+        } else if (find(e, SocketException.class) != null) {
+            kind = FailureKind.CONNECT;
+            detail = "connection to " + hostPort + " failed" + during + ": " + messages(e);
+        } else if (find(e, EOFException.class) != null) {
+            kind = FailureKind.CONNECT;
+            detail = hostPort + " closed the connection early" + during + ": " + messages(e);
+        } else {
+            kind = FailureKind.PROTOCOL;
+            detail = "invalid HTTP response from " + url + during + ": " + messages(e);
+        }
+        return new FetchResult.Failure(kind, status, detail, null, millis);
+    }
+
+    /** The exception itself, a cause or a suppressed exception of the given type, or null. */
+    private static <T extends Throwable> T find(Throwable e, Class<T> type) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+            for (Throwable s : t.getSuppressed()) {
+                if (type.isInstance(s)) {
+                    return type.cast(s);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The messages of the exception and its causes, e.g. "Failed to connect to /127.0.0.1:1: Connection refused". */
+    private static String messages(Throwable e) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+            if (text.indexOf(message) < 0) {
+                text.append(text.length() == 0 ? "" : ": ").append(message);
+            }
+        }
+        return text.toString();
+    }
+}

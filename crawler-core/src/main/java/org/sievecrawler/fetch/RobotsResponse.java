@@ -1,0 +1,33 @@
+package org.sievecrawler.fetch;
+
+/**
+ * What fetching a robots.txt file gave, uninterpreted: the final status and body after at most five redirects,
+ * or status 0 and an error when no final response was reached. Interpreting it (2xx rules, 4xx allow-all,
+ * 5xx or 0 disallow for now) belongs to the politeness package.
+ *
+ * @param status the final HTTP status, or 0 on a network error, timeout or too many redirects
+ * @param body the body, at most {@link HttpFetcher#MAX_ROBOTS_BYTES} bytes; empty when status is 0
+ * @param finalUrl the URL of the final response (after redirects), or the last URL tried when status is 0
+ * @param error what went wrong when status is 0, else null
+ */
+public record RobotsResponse(int status, byte[] body, String finalUrl, String error) {
+
+    static RobotsResponse of(int status, byte[] body, String finalUrl) {
+        return new RobotsResponse(status, body, finalUrl, null);
+    }
+
+    static RobotsResponse failed(String finalUrl, String error) {
+        return new RobotsResponse(0, new byte[0], finalUrl, error);
+    }
+
+    /** Whether no final response was reached (status 0). */
+    public boolean failed() {
+        return status == 0;
+    }
+
+    @Override
+    public String toString() {
+        return "RobotsResponse[status=" + status + ", bytes=" + body.length + ", finalUrl=" + finalUrl
+                + (error == null ? "" : ", error=" + error) + "]";
+    }
+}

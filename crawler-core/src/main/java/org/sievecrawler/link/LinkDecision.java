@@ -1,0 +1,44 @@
+package org.sievecrawler.link;
+
+import java.util.Objects;
+
+/**
+ * The outcome of resolving, normalizing or scoping a link: {@link Accept} with the normalized absolute URL,
+ * or {@link Reject} with a reason and a detail naming the offending value.
+ */
+public sealed interface LinkDecision permits LinkDecision.Accept, LinkDecision.Reject {
+
+    /** Whether this is an {@link Accept}. */
+    default boolean accepted() {
+        return this instanceof Accept;
+    }
+
+    /**
+     * The link is kept.
+     *
+     * @param url the normalized absolute http(s) URL
+     */
+    record Accept(String url) implements LinkDecision {
+        public Accept {
+            Objects.requireNonNull(url, "url");
+        }
+    }
+
+    /**
+     * The link is refused.
+     *
+     * @param reason why, counted by its {@link RejectReason#label()}
+     * @param detail what was wrong with which value, e.g. {@code scheme "javascript" is not http or https}
+     */
+    record Reject(RejectReason reason, String detail) implements LinkDecision {
+        public Reject {
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(detail, "detail");
+        }
+
+        @Override
+        public String toString() {
+            return reason.label() + ": " + detail;
+        }
+    }
+}

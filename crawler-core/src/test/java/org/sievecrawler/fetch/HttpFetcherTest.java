@@ -1,0 +1,461 @@
+package org.sievecrawler.fetch;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.http.Fault;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvFileSource;
+import org.sievecrawler.profile.FetchConfig;
+import org.sievecrawler.profile.LimitsConfig;
+
+class HttpFetcherTest {
+    private static final String USER_AGENT = "SieveTest/1.0 (+http://127.0.0.1/bot)";
+    private static final int CAP = 64 * 1024;
+    /** Private addresses refused, as in production; the WireMock host is allowed the way the engine allows seeds. */
+    private static final FetchConfig CONFIG = FetchConfig.defaults().withThreads(2).withUserAgent(USER_AGENT)
+            .withTimeouts(Duration.ofMillis(800), Duration.ofMillis(2000), Duration.ofMillis(5000))
+            .withAllowPrivateAddresses(false);
+    private static final LimitsConfig LIMITS = LimitsConfig.defaults().withMaxPageBytes(CAP);
+    private static final Set<String> SEED_HOSTS = Set.of("127.0.0.1");
+
+    private static WireMockServer server;
+    private HttpFetcher fetcher;
+
+    @BeforeAll
+    static void startServer() {
+        server = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1"));
+        server.start();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.stop();
+    }
+
+    @BeforeEach
+    void createFetcher() {
+        server.resetAll();
+        fetcher = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS);
+    }
+
+    @AfterEach
+    void closeFetcher() {
+        fetcher.close();
+    }
+
+    private static String url(String path) {
+        return "http://127.0.0.1:" + server.port() + path;
+    }
+
+    private static FetchResult.Page page(FetchResult result) {
+        assertThat(result).isInstanceOf(FetchResult.Page.class);
+        return (FetchResult.Page) result;
+    }
+
+    private static FetchResult.Failure failure(FetchResult result) {
+        assertThat(result).isInstanceOf(FetchResult.Failure.class);
+        return (FetchResult.Failure) result;
+    }
+
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static byte[] gzip(byte[] data) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+            gz.write(data);
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void fetchesAnHtmlPage() {
+        String html = "<html><body><a href=\"/a\">a</a></body></html>";
+        server.stubFor(get("/").willReturn(aResponse().withStatus(200)
+                .withHeader("Content-Type", "text/html; charset=utf-8").withHeader("X-Fixture", "home")
+                .withBody(html)));
+
+        FetchResult.Page page = page(fetcher.fetch(url("/")));
+
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.contentType()).isEqualTo("text/html; charset=utf-8");
+        assertThat(new String(page.body(), StandardCharsets.UTF_8)).isEqualTo(html);
+        assertThat(page.length()).isEqualTo(page.body().length);
+        assertThat(page.truncated()).isFalse();
+        assertThat(page.remoteAddress()).isEqualTo("127.0.0.1");
+        assertThat(page.headers().get("X-Fixture")).isEqualTo("home");
+        assertThat(page.fetchMillis()).isNotNegative();
+        assertThat(fetcher.isParseable(page.contentType())).isTrue();
+    }
+
+    @Test
+    void returnsA404AsAPageWithItsStatus() {
+        server.stubFor(get("/missing").willReturn(aResponse().withStatus(404)
+                .withHeader("Content-Type", "text/html").withBody("<h1>not found</h1>")));
+
+        FetchResult.Page page = page(fetcher.fetch(url("/missing")));
+
+        assertThat(page.status()).isEqualTo(404);
+        assertThat(new String(page.body(), StandardCharsets.UTF_8)).isEqualTo("<h1>not found</h1>");
+    }
+
+    @Test
+    void returnsA500AsAPageWithItsStatus() {
+        server.stubFor(get("/broken").willReturn(aResponse().withStatus(500).withBody("oops")));
+
+        assertThat(page(fetcher.fetch(url("/broken"))).status()).isEqualTo(500);
+    }
+
+    @Test
+    void returnsA301WithItsRawRelativeLocationWithoutFollowingIt() {
+        server.stubFor(get("/old/page").willReturn(aResponse().withStatus(301).withHeader("Location", "../new?x=1")));
+
+        FetchResult result = fetcher.fetch(url("/old/page"));
+
+        assertThat(result).isInstanceOf(FetchResult.Redirect.class);
+        FetchResult.Redirect redirect = (FetchResult.Redirect) result;
+        assertThat(redirect.status()).isEqualTo(301);
+        assertThat(redirect.location()).isEqualTo("../new?x=1");
+        assertThat(redirect.remoteAddress()).isEqualTo("127.0.0.1");
+        server.verify(1, anyRequestedFor(anyUrl()));
+    }
+
+    @Test
+    void returnsEachRedirectStatusAsARedirect() {
+        for (int status : new int[] {301, 302, 303, 307, 308}) {
+            server.stubFor(get("/r" + status).willReturn(aResponse().withStatus(status).withHeader("Location", "/t")));
+
+            FetchResult result = fetcher.fetch(url("/r" + status));
+
+            assertThat(result).as("HTTP %d", status).isInstanceOf(FetchResult.Redirect.class);
+            assertThat(((FetchResult.Redirect) result).status()).isEqualTo(status);
+        }
+    }
+
+    @Test
+    void reportsA429WithItsRetryAfterInSeconds() {
+        server.stubFor(get("/busy").willReturn(aResponse().withStatus(429).withHeader("Retry-After", "120")));
+
+        FetchResult.Failure failure = failure(fetcher.fetch(url("/busy")));
+
+        assertThat(failure.kind()).isEqualTo(FailureKind.RETRYABLE_STATUS);
+        assertThat(failure.kind().retryable()).isTrue();
+        assertThat(failure.status()).isEqualTo(429);
+        assertThat(failure.retryAfter()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(failure.detail()).contains("429", url("/busy"));
+    }
+
+    @Test
+    void reportsA429WithItsRetryAfterAsAnHttpDateMeasuredFromTheClock() {
+        Clock clock = Clock.fixed(Instant.parse("2024-01-01T00:00:00Z"), ZoneOffset.UTC);
+        server.stubFor(get("/busy").willReturn(aResponse().withStatus(429)
+                .withHeader("Retry-After", "Mon, 01 Jan 2024 00:01:30 GMT")));
+
+        try (HttpFetcher clocked = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, clock)) {
+            FetchResult.Failure failure = failure(clocked.fetch(url("/busy")));
+
+            assertThat(failure.retryAfter()).isEqualTo(Duration.ofSeconds(90));
+        }
+    }
+
+    @Test
+    void ignoresAnInvalidRetryAfter() {
+        server.stubFor(get("/busy").willReturn(aResponse().withStatus(429).withHeader("Retry-After", "later")));
+
+        assertThat(failure(fetcher.fetch(url("/busy"))).retryAfter()).isNull();
+    }
+
+    @Test
+    void reportsA503AsARetryableStatus() {
+        server.stubFor(get("/down").willReturn(aResponse().withStatus(503).withBody("maintenance")));
+
+        FetchResult.Failure failure = failure(fetcher.fetch(url("/down")));
+
+        assertThat(failure.kind()).isEqualTo(FailureKind.RETRYABLE_STATUS);
+        assertThat(failure.status()).isEqualTo(503);
+        assertThat(failure.retryAfter()).isNull();
+    }
+
+    @Test
+    void reportsARefusedConnection() throws IOException {
+        int port = closedPort();
+
+        FetchResult.Failure failure = failure(fetcher.fetch("http://127.0.0.1:" + port + "/"));
+
+        assertThat(failure.kind()).isEqualTo(FailureKind.CONNECT);
+        assertThat(failure.kind().retryable()).isTrue();
+        assertThat(failure.status()).isZero();
+        assertThat(failure.detail()).isEqualTo("connect to 127.0.0.1:" + port + " refused");
+    }
+
+    @Test
+    void reportsAReadTimeout() {
+        server.stubFor(get("/slow").willReturn(aResponse().withStatus(200).withBody("late").withFixedDelay(3000)));
+        FetchConfig impatient =
+                CONFIG.withTimeouts(Duration.ofMillis(800), Duration.ofMillis(300), Duration.ofSeconds(5));
+
+        try (HttpFetcher quick = new HttpFetcher(impatient, LIMITS, SEED_HOSTS)) {
+            FetchResult.Failure failure = failure(quick.fetch(url("/slow")));
+
+            assertThat(failure.kind()).isEqualTo(FailureKind.TIMEOUT);
+            assertThat(failure.detail()).isEqualTo("read from " + url("/slow") + " timed out after 300 ms");
+        }
+    }
+
+    @Test
+    void reportsAConnectionResetAsAConnectFailure() {
+        server.stubFor(get("/reset").willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+
+        assertThat(failure(fetcher.fetch(url("/reset"))).kind()).isEqualTo(FailureKind.CONNECT);
+    }
+
+    @Test
+    void reportsAConnectionClosedBeforeAnyResponseAsAConnectFailure() {
+        server.stubFor(get("/empty").willReturn(aResponse().withFault(Fault.EMPTY_RESPONSE)));
+
+        FetchResult.Failure failure = failure(fetcher.fetch(url("/empty")));
+
+        assertThat(failure.kind()).as(failure.detail()).isEqualTo(FailureKind.CONNECT);
+        assertThat(failure.detail()).startsWith("127.0.0.1:" + server.port() + " closed the connection early");
+    }
+
+    @Test
+    void reportsAMalformedChunkAsAProtocolFailureWithTheStatus() {
+        server.stubFor(get("/chunks").willReturn(aResponse().withFault(Fault.MALFORMED_RESPONSE_CHUNK)));
+
+        FetchResult.Failure failure = failure(fetcher.fetch(url("/chunks")));
+
+        assertThat(failure.kind()).as(failure.detail()).isEqualTo(FailureKind.PROTOCOL);
+        assertThat(failure.status()).isEqualTo(200);
+    }
+
+    @Test
+    void truncatesAHugeBodyAtTheCap() {
+        byte[] huge = new byte[4 * CAP];
+        Arrays.fill(huge, (byte) 'x');
+        server.stubFor(get("/huge").willReturn(aResponse().withStatus(200).withHeader("Content-Type", "text/html")
+                .withBody(huge)));
+
+        FetchResult.Page page = page(fetcher.fetch(url("/huge")));
+
+        assertThat(page.length()).isEqualTo(CAP);
+        assertThat(page.body()).hasSize(CAP);
+        assertThat(page.truncated()).isTrue();
+    }
+
+    @Test
+    void decompressesAGzipBody() throws IOException {
+        String html = "<html>" + "<p>zipped</p>".repeat(100) + "</html>";
+        server.stubFor(get("/zipped").willReturn(aResponse().withStatus(200).withHeader("Content-Type", "text/html")
+                .withHeader("Content-Encoding", "gzip").withBody(gzip(html.getBytes(StandardCharsets.UTF_8)))));
+
+        FetchResult.Page page = page(fetcher.fetch(url("/zipped")));
+
+        assertThat(new String(page.body(), StandardCharsets.UTF_8)).isEqualTo(html);
+        assertThat(page.truncated()).isFalse();
+        server.verify(getRequestedFor(urlEqualTo("/zipped")).withHeader("Accept-Encoding", equalTo("gzip")));
+    }
+
+    @Test
+    void stopsAGzipBombAtTheCap() throws IOException {
+        byte[] bomb = gzip(new byte[16 * 1024 * 1024]); // about 16 KiB that inflates to 16 MiB, 256 times the cap
+        server.stubFor(get("/bomb").willReturn(aResponse().withStatus(200).withHeader("Content-Type", "text/html")
+                .withHeader("Content-Encoding", "gzip").withBody(bomb)));
+
+        FetchResult.Page page = page(fetcher.fetch(url("/bomb")));
+
+        assertThat(bomb.length).isLessThan(CAP * 2);
+        assertThat(page.length()).isEqualTo(CAP);
+        assertThat(page.truncated()).isTrue();
+    }
+
+    @Test
+    void returnsANonHtmlPageThatIsNotParseable() {
+        server.stubFor(get("/logo.png").willReturn(aResponse().withStatus(200).withHeader("Content-Type", "image/png")
+                .withBody(new byte[] {(byte) 0x89, 'P', 'N', 'G'})));
+
+        FetchResult.Page page = page(fetcher.fetch(url("/logo.png")));
+
+        assertThat(page.contentType()).isEqualTo("image/png");
+        assertThat(page.body()).hasSize(4);
+        assertThat(fetcher.isParseable(page.contentType())).isFalse();
+    }
+
+    @Test
+    void returnsAPageWithoutContentTypeAsNotParseable() {
+        server.stubFor(get("/bare").willReturn(aResponse().withStatus(200).withBody("bare")));
+
+        FetchResult.Page page = page(fetcher.fetch(url("/bare")));
+
+        assertThat(page.contentType()).isNull();
+        assertThat(fetcher.isParseable(page.contentType())).isFalse();
+    }
+
+    @Test
+    void sendsTheProfileUserAgent() {
+        server.stubFor(get("/").willReturn(aResponse().withStatus(200)));
+
+        fetcher.fetch(url("/"));
+
+        server.verify(getRequestedFor(urlEqualTo("/")).withHeader("User-Agent", equalTo(USER_AGENT)));
+    }
+
+    @Test
+    void refusesAHostThatResolvesToLoopbackAtDns() {
+        server.stubFor(get("/").willReturn(aResponse().withStatus(200)));
+
+        try (HttpFetcher guarded = new HttpFetcher(CONFIG, LIMITS, Set.of())) {
+            FetchResult.Failure failure = failure(guarded.fetch("http://localhost:" + server.port() + "/"));
+
+            assertThat(failure.kind()).isEqualTo(FailureKind.PRIVATE_ADDRESS);
+            assertThat(failure.kind().retryable()).isFalse();
+            assertThat(failure.detail()).contains("\"localhost\"", "fetch.allow-private-addresses");
+        }
+        server.verify(0, anyRequestedFor(anyUrl()));
+    }
+
+    @Test
+    void refusesLoopbackWrittenAsAnIpLiteral() {
+        try (HttpFetcher guarded = new HttpFetcher(CONFIG, LIMITS, Set.of())) {
+            for (String host : List.of("127.0.0.1", "2130706433", "[::1]")) {
+                FetchResult.Failure failure = failure(guarded.fetch("http://" + host + ":" + server.port() + "/"));
+
+                assertThat(failure.kind()).as(host).isEqualTo(FailureKind.PRIVATE_ADDRESS);
+            }
+        }
+        server.verify(0, anyRequestedFor(anyUrl()));
+    }
+
+    @Test
+    void fetchesLocalhostWhenTheProfileAllowsPrivateAddresses() {
+        server.stubFor(get("/").willReturn(aResponse().withStatus(200).withBody("local")));
+
+        try (HttpFetcher open = new HttpFetcher(CONFIG.withAllowPrivateAddresses(true), LIMITS, Set.of())) {
+            FetchResult.Page page = page(open.fetch("http://localhost:" + server.port() + "/"));
+
+            assertThat(new String(page.body(), StandardCharsets.UTF_8)).isEqualTo("local");
+        }
+    }
+
+    @Test
+    void reportsAnInvalidUrlNamingIt() {
+        for (String bad : new String[] {"not a url", "ftp://127.0.0.1/file", "/relative/path", "", null}) {
+            FetchResult.Failure failure = failure(fetcher.fetch(bad));
+
+            assertThat(failure.kind()).as(bad).isEqualTo(FailureKind.INVALID_URL);
+            assertThat(failure.detail()).contains("\"" + bad + "\"");
+        }
+    }
+
+    @ParameterizedTest(name = "\"{0}\" parseable={1}")
+    @CsvFileSource(resources = "/fetch/content-types.tsv", delimiter = '\t', ignoreLeadingAndTrailingWhitespace = false)
+    void parsesOnlyAcceptedMediaTypes(String contentType, boolean expected) {
+        assertThat(HttpFetcher.isParseable(contentType, List.of("text/html", "application/xhtml+xml")))
+                .isEqualTo(expected);
+    }
+
+    @Test
+    void fetchesRobotsThroughFiveRedirects() {
+        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301).withHeader("Location", "/hop/1")));
+        for (int hop = 1; hop < 5; hop++) {
+            server.stubFor(get("/hop/" + hop).willReturn(aResponse().withStatus(302)
+                    .withHeader("Location", String.valueOf(hop + 1)))); // relative to /hop/
+        }
+        server.stubFor(get("/hop/5").willReturn(aResponse().withStatus(200).withBody("User-agent: *\nDisallow: /x\n")));
+
+        RobotsResponse robots = fetcher.fetchRobots(url("/robots.txt"));
+
+        assertThat(robots.status()).isEqualTo(200);
+        assertThat(robots.failed()).isFalse();
+        assertThat(robots.error()).isNull();
+        assertThat(robots.finalUrl()).isEqualTo(url("/hop/5"));
+        assertThat(new String(robots.body(), StandardCharsets.UTF_8)).isEqualTo("User-agent: *\nDisallow: /x\n");
+    }
+
+    @Test
+    void givesUpOnRobotsAfterTheFifthRedirect() {
+        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301).withHeader("Location", "/hop/1")));
+        for (int hop = 1; hop <= 5; hop++) {
+            server.stubFor(get("/hop/" + hop).willReturn(aResponse().withStatus(301)
+                    .withHeader("Location", "/hop/" + (hop + 1))));
+        }
+        server.stubFor(get("/hop/6").willReturn(aResponse().withStatus(200).withBody("User-agent: *\n")));
+
+        RobotsResponse robots = fetcher.fetchRobots(url("/robots.txt"));
+
+        assertThat(robots.status()).isZero();
+        assertThat(robots.failed()).isTrue();
+        assertThat(robots.error()).contains("more than 5");
+        assertThat(robots.body()).isEmpty();
+        server.verify(0, getRequestedFor(urlEqualTo("/hop/6")));
+    }
+
+    @Test
+    void capsTheRobotsBodyAt500KiB() {
+        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(200)
+                .withBody("# comment line\n".repeat(40_000)))); // 600,000 bytes
+
+        RobotsResponse robots = fetcher.fetchRobots(url("/robots.txt"));
+
+        assertThat(robots.status()).isEqualTo(200);
+        assertThat(robots.body()).hasSize(512_000);
+    }
+
+    @Test
+    void returnsTheRobotsStatusUninterpreted() {
+        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(404).withBody("no robots here")));
+
+        RobotsResponse robots = fetcher.fetchRobots(url("/robots.txt"));
+
+        assertThat(robots.status()).isEqualTo(404);
+        assertThat(robots.finalUrl()).isEqualTo(url("/robots.txt"));
+    }
+
+    @Test
+    void reportsARobotsNetworkErrorAsStatusZero() throws IOException {
+        int port = closedPort();
+
+        RobotsResponse robots = fetcher.fetchRobots("http://127.0.0.1:" + port + "/robots.txt");
+
+        assertThat(robots.status()).isZero();
+        assertThat(robots.error()).isEqualTo("connect to 127.0.0.1:" + port + " refused");
+    }
+
+    @Test
+    void reportsAnInvalidRobotsUrlAsStatusZeroNamingIt() {
+        RobotsResponse robots = fetcher.fetchRobots("robots.txt");
+
+        assertThat(robots.status()).isZero();
+        assertThat(robots.error()).contains("\"robots.txt\"");
+    }
+}

@@ -1,0 +1,206 @@
+package org.sievecrawler.link;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.sievecrawler.link.LinkDecision.Accept;
+import org.sievecrawler.link.LinkDecision.Reject;
+import org.sievecrawler.profile.ScopeConfig;
+
+class LinkScopeTest {
+    private static final List<String> SEED = List.of("https://example.org/");
+
+    private final UrlNormalizer normalizer = new UrlNormalizer();
+
+    @Test
+    void refusesPrivateAddressesInEveryForm() throws IOException {
+        LinkScope scope = new LinkScope(ScopeConfig.defaults(), SEED, false);
+        List<String[]> rows = read("/link/private-addresses.tsv", 3);
+        assertThat(rows).hasSizeGreaterThan(30);
+        for (String[] row : rows) {
+            String url = ((Accept) normalizer.normalize(row[0])).url();
+            assertThat(label(scope.decide(url, 1))).as("%s (%s) normalized to %s", row[0], row[2], url)
+                    .isEqualTo(row[1]);
+            // The guard does not rely on the normalizer having rewritten the host.
+            assertThat(label(scope.decide(row[0], 1))).as("%s (%s) as given", row[0], row[2]).isEqualTo(row[1]);
+        }
+    }
+
+    @Test
+    void allowsEveryPrivateAddressWhenTheProfileSaysSo() throws IOException {
+        LinkScope scope = new LinkScope(ScopeConfig.defaults().withHosts(List.of("*.localhost", "localhost",
+                "127.0.0.1", "10.0.0.1", "[::1]", "169.254.169.254")), SEED, true);
+        for (String url : List.of("http://localhost/", "http://api.localhost/", "http://127.0.0.1:6379/",
+                "http://10.0.0.1/", "http://[::1]/", "http://169.254.169.254/latest/meta-data/")) {
+            assertThat(scope.decide(url, 1)).as(url).isEqualTo(new Accept(url));
+        }
+    }
+
+    @Test
+    void matchesHostPatterns() throws IOException {
+        List<String[]> rows = read("/link/host-patterns.tsv", 4);
+        assertThat(rows).hasSizeGreaterThan(20);
+        for (String[] row : rows) {
+            String pattern = UrlNormalizerTest.unescape(row[0]);
+            LinkScope scope = new LinkScope(ScopeConfig.defaults().withHosts(List.of(pattern)),
+                    List.of("https://seed.example/"), false);
+            assertThat(label(scope.decide(row[1], 1))).as("pattern %s, url %s (%s)", row[0], row[1], row[3])
+                    .isEqualTo(row[2]);
+        }
+    }
+
+    @Test
+    void keepsACrawlOfAPrivateSeedOnThatHostAndPort() {
+        LinkScope scope = new LinkScope(ScopeConfig.defaults(), List.of("http://127.0.0.1:8080/"), false);
+        assertThat(scope.decide("http://127.0.0.1:8080/", 0)).isEqualTo(new Accept("http://127.0.0.1:8080/"));
+        assertThat(scope.decide("http://127.0.0.1:8080/a/b?c", 3)).isEqualTo(new Accept("http://127.0.0.1:8080/a/b?c"));
+        assertThat(scope.decide("http://127.0.0.1:6379/", 1)).isEqualTo(new Reject(RejectReason.PRIVATE_ADDRESS,
+                "host \"127.0.0.1\" is a private address (loopback 127.0.0.0/8) and not a seed's host and port"));
+        assertThat(label(scope.decide("http://127.0.0.1/", 1))).isEqualTo("private-address");
+        assertThat(label(scope.decide("http://localhost:8080/", 1))).isEqualTo("private-address");
+        assertThat(label(scope.decide("http://10.0.0.1:8080/", 1))).isEqualTo("private-address");
+        assertThat(label(scope.decide("http://example.org/", 1))).isEqualTo("out-of-scope-host");
+    }
+
+    @Test
+    void allowsOnlyTheSeedsOwnPrivateOriginsNextToPublicSeeds() {
+        LinkScope scope = new LinkScope(ScopeConfig.defaults().withHosts(List.of("same-as-seeds", "*.example.org")),
+                List.of("https://example.org/", "http://[::1]:9000/"), false);
+        assertThat(label(scope.decide("https://docs.example.org/", 1))).isEqualTo("accept");
+        assertThat(label(scope.decide("http://[::1]:9000/x", 1))).isEqualTo("accept");
+        assertThat(label(scope.decide("http://[::1]:9001/x", 1))).isEqualTo("private-address");
+        assertThat(label(scope.decide("http://127.0.0.1:9000/x", 1))).isEqualTo("private-address");
+    }
+
+    @Test
+    void treatsAPrivateSeedWithoutAPortAsItsDefaultPort() {
+        LinkScope scope = new LinkScope(ScopeConfig.defaults(), List.of("https://LOCALHOST/"), false);
+        assertThat(label(scope.decide("https://localhost/a", 1))).isEqualTo("accept");
+        assertThat(label(scope.decide("http://localhost/a", 1))).isEqualTo("private-address");
+        assertThat(label(scope.decide("https://localhost:8443/a", 1))).isEqualTo("private-address");
+    }
+
+    @Test
+    void refusesUrlsMatchingAnExcludePattern() {
+        LinkScope scope = new LinkScope(new ScopeConfig(List.of("same-as-seeds"), List.of(),
+                List.of(Pattern.compile("/private/"), Pattern.compile("\\.pdf$")), -1), SEED, false);
+        assertThat(scope.decide("https://example.org/a/private/b", 1))
+                .isEqualTo(new Reject(RejectReason.EXCLUDED, "URL matches scope.exclude pattern \"/private/\""));
+        assertThat(label(scope.decide("https://example.org/doc.pdf", 1))).isEqualTo("excluded");
+        assertThat(label(scope.decide("https://example.org/doc.pdf?x=1", 1))).isEqualTo("accept");
+    }
+
+    @Test
+    void refusesUrlsMatchingNoIncludePatternWhenThereAreSome() {
+        LinkScope scope = new LinkScope(new ScopeConfig(List.of("same-as-seeds"),
+                List.of(Pattern.compile("/docs/"), Pattern.compile("^https://example\\.org/$")),
+                List.of(Pattern.compile("/docs/old/")), -1), SEED, false);
+        assertThat(label(scope.decide("https://example.org/", 0))).isEqualTo("accept");
+        assertThat(label(scope.decide("https://example.org/en/docs/intro", 1))).isEqualTo("accept");
+        assertThat(scope.decide("https://example.org/blog/", 1)).isEqualTo(
+                new Reject(RejectReason.NOT_INCLUDED, "URL matches none of the 2 scope.include patterns"));
+        assertThat(label(scope.decide("https://example.org/docs/old/x", 1))).as("exclude wins").isEqualTo("excluded");
+    }
+
+    @Test
+    void refusesLinksDeeperThanMaxDepth() {
+        LinkScope scope = new LinkScope(ScopeConfig.defaults().withMaxDepth(2), SEED, false);
+        assertThat(label(scope.decide("https://example.org/", 0))).isEqualTo("accept");
+        assertThat(label(scope.decide("https://example.org/a", 2))).isEqualTo("accept");
+        assertThat(scope.decide("https://example.org/a/b", 3))
+                .isEqualTo(new Reject(RejectReason.TOO_DEEP, "depth 3 is more than scope.max-depth 2"));
+    }
+
+    @Test
+    void followsSeedsOnlyWhenMaxDepthIsZero() {
+        LinkScope scope = new LinkScope(ScopeConfig.defaults().withMaxDepth(0), SEED, false);
+        assertThat(label(scope.decide("https://example.org/", 0))).isEqualTo("accept");
+        assertThat(label(scope.decide("https://example.org/a", 1))).isEqualTo("too-deep");
+    }
+
+    @Test
+    void hasNoDepthLimitAtMinusOne() {
+        LinkScope scope = new LinkScope(ScopeConfig.defaults(), SEED, false);
+        assertThat(label(scope.decide("https://example.org/a", 1_000_000))).isEqualTo("accept");
+    }
+
+    @Test
+    void reportsTheFirstFailedRuleInDocumentedOrder() {
+        LinkScope scope = new LinkScope(new ScopeConfig(List.of("same-as-seeds"), List.of(Pattern.compile("/docs/")),
+                List.of(Pattern.compile("secret")), 1), SEED, false);
+        assertThat(label(scope.decide("http://10.0.0.1/secret", 5))).isEqualTo("private-address");
+        assertThat(label(scope.decide("https://other.org/secret", 5))).isEqualTo("out-of-scope-host");
+        assertThat(label(scope.decide("https://example.org/secret", 5))).isEqualTo("excluded");
+        assertThat(label(scope.decide("https://example.org/blog", 5))).isEqualTo("not-included");
+        assertThat(label(scope.decide("https://example.org/docs/", 5))).isEqualTo("too-deep");
+        assertThat(label(scope.decide("https://example.org/docs/", 1))).isEqualTo("accept");
+    }
+
+    @Test
+    void normalizesSeedsBeforeTakingTheirHosts() {
+        LinkScope scope = new LinkScope(ScopeConfig.defaults(), List.of("  HTTP://WWW.Example.ORG.:80/#x "), false);
+        assertThat(label(scope.decide("https://www.example.org/", 1))).isEqualTo("accept");
+    }
+
+    @Test
+    void refusesUrlsThatAreNotNormalized() {
+        LinkScope scope = new LinkScope(ScopeConfig.defaults(), SEED, false);
+        assertThat(label(scope.decide("ftp://example.org/", 1))).isEqualTo("malformed");
+        assertThat(label(scope.decide("/relative", 1))).isEqualTo("malformed");
+        assertThat(label(scope.decide("https://user@example.org/", 1))).isEqualTo("malformed");
+        assertThat(label(scope.decide("https://[::1/", 1))).isEqualTo("malformed");
+        assertThat(label(scope.decide("https://example.org/" + "a".repeat(3000), 1))).isEqualTo("too-long");
+    }
+
+    @Test
+    void rejectsInvalidConfigurationNamingTheValue() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new LinkScope(ScopeConfig.defaults(), List.of("mailto:a@b.c"), false))
+                .withMessageContaining("seed \"mailto:a@b.c\"").withMessageContaining("unsupported-scheme");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new LinkScope(ScopeConfig.defaults(), List.of(), false))
+                .withMessageContaining("same-as-seeds\" needs at least one seed");
+        for (String pattern : List.of("https://example.org", "example.org:8080", "example.org/path", "*", "a b.org",
+                "*.", "")) {
+            assertThatIllegalArgumentException().as(pattern)
+                    .isThrownBy(() -> new LinkScope(ScopeConfig.defaults().withHosts(List.of(pattern)), SEED, false))
+                    .withMessageContaining("scope.hosts: \"" + pattern + "\" is not a host name or IP address");
+        }
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new LinkScope(ScopeConfig.defaults(), SEED, false).decide("https://example.org/", -1))
+                .withMessage("depth must be >= 0 (seeds are 0), was -1");
+    }
+
+    private static String label(LinkDecision decision) {
+        return decision instanceof Reject reject ? reject.reason().label() : "accept";
+    }
+
+    private static List<String[]> read(String resource, int columns) throws IOException {
+        List<String[]> rows = new ArrayList<>();
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(
+                LinkScopeTest.class.getResourceAsStream(resource), StandardCharsets.UTF_8))) {
+            int lineNumber = 0;
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                lineNumber++;
+                if (line.startsWith("#") || line.isBlank()) {
+                    continue;
+                }
+                String[] row = line.split("\t", -1);
+                if (row.length != columns) {
+                    throw new IllegalStateException(resource + ":" + lineNumber + ": expected " + columns
+                            + " tab-separated columns, found " + row.length);
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+}
