@@ -3,12 +3,13 @@ package org.sievecrawler.parse;
 import org.jsoup.nodes.Entities;
 
 /**
- * Decodes the character references the scanner is sure about: numeric ones for ordinary code points and the named
- * {@code &amp; &lt; &gt; &quot; &apos; &nbsp;} with their semicolon. Anything jsoup might decode differently (other
- * named entities, legacy names without a semicolon, control or surrogate code points) yields null, "unsure"; an
- * ampersand that starts no entity at all (the usual {@code ?a=1&b=2}) stays literal.
+ * Decodes the character references the scanner is sure about: numeric ones for ordinary code points, the common
+ * {@code &amp; &lt; &gt; &quot; &apos; &nbsp;}, and any other full entity name followed by its semicolon (looked up
+ * in jsoup's table). Anything a parser might read differently (legacy names without a semicolon or used as a prefix,
+ * as in {@code &copy=2} or {@code &notit;}, control, surrogate and non-character code points) yields null,
+ * "unsure"; an ampersand that starts no entity at all (the usual {@code ?a=1&b=2}) stays literal.
  *
- * <p>Stateless. The entity tables are jsoup's, asked only whether a name is an entity.
+ * <p>Stateless. The entity tables are jsoup's.
  */
 final class CharacterReferences {
     private static final int MAX_DIGITS = 7;
@@ -97,7 +98,10 @@ final class CharacterReferences {
                 case "nbsp" -> "\u00a0";
                 default -> null;
             };
-            if (decoded != null) {
+            if (decoded == null && Entities.isNamedEntity(name)) {
+                decoded = Entities.getByName(name);
+            }
+            if (decoded != null && !decoded.isEmpty()) {
                 sb.append(decoded);
                 return i + 1;
             }

@@ -27,7 +27,7 @@ import okhttp3.HttpUrl;
  */
 public final class HrefScanner {
 
-    private static final Set<String> BAIL_OUT = Set.of("svg", "math", "template", "noscript", "select", "frameset",
+    private static final Set<String> BAIL_OUT = Set.of("svg", "math", "template", "noscript", "frameset",
             "frame", "plaintext", "xmp", "noembed", "noframes", "isindex", "image");
     /** Start tags tree construction accepts directly in a table (outside a cell) without foster parenting. */
     private static final Set<String> IN_TABLE = Set.of("caption", "colgroup", "col", "tbody", "thead", "tfoot",
@@ -48,6 +48,7 @@ public final class HrefScanner {
     /** Start tags that close an open p in button scope. */
     private static final Set<String> P_CLOSERS = union(BLOCK, Set.of("pre", "listing", "form", "hr", "li", "dd",
             "dt"));
+    private static final List<String> OPTION_TAGS = List.of("<option", "<optgroup", "</option", "</optgroup");
     private static final Set<String> RAW_TEXT = Set.of("script", "style", "textarea", "title", "iframe");
 
     /** Scans a page; never throws on malformed markup (it answers unsure instead). */
@@ -266,6 +267,7 @@ public final class HrefScanner {
                     }
                 }
                 case "table" -> pushTable(TABLE);
+                case "select" -> skipSelect(at);
                 case "td", "th", "caption" -> {
                     if (table == CELL) {
                         tableDepth--;
@@ -397,8 +399,8 @@ public final class HrefScanner {
         /** Skips to after the element's end tag; reads the first title's text. */
         private void skipRawText(String name, int at) {
             int i = pos;
-            int close;
-            while (true) {
+            int close = -1;
+            while (!name.equals("script")) {
                 close = TagLexer.indexOf(b, i, end, "</");
                 if (close < 0) {
                     throw new NotSure("<" + name + "> at byte " + at + " is never closed");
@@ -411,16 +413,7 @@ public final class HrefScanner {
                 i = close + 2;
             }
             if (name.equals("script")) {
-                int escape = TagLexer.indexOf(b, pos, close, "<!--");
-                if (escape >= 0) {
-                    for (int s = escape; (s = TagLexer.indexOf(b, s + 1, close, (byte) '<')) >= 0; ) {
-                        int after = s + 7;
-                        if (TagLexer.startsWithIgnoreCase(b, s, close, "<script") && after < end
-                                && (PageRules.isHtmlSpace(b[after]) || b[after] == '/' || b[after] == '>')) {
-                            throw new NotSure("<script> at byte " + at + " holds an escaped nested <script>");
-                        }
-                    }
-                }
+                close = scriptEnd(at);
             }
             if (name.equals("title") && title == null) {
                 String text = CharacterReferences.decode(new String(b, pos, close - pos, charset));
@@ -430,6 +423,82 @@ public final class HrefScanner {
                 title = PageRules.collapseWhitespace(text);
             }
             pos = checked(TagLexer.readAttributes(b, close + 2 + name.length(), end, IGNORE), close);
+        }
+
+        /**
+         * The start of the {@code </script>} that ends a script, following the tokenizer's script data states:
+         * inside {@code <!--}, a {@code <script>} enters the double-escaped state, where {@code </script>} does not
+         * end the script but only leaves that state.
+         */
+        private int scriptEnd(int at) {
+            int state = 0; // 0 data, 1 escaped, 2 double-escaped
+            int i = pos;
+            while (i < end) {
+                byte c = b[i];
+                if (c == '<') {
+                    if (state != 2 && isTag(i, "</script")) {
+                        return i;
+                    } else if (state == 2 && isTag(i, "</script")) {
+                        state = 1;
+                        i += 8;
+                        continue;
+                    } else if (state == 0 && TagLexer.startsWith(b, i, end, "<!--")) {
+                        state = 1;
+                        i += 2;
+                        continue;
+                    } else if (state == 1 && isTag(i, "<script")) {
+                        state = 2;
+                        i += 7;
+                        continue;
+                    }
+                } else if (c == '-' && state != 0 && TagLexer.startsWith(b, i, end, "-->")) {
+                    state = 0;
+                    i += 3;
+                    continue;
+                }
+                i++;
+            }
+            throw new NotSure("<script> at byte " + at + " is never closed");
+        }
+
+        /** Whether {@code tag} (lower case, like {@code "</script"}) starts at i, followed by space, / or >. */
+        private boolean isTag(int i, String tag) {
+            int after = i + tag.length();
+            return TagLexer.startsWithIgnoreCase(b, i, end, tag) && after < end
+                    && (PageRules.isHtmlSpace(b[after]) || b[after] == '/' || b[after] == '>');
+        }
+
+        /** Skips a select holding only options and option groups; unsure of anything else in it. */
+        private void skipSelect(int at) {
+            while (true) {
+                int lt = TagLexer.indexOf(b, pos, end, (byte) '<');
+                if (lt < 0) {
+                    throw new NotSure("<select> at byte " + at + " is never closed");
+                }
+                pos = lt;
+                if (TagLexer.startsWith(b, lt, end, "<!--")) {
+                    markupDeclaration();
+                } else if (isTag(lt, "</select")) {
+                    pos = checked(TagLexer.readAttributes(b, lt + 8, end, IGNORE), lt);
+                    return;
+                } else if (optionTagLength(lt) > 0) {
+                    pos = checked(TagLexer.readAttributes(b, lt + optionTagLength(lt), end, IGNORE), lt);
+                } else if (lt + 1 < end && (isAsciiLetter(b[lt + 1]) || b[lt + 1] == '/' || b[lt + 1] == '!'
+                        || b[lt + 1] == '?')) {
+                    throw new NotSure("markup other than options in the <select> at byte " + at);
+                } else {
+                    pos = lt + 1;
+                }
+            }
+        }
+
+        private int optionTagLength(int lt) {
+            for (String tag : OPTION_TAGS) {
+                if (isTag(lt, tag)) {
+                    return tag.length();
+                }
+            }
+            return 0;
         }
 
         private void link(int start, int stop, Outlink.Kind kind) {
