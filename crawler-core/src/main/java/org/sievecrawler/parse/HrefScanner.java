@@ -1,0 +1,567 @@
+package org.sievecrawler.parse;
+
+import java.nio.charset.Charset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import okhttp3.HttpUrl;
+
+/**
+ * A byte-level scanner that reads links and metadata from HTML without building a DOM, and answers
+ * {@link ScanResult.Unsure} whenever the page might be read differently by a WHATWG tree builder (jsoup), so the
+ * caller can fall back to {@link JsoupPageParser}.
+ *
+ * <p>It scans bytes for tags, so it only takes ASCII-compatible charsets (UTF-8, ISO-8859-x, windows-125x, ...);
+ * attribute values and the title are decoded with the page charset and their character references decoded by
+ * {@link CharacterReferences}. It skips comments, bogus comments ({@code <!DOCTYPE>}, {@code <![CDATA[...>}),
+ * and the raw text of {@code script}, {@code style}, {@code textarea}, {@code iframe} and {@code title} (reading
+ * the title's). To stay faithful to tree construction it tracks just enough of the open elements to know that
+ * document order is source order and that no {@code <a>} gets cloned: it is unsure of foster-parented content in
+ * tables, of misnested or implicitly closed {@code <a>} elements, and of {@code svg}, {@code math},
+ * {@code template}, {@code noscript}, {@code select}, {@code frameset}, {@code frame}, {@code plaintext},
+ * {@code xmp}, {@code noembed}, {@code noframes}, NUL bytes, tags cut off by the end of the body and {@code <}
+ * inside a tag.
+ *
+ * <p>Stateless and safe for any number of threads: each call scans with its own state. Out of scope: resolving
+ * links, and deciding anything the scanner is unsure of (that is the fallback's job).
+ */
+public final class HrefScanner {
+
+    private static final Set<String> BAIL_OUT = Set.of("svg", "math", "template", "noscript", "frameset",
+            "frame", "plaintext", "xmp", "noembed", "noframes", "isindex", "image");
+    /** Start tags tree construction accepts directly in a table (outside a cell) without foster parenting. */
+    private static final Set<String> IN_TABLE = Set.of("caption", "colgroup", "col", "tbody", "thead", "tfoot",
+            "tr", "td", "th", "script", "style");
+    /** Void elements that close nothing and leave the open elements as they were. */
+    private static final Set<String> VOID = Set.of("br", "img", "wbr", "input", "embed", "source", "track", "param",
+            "area", "meta", "link", "base", "keygen", "basefont", "bgsound", "col");
+    /** Non-special elements (the spec's "ordinary" and formatting ones) safe to open and close inside an a. */
+    private static final Set<String> PHRASING = Set.of("span", "b", "i", "em", "strong", "small", "code", "abbr",
+            "cite", "q", "sub", "sup", "u", "s", "mark", "time", "kbd", "samp", "var", "bdi", "bdo", "dfn", "data",
+            "font", "label", "big", "tt", "strike", "ins", "del", "picture", "video", "audio", "canvas", "output",
+            "meter", "progress", "slot", "nobr");
+    /** Special block elements an a may wrap, provided no p outside the a gets closed by them. */
+    private static final Set<String> BLOCK = Set.of("div", "p", "section", "article", "header", "footer", "nav",
+            "aside", "main", "figure", "figcaption", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol",
+            "dl", "address", "center", "details", "summary", "hgroup", "menu", "search", "fieldset", "dialog",
+            "dir");
+    /** Start tags that close an open p in button scope. */
+    private static final Set<String> P_CLOSERS = union(BLOCK, Set.of("pre", "listing", "form", "hr", "li", "dd",
+            "dt"));
+    private static final List<String> OPTION_TAGS = List.of("<option", "<optgroup", "</option", "</optgroup");
+    private static final Set<String> RAW_TEXT = Set.of("script", "style", "textarea", "title", "iframe");
+
+    /** Scans a page; never throws on malformed markup (it answers unsure instead). */
+    public ScanResult scan(byte[] body, int length, String contentType, HttpUrl pageUrl) {
+        PageParser.checkArguments(body, length, pageUrl);
+        CharsetSniffer.Sniffed sniffed = CharsetSniffer.sniff(body, length, contentType);
+        if (!CharsetSniffer.isAsciiCompatible(sniffed.charset())) {
+            return new ScanResult.Unsure("charset " + sniffed.charset().name() + " is not ASCII-compatible");
+        }
+        try {
+            Scan scan = new Scan(body, length, sniffed.charset(), sniffed.bomLength());
+            scan.run();
+            return new ScanResult.Scanned(new ParsedPage(scan.title, PageRules.base(pageUrl, scan.baseHref),
+                    scan.links, scan.canonical, (scan.robots & PageRules.NOINDEX) != 0,
+                    (scan.robots & PageRules.NOFOLLOW) != 0, sniffed.charset(), ParsedPage.ParsedBy.SCANNER));
+        } catch (NotSure e) {
+            return new ScanResult.Unsure(e.getMessage());
+        } catch (RuntimeException e) {
+            return new ScanResult.Unsure("scanner failed: " + e);
+        }
+    }
+
+    /** Thrown inside a scan to abandon it; carries the reason, no stack trace. */
+    private static final class NotSure extends RuntimeException {
+        NotSure(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    /** The state of one scan. */
+    private static final class Scan implements TagLexer.AttributeSink {
+        private static final byte TABLE = 1;
+        private static final byte CELL = 2;
+
+        private final byte[] b;
+        private final int end;
+        private final Charset charset;
+        private int pos;
+
+        String title;
+        String baseHref;
+        String canonical;
+        int robots;
+        final List<Outlink> links = new ArrayList<>();
+
+        private byte[] tables = new byte[8];
+        private int tableDepth;
+        private boolean aOpen;
+        /** Elements opened inside the open a, innermost last. */
+        private final List<String> insideA = new ArrayList<>();
+        private boolean pMaybeOpen;
+
+        // attribute ranges of the current tag, first occurrence wins; -1 when absent
+        private int hrefStart;
+        private int hrefEnd;
+        private int srcStart;
+        private int srcEnd;
+        private int relStart;
+        private int relEnd;
+        private int nameStart;
+        private int nameEnd;
+        private int contentStart;
+        private int contentEnd;
+
+        Scan(byte[] b, int length, Charset charset, int start) {
+            this.b = b;
+            this.end = length;
+            this.charset = charset;
+            this.pos = start;
+        }
+
+        void run() {
+            for (int i = pos; i < end; i++) {
+                if (b[i] == 0) {
+                    throw new NotSure("NUL byte at " + i);
+                }
+            }
+            while (true) {
+                int lt = TagLexer.indexOf(b, pos, end, (byte) '<');
+                if (lt < 0 || lt + 1 >= end) {
+                    return;
+                }
+                pos = lt;
+                byte c = b[lt + 1];
+                if (c == '!') {
+                    markupDeclaration();
+                } else if (c == '?') {
+                    pos = afterGt(lt + 2, "<?");
+                } else if (c == '/') {
+                    endTag();
+                } else if (isAsciiLetter(c)) {
+                    startTag();
+                } else {
+                    pos = lt + 1;
+                }
+            }
+        }
+
+        private void markupDeclaration() {
+            int at = pos;
+            if (TagLexer.startsWith(b, at, end, "<!--")) {
+                if (at + 4 < end && b[at + 4] == '>') {
+                    pos = at + 5;
+                } else if (TagLexer.startsWith(b, at + 4, end, "->")) {
+                    pos = at + 6;
+                } else {
+                    int close = TagLexer.indexOf(b, at + 4, end, "-->");
+                    int bang = TagLexer.indexOf(b, at + 4, close < 0 ? end : close + 4, "--!>");
+                    if (close < 0 && bang < 0) {
+                        throw new NotSure("unclosed comment at byte " + at);
+                    }
+                    pos = bang >= 0 && (close < 0 || bang < close) ? bang + 4 : close + 3;
+                }
+            } else {
+                pos = afterGt(at + 2, "<!");
+            }
+        }
+
+        private int afterGt(int from, String what) {
+            int gt = TagLexer.indexOf(b, from, end, (byte) '>');
+            if (gt < 0) {
+                throw new NotSure("unclosed " + what + " at byte " + pos);
+            }
+            return gt + 1;
+        }
+
+        private void startTag() {
+            int at = pos;
+            int i = at + 1;
+            while (i < end && !PageRules.isHtmlSpace(b[i]) && b[i] != '/' && b[i] != '>') {
+                if (b[i] == '<') {
+                    throw new NotSure("'<' inside a tag name at byte " + i);
+                }
+                i++;
+            }
+            String name = lowerName(at + 1, i);
+            hrefStart = srcStart = relStart = nameStart = contentStart = -1;
+            pos = checked(TagLexer.readAttributes(b, i, end, this), at);
+            startElement(name, at);
+        }
+
+        private void endTag() {
+            int at = pos;
+            if (at + 2 >= end) {
+                throw new NotSure("'</' at the end of the body");
+            }
+            if (b[at + 2] == '>') {
+                pos = at + 3;
+                return;
+            }
+            if (!isAsciiLetter(b[at + 2])) {
+                pos = afterGt(at + 2, "</");
+                return;
+            }
+            int i = at + 2;
+            while (i < end && !PageRules.isHtmlSpace(b[i]) && b[i] != '/' && b[i] != '>') {
+                if (b[i] == '<') {
+                    throw new NotSure("'<' inside a tag name at byte " + i);
+                }
+                i++;
+            }
+            String name = lowerName(at + 2, i);
+            pos = checked(TagLexer.readAttributes(b, i, end, IGNORE), at);
+            endElement(name, at);
+        }
+
+        private int checked(int next, int at) {
+            if (next == TagLexer.EOF) {
+                throw new NotSure("tag at byte " + at + " is cut off by the end of the body");
+            }
+            if (next == TagLexer.SUSPICIOUS) {
+                throw new NotSure("'<' inside the tag at byte " + at);
+            }
+            return next;
+        }
+
+        private void startElement(String name, int at) {
+            if (BAIL_OUT.contains(name)) {
+                throw new NotSure("<" + name + "> at byte " + at);
+            }
+            byte table = tableDepth == 0 ? 0 : tables[tableDepth - 1];
+            if (table == TABLE && !IN_TABLE.contains(name)) {
+                throw new NotSure("<" + name + "> directly in a table (foster-parented) at byte " + at);
+            }
+            if (aOpen) {
+                startInsideA(name, at);
+            } else if (name.equals("p")) {
+                pMaybeOpen = true;
+            } else if (tableDepth == 0 && P_CLOSERS.contains(name)) {
+                pMaybeOpen = false;
+            }
+            switch (name) {
+                case "a" -> {
+                    aOpen = true;
+                    insideA.clear();
+                    link(hrefStart, hrefEnd, Outlink.Kind.A);
+                }
+                case "area" -> link(hrefStart, hrefEnd, Outlink.Kind.AREA);
+                case "iframe" -> link(srcStart, srcEnd, Outlink.Kind.IFRAME);
+                case "link" -> {
+                    if (hrefStart >= 0 && relStart >= 0 && PageRules.relHas(value(relStart, relEnd), "canonical")) {
+                        link(hrefStart, hrefEnd, Outlink.Kind.CANONICAL);
+                        if (canonical == null) {
+                            canonical = links.get(links.size() - 1).href();
+                        }
+                    }
+                }
+                case "base" -> {
+                    if (baseHref == null && hrefStart >= 0) {
+                        baseHref = value(hrefStart, hrefEnd);
+                    }
+                }
+                case "meta" -> {
+                    if (nameStart >= 0 && PageRules.isRobotsName(value(nameStart, nameEnd)) && contentStart >= 0) {
+                        robots |= PageRules.robotsDirectives(value(contentStart, contentEnd));
+                    }
+                }
+                case "table" -> pushTable(TABLE);
+                case "select" -> skipSelect(at);
+                case "td", "th", "caption" -> {
+                    if (table == CELL) {
+                        tableDepth--;
+                        table = tableDepth == 0 ? 0 : tables[tableDepth - 1];
+                    }
+                    if (table == TABLE) {
+                        pushTable(CELL);
+                    }
+                }
+                case "tr", "tbody", "thead", "tfoot", "colgroup" -> {
+                    if (table == CELL) {
+                        tableDepth--;
+                    }
+                }
+                default -> { }
+            }
+            if (RAW_TEXT.contains(name)) {
+                skipRawText(name, at);
+            }
+        }
+
+        private void startInsideA(String name, int at) {
+            if (VOID.contains(name) || RAW_TEXT.contains(name)) {
+                return;
+            }
+            if (PHRASING.contains(name) || name.indexOf('-') > 0) {
+                insideA.add(name);
+                return;
+            }
+            if (name.equals("a")) {
+                if (!allPhrasing(0)) {
+                    throw new NotSure("<a> at byte " + at + " inside an a holding a block (adoption agency)");
+                }
+                return;
+            }
+            if (!BLOCK.contains(name)) {
+                throw new NotSure("<" + name + "> inside an a at byte " + at);
+            }
+            int p = insideA.lastIndexOf("p");
+            if (p >= 0) {
+                popInsideA(p);
+            } else if (pMaybeOpen) {
+                throw new NotSure("<" + name + "> inside an a may close a p outside it, at byte " + at);
+            }
+            if (isHeading(name) && !insideA.isEmpty() && isHeading(insideA.get(insideA.size() - 1))) {
+                insideA.remove(insideA.size() - 1);
+            }
+            insideA.add(name);
+        }
+
+        private void endElement(String name, int at) {
+            if (aOpen) {
+                endInsideA(name, at);
+            }
+            byte table = tableDepth == 0 ? 0 : tables[tableDepth - 1];
+            switch (name) {
+                case "table" -> {
+                    while (tableDepth > 0 && tables[tableDepth - 1] == CELL) {
+                        tableDepth--;
+                    }
+                    if (tableDepth > 0) {
+                        tableDepth--;
+                    }
+                }
+                case "td", "th", "caption", "tr", "tbody", "thead", "tfoot" -> {
+                    if (table == CELL) {
+                        tableDepth--;
+                    }
+                }
+                case "p" -> {
+                    if (tableDepth == 0 && !aOpen) {
+                        pMaybeOpen = false;
+                    }
+                }
+                default -> { }
+            }
+        }
+
+        private void endInsideA(String name, int at) {
+            if (name.equals("a")) {
+                if (!allPhrasing(0)) {
+                    throw new NotSure("</a> at byte " + at + " closes an a holding an open block (adoption agency)");
+                }
+                aOpen = false;
+                insideA.clear();
+                return;
+            }
+            if (name.equals("br")) {
+                return;
+            }
+            int index = -1;
+            for (int i = insideA.size() - 1; i >= 0 && index < 0; i--) {
+                String open = insideA.get(i);
+                if (open.equals(name) || (isHeading(name) && isHeading(open))) {
+                    index = i;
+                }
+            }
+            if (index < 0) {
+                throw new NotSure("</" + name + "> at byte " + at + " closes an element outside the open a");
+            }
+            if (!BLOCK.contains(name) && !allPhrasing(index + 1)) {
+                throw new NotSure("</" + name + "> at byte " + at + " is misnested with a block inside an a");
+            }
+            popInsideA(index);
+        }
+
+        private boolean allPhrasing(int from) {
+            for (int i = from; i < insideA.size(); i++) {
+                if (BLOCK.contains(insideA.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private void popInsideA(int index) {
+            while (insideA.size() > index) {
+                insideA.remove(insideA.size() - 1);
+            }
+        }
+
+        private void pushTable(byte kind) {
+            if (tableDepth == tables.length) {
+                tables = java.util.Arrays.copyOf(tables, tableDepth * 2);
+            }
+            tables[tableDepth++] = kind;
+        }
+
+        /** Skips to after the element's end tag; reads the first title's text. */
+        private void skipRawText(String name, int at) {
+            int i = pos;
+            int close = -1;
+            while (!name.equals("script")) {
+                close = TagLexer.indexOf(b, i, end, "</");
+                if (close < 0) {
+                    throw new NotSure("<" + name + "> at byte " + at + " is never closed");
+                }
+                int after = close + 2 + name.length();
+                if (TagLexer.startsWithIgnoreCase(b, close + 2, end, name) && after < end
+                        && (PageRules.isHtmlSpace(b[after]) || b[after] == '/' || b[after] == '>')) {
+                    break;
+                }
+                i = close + 2;
+            }
+            if (name.equals("script")) {
+                close = scriptEnd(at);
+            }
+            if (name.equals("title") && title == null) {
+                String text = CharacterReferences.decode(new String(b, pos, close - pos, charset));
+                if (text == null) {
+                    throw new NotSure("a character reference in the title at byte " + at);
+                }
+                title = PageRules.collapseWhitespace(text);
+            }
+            pos = checked(TagLexer.readAttributes(b, close + 2 + name.length(), end, IGNORE), close);
+        }
+
+        /**
+         * The start of the {@code </script>} that ends a script, following the tokenizer's script data states:
+         * inside {@code <!--}, a {@code <script>} enters the double-escaped state, where {@code </script>} does not
+         * end the script but only leaves that state.
+         */
+        private int scriptEnd(int at) {
+            int state = 0; // 0 data, 1 escaped, 2 double-escaped
+            int i = pos;
+            while (i < end) {
+                byte c = b[i];
+                if (c == '<') {
+                    if (state != 2 && isTag(i, "</script")) {
+                        return i;
+                    } else if (state == 2 && isTag(i, "</script")) {
+                        state = 1;
+                        i += 8;
+                        continue;
+                    } else if (state == 0 && TagLexer.startsWith(b, i, end, "<!--")) {
+                        state = 1;
+                        i += 2;
+                        continue;
+                    } else if (state == 1 && isTag(i, "<script")) {
+                        state = 2;
+                        i += 7;
+                        continue;
+                    }
+                } else if (c == '-' && state != 0 && TagLexer.startsWith(b, i, end, "-->")) {
+                    state = 0;
+                    i += 3;
+                    continue;
+                }
+                i++;
+            }
+            throw new NotSure("<script> at byte " + at + " is never closed");
+        }
+
+        /** Whether {@code tag} (lower case, like {@code "</script"}) starts at i, followed by space, / or >. */
+        private boolean isTag(int i, String tag) {
+            int after = i + tag.length();
+            return TagLexer.startsWithIgnoreCase(b, i, end, tag) && after < end
+                    && (PageRules.isHtmlSpace(b[after]) || b[after] == '/' || b[after] == '>');
+        }
+
+        /** Skips a select holding only options and option groups; unsure of anything else in it. */
+        private void skipSelect(int at) {
+            while (true) {
+                int lt = TagLexer.indexOf(b, pos, end, (byte) '<');
+                if (lt < 0) {
+                    throw new NotSure("<select> at byte " + at + " is never closed");
+                }
+                pos = lt;
+                if (TagLexer.startsWith(b, lt, end, "<!--")) {
+                    markupDeclaration();
+                } else if (isTag(lt, "</select")) {
+                    pos = checked(TagLexer.readAttributes(b, lt + 8, end, IGNORE), lt);
+                    return;
+                } else if (optionTagLength(lt) > 0) {
+                    pos = checked(TagLexer.readAttributes(b, lt + optionTagLength(lt), end, IGNORE), lt);
+                } else if (lt + 1 < end && (isAsciiLetter(b[lt + 1]) || b[lt + 1] == '/' || b[lt + 1] == '!'
+                        || b[lt + 1] == '?')) {
+                    throw new NotSure("markup other than options in the <select> at byte " + at);
+                } else {
+                    pos = lt + 1;
+                }
+            }
+        }
+
+        private int optionTagLength(int lt) {
+            for (String tag : OPTION_TAGS) {
+                if (isTag(lt, tag)) {
+                    return tag.length();
+                }
+            }
+            return 0;
+        }
+
+        private void link(int start, int stop, Outlink.Kind kind) {
+            if (start < 0) {
+                return;
+            }
+            boolean nofollow = relStart >= 0 && PageRules.relHas(value(relStart, relEnd), "nofollow");
+            links.add(new Outlink(value(start, stop), kind, nofollow));
+        }
+
+        /** An attribute value decoded with the page charset and its character references decoded. */
+        private String value(int start, int stop) {
+            String raw = new String(b, start, stop - start, charset);
+            String decoded = CharacterReferences.decode(raw);
+            if (decoded == null) {
+                throw new NotSure("a character reference in the attribute value at byte " + start);
+            }
+            return decoded;
+        }
+
+        @Override
+        public void attribute(int ns, int ne, int vs, int ve) {
+            int len = ne - ns;
+            if (len == 4 && hrefStart < 0 && TagLexer.nameIs(b, ns, ne, "href")) {
+                hrefStart = vs;
+                hrefEnd = ve;
+            } else if (len == 3 && srcStart < 0 && TagLexer.nameIs(b, ns, ne, "src")) {
+                srcStart = vs;
+                srcEnd = ve;
+            } else if (len == 3 && relStart < 0 && TagLexer.nameIs(b, ns, ne, "rel")) {
+                relStart = vs;
+                relEnd = ve;
+            } else if (len == 4 && nameStart < 0 && TagLexer.nameIs(b, ns, ne, "name")) {
+                nameStart = vs;
+                nameEnd = ve;
+            } else if (len == 7 && contentStart < 0 && TagLexer.nameIs(b, ns, ne, "content")) {
+                contentStart = vs;
+                contentEnd = ve;
+            }
+        }
+
+        private String lowerName(int start, int stop) {
+            char[] chars = new char[stop - start];
+            for (int i = start; i < stop; i++) {
+                chars[i - start] = (char) TagLexer.lower(b[i]);
+            }
+            return new String(chars);
+        }
+    }
+
+    private static final TagLexer.AttributeSink IGNORE = (ns, ne, vs, ve) -> { };
+
+    private static boolean isAsciiLetter(byte c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    }
+
+    private static boolean isHeading(String name) {
+        return name.length() == 2 && name.charAt(0) == 'h' && name.charAt(1) >= '1' && name.charAt(1) <= '6';
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        java.util.HashSet<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
+    }
+}

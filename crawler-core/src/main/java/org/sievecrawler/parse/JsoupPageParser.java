@@ -1,0 +1,87 @@
+package org.sievecrawler.parse;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import okhttp3.HttpUrl;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.parser.Parser;
+
+/**
+ * The reference page parser: decodes the page with the charset {@link CharsetSniffer} picks, builds jsoup's DOM
+ * (the WHATWG tree construction, misnested and foreign content included) and reads links and metadata from the
+ * HTML elements in document order. Link values are returned raw; jsoup's {@code absUrl} is not used.
+ *
+ * <p>Stateless and safe for any number of threads (each call builds its own jsoup parser). Out of scope:
+ * resolving and normalizing links, and scripts (a page's DOM is read as served).
+ */
+public final class JsoupPageParser {
+
+    /**
+     * Parses {@code length} bytes of {@code body}. Never throws on malformed markup: it yields what can be read.
+     *
+     * @param contentType the Content-Type header value, or null
+     * @param pageUrl the URL the page was fetched from
+     */
+    public ParsedPage parse(byte[] body, int length, String contentType, HttpUrl pageUrl) {
+        PageParser.checkArguments(body, length, pageUrl);
+        CharsetSniffer.Sniffed sniffed = CharsetSniffer.sniff(body, length, contentType);
+        String html = new String(body, sniffed.bomLength(), length - sniffed.bomLength(), sniffed.charset());
+        if (!html.isEmpty() && html.charAt(0) == '\uFEFF') {
+            html = html.substring(1);
+        }
+        Document doc = Parser.htmlParser().parseInput(html, pageUrl.toString());
+
+        String title = null;
+        String baseHref = null;
+        String canonical = null;
+        int robots = 0;
+        List<Outlink> links = new ArrayList<>();
+        for (Element el : doc.getAllElements()) {
+            if (!Parser.NamespaceHtml.equals(el.tag().namespace())) {
+                continue;
+            }
+            switch (el.normalName()) {
+                case "a" -> addLink(links, el, "href", Outlink.Kind.A);
+                case "area" -> addLink(links, el, "href", Outlink.Kind.AREA);
+                case "frame" -> addLink(links, el, "src", Outlink.Kind.FRAME);
+                case "iframe" -> addLink(links, el, "src", Outlink.Kind.IFRAME);
+                case "link" -> {
+                    if (el.hasAttr("href") && PageRules.relHas(el.attr("rel"), "canonical")) {
+                        addLink(links, el, "href", Outlink.Kind.CANONICAL);
+                        if (canonical == null) {
+                            canonical = el.attr("href");
+                        }
+                    }
+                }
+                case "base" -> {
+                    if (baseHref == null && el.hasAttr("href")) {
+                        baseHref = el.attr("href");
+                    }
+                }
+                case "meta" -> {
+                    if (el.hasAttr("name") && PageRules.isRobotsName(el.attr("name"))) {
+                        robots |= PageRules.robotsDirectives(el.attr("content"));
+                    }
+                }
+                case "title" -> {
+                    if (title == null) {
+                        title = PageRules.collapseWhitespace(el.wholeText());
+                    }
+                }
+                default -> { }
+            }
+        }
+        return new ParsedPage(title, PageRules.base(pageUrl, baseHref), links, canonical,
+                (robots & PageRules.NOINDEX) != 0, (robots & PageRules.NOFOLLOW) != 0, sniffed.charset(),
+                ParsedPage.ParsedBy.JSOUP);
+    }
+
+    private static void addLink(List<Outlink> links, Element el, String attribute, Outlink.Kind kind) {
+        if (el.hasAttr(attribute)) {
+            links.add(new Outlink(Objects.requireNonNull(el.attr(attribute)), kind,
+                    PageRules.relHas(el.attr("rel"), "nofollow")));
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package org.sievecrawler.parse;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import okhttp3.HttpUrl;
+
+/**
+ * The crawl's entry point for reading a page: the fast {@link HrefScanner} first, and the reference
+ * {@link JsoupPageParser} for every page the scanner is unsure of. Each {@link ParsedPage} says which one read it,
+ * and the parser counts both so the crawl can report the fallback rate.
+ *
+ * <p>Safe for any number of threads; the counters are {@link LongAdder}s. Out of scope: fetching, resolving and
+ * normalizing links, and deciding which links to follow.
+ */
+public final class PageParser {
+    private final HrefScanner scanner = new HrefScanner();
+    private final JsoupPageParser jsoup = new JsoupPageParser();
+    private final LongAdder scanned = new LongAdder();
+    private final LongAdder fellBack = new LongAdder();
+
+    /**
+     * Reads links and metadata from {@code length} bytes of {@code body}. Never throws on malformed markup.
+     *
+     * @param contentType the Content-Type header value, or null
+     * @param pageUrl the URL the page was fetched from (the base when the page has no usable {@code <base href>})
+     * @throws IllegalArgumentException if {@code length} is not within {@code body}
+     */
+    public ParsedPage parse(byte[] body, int length, String contentType, HttpUrl pageUrl) {
+        ScanResult result = scanner.scan(body, length, contentType, pageUrl);
+        if (result instanceof ScanResult.Scanned done) {
+            scanned.increment();
+            return done.page();
+        }
+        fellBack.increment();
+        return jsoup.parse(body, length, contentType, pageUrl);
+    }
+
+    /** Pages the scanner read so far. */
+    public long scannedPages() {
+        return scanned.sum();
+    }
+
+    /** Pages the scanner was unsure of and jsoup read so far. */
+    public long fallbackPages() {
+        return fellBack.sum();
+    }
+
+    static void checkArguments(byte[] body, int length, HttpUrl pageUrl) {
+        Objects.requireNonNull(body, "body");
+        Objects.requireNonNull(pageUrl, "pageUrl");
+        if (length < 0 || length > body.length) {
+            throw new IllegalArgumentException(
+                    "length must be within the body's " + body.length + " bytes but was " + length);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package org.sievecrawler.parse;
+
+import java.nio.charset.Charset;
+import java.util.List;
+import java.util.Objects;
+import okhttp3.HttpUrl;
+
+/**
+ * What the crawl needs from one HTML page: its title, the base its links resolve against, the links themselves
+ * in document order, and the robots directives of its {@code <meta name=robots>}.
+ *
+ * @param title the text of the first {@code <title>}, whitespace-collapsed and trimmed; null if there is none
+ * @param base the first {@code <base href>} resolved against the page URL if present and valid, else the page URL
+ * @param links every {@code a[href]}, {@code area[href]}, {@code frame[src]}, {@code iframe[src]} and
+ *     {@code link[rel=canonical][href]}, in document order
+ * @param canonical the raw href of the first {@code link[rel=canonical][href]}, or null
+ * @param noindex whether a {@code <meta name=robots>} says {@code noindex} or {@code none}
+ * @param nofollow whether a {@code <meta name=robots>} says {@code nofollow} or {@code none}
+ * @param charset the charset the page was decoded with
+ * @param parsedBy which implementation produced this page
+ */
+public record ParsedPage(
+        String title,
+        HttpUrl base,
+        List<Outlink> links,
+        String canonical,
+        boolean noindex,
+        boolean nofollow,
+        Charset charset,
+        ParsedBy parsedBy) {
+
+    /** The implementation that read a page. */
+    public enum ParsedBy {
+        /** The byte-level {@link HrefScanner}. */
+        SCANNER,
+        /** The jsoup DOM parser ({@link JsoupPageParser}). */
+        JSOUP
+    }
+
+    public ParsedPage {
+        Objects.requireNonNull(base, "base");
+        links = List.copyOf(links);
+        Objects.requireNonNull(charset, "charset");
+        Objects.requireNonNull(parsedBy, "parsedBy");
+    }
+}

@@ -1,0 +1,16 @@
+package org.sievecrawler.parse;
+
+/** What {@link HrefScanner} answers for one page: the page, or that it is not sure it would read it like jsoup. */
+public sealed interface ScanResult {
+
+    /** The scanner read the page and is confident jsoup would read the same. */
+    record Scanned(ParsedPage page) implements ScanResult {}
+
+    /**
+     * The scanner met something it does not model (a non-ASCII-compatible charset, foreign content, markup whose
+     * tree would not follow source order...); the page should go to jsoup.
+     *
+     * @param reason what it met and where, e.g. {@code "<svg> at byte 812"}
+     */
+    record Unsure(String reason) implements ScanResult {}
+}

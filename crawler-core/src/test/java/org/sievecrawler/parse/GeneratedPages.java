@@ -1,0 +1,201 @@
+package org.sievecrawler.parse;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A deterministic generator of HTML pages mixing the constructs the scanner must read or refuse: quoting styles,
+ * entities, rel values, comments, scripts, tables (well-formed and foster-parented), misnested and unclosed links,
+ * blocks inside links, foreign content, templates, frames, selects, raw-text elements and bogus markup.
+ */
+final class GeneratedPages {
+    private final SplittableRandom random;
+    /** Whether the page being generated may hold constructs the scanner is expected to refuse. */
+    private boolean tricky;
+
+    GeneratedPages(long seed) {
+        this.random = new SplittableRandom(seed);
+    }
+
+    /** {@code count} pages, each as UTF-8 bytes. */
+    List<byte[]> pages(int count) {
+        List<byte[]> pages = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            pages.add(page(i).getBytes(StandardCharsets.UTF_8));
+        }
+        return pages;
+    }
+
+    private String page(int index) {
+        StringBuilder sb = new StringBuilder();
+        tricky = random.nextInt(3) == 0;
+        if (random.nextInt(3) > 0) {
+            sb.append(pick("<!DOCTYPE html>\n", "<!doctype html>",
+                    "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\">\n"));
+        }
+        sb.append(pick("<html>", "<HTML lang=en>", "", "<html\n  lang=\"en\">"));
+        boolean head = random.nextInt(4) > 0;
+        if (head) {
+            sb.append(pick("<head>", "<HEAD>\n"));
+            int headItems = random.nextInt(5);
+            for (int i = 0; i < headItems; i++) {
+                sb.append(headItem());
+            }
+            sb.append(pick("</head>", "</HEAD>\n", ""));
+        }
+        sb.append(pick("<body>", "<BODY class=x>", "\n<body\n>", ""));
+        int blocks = 1 + random.nextInt(12);
+        for (int i = 0; i < blocks; i++) {
+            sb.append(block(0));
+        }
+        sb.append(pick("</body></html>\n", "</BODY>\n</HTML>", "", "\n"));
+        sb.append("<!-- page ").append(index).append(" -->");
+        return sb.toString();
+    }
+
+    private String headItem() {
+        return switch (random.nextInt(9)) {
+            case 0 -> "<title>" + text() + pick("", " &amp; more", " &#8211; site", " &mdash; x", " a &lt; b")
+                    + "</title>\n";
+            case 1 -> "<meta charset=\"utf-8\">\n";
+            case 2 -> "<meta name=\"" + pick("robots", "ROBOTS", "googlebot", "description") + "\" content=\""
+                    + pick("noindex", "nofollow", "none", "index,follow", "NOINDEX, NOFOLLOW", "noarchive") + "\">\n";
+            case 3 -> "<link rel=\"" + pick("canonical", "Canonical", "stylesheet", "alternate", "canonical x")
+                    + "\" href=\"" + href() + "\">\n";
+            case 4 -> "<base href=\"" + pick("https://b.example.org/dir/", "/sub/", "http://[x", "", "../up/")
+                    + "\">\n";
+            case 5 -> "<script>" + pick("var a = '<a href=\"/s\">';", "if (x<y) {}", "<!-- document.write('x') -->",
+                    "<!-- <script>x</script> <a href=/y> -->", "") + "</script>\n";
+            case 6 -> "<style>" + pick("a{b:c}", "/* <a href=/z> */", "") + "</style>\n";
+            case 7 -> "<!-- " + pick("<a href=\"/hc\">", "comment", "<title>no</title>") + " -->\n";
+            default -> !tricky ? "" : pick("<noscript><link rel=canonical href=/ns></noscript>",
+                    "<link rel=stylesheet href=s.css>",
+                    "<meta name=viewport content=\"width=device-width\">");
+        };
+    }
+
+    private String block(int depth) {
+        int kind = random.nextInt(depth > 2 ? 10 : 28);
+        return switch (kind) {
+            case 0, 1, 2, 3 -> "<p>" + text() + " " + link() + " " + text() + pick("</p>\n", "\n", "</P>");
+            case 4 -> link() + "\n";
+            case 5 -> "<div class=\"c\">" + block(depth + 1) + block(depth + 1) + "</div>\n";
+            case 6 -> "<ul>" + item(depth) + item(depth) + item(depth) + "</ul>\n";
+            case 7 -> "<span>" + text() + "</span>" + pick("<br>", "<br/>", "</br>", "<hr>");
+            case 8 -> "<!-- " + pick(link(), "x -- y", "") + " -->";
+            case 9 -> "<h" + (1 + random.nextInt(6)) + ">" + text() + "</h" + (1 + random.nextInt(6)) + ">";
+            case 10 -> table(depth);
+            case 11 -> "<script>" + pick("document.write(\"<a href='/w'>\")", "var s='</scr'+'ipt>';", "")
+                    + pick("</script>", "</SCRIPT>", "</script >") + "\n";
+            case 12 -> "<a href=\"" + href() + "\"><div>" + text() + "</div></a>";
+            case 13 -> "<a href=\"" + href() + "\">" + text() + pick("", "<div>" + text() + "</div>", "<p>x</p>");
+            case 14 -> "<b>" + link() + pick("</b>", "") + text() + pick("</a></b>", "</b></a>", "");
+            case 15 -> !tricky ? "" : pick("<svg><a href=\"/svg\"></a></svg>", "<math><mi>x</mi></math>",
+                    "<template><a href=/t></a></template>", "<noscript><a href=/n></a></noscript>");
+            case 16 -> !tricky ? "<![CDATA[ x ]]>" : pick("<![CDATA[ " + link() + " ]]>", "<?php echo 1 ?>",
+                    "<!-- unclosed", "</ bogus>",
+                    "</>", "< a href=/no>", "a < b");
+            case 17 -> "<iframe src=\"" + href() + "\">" + pick("", "<a href=/in>") + "</iframe>";
+            case 18 -> "<textarea>" + pick(link(), "text") + "</textarea>";
+            case 19 -> "<select><option>" + text() + pick("", "<option>y", tricky ? "<a href=/opt>o</a>" : "")
+                    + "</select>";
+            case 20 -> "<map><area href=\"" + href() + "\"" + rel() + "><area nohref></map>";
+            case 21 -> "<title>" + text() + "</title>";
+            case 22 -> tricky ? "<frame src=/fr>" : "<img src=/i.png alt=\"\">";
+            case 23 -> "<p>" + link() + "<div>" + text() + "</div>";
+            case 24 -> "<a href=\"" + href() + "\"><h2>" + text() + "</h2><p>" + text() + "</p></a>";
+            case 25 -> "<li>" + link();
+            case 26 -> "<link rel=canonical href=\"" + href() + "\">";
+            default -> "<a href=\"" + href() + "\"><span>" + text() + pick("</span></a>", "</a></span>", "</a>");
+        };
+    }
+
+    private String item(int depth) {
+        return "<li>" + (random.nextBoolean() ? link() : block(depth + 1)) + pick("</li>", "", "</LI>\n");
+    }
+
+    private String table(int depth) {
+        StringBuilder sb = new StringBuilder("<table>");
+        if (random.nextBoolean()) {
+            sb.append("<tbody>");
+        }
+        int rows = 1 + random.nextInt(3);
+        for (int r = 0; r < rows; r++) {
+            sb.append(pick("<tr>", "<TR>", ""));
+            int cells = 1 + random.nextInt(3);
+            for (int c = 0; c < cells; c++) {
+                sb.append(pick("<td>", "<th>", "<TD class=x>"));
+                sb.append(random.nextInt(4) == 0 ? block(depth + 1) : link());
+                sb.append(pick("</td>", "", "</th>"));
+            }
+            if (random.nextInt(8) == 0) {
+                sb.append(link());
+            }
+            sb.append(pick("</tr>", ""));
+        }
+        sb.append(pick("</table>", "</table>", ""));
+        return sb.toString();
+    }
+
+    private String link() {
+        String tag = pick("a", "a", "a", "A");
+        String quote = pick("\"", "\"", "'", "");
+        StringBuilder sb = new StringBuilder("<").append(tag);
+        if (random.nextInt(10) == 0) {
+            sb.append("\n  class=\"l\"");
+        }
+        sb.append(pick(" href=", " HREF=", " href = ", "\nhref=")).append(quote);
+        String href = href();
+        if (quote.isEmpty()) {
+            href = href.replace(" ", "%20").replace("\"", "").replace("'", "").replace(">", "");
+            if (href.isEmpty()) {
+                href = "/";
+            }
+        }
+        sb.append(href).append(quote).append(rel());
+        if (random.nextInt(12) == 0) {
+            sb.append(" href=\"/duplicate\"");
+        }
+        sb.append(pick(">", ">", " >", "\n>"));
+        sb.append(text()).append(pick("</a>", "</A>", "</a>", "</a >"));
+        return sb.toString();
+    }
+
+    private String rel() {
+        return switch (random.nextInt(8)) {
+            case 0 -> " rel=\"nofollow\"";
+            case 1 -> " rel='noopener NOFOLLOW'";
+            case 2 -> " rel=nofollowing";
+            case 3 -> " rel=\"\"";
+            default -> "";
+        };
+    }
+
+    private String href() {
+        if (!tricky) {
+            return pick("/", "/a/b", "page.html", "../up.html", "https://other.example/x", "?q=1&amp;r=2",
+                    "?q=1&r=2", "?lang=en&page=2", "/caf&#233;", "/&#x41;&#66;", "/x&eacute;y", "  /spaced  ",
+                    "/nb&nbsp;sp", "#frag", "", "/ün/ï", "javascript:void(0)", "/a&quot;b", "/tab\there",
+                    "/line\nbreak", "/gt&gt;lt&lt;", "/&hellip;");
+        }
+        return pick("/", "/a/b", "page.html", "../up.html", "https://other.example/x", "?q=1&amp;r=2", "?q=1&r=2",
+                "?lang=en&copy=1", "/caf&#233;", "/&#x41;&#66;", "/x&eacute;y", "  /spaced  ", "/nb&nbsp;sp",
+                "#frag", "", "/ün/ï", "javascript:void(0)", "mailto:a@example.org", "/a&quot;b", "/x&notit;",
+                "/tab\there", "/line\nbreak", "/a&#0;b", "/gt&gt;lt&lt;", "/&amp", "/&ltx");
+    }
+
+    private String text() {
+        if (!tricky) {
+            return pick("Lorem", "ipsum dolor", "café", "  spaced   out  ", "a &amp; b", "x &lt; y",
+                    "&copy; 2025", "&mdash;", "line\nbreak", "&nbsp;", "");
+        }
+        return pick("Lorem", "ipsum dolor", "caf\u00e9", "  spaced   out  ", "a &amp; b", "x &lt; y", "&copy; 2025",
+                "\u65e5\u672c", "line\nbreak", "&nbsp;", "");
+    }
+
+    private String pick(String... options) {
+        return options[random.nextInt(options.length)];
+    }
+}

@@ -1,0 +1,63 @@
+package org.sievecrawler.parse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import okhttp3.HttpUrl;
+import org.junit.jupiter.api.Test;
+
+class PageParserTest {
+    private static final HttpUrl PAGE = HttpUrl.get("https://example.org/page.html");
+
+    @Test
+    void readsOrdinaryPagesWithTheScanner() {
+        PageParser parser = new PageParser();
+        ParsedPage page = parse(parser, "<title>t</title><a href=/x>x</a>", null);
+        assertThat(page.parsedBy()).isEqualTo(ParsedPage.ParsedBy.SCANNER);
+        assertThat(page.links()).containsExactly(new Outlink("/x", Outlink.Kind.A, false));
+        assertThat(parser.scannedPages()).isEqualTo(1);
+        assertThat(parser.fallbackPages()).isZero();
+    }
+
+    @Test
+    void fallsBackToJsoupWhenTheScannerIsUnsure() {
+        PageParser parser = new PageParser();
+        ParsedPage page = parse(parser, "<table><tr><td>c</td></tr><a href=/fostered>f</a></table>", null);
+        assertThat(page.parsedBy()).isEqualTo(ParsedPage.ParsedBy.JSOUP);
+        assertThat(page.links()).extracting(Outlink::href).containsExactly("/fostered");
+        assertThat(parser.fallbackPages()).isEqualTo(1);
+        assertThat(parser.scannedPages()).isZero();
+    }
+
+    @Test
+    void fallsBackToJsoupForUtf16Pages() {
+        PageParser parser = new PageParser();
+        byte[] html = "<a href=/u>u</a>".getBytes(StandardCharsets.UTF_16LE);
+        ParsedPage page = parser.parse(html, html.length, "text/html; charset=utf-16le", PAGE);
+        assertThat(page.parsedBy()).isEqualTo(ParsedPage.ParsedBy.JSOUP);
+        assertThat(page.charset()).isEqualTo(StandardCharsets.UTF_16LE);
+        assertThat(page.links()).extracting(Outlink::href).containsExactly("/u");
+    }
+
+    @Test
+    void neverThrowsOnMalformedMarkup() {
+        PageParser parser = new PageParser();
+        for (String html : new String[] {"<", "<a", "<a href=\"", "</", "<!--", "<![CDATA[", "<script>",
+                "<title>open", "<a href=x><div></a>", "<table><td><a href=1>", "\u0000<a href=/n>"}) {
+            assertThat(parse(parser, html, null)).as(html).isNotNull();
+        }
+    }
+
+    @Test
+    void refusesALengthBeyondTheBody() {
+        assertThatThrownBy(() -> new PageParser().parse(new byte[4], 5, null, PAGE))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("4 bytes but was 5");
+    }
+
+    private static ParsedPage parse(PageParser parser, String html, String contentType) {
+        byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
+        return parser.parse(bytes, bytes.length, contentType, PAGE);
+    }
+}
