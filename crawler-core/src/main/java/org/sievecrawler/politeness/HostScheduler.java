@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
  * host may be fetched now, so a fetcher never waits on a busy or delayed host while another host has work.
  *
  * <p>Rules, per host: at most {@code max-connections-per-host} requests in flight, and at least
- * {@code delay} (raised by the host's robots.txt Crawl-delay) from the end of one request to the start of the
- * next. With robots.txt respected, a host's first task is its robots.txt: the scheduler hands out a
+ * {@code delay} from the end of one request to the start of the next. A robots.txt Crawl-delay raises the
+ * delay and, since it means "seconds between successive requests", limits the host to one request at a time. With robots.txt respected, a host's first task is its robots.txt: the scheduler hands out a
  * {@link PendingUrl.Purpose#ROBOTS} task and no page of that host until {@link #robotsFetched} reports the
  * rules. Rules expire after 24 hours and are fetched again. An unavailable robots.txt (5xx, timeout) holds
  * the host's pages back and is retried after {@code robots-retry}, doubling, three attempts in all; then the
@@ -116,12 +116,17 @@ public final class HostScheduler implements PendingQueue {
 
     /** A request for {@code url} (handed out by {@link #poll}) ended now; the host's delay starts. */
     public void finished(PendingUrl url) {
-        release(url, config.delay(), null);
+        release(url, 0, true, null);
+    }
+
+    /** {@code url} was handed out but not taken after all (e.g. the crawl's page limit): back first, no delay. */
+    public void putBack(PendingUrl url) {
+        release(url, 0, false, url);
     }
 
     /** {@code url} was handed out but no request was made (e.g. refused by robots.txt): no delay. */
     public void skipped(PendingUrl url) {
-        release(url, Duration.ZERO, null);
+        release(url, 0, false, null);
     }
 
     /**
@@ -129,7 +134,7 @@ public final class HostScheduler implements PendingQueue {
      * {@code backoff} from now (the whole host waits: it is overloaded or unreachable).
      */
     public void retry(PendingUrl url, Duration backoff) {
-        release(url, backoff.compareTo(config.delay()) > 0 ? backoff : config.delay(), url.nextAttempt());
+        release(url, backoff.toMillis(), true, url.nextAttempt());
     }
 
     /** The robots.txt task for a host ended now with {@code rules}. */
@@ -160,6 +165,7 @@ public final class HostScheduler implements PendingQueue {
                 host.robotsFailures = 0;
                 host.robotsFetchedAt = now;
                 host.delayMillis = Math.max(config.delay().toMillis(), rules.crawlDelay().toMillis());
+                host.maxConnections = rules.crawlDelay().isZero() ? config.maxConnectionsPerHost() : 1;
                 if (rules.kind() == RobotsRules.Kind.HOST_SKIPPED) {
                     LOG.warn("{}: skipped: {}", host.key, rules.reason());
                 }
@@ -252,14 +258,18 @@ public final class HostScheduler implements PendingQueue {
     private static final RobotsRules NOT_RESPECTED =
             RobotsRules.allowAll("politeness.respect-robots is false");
 
-    private void release(PendingUrl url, Duration delay, PendingUrl again) {
+    /**
+     * Reports a handed-out URL back: the host waits {@code waitMillis}, or its politeness delay if longer and
+     * {@code requestMade}; {@code again}, if not null, goes back first in the host's queue.
+     */
+    private void release(PendingUrl url, long waitMillis, boolean requestMade, PendingUrl again) {
         lock.lock();
         try {
             long now = clock.millis();
             Host host = hosts.get(HostKey.of(url.url()));
             host.inFlight--;
             inFlight--;
-            long wait = Math.max(delay.toMillis(), delay.isZero() ? 0 : host.delayMillis);
+            long wait = requestMade ? Math.max(waitMillis, host.delayMillis) : waitMillis;
             host.nextAllowed = Math.max(host.nextAllowed, now + wait);
             if (again != null) {
                 host.queue.addFirst(again);
@@ -285,7 +295,7 @@ public final class HostScheduler implements PendingQueue {
                     PendingUrl.Purpose.ROBOTS);
         }
         if (host.robots == RobotsState.FETCHING || host.queue.isEmpty()
-                || host.inFlight >= config.maxConnectionsPerHost() || host.nextAllowed > now) {
+                || host.inFlight >= host.maxConnections || host.nextAllowed > now) {
             return null;
         }
         PendingUrl url = host.queue.pollFirst();
@@ -310,7 +320,7 @@ public final class HostScheduler implements PendingQueue {
                 return; // an expired host finishes its requests first; release() schedules it again
             }
         } else {
-            if (host.inFlight >= config.maxConnectionsPerHost()) {
+            if (host.inFlight >= host.maxConnections) {
                 return;
             }
             readyAt = host.nextAllowed;
@@ -350,6 +360,7 @@ public final class HostScheduler implements PendingQueue {
     private Host newHost(String key) {
         Host host = new Host(key);
         host.delayMillis = config.delay().toMillis();
+        host.maxConnections = config.maxConnectionsPerHost();
         if (!config.respectRobots()) {
             host.robots = RobotsState.READY;
             host.rules = NOT_RESPECTED;
@@ -369,6 +380,7 @@ public final class HostScheduler implements PendingQueue {
         int inFlight;
         long nextAllowed;
         long delayMillis;
+        int maxConnections;
         RobotsState robots = RobotsState.UNKNOWN;
         RobotsRules rules;
         long robotsFetchedAt;

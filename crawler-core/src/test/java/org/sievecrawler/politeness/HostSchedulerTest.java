@@ -128,6 +128,21 @@ class HostSchedulerTest {
     }
 
     @Test
+    void servesAHostWithACrawlDelayOneRequestAtATime() {
+        HostScheduler scheduler = scheduler(PolitenessConfig.defaults().withDelay(Duration.ZERO)
+                .withMaxConnectionsPerHost(8));
+        for (int i = 0; i < 3; i++) {
+            scheduler.add(PendingUrl.seed("https://a.example/" + i));
+        }
+        PendingUrl robotsTask = scheduler.poll();
+        scheduler.robotsFetched(robotsTask, robots.interpret(robotsTask.url(), 200,
+                "User-agent: *\nCrawl-delay: 1\n".getBytes(StandardCharsets.UTF_8), null));
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(scheduler.poll()).isNotNull();
+        assertThat(scheduler.poll()).as("Crawl-delay: one request at a time despite 8 connections").isNull();
+    }
+
+    @Test
     void retriesAnUnavailableRobotsTxtWithDoublingWaitsThenGivesUp() {
         HostScheduler scheduler = scheduler(PolitenessConfig.defaults().withDelay(Duration.ZERO)
                 .withRobotsRetry(Duration.ofSeconds(10)));

@@ -1,0 +1,233 @@
+package org.sievecrawler;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.sievecrawler.fetch.HttpFetcher;
+import org.sievecrawler.link.LinkDecision;
+import org.sievecrawler.link.LinkScope;
+import org.sievecrawler.link.UrlNormalizer;
+import org.sievecrawler.parse.PageParser;
+import org.sievecrawler.politeness.HostKey;
+import org.sievecrawler.politeness.HostScheduler;
+import org.sievecrawler.politeness.RobotsPolicy;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.progress.CrawlStats;
+import org.sievecrawler.progress.CrawlSummary;
+import org.sievecrawler.progress.ProgressLine;
+import org.sievecrawler.progress.ProgressReporter;
+import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sieve.Sieve;
+import org.sievecrawler.sink.JsonlSink;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A crawl, built from a {@link CrawlProfile}: the composition root. {@link #run()} wires the whole pipeline
+ * (seeds → Sieve → politeness → fetch → parse → links → back into the Sieve; records to pages.jsonl, counts to
+ * progress and summary.json) and runs it to its end on {@code fetch.threads} named fetcher threads.
+ *
+ * <p>A crawl ends when the Sieve is empty and nothing is in flight, at {@code limits.max-pages} or
+ * {@code limits.max-duration}, or on {@link #stop()}: no new URL is taken, requests in flight get a grace
+ * period to finish, the output is flushed and the summary written. Every thread it starts, it stops.
+ *
+ * <p>Thread-safe: {@link #stop()} may be called from any thread (e.g. a signal handler) while {@link #run()}
+ * runs on another. A Crawler runs once.
+ */
+public final class Crawler {
+    private static final Logger LOG = LoggerFactory.getLogger(Crawler.class);
+    static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
+    private final CrawlProfile profile;
+    private final Clock clock;
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
+    private final AtomicReference<String> endReason = new AtomicReference<>();
+    private final AtomicReference<IOException> outputFailure = new AtomicReference<>();
+
+    public Crawler(CrawlProfile profile) {
+        this(profile, Clock.systemUTC());
+    }
+
+    public Crawler(CrawlProfile profile, Clock clock) {
+        this.profile = profile;
+        this.clock = clock;
+    }
+
+    /**
+     * Runs the crawl to its end and returns its summary (also written to summary.json).
+     *
+     * @throws CrawlException if the output cannot be written or no seed is usable; the message says which
+     */
+    public CrawlSummary run() throws CrawlException {
+        Instant startedAt = clock.instant();
+        Path out = createOutputDir(profile.output().dir());
+        UrlNormalizer normalizer = new UrlNormalizer();
+        List<String> seeds = normalizeSeeds(normalizer);
+        HostScheduler politeness = new HostScheduler(profile.politeness(), clock);
+        Sieve sieve = Sieve.create(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
+                profile.sieve().onOverflow(), politeness);
+        LinkScope scope = new LinkScope(profile.scope(), seeds, profile.fetch().allowPrivateAddresses());
+        RobotsPolicy robots = new RobotsPolicy(profile.fetch().robotsAgentName(), profile.politeness().maxCrawlDelay());
+        CrawlStats stats = new CrawlStats();
+        try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock);
+                JsonlSink sink = JsonlSink.open(out.resolve("pages.jsonl"))) {
+            FetchWorker worker = new FetchWorker(profile, sieve, politeness, fetcher, robots, new PageParser(),
+                    normalizer, scope, sink, stats, this::limitReached);
+            seeds.forEach(seed -> sieve.offer(PendingUrl.seed(seed)));
+            LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),
+                    profile.fetch().threads(), out);
+            try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(),
+                    previous -> progressLine(stats, sieve, politeness, startedAt, previous))) {
+                runFetchers(worker, politeness);
+                ProgressReporter.LOG.info(progress.next().toString());
+            }
+            if (outputFailure.get() != null) {
+                throw outputFailure.get();
+            }
+            sink.flush();
+            CrawlSummary summary = new CrawlSummary(startedAt, Duration.between(startedAt, clock.instant()),
+                    endReason.get() == null ? "finished" : endReason.get(), stats.decided(), stats.fetched(),
+                    stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
+                    profile.sieve().expectedUrls(), sieve.estimatedSeen(), sieve.falsePositiveRate(), sieve.size());
+            summary.writeTo(out.resolve("summary.json"));
+            ProgressReporter.LOG.info(summary.line());
+            return summary;
+        } catch (IOException e) {
+            throw new CrawlException("the crawl's output in " + out + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Asks the crawl to stop: no new URL is taken, requests in flight finish, the summary is written. */
+    public void stop() {
+        endReason.compareAndSet(null, "stopped");
+        stopRequested.countDown();
+    }
+
+    private void runFetchers(FetchWorker worker, HostScheduler politeness) {
+        int threads = profile.fetch().threads();
+        List<Thread> fetchers = new ArrayList<>(threads);
+        CountDownLatch done = new CountDownLatch(threads);
+        for (int i = 0; i < threads; i++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    worker.runUntilDone(() -> stopRequested.getCount() == 0 || endReason.get() != null);
+                } catch (java.io.UncheckedIOException e) {
+                    outputFailure.compareAndSet(null, e.getCause());
+                    endReason.set("failed");
+                    politeness.wakeAll();
+                } finally {
+                    done.countDown();
+                }
+            }, "fetcher-" + i);
+            thread.setDaemon(true);
+            fetchers.add(thread);
+            thread.start();
+        }
+        Duration maxDuration = profile.limits().maxDuration();
+        try {
+            boolean finished = maxDuration.isZero() ? awaitEither(done, Long.MAX_VALUE)
+                    : awaitEither(done, maxDuration.toMillis());
+            if (!finished) {
+                endReason.compareAndSet(null, stopRequested.getCount() == 0 ? "stopped" : "max-duration");
+                politeness.wakeAll();
+                if (!done.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                    LOG.warn("{} requests still in flight after a {} s grace period; abandoning them",
+                            politeness.inFlight(), STOP_GRACE.toSeconds());
+                    fetchers.forEach(Thread::interrupt);
+                    done.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            endReason.compareAndSet(null, "stopped");
+            fetchers.forEach(Thread::interrupt);
+        }
+    }
+
+    /** Waits until the fetchers are done, a stop is requested or {@code millis} pass; true if they are done. */
+    private boolean awaitEither(CountDownLatch done, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.min(millis, Long.MAX_VALUE / 2_000_000));
+        while (true) {
+            if (done.await(100, TimeUnit.MILLISECONDS)) {
+                return true;
+            }
+            if (stopRequested.getCount() == 0 || System.nanoTime() > deadline) {
+                return false;
+            }
+        }
+    }
+
+    /** Called by workers after each record: ends the crawl at limits.max-pages. */
+    private boolean limitReached(long decided) {
+        long max = profile.limits().maxPages();
+        if (max > 0 && decided >= max) {
+            endReason.compareAndSet(null, "max-pages");
+            return true;
+        }
+        return false;
+    }
+
+    private List<String> normalizeSeeds(UrlNormalizer normalizer) throws CrawlException {
+        List<String> seeds = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (String raw : profile.seeds()) {
+            LinkDecision decision = normalizer.normalize(raw.trim());
+            if (decision instanceof LinkDecision.Accept accept) {
+                seeds.add(accept.url());
+            } else {
+                LinkDecision.Reject reject = (LinkDecision.Reject) decision;
+                problems.add("seed \"" + raw + "\": " + reject.detail());
+            }
+        }
+        problems.forEach(LOG::warn);
+        if (seeds.isEmpty()) {
+            throw new CrawlException(profile.seeds().isEmpty() ? "no seeds: give at least one URL to start from"
+                    : "no usable seed: " + String.join("; ", problems));
+        }
+        return seeds;
+    }
+
+    private static Set<String> seedHosts(List<String> seeds) {
+        Set<String> hosts = new java.util.HashSet<>();
+        for (String seed : seeds) {
+            String key = HostKey.of(seed);
+            String authority = key.substring(key.indexOf("://") + 3);
+            int colon = authority.lastIndexOf(':');
+            hosts.add(colon > 0 && !authority.endsWith("]") ? authority.substring(0, colon) : authority);
+        }
+        return hosts;
+    }
+
+    private static Path createOutputDir(Path dir) throws CrawlException {
+        try {
+            Files.createDirectories(dir);
+            if (!Files.isWritable(dir)) {
+                throw new CrawlException("output.dir " + dir + " is not writable");
+            }
+            return dir;
+        } catch (IOException e) {
+            throw new CrawlException("cannot create output.dir " + dir + ": " + e, e);
+        }
+    }
+
+    private ProgressLine progressLine(CrawlStats stats, Sieve sieve, HostScheduler politeness, Instant startedAt,
+            long previousFetched) {
+        long fetched = stats.fetched();
+        double elapsed = Math.max(0.001, Duration.between(startedAt, clock.instant()).toMillis() / 1000.0);
+        double interval = profile.progress().interval().toMillis() / 1000.0;
+        return new ProgressLine(fetched, Math.round((fetched - previousFetched) / interval),
+                Math.round(fetched / elapsed), sieve.size(), Math.round(sieve.estimatedSeen()),
+                sieve.falsePositiveRate(), politeness.hostCount(), politeness.inFlight(), profile.fetch().threads(),
+                stats.count(org.sievecrawler.sink.Outcome.ERROR),
+                stats.count(org.sievecrawler.sink.Outcome.ROBOTS_DISALLOWED), stats.bytes(), Math.round(elapsed));
+    }
+}

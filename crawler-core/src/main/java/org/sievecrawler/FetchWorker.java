@@ -1,0 +1,230 @@
+package org.sievecrawler;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongPredicate;
+import okhttp3.HttpUrl;
+import org.sievecrawler.fetch.FetchResult;
+import org.sievecrawler.fetch.HttpFetcher;
+import org.sievecrawler.fetch.RobotsResponse;
+import org.sievecrawler.link.LinkDecision;
+import org.sievecrawler.link.LinkScope;
+import org.sievecrawler.link.UrlNormalizer;
+import org.sievecrawler.parse.Outlink;
+import org.sievecrawler.parse.PageParser;
+import org.sievecrawler.parse.ParsedPage;
+import org.sievecrawler.politeness.HostScheduler;
+import org.sievecrawler.politeness.RobotsPolicy;
+import org.sievecrawler.politeness.RobotsRules;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.progress.CrawlStats;
+import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sieve.Sieve;
+import org.sievecrawler.sink.Outcome;
+import org.sievecrawler.sink.PageRecord;
+import org.sievecrawler.sink.PageSink;
+
+/**
+ * What a fetcher thread does with each URL it takes from the Sieve: robots.txt tasks, the robots check,
+ * the fetch, retries (handed back to the scheduler, never slept on), redirects (their targets go back through
+ * normalization, scope and the Sieve), parsing, and one {@link PageRecord} per decided URL.
+ *
+ * <p>Thread-safe: one instance serves every fetcher thread; all its collaborators are thread-safe.
+ */
+final class FetchWorker {
+    private static final Duration IDLE_WAIT = Duration.ofMillis(200);
+    private static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(10);
+    private static final Duration BASE_BACKOFF = Duration.ofSeconds(1);
+
+    private final CrawlProfile profile;
+    private final Sieve sieve;
+    private final HostScheduler politeness;
+    private final HttpFetcher fetcher;
+    private final RobotsPolicy robots;
+    private final PageParser parser;
+    private final UrlNormalizer normalizer;
+    private final LinkScope scope;
+    private final PageSink sink;
+    private final CrawlStats stats;
+    private final LongPredicate limitReached;
+    private final AtomicLong pagesTaken = new AtomicLong();
+
+    FetchWorker(CrawlProfile profile, Sieve sieve, HostScheduler politeness, HttpFetcher fetcher, RobotsPolicy robots,
+            PageParser parser, UrlNormalizer normalizer, LinkScope scope, PageSink sink, CrawlStats stats,
+            LongPredicate limitReached) {
+        this.profile = profile;
+        this.sieve = sieve;
+        this.politeness = politeness;
+        this.fetcher = fetcher;
+        this.robots = robots;
+        this.parser = parser;
+        this.normalizer = normalizer;
+        this.scope = scope;
+        this.sink = sink;
+        this.stats = stats;
+        this.limitReached = limitReached;
+    }
+
+    /** Takes and handles URLs until the crawl has no work left or {@code stopping} says so. */
+    void runUntilDone(BooleanSupplier stopping) {
+        while (!stopping.getAsBoolean()) {
+            PendingUrl task = sieve.pollPending();
+            if (task == null) {
+                if (politeness.isIdle()) {
+                    politeness.wakeAll(); // let the other fetchers see it too
+                    return;
+                }
+                try {
+                    politeness.awaitWork(IDLE_WAIT);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                continue;
+            }
+            if (!task.isRobots() && !takePage()) {
+                politeness.putBack(task);
+                return;
+            }
+            try {
+                handle(task);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private boolean takePage() {
+        long max = profile.limits().maxPages();
+        if (max > 0 && pagesTaken.incrementAndGet() > max) {
+            limitReached.test(max);
+            return false;
+        }
+        return true;
+    }
+
+    private void handle(PendingUrl task) throws IOException {
+        if (task.isRobots()) {
+            RobotsResponse response = fetcher.fetchRobots(task.url());
+            politeness.robotsFetched(task, robots.interpret(task.url(), response.status(), response.body(),
+                    response.error()));
+            return;
+        }
+        RobotsRules rules = politeness.rules(task.url());
+        if (!rules.allows(task.url())) {
+            politeness.skipped(task);
+            record(PageRecord.refused(task.url(), Outcome.ROBOTS_DISALLOWED, task.depth(), task.referrer(),
+                    rules.kind() == RobotsRules.Kind.PARSED ? "disallowed by robots.txt" : rules.reason()));
+            return;
+        }
+        FetchResult result = fetcher.fetch(task.url());
+        if (result instanceof FetchResult.Page page) {
+            politeness.finished(task);
+            handlePage(task, page);
+        } else if (result instanceof FetchResult.Redirect redirect) {
+            politeness.finished(task);
+            handleRedirect(task, redirect);
+        } else {
+            FetchResult.Failure failure = (FetchResult.Failure) result;
+            if (failure.kind().retryable() && task.attempt() < profile.fetch().retries()) {
+                stats.retried();
+                politeness.retry(task, backoff(task.attempt(), failure.retryAfter()));
+                return;
+            }
+            politeness.finished(task);
+            String tries = task.attempt() > 0 ? " (after " + (task.attempt() + 1) + " attempts)" : "";
+            record(new PageRecord(task.url(), failure.status(),
+                    failure.status() > 0 ? Outcome.HTTP_ERROR : Outcome.ERROR, null, task.depth(), 0,
+                    failure.fetchMillis(), 0, null, null, task.referrer(), failure.detail() + tries, false));
+        }
+    }
+
+    private void handlePage(PendingUrl task, FetchResult.Page page) throws IOException {
+        if (page.status() >= 400) {
+            record(new PageRecord(task.url(), page.status(), Outcome.HTTP_ERROR, page.contentType(), task.depth(),
+                    page.length(), page.fetchMillis(), 0, null, null, task.referrer(), "HTTP " + page.status(),
+                    false));
+            return;
+        }
+        if (!HttpFetcher.isParseable(page.contentType(), profile.fetch().accept())) {
+            record(new PageRecord(task.url(), page.status(), Outcome.NOT_HTML, page.contentType(), task.depth(),
+                    page.length(), page.fetchMillis(), 0, null, null, task.referrer(), null, false));
+            return;
+        }
+        ParsedPage parsed = parser.parse(page.body(), page.length(), page.contentType(), HttpUrl.get(task.url()));
+        boolean followAll = profile.parse().followNofollow();
+        if (followAll || !parsed.nofollow()) {
+            for (Outlink link : parsed.links()) {
+                if (followAll || !link.nofollow()) {
+                    offerLink(parsed.base(), link.href(), task);
+                }
+            }
+        }
+        record(new PageRecord(task.url(), page.status(), page.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED,
+                page.contentType(), task.depth(), page.length(), page.fetchMillis(), parsed.links().size(),
+                parsed.title(), null, task.referrer(),
+                page.truncated() ? "body cut at limits.max-page-bytes " + profile.limits().maxPageBytes() : null,
+                parsed.noindex()));
+    }
+
+    private void offerLink(HttpUrl base, String href, PendingUrl from) {
+        LinkDecision decision = normalizer.resolve(base, href);
+        if (decision instanceof LinkDecision.Accept accept) {
+            decision = scope.decide(accept.url(), from.depth() + 1);
+        }
+        if (decision instanceof LinkDecision.Accept accept) {
+            sieve.offer(PendingUrl.link(accept.url(), from));
+        } else {
+            stats.linkRejected(((LinkDecision.Reject) decision).reason().label());
+        }
+    }
+
+    private void handleRedirect(PendingUrl task, FetchResult.Redirect redirect) throws IOException {
+        String location = redirect.location();
+        LinkDecision target = location == null
+                ? new LinkDecision.Reject(org.sievecrawler.link.RejectReason.MALFORMED, "no Location header")
+                : normalizer.resolve(HttpUrl.get(task.url()), location);
+        if (target instanceof LinkDecision.Reject reject) {
+            record(new PageRecord(task.url(), redirect.status(), Outcome.ERROR, null, task.depth(), 0,
+                    redirect.fetchMillis(), 0, null, null, task.referrer(),
+                    "unusable redirect target: " + reject.detail(), false));
+            return;
+        }
+        String to = ((LinkDecision.Accept) target).url();
+        int max = profile.fetch().maxRedirects();
+        if (task.redirects() + 1 > max) {
+            record(new PageRecord(task.url(), redirect.status(), Outcome.ERROR, null, task.depth(), 0,
+                    redirect.fetchMillis(), 0, null, to, task.referrer(),
+                    "redirect chain longer than fetch.max-redirects " + max, false));
+            return;
+        }
+        record(new PageRecord(task.url(), redirect.status(), Outcome.REDIRECT, null, task.depth(), 0,
+                redirect.fetchMillis(), 0, null, to, task.referrer(), null, false));
+        LinkDecision inScope = scope.decide(to, task.depth());
+        if (inScope instanceof LinkDecision.Reject reject) {
+            record(PageRecord.refused(to, Outcome.OUT_OF_SCOPE, task.depth(), task.url(), reject.detail()));
+        } else {
+            sieve.offer(PendingUrl.redirect(to, task));
+        }
+    }
+
+    private void record(PageRecord record) throws IOException {
+        sink.accept(record);
+        stats.record(record);
+        limitReached.test(stats.decided());
+    }
+
+    /** Retry-After when the server gave one (capped), else 1 s doubling per attempt, with ±25 % jitter. */
+    static Duration backoff(int attempt, Duration retryAfter) {
+        if (retryAfter != null && !retryAfter.isNegative()) {
+            return retryAfter.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : retryAfter;
+        }
+        long base = BASE_BACKOFF.toMillis() << Math.min(attempt, 10);
+        double jitter = 0.75 + ThreadLocalRandom.current().nextDouble() * 0.5;
+        return Duration.ofMillis(Math.round(base * jitter));
+    }
+}

@@ -1,0 +1,98 @@
+package org.sievecrawler.progress;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.sievecrawler.sink.Outcome;
+import org.sievecrawler.sink.PageRecord;
+
+/**
+ * The crawl's counters: decisions by outcome and HTTP status, bytes, and links refused by reason.
+ * Thread-safe and lock-free (one {@link LongAdder} per counter).
+ */
+public final class CrawlStats {
+    private final Map<Outcome, LongAdder> outcomes = new EnumMap<>(Outcome.class);
+    private final ConcurrentHashMap<Integer, LongAdder> statuses = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, LongAdder> linkRejections = new ConcurrentHashMap<>();
+    private final LongAdder decided = new LongAdder();
+    private final LongAdder fetched = new LongAdder();
+    private final LongAdder bytes = new LongAdder();
+    private final LongAdder linksFound = new LongAdder();
+    private final LongAdder retries = new LongAdder();
+
+    public CrawlStats() {
+        for (Outcome outcome : Outcome.values()) {
+            outcomes.put(outcome, new LongAdder());
+        }
+    }
+
+    /** Counts one record written to the output. */
+    public void record(PageRecord record) {
+        decided.increment();
+        outcomes.get(record.outcome()).increment();
+        if (record.status() > 0) {
+            fetched.increment();
+            statuses.computeIfAbsent(record.status(), s -> new LongAdder()).increment();
+        }
+        bytes.add(record.bytes());
+        linksFound.add(record.outlinks());
+    }
+
+    /** Counts a link that was not offered to the Sieve, by the reason's label. */
+    public void linkRejected(String reason) {
+        linkRejections.computeIfAbsent(reason, r -> new LongAdder()).increment();
+    }
+
+    public void retried() {
+        retries.increment();
+    }
+
+    /** URLs decided (every record written). */
+    public long decided() {
+        return decided.sum();
+    }
+
+    /** Responses received (records with a status). */
+    public long fetched() {
+        return fetched.sum();
+    }
+
+    public long bytes() {
+        return bytes.sum();
+    }
+
+    public long linksFound() {
+        return linksFound.sum();
+    }
+
+    public long retries() {
+        return retries.sum();
+    }
+
+    public long count(Outcome outcome) {
+        return outcomes.get(outcome).sum();
+    }
+
+    /** Counts by outcome label, in the enum's order, zeros included. */
+    public Map<String, Long> outcomes() {
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        outcomes.forEach((outcome, count) -> out.put(outcome.label(), count.sum()));
+        return out;
+    }
+
+    /** Counts by HTTP status, ascending. */
+    public Map<Integer, Long> statuses() {
+        Map<Integer, Long> out = new TreeMap<>();
+        statuses.forEach((status, count) -> out.put(status, count.sum()));
+        return out;
+    }
+
+    /** Links not offered to the Sieve, by reason label, sorted. */
+    public Map<String, Long> linkRejections() {
+        Map<String, Long> out = new TreeMap<>();
+        linkRejections.forEach((reason, count) -> out.put(reason, count.sum()));
+        return out;
+    }
+}

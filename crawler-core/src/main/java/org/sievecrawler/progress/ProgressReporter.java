@@ -1,0 +1,49 @@
+package org.sievecrawler.progress;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Logs a {@link ProgressLine} at INFO on the logger {@code org.sievecrawler.progress} every interval, from
+ * one named daemon thread ("progress") that {@link #close()} stops.
+ */
+public final class ProgressReporter implements AutoCloseable {
+    /** The logger the progress lines go to; tools filter on it. */
+    public static final Logger LOG = LoggerFactory.getLogger("org.sievecrawler.progress");
+
+    private final ScheduledExecutorService timer;
+    private final LongFunction<ProgressLine> snapshot;
+    private final java.util.concurrent.atomic.AtomicLong previous = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * @param interval time between two lines
+     * @param snapshot builds the line, given the responses counted at the previous line
+     */
+    public ProgressReporter(Duration interval, LongFunction<ProgressLine> snapshot) {
+        this.snapshot = snapshot;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "progress");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.scheduleAtFixedRate(() -> LOG.info(next().toString()),
+                interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The next line: its rate counts the responses since the line before. */
+    public ProgressLine next() {
+        ProgressLine line = snapshot.apply(previous.get());
+        previous.set(line.fetched());
+        return line;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

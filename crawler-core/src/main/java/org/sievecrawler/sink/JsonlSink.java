@@ -1,0 +1,139 @@
+package org.sievecrawler.sink;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Writes {@link PageRecord}s as JSON lines (pages.jsonl), appending. Each line is serialized whole and the
+ * file only ever receives whole lines: the buffer is written out before a line that would not fit, so a
+ * crash loses at most the buffered lines, never half of one.
+ *
+ * <p>Thread-safe: {@link #accept} serializes outside the lock and appends under it.
+ */
+public final class JsonlSink implements PageSink {
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final int BUFFER = 256 * 1024;
+
+    private final Path path;
+    private final FileChannel channel;
+    private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
+    private boolean closed;
+
+    private JsonlSink(Path path, FileChannel channel) {
+        this.path = path;
+        this.channel = channel;
+    }
+
+    /**
+     * Opens (creating or appending to) {@code path}.
+     *
+     * @throws IOException naming the file when it cannot be opened for writing
+     */
+    public static JsonlSink open(Path path) throws IOException {
+        try {
+            return new JsonlSink(path, FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND));
+        } catch (IOException e) {
+            throw new IOException("cannot open " + path + " for writing: " + describe(e), e);
+        }
+    }
+
+    @Override
+    public void accept(PageRecord record) throws IOException {
+        byte[] line = serialize(record);
+        synchronized (this) {
+            if (closed) {
+                throw new IOException(path + " is closed");
+            }
+            if (line.length > buffer.remaining()) {
+                drain();
+            }
+            if (line.length > buffer.capacity()) {
+                writeFully(ByteBuffer.wrap(line));
+            } else {
+                buffer.put(line);
+            }
+        }
+    }
+
+    @Override
+    public synchronized void flush() throws IOException {
+        if (!closed) {
+            drain();
+        }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        try {
+            drain();
+            channel.force(false);
+        } finally {
+            closed = true;
+            channel.close();
+        }
+    }
+
+    private void drain() throws IOException {
+        buffer.flip();
+        writeFully(buffer);
+        buffer.clear();
+    }
+
+    private void writeFully(ByteBuffer bytes) throws IOException {
+        try {
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
+        } catch (IOException e) {
+            throw new IOException("cannot write to " + path + ": " + describe(e), e);
+        }
+    }
+
+    static byte[] serialize(PageRecord r) throws IOException {
+        ByteArrayBuilder bytes = new ByteArrayBuilder(512);
+        try (JsonGenerator json = JSON.createGenerator(bytes)) {
+            json.writeStartObject();
+            json.writeStringField("url", r.url());
+            json.writeNumberField("status", r.status());
+            json.writeStringField("outcome", r.outcome().label());
+            writeNullable(json, "contentType", r.contentType());
+            json.writeNumberField("depth", r.depth());
+            json.writeNumberField("bytes", r.bytes());
+            json.writeNumberField("fetchMs", r.fetchMs());
+            json.writeNumberField("outlinks", r.outlinks());
+            writeNullable(json, "title", r.title());
+            writeNullable(json, "redirectTo", r.redirectTo());
+            writeNullable(json, "referrer", r.referrer());
+            writeNullable(json, "error", r.error());
+            if (r.noindex()) {
+                json.writeBooleanField("noindex", true);
+            }
+            json.writeEndObject();
+        }
+        bytes.write('\n');
+        return bytes.toByteArray();
+    }
+
+    private static void writeNullable(JsonGenerator json, String name, String value) throws IOException {
+        if (value == null) {
+            json.writeNullField(name);
+        } else {
+            json.writeStringField(name, value);
+        }
+    }
+
+    private static String describe(IOException e) {
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null ? "" : " (" + message + ")");
+    }
+}

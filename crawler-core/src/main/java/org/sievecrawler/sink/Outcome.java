@@ -1,0 +1,28 @@
+package org.sievecrawler.sink;
+
+import java.util.Locale;
+
+/** What the crawl decided about a URL it took from the Sieve; its label is the {@code outcome} in pages.jsonl. */
+public enum Outcome {
+    /** Fetched with a 2xx or 3xx-without-Location answer; HTML was parsed for links. */
+    FETCHED,
+    /** Fetched, but the body was cut at limits.max-page-bytes. */
+    TRUNCATED,
+    /** Fetched, not parsed: its content type is not in fetch.accept. */
+    NOT_HTML,
+    /** The server answered with a 4xx or 5xx status (after retries, for the retryable ones). */
+    HTTP_ERROR,
+    /** A redirect; {@code redirectTo} says where, and the target went to the Sieve if in scope. */
+    REDIRECT,
+    /** robots.txt forbids it, or the host's robots.txt is unavailable, or the host was skipped. */
+    ROBOTS_DISALLOWED,
+    /** A redirect target outside the crawl's scope. */
+    OUT_OF_SCOPE,
+    /** No answer: connection, timeout, DNS, TLS or protocol failure, or a redirect chain too long. */
+    ERROR;
+
+    /** The kebab-case label, e.g. "robots-disallowed". */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}

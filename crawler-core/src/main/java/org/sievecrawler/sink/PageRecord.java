@@ -1,0 +1,28 @@
+package org.sievecrawler.sink;
+
+/**
+ * One line of pages.jsonl: what happened to one URL the crawl took from the Sieve.
+ *
+ * @param url the normalized URL
+ * @param status the HTTP status, or 0 when there was none
+ * @param outcome what was decided
+ * @param contentType the Content-Type header, or null
+ * @param depth links from a seed
+ * @param bytes body bytes read (after decompression)
+ * @param fetchMs time of the request, in milliseconds (0 when none was made)
+ * @param outlinks links found on the page
+ * @param title the page title, or null
+ * @param redirectTo the normalized redirect target, or null
+ * @param referrer the page the URL was found on, or null for a seed
+ * @param error what went wrong, or null
+ * @param noindex whether the page asked not to be indexed
+ */
+public record PageRecord(String url, int status, Outcome outcome, String contentType, int depth, long bytes,
+        long fetchMs, int outlinks, String title, String redirectTo, String referrer, String error,
+        boolean noindex) {
+
+    /** A URL decided without a request (robots, scope): no status, no bytes. */
+    public static PageRecord refused(String url, Outcome outcome, int depth, String referrer, String error) {
+        return new PageRecord(url, 0, outcome, null, depth, 0, 0, 0, null, null, referrer, error, false);
+    }
+}

@@ -1,0 +1,420 @@
+package org.sievecrawler;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.fixtures.FixtureSite;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.FetchConfig;
+import org.sievecrawler.profile.LimitsConfig;
+import org.sievecrawler.profile.OutputConfig;
+import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.profile.SieveConfig;
+import org.sievecrawler.progress.CrawlSummary;
+import org.sievecrawler.sieve.OverflowPolicy;
+
+/** End-to-end crawls of WireMock fixture sites on 127.0.0.1, asserting on pages.jsonl and summary.json. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class CrawlerTest {
+    @TempDir
+    Path out;
+    private final FixtureSite site = FixtureSite.start();
+
+    @AfterEach
+    void stopSite() {
+        site.close();
+    }
+
+    private CrawlProfile profile(String... seeds) {
+        return CrawlProfile.defaults().withSeeds(List.of(seeds))
+                .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ZERO).withMaxConnectionsPerHost(4)
+                        .withRobotsRetry(Duration.ofMillis(100)))
+                .withFetch(FetchConfig.defaults().withThreads(4)
+                        .withTimeouts(Duration.ofMillis(500), Duration.ofMillis(800), Duration.ofSeconds(5)))
+                .withSieve(new SieveConfig(100_000, 0.001, OverflowPolicy.WARN))
+                .withOutput(new OutputConfig(out, false));
+    }
+
+    private CrawlOutput crawl(CrawlProfile profile) throws CrawlException {
+        new Crawler(profile).run();
+        return CrawlOutput.read(out);
+    }
+
+    @Test
+    void fetchesEveryPageOfALinkCycleExactlyOnce() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a", "/b", "/", "#top"))
+                .page("/a", FixtureSite.linkPage("a", "/b", "/c", "/a#section", site.url("/")))
+                .page("/b", FixtureSite.linkPage("b", "/c", "/a", "./"))
+                .page("/c", FixtureSite.linkPage("c", "/", "/a", "/b", "c"));
+
+        CrawlOutput output = crawl(profile(site.url("/")));
+
+        assertThat(output.urls()).containsExactlyInAnyOrder(site.url("/"), site.url("/a"), site.url("/b"),
+                site.url("/c"));
+        for (String path : List.of("/", "/a", "/b", "/c")) {
+            assertThat(site.requests(path)).as("requests of %s", path).isEqualTo(1);
+            assertThat(output.record(site.url(path)).get("outcome").asText()).isEqualTo("fetched");
+        }
+        assertThat(output.record(site.url("/a")).get("title").asText()).isEqualTo("a");
+        assertThat(output.record(site.url("/a")).get("depth").asInt()).isEqualTo(1);
+        assertThat(output.record(site.url("/a")).get("referrer").asText()).isEqualTo(site.url("/"));
+        assertThat(output.record(site.url("/")).get("outlinks").asInt()).isEqualTo(4);
+        assertThat(output.summary.get("endReason").asText()).isEqualTo("finished");
+        assertThat(output.summary.get("decided").asLong()).isEqualTo(4);
+        assertThat(output.summaryCount("outcomes", "fetched")).isEqualTo(4);
+        assertThat(output.summaryCount("statuses", "200")).isEqualTo(4);
+    }
+
+    @Test
+    void resolvesRelativeAbsoluteBaseAndFragmentLinks() throws Exception {
+        site.page("/dir/index.html", FixtureSite.linkPage("index", "page1.html", "/abs.html", site.url("/full.html"),
+                        "#fragment", "../up.html", "sub/deep.html#part", "  spaced.html  "))
+                .page("/dir/page1.html", "<html><head><base href=\"/based/\"><title>p1</title></head>"
+                        + "<body><a href=\"rel.html\">rel</a></body></html>");
+        for (String path : List.of("/abs.html", "/full.html", "/up.html", "/dir/sub/deep.html", "/dir/spaced.html",
+                "/based/rel.html")) {
+            site.page(path, FixtureSite.linkPage(path));
+        }
+
+        CrawlOutput output = crawl(profile(site.url("/dir/index.html")));
+
+        assertThat(output.outcomes()).containsOnlyKeys(site.url("/dir/index.html"), site.url("/dir/page1.html"),
+                site.url("/abs.html"), site.url("/full.html"), site.url("/up.html"), site.url("/dir/sub/deep.html"),
+                site.url("/dir/spaced.html"), site.url("/based/rel.html"));
+        assertThat(output.outcomes().values()).containsOnly("fetched");
+    }
+
+    @Test
+    void obeysRobotsDisallowAllowWildcardsAndCrawlDelay() throws Exception {
+        site.robots("User-agent: *\nDisallow: /private/\nAllow: /private/open.html\nDisallow: /*.pdf$\n"
+                        + "Crawl-delay: 0.3\n")
+                .page("/", FixtureSite.linkPage("home", "/private/secret.html", "/private/open.html", "/doc.pdf",
+                        "/doc.pdf.html", "/public.html"));
+        for (String path : List.of("/private/secret.html", "/private/open.html", "/doc.pdf", "/doc.pdf.html",
+                "/public.html")) {
+            site.page(path, FixtureSite.linkPage(path));
+        }
+
+        CrawlOutput output = crawl(profile(site.url("/")));
+
+        assertThat(output.record(site.url("/private/secret.html")).get("outcome").asText())
+                .isEqualTo("robots-disallowed");
+        assertThat(output.record(site.url("/doc.pdf")).get("outcome").asText()).isEqualTo("robots-disallowed");
+        assertThat(output.record(site.url("/doc.pdf")).get("status").asInt()).isZero();
+        assertThat(site.requests("/private/secret.html")).isZero();
+        assertThat(site.requests("/doc.pdf")).isZero();
+        assertThat(output.record(site.url("/private/open.html")).get("outcome").asText()).isEqualTo("fetched");
+        assertThat(output.record(site.url("/doc.pdf.html")).get("outcome").asText()).isEqualTo("fetched");
+        assertThat(site.requests("/robots.txt")).isEqualTo(1);
+        assertThat(output.summaryCount("outcomes", "robots-disallowed")).isEqualTo(2);
+        // Crawl-delay 0.3 s: no two requests to the host start less than 300 ms apart (from robots.txt on).
+        List<LoggedRequest> log = site.requestLog();
+        assertThat(log.get(0).getUrl()).isEqualTo("/robots.txt");
+        for (int i = 1; i < log.size(); i++) {
+            long gap = log.get(i).getLoggedDate().getTime() - log.get(i - 1).getLoggedDate().getTime();
+            assertThat(gap).as("gap before %s", log.get(i).getUrl()).isGreaterThanOrEqualTo(290);
+        }
+    }
+
+    @Test
+    void allowsEverythingWhenRobotsTxtIsMissing() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a")).page("/a", FixtureSite.linkPage("a"));
+
+        CrawlOutput output = crawl(profile(site.url("/")));
+
+        assertThat(site.requests("/robots.txt")).isEqualTo(1);
+        assertThat(output.outcomes().values()).containsOnly("fetched");
+    }
+
+    @Test
+    void refusesAHostWhoseRobotsTxtKeepsAnswering503() throws Exception {
+        site.respond("/robots.txt", aResponse().withStatus(503))
+                .page("/", FixtureSite.linkPage("home"));
+
+        CrawlOutput output = crawl(profile(site.url("/")));
+
+        JsonNode home = output.record(site.url("/"));
+        assertThat(home.get("outcome").asText()).isEqualTo("robots-disallowed");
+        assertThat(home.get("error").asText()).contains("robots.txt answered 503");
+        assertThat(site.requests("/robots.txt")).isEqualTo(3);
+        assertThat(site.requests("/")).isZero();
+    }
+
+    @Test
+    void refusesAHostWhoseRobotsTxtTimesOut() throws Exception {
+        site.respond("/robots.txt", aResponse().withStatus(200).withBody("User-agent: *\nDisallow:\n")
+                        .withFixedDelay(1_500))
+                .page("/", FixtureSite.linkPage("home"));
+
+        CrawlOutput output = crawl(profile(site.url("/")));
+
+        JsonNode home = output.record(site.url("/"));
+        assertThat(home.get("outcome").asText()).isEqualTo("robots-disallowed");
+        assertThat(home.get("error").asText()).contains("robots.txt could not be fetched");
+        assertThat(site.requests("/")).isZero();
+    }
+
+    @Test
+    void recordsRedirectsFollowsTheirTargetsOnceAndStopsLoopsAndLongChains() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/old", "/loop1", "/away", "/r1"))
+                .redirect("/old", 301, "/new")
+                .page("/new", FixtureSite.linkPage("new", "/old"))
+                .redirect("/loop1", 302, "/loop2")
+                .redirect("/loop2", 302, "/loop1")
+                .redirect("/away", 301, "http://example.com/elsewhere")
+                .redirect("/r1", 302, "/r2").redirect("/r2", 302, "/r3").redirect("/r3", 302, "/r4")
+                .page("/r4", FixtureSite.linkPage("r4"));
+        CrawlProfile profile = profile(site.url("/"));
+        profile = profile.withFetch(new FetchConfig(4, profile.fetch().userAgent(), profile.fetch().connectTimeout(),
+                profile.fetch().readTimeout(), profile.fetch().callTimeout(), 2, 2, profile.fetch().accept(), false));
+
+        CrawlOutput output = crawl(profile);
+
+        JsonNode old = output.record(site.url("/old"));
+        assertThat(old.get("outcome").asText()).isEqualTo("redirect");
+        assertThat(old.get("status").asInt()).isEqualTo(301);
+        assertThat(old.get("redirectTo").asText()).isEqualTo(site.url("/new"));
+        assertThat(output.record(site.url("/new")).get("outcome").asText()).isEqualTo("fetched");
+        assertThat(site.requests("/old")).isEqualTo(1);
+        assertThat(site.requests("/loop1")).isEqualTo(1);
+        assertThat(site.requests("/loop2")).isEqualTo(1);
+        JsonNode elsewhere = output.record("http://example.com/elsewhere");
+        assertThat(elsewhere.get("outcome").asText()).isEqualTo("out-of-scope");
+        assertThat(elsewhere.get("referrer").asText()).isEqualTo(site.url("/away"));
+        JsonNode r3 = output.record(site.url("/r3"));
+        assertThat(r3.get("outcome").asText()).isEqualTo("error");
+        assertThat(r3.get("error").asText()).isEqualTo("redirect chain longer than fetch.max-redirects 2");
+        assertThat(site.requests("/r4")).isZero();
+    }
+
+    @Test
+    void retriesA429AfterItsRetryAfterAndA503ThenSucceeds() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/busy", "/flaky"))
+                .sequence("/busy", aResponse().withStatus(429).withHeader("Retry-After", "1"),
+                        aResponse().withStatus(200).withHeader("Content-Type", "text/html").withBody("<title>ok</title>"))
+                .sequence("/flaky", aResponse().withStatus(503),
+                        aResponse().withStatus(200).withHeader("Content-Type", "text/html").withBody("<title>up</title>"));
+
+        CrawlOutput output = crawl(profile(site.url("/")));
+
+        assertThat(output.record(site.url("/busy")).get("outcome").asText()).isEqualTo("fetched");
+        assertThat(output.record(site.url("/flaky")).get("title").asText()).isEqualTo("up");
+        assertThat(site.requests("/busy")).isEqualTo(2);
+        assertThat(site.requests("/flaky")).isEqualTo(2);
+        List<LoggedRequest> busy = site.requestLog().stream().filter(r -> r.getUrl().equals("/busy")).toList();
+        long waited = busy.get(1).getLoggedDate().getTime() - busy.get(0).getLoggedDate().getTime();
+        assertThat(waited).as("Retry-After: 1 honoured").isGreaterThanOrEqualTo(990);
+    }
+
+    @Test
+    void givesUpAfterTheConfiguredRetriesWithTheStatusRecorded() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/down")).respond("/down", aResponse().withStatus(503));
+        CrawlProfile profile = profile(site.url("/"));
+        profile = profile.withFetch(profile.fetch().withRetries(1));
+
+        CrawlOutput output = crawl(profile);
+
+        JsonNode down = output.record(site.url("/down"));
+        assertThat(down.get("outcome").asText()).isEqualTo("http-error");
+        assertThat(down.get("status").asInt()).isEqualTo(503);
+        assertThat(down.get("error").asText()).contains("after 2 attempts");
+        assertThat(site.requests("/down")).isEqualTo(2);
+    }
+
+    @Test
+    void crawlsAFastHostAtFullSpeedBesideADelayedOneWithOneFetcherThread() throws Exception {
+        try (FixtureSite slow = FixtureSite.start()) {
+            slow.robots("User-agent: *\nCrawl-delay: 1\n")
+                    .page("/", FixtureSite.linkPage("slow", "/s1", "/s2")).page("/s1", "s1").page("/s2", "s2");
+            String[] fastPages = new String[15];
+            for (int i = 0; i < fastPages.length; i++) {
+                fastPages[i] = "/f" + i;
+                site.page(fastPages[i], FixtureSite.linkPage("f" + i));
+            }
+            site.page("/", FixtureSite.linkPage("fast", fastPages));
+            CrawlProfile profile = profile(slow.url("/"), site.url("/"));
+            profile = profile.withFetch(profile.fetch().withThreads(1));
+
+            CrawlOutput output = crawl(profile);
+
+            assertThat(output.records).hasSize(19);
+            long fastDone = site.requestLog().stream().mapToLong(r -> r.getLoggedDate().getTime()).max().orElseThrow();
+            List<LoggedRequest> slowLog = slow.requestLog();
+            long slowSecondPage = slowLog.get(2).getLoggedDate().getTime(); // robots.txt, /, then this
+            assertThat(fastDone).as("all 16 fast pages before the slow host's second page")
+                    .isLessThan(slowSecondPage);
+            assertThat(slowSecondPage - slowLog.get(1).getLoggedDate().getTime()).isGreaterThanOrEqualTo(990);
+        }
+    }
+
+    @Test
+    void cutsAHugeBodyAndAGzipBombAtTheMaximumPageSize() throws Exception {
+        byte[] bomb;
+        ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(compressed)) {
+            byte[] zeros = new byte[1 << 20];
+            for (int i = 0; i < 64; i++) {
+                gzip.write(zeros); // 64 MiB of zeros, ~64 KiB compressed
+            }
+        }
+        bomb = compressed.toByteArray();
+        site.page("/", FixtureSite.linkPage("home", "/huge", "/bomb"))
+                .page("/huge", "<title>huge</title>" + "<p>lorem ipsum</p>".repeat(100_000))
+                .respond("/bomb", aResponse().withStatus(200).withHeader("Content-Type", "text/html")
+                        .withHeader("Content-Encoding", "gzip").withBody(bomb));
+        CrawlProfile profile = profile(site.url("/"));
+        profile = profile.withLimits(profile.limits().withMaxPageBytes(256 * 1024));
+
+        CrawlOutput output = crawl(profile);
+
+        for (String path : List.of("/huge", "/bomb")) {
+            JsonNode record = output.record(site.url(path));
+            assertThat(record.get("outcome").asText()).as(path).isEqualTo("truncated");
+            assertThat(record.get("bytes").asLong()).as(path).isEqualTo(256 * 1024);
+            assertThat(record.get("error").asText()).contains("limits.max-page-bytes");
+        }
+        assertThat(output.record(site.url("/huge")).get("title").asText()).isEqualTo("huge");
+    }
+
+    @Test
+    void recordsNonHtmlContentWithoutParsingIt() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/report.pdf", "/data.json"))
+                .respond("/report.pdf", aResponse().withStatus(200).withHeader("Content-Type", "application/pdf")
+                        .withBody("%PDF-1.4 <a href=\"/hidden\">"))
+                .respond("/data.json", aResponse().withStatus(200).withHeader("Content-Type", "application/json")
+                        .withBody("{\"a\": \"<a href='/hidden2'>\"}"));
+
+        CrawlOutput output = crawl(profile(site.url("/")));
+
+        JsonNode pdf = output.record(site.url("/report.pdf"));
+        assertThat(pdf.get("outcome").asText()).isEqualTo("not-html");
+        assertThat(pdf.get("contentType").asText()).isEqualTo("application/pdf");
+        assertThat(output.record(site.url("/data.json")).get("outcome").asText()).isEqualTo("not-html");
+        assertThat(output.urls()).doesNotContain(site.url("/hidden"), site.url("/hidden2"));
+    }
+
+    @Test
+    void decodesAWindows1252PageDeclaredOnlyInItsMetaTag() throws Exception {
+        byte[] body = FixtureSite.windows1252("<html><head><meta charset=\"windows-1252\">"
+                + "<title>Caf\u00e9 \u20ac 5 \u2013 na\u00efve</title></head><body>\u00fcber</body></html>");
+        site.page("/", FixtureSite.linkPage("home", "/cp1252"))
+                .respond("/cp1252", aResponse().withStatus(200).withHeader("Content-Type", "text/html")
+                        .withBody(body));
+
+        CrawlOutput output = crawl(profile(site.url("/")));
+
+        assertThat(output.record(site.url("/cp1252")).get("title").asText())
+                .isEqualTo("Caf\u00e9 \u20ac 5 \u2013 na\u00efve");
+    }
+
+    @Test
+    void followsTheLinksOfMalformedHtml() throws Exception {
+        site.page("/", "<html><body><a href=/m1>one<a href='/m2'>two<div><table><a href=\"/m3\">three"
+                        + "<p <a href=/broken>x</a><!-- <a href=/commented> --><a href=/m4")
+                .page("/m1", "m1").page("/m2", "m2").page("/m3", "m3");
+
+        CrawlOutput output = crawl(profile(site.url("/")));
+
+        assertThat(output.urls()).contains(site.url("/m1"), site.url("/m2"), site.url("/m3"));
+        assertThat(output.urls()).doesNotContain(site.url("/commented"));
+        assertThat(output.record(site.url("/")).get("outcome").asText()).isEqualTo("fetched");
+    }
+
+    @Test
+    void neitherLeavesTheSiteNorFollowsLinksToPrivateAddresses() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "http://example.com/off-site", "http://169.254.169.254/latest/",
+                "http://127.0.0.1:1/other-service", "http://10.0.0.1/", "mailto:someone@example.org",
+                "javascript:void(0)", "/ok"))
+                .page("/ok", "ok");
+
+        CrawlOutput output = crawl(profile(site.url("/")));
+
+        assertThat(output.urls()).containsExactlyInAnyOrder(site.url("/"), site.url("/ok"));
+        assertThat(output.summaryCount("linkRejections", "out-of-scope-host")).isEqualTo(1);
+        assertThat(output.summaryCount("linkRejections", "private-address")).isEqualTo(3);
+        assertThat(output.summaryCount("linkRejections", "unsupported-scheme")).isEqualTo(2);
+    }
+
+    @Test
+    void stopsAtTheMaximumNumberOfPages() throws Exception {
+        String[] links = new String[20];
+        for (int i = 0; i < links.length; i++) {
+            links[i] = "/p" + i;
+            site.page(links[i], FixtureSite.linkPage("p" + i));
+        }
+        site.page("/", FixtureSite.linkPage("home", links));
+        CrawlProfile profile = profile(site.url("/"));
+        profile = profile.withLimits(profile.limits().withMaxPages(5));
+
+        CrawlOutput output = crawl(profile);
+
+        assertThat(output.records).hasSize(5);
+        assertThat(output.summary.get("endReason").asText()).isEqualTo("max-pages");
+        assertThat(output.summary.get("pending").asLong()).isEqualTo(16);
+    }
+
+    @Test
+    void aCrawlStoppedMidwayStillWritesItsSummary() throws Exception {
+        String[] links = new String[40];
+        for (int i = 0; i < links.length; i++) {
+            links[i] = "/slow" + i;
+            site.respond(links[i], aResponse().withStatus(200).withHeader("Content-Type", "text/html")
+                    .withBody("<title>slow</title>").withFixedDelay(100));
+        }
+        site.page("/", FixtureSite.linkPage("home", links));
+        CrawlProfile profile = profile(site.url("/"));
+        profile = profile.withFetch(profile.fetch().withThreads(1));
+        Crawler crawler = new Crawler(profile);
+
+        CompletableFuture<CrawlSummary> running = CompletableFuture.supplyAsync(() -> {
+            try {
+                return crawler.run();
+            } catch (CrawlException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(1_000); // robots.txt, the home page and a few of the 100 ms pages
+        crawler.stop();
+        CrawlSummary summary = running.get(20, TimeUnit.SECONDS);
+
+        CrawlOutput output = CrawlOutput.read(out);
+        assertThat(summary.endReason()).isEqualTo("stopped");
+        assertThat(output.summary.get("endReason").asText()).isEqualTo("stopped");
+        assertThat(output.records.size()).isBetween(1, 40);
+        assertThat(output.summary.get("decided").asLong()).isEqualTo(output.records.size());
+        assertThat(output.summary.get("pending").asLong()).isPositive();
+    }
+
+    @Test
+    void failsWithAClearMessageWhenTheOutputCannotBeCreated() throws IOException {
+        Path file = Files.writeString(out.resolve("a-file"), "not a folder");
+        CrawlProfile profile = profile(site.url("/")).withOutput(new OutputConfig(file.resolve("sub"), false));
+
+        assertThatThrownBy(() -> new Crawler(profile).run())
+                .isInstanceOf(CrawlException.class)
+                .hasMessageContaining("cannot create output.dir " + file.resolve("sub"));
+    }
+
+    @Test
+    void refusesToStartWithoutAUsableSeed() {
+        assertThatThrownBy(() -> new Crawler(profile("ftp://example.org/", "not a url")).run())
+                .isInstanceOf(CrawlException.class)
+                .hasMessageStartingWith("no usable seed: seed \"ftp://example.org/\": ");
+    }
+}
