@@ -52,6 +52,7 @@ public final class Crawler {
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final AtomicReference<String> endReason = new AtomicReference<>();
     private final AtomicReference<IOException> outputFailure = new AtomicReference<>();
+    private final CrawlStats stats = new CrawlStats();
 
     public Crawler(CrawlProfile profile) {
         this(profile, Clock.systemUTC());
@@ -77,7 +78,6 @@ public final class Crawler {
                 profile.sieve().onOverflow(), politeness);
         LinkScope scope = new LinkScope(profile.scope(), seeds, profile.fetch().allowPrivateAddresses());
         RobotsPolicy robots = new RobotsPolicy(profile.fetch().robotsAgentName(), profile.politeness().maxCrawlDelay());
-        CrawlStats stats = new CrawlStats();
         try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock);
                 JsonlSink sink = JsonlSink.open(out.resolve("pages.jsonl"))) {
             FetchWorker worker = new FetchWorker(profile, sieve, politeness, fetcher, robots, new PageParser(),
@@ -104,6 +104,11 @@ public final class Crawler {
         } catch (IOException e) {
             throw new CrawlException("the crawl's output in " + out + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /** The crawl's live counters (for progress displays and benchmarks); thread-safe. */
+    public CrawlStats stats() {
+        return stats;
     }
 
     /** Asks the crawl to stop: no new URL is taken, requests in flight finish, the summary is written. */

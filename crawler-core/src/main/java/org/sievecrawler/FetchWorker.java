@@ -12,6 +12,7 @@ import org.sievecrawler.fetch.FetchResult;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.fetch.RobotsResponse;
 import org.sievecrawler.link.LinkDecision;
+import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.LinkScope;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.Outlink;
@@ -48,6 +49,7 @@ final class FetchWorker {
     private final PageParser parser;
     private final UrlNormalizer normalizer;
     private final LinkScope scope;
+    private final LinkResolver links;
     private final PageSink sink;
     private final CrawlStats stats;
     private final LongPredicate limitReached;
@@ -64,6 +66,7 @@ final class FetchWorker {
         this.parser = parser;
         this.normalizer = normalizer;
         this.scope = scope;
+        this.links = new LinkResolver(normalizer, scope);
         this.sink = sink;
         this.stats = stats;
         this.limitReached = limitReached;
@@ -158,9 +161,10 @@ final class FetchWorker {
         ParsedPage parsed = parser.parse(page.body(), page.length(), page.contentType(), HttpUrl.get(task.url()));
         boolean followAll = profile.parse().followNofollow();
         if (followAll || !parsed.nofollow()) {
+            LinkResolver.PageLinks pageLinks = links.forPage(parsed.base());
             for (Outlink link : parsed.links()) {
                 if (followAll || !link.nofollow()) {
-                    offerLink(parsed.base(), link.href(), task);
+                    offer(pageLinks.decide(link.href(), task.depth() + 1), task);
                 }
             }
         }
@@ -171,11 +175,7 @@ final class FetchWorker {
                 parsed.noindex()));
     }
 
-    private void offerLink(HttpUrl base, String href, PendingUrl from) {
-        LinkDecision decision = normalizer.resolve(base, href);
-        if (decision instanceof LinkDecision.Accept accept) {
-            decision = scope.decide(accept.url(), from.depth() + 1);
-        }
+    private void offer(LinkDecision decision, PendingUrl from) {
         if (decision instanceof LinkDecision.Accept accept) {
             sieve.offer(PendingUrl.link(accept.url(), from));
         } else {

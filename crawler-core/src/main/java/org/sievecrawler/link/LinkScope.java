@@ -159,10 +159,19 @@ public final class LinkScope {
             return new Reject(RejectReason.NOT_INCLUDED, "URL matches none of the " + include.size()
                     + " scope.include patterns");
         }
+        return depthCheck(new Accept(normalizedUrl), depth);
+    }
+
+    /**
+     * {@code accepted} as it stands at {@code depth}: unchanged, or refused as TOO_DEEP past scope.max-depth.
+     * The depth is the only part of a decision that depends on where a link was found, so callers may keep
+     * {@code decide(url, 0)} and apply this per link.
+     */
+    public LinkDecision depthCheck(Accept accepted, int depth) {
         if (maxDepth >= 0 && depth > maxDepth) {
             return new Reject(RejectReason.TOO_DEEP, "depth " + depth + " is more than scope.max-depth " + maxDepth);
         }
-        return new Accept(normalizedUrl);
+        return accepted;
     }
 
     private boolean hostInScope(String host) {

@@ -184,7 +184,7 @@ public final class HrefScanner {
                 }
                 i++;
             }
-            String name = lowerName(at + 1, i);
+            String name = TagNames.lowerCase(b, at + 1, i);
             hrefStart = srcStart = relStart = nameStart = contentStart = -1;
             pos = checked(TagLexer.readAttributes(b, i, end, this), at);
             startElement(name, at);
@@ -210,7 +210,7 @@ public final class HrefScanner {
                 }
                 i++;
             }
-            String name = lowerName(at + 2, i);
+            String name = TagNames.lowerCase(b, at + 2, i);
             pos = checked(TagLexer.readAttributes(b, i, end, IGNORE), at);
             endElement(name, at);
         }
@@ -540,13 +540,6 @@ public final class HrefScanner {
             }
         }
 
-        private String lowerName(int start, int stop) {
-            char[] chars = new char[stop - start];
-            for (int i = start; i < stop; i++) {
-                chars[i - start] = (char) TagLexer.lower(b[i]);
-            }
-            return new String(chars);
-        }
     }
 
     private static final TagLexer.AttributeSink IGNORE = (ns, ne, vs, ve) -> { };

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The crawl benchmark: generates a static site of SECTIONS x PAGES documentation-like pages (default 100 x 100,
+# median ~12 KB, ~110 links each, one page in 200 over 1 MB), serves it with nginx on 127.0.0.1 (installed
+# with apt-get if missing), crawls it with 16 fetcher threads, 16 connections and no delay, and prints
+# pages/s, MB/s, the crawler's peak RSS, and duplicate fetches counted from nginx's access log.
+#
+#   crawler-bench/crawl-bench.sh [SECTIONS] [PAGES] [THREADS] [CONNECTIONS]
+#
+# Needs the jars: mvn -q -DskipTests package (run from the repository root; the script does it if missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECTIONS=${1:-100}
+PAGES=${2:-100}
+THREADS=${3:-16}
+CONNECTIONS=${4:-16}
+PORT=${PORT:-18080}
+WORK=${WORK:-/tmp/sieve-crawl-bench}
+JAR=crawler-bench/target/benchmarks.jar
+
+[ -f "$JAR" ] || mvn -q -B -DskipTests package
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  echo "installing nginx with apt-get" >&2
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+
+rm -rf "$WORK" && mkdir -p "$WORK/site" "$WORK/logs" "$WORK/out"
+java -cp "$JAR" org.sievecrawler.bench.StaticSite "$WORK/site" "$SECTIONS" "$PAGES" "http://127.0.0.1:$PORT"
+
+cat > "$WORK/nginx.conf" <<CONF
+worker_processes 1;
+daemon on;
+pid $WORK/nginx.pid;
+error_log $WORK/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log $WORK/logs/access.log;
+  sendfile on;
+  keepalive_requests 100000;
+  types { text/html html; text/plain txt; }
+  server {
+    listen 127.0.0.1:$PORT;
+    root $WORK/site;
+  }
+}
+CONF
+"$NGINX" -c "$WORK/nginx.conf" -p "$WORK"
+trap '"$NGINX" -c "$WORK/nginx.conf" -p "$WORK" -s stop 2>/dev/null || true' EXIT
+sleep 0.5
+
+nginx_cpu() { # clock ticks of nginx's worker process
+  awk '{print $14 + $15}' "/proc/$(pgrep -f 'nginx: worker' | head -1)/stat"
+}
+NGINX_BEFORE=$(nginx_cpu)
+java -Xmx1g -cp "$JAR" org.sievecrawler.bench.CrawlBench "http://127.0.0.1:$PORT/index.html" "$WORK/out" \
+  "$THREADS" "$CONNECTIONS" 2>&1 | grep -E "RESULT|crawl finished|WARN|ERROR" || true
+NGINX_TICKS=$(( $(nginx_cpu) - NGINX_BEFORE ))
+
+REQUESTS=$(wc -l < "$WORK/logs/access.log")
+DUPLICATES=$(awk '{print $7}' "$WORK/logs/access.log" | sort | uniq -d | wc -l)
+echo "nginx: $REQUESTS requests, $DUPLICATES URLs fetched more than once, CPU $(awk -v t="$NGINX_TICKS" -v r="$REQUESTS" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.3f ms per request", 1000 * t / hz / r}')"
+if [ "$DUPLICATES" -gt 0 ]; then
+  awk '{print $7}' "$WORK/logs/access.log" | sort | uniq -c | sort -rn | head -5
+fi
+echo "records: $(wc -l < "$WORK/out/pages.jsonl") in $WORK/out/pages.jsonl"

@@ -1,0 +1,105 @@
+package org.sievecrawler.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import org.sievecrawler.CrawlException;
+import org.sievecrawler.Crawler;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.OutputConfig;
+import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.profile.ProgressConfig;
+import org.sievecrawler.profile.SieveConfig;
+import org.sievecrawler.progress.CrawlSummary;
+import org.sievecrawler.sieve.OverflowPolicy;
+
+/**
+ * Crawls a local site as fast as politeness allows a site of one's own (16 connections, no delay) and prints
+ * pages/s, MB/s and the process's peak RSS. Run by {@code crawler-bench/crawl-bench.sh}, which serves the site.
+ *
+ * <pre>
+ * java -cp crawler-bench/target/benchmarks.jar org.sievecrawler.bench.CrawlBench SEED OUT_DIR [THREADS] [CONNECTIONS]
+ * </pre>
+ */
+public final class CrawlBench {
+    private CrawlBench() {
+    }
+
+    public static void main(String[] args) throws CrawlException, IOException {
+        String seed = args[0];
+        Path out = Path.of(args[1]);
+        int threads = args.length > 2 ? Integer.parseInt(args[2]) : 16;
+        int connections = args.length > 3 ? Integer.parseInt(args[3]) : 16;
+        CrawlProfile defaults = CrawlProfile.defaults();
+        CrawlProfile profile = defaults.withSeeds(List.of(seed))
+                .withFetch(defaults.fetch().withThreads(threads))
+                .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ZERO)
+                        .withMaxConnectionsPerHost(connections))
+                .withSieve(new SieveConfig(1_000_000, 0.001, OverflowPolicy.WARN))
+                .withProgress(new ProgressConfig(Duration.ofSeconds(1)))
+                .withOutput(new OutputConfig(out, false));
+        Crawler crawler = new Crawler(profile);
+        List<long[]> samples = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor();
+        sampler.scheduleAtFixedRate(() -> samples.add(new long[] {System.nanoTime(), crawler.stats().fetched(),
+            processCpuNanos()}), 0, 250, java.util.concurrent.TimeUnit.MILLISECONDS);
+        long cpuBefore = processCpuNanos();
+        CrawlSummary summary = crawler.run();
+        long cpuAfter = processCpuNanos();
+        sampler.shutdownNow();
+        double cpuMillisPerPage = (cpuAfter - cpuBefore) / 1e6 / Math.max(1, summary.fetched());
+        double seconds = summary.duration().toMillis() / 1000.0;
+        double[] steady = steadyState(samples, summary.fetched());
+        System.out.printf(Locale.ROOT,
+                "RESULT pages=%d seconds=%.2f pages_per_s=%.0f mb_per_s=%.1f bytes=%d peak_rss_mb=%d"
+                        + " cpu_ms_per_page=%.3f steady_pages_per_s=%.0f steady_cpu_ms_per_page=%.3f outcomes=%s%n",
+                summary.fetched(), seconds, summary.fetched() / seconds, summary.bytes() / 1e6 / seconds,
+                summary.bytes(), peakRssMegabytes(), cpuMillisPerPage, steady[0], steady[1], summary.outcomes());
+    }
+
+    /**
+     * Pages/s and CPU ms per page between the samples at 30 % and 90 % of the pages: the crawl once the JIT
+     * has compiled the hot paths, before the tail where few URLs are left.
+     */
+    static double[] steadyState(List<long[]> samples, long pages) {
+        long[] from = null;
+        long[] to = null;
+        for (long[] sample : samples) {
+            if (from == null && sample[1] >= pages * 0.3) {
+                from = sample;
+            }
+            if (sample[1] <= pages * 0.9) {
+                to = sample;
+            }
+        }
+        if (from == null || to == null || to[1] <= from[1]) {
+            return new double[] {0, 0};
+        }
+        double seconds = (to[0] - from[0]) / 1e9;
+        return new double[] {(to[1] - from[1]) / seconds, (to[2] - from[2]) / 1e6 / (to[1] - from[1])};
+    }
+
+    /** CPU time of this whole process (every thread, JIT and GC included), in nanoseconds. */
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    /** VmHWM of this process from /proc, in MB (0 where /proc is not there). */
+    static long peakRssMegabytes() throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.exists(status)) {
+            return 0;
+        }
+        for (String line : Files.readAllLines(status)) {
+            if (line.startsWith("VmHWM:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+            }
+        }
+        return 0;
+    }
+}

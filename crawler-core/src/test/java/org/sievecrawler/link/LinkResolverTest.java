@@ -1,0 +1,62 @@
+package org.sievecrawler.link;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.regex.Pattern;
+import okhttp3.HttpUrl;
+import org.junit.jupiter.api.Test;
+import org.sievecrawler.profile.ScopeConfig;
+
+class LinkResolverTest {
+    private static final List<String> BASES = List.of(
+            "http://127.0.0.1:8080/", "http://127.0.0.1:8080/docs/guide/index.html",
+            "http://127.0.0.1:8080/docs/guide/other.html?x=1", "http://127.0.0.1:8080/docs/api/page.html#top",
+            "https://127.0.0.1:8080/docs/guide/index.html", "http://example.org/a/b/c");
+    private static final List<String> HREFS = List.of(
+            "", "#frag", "?q=2", "page.html", "./page.html", "../up.html", "sub/deep.html#x", "/abs.html",
+            "/docs/guide/../x.html", "//127.0.0.1:8080/proto.html", "//example.org/other", "http://127.0.0.1:8080/full",
+            "https://example.org/a", "HTTP://Example.ORG/Case", "mailto:a@example.org", "javascript:void(0)",
+            "  spaced.html ", "a b.html", "%7Euser/", "/private/x", "http://169.254.169.254/", "\\back\\slash",
+            "http://127.0.0.1:9/other-port", "/excluded/page", "?", "..", "/");
+    private final UrlNormalizer normalizer = new UrlNormalizer();
+    private final LinkScope scope = new LinkScope(
+            new ScopeConfig(List.of(ScopeConfig.SAME_AS_SEEDS), List.of(), List.of(Pattern.compile("/excluded/")), 3),
+            List.of("http://127.0.0.1:8080/", "http://example.org/"), false);
+
+    @Test
+    void decidesExactlyLikeNormalizingThenScopingEveryTimeAcrossPages() {
+        LinkResolver resolver = new LinkResolver(normalizer, scope);
+        for (int round = 0; round < 2; round++) { // the second round answers from the memo
+            for (String base : BASES) {
+                HttpUrl baseUrl = HttpUrl.get(base);
+                LinkResolver.PageLinks page = resolver.forPage(baseUrl);
+                for (String href : HREFS) {
+                    for (int depth : new int[] {1, 4}) {
+                        assertThat(page.decide(href, depth))
+                                .as("%s on %s at depth %d", href, base, depth)
+                                .isEqualTo(direct(baseUrl, href, depth));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void staysRightWhenManyMoreLinksThanSlotsCollide() {
+        LinkResolver resolver = new LinkResolver(normalizer, scope);
+        for (int round = 0; round < 2; round++) {
+            LinkResolver.PageLinks page = resolver.forPage(HttpUrl.get("http://127.0.0.1:8080/dir/"));
+            for (int i = 0; i < 3 * LinkResolver.SLOTS; i++) {
+                assertThat(page.decide("/p" + i, 1)).isEqualTo(new LinkDecision.Accept("http://127.0.0.1:8080/p" + i));
+                assertThat(page.decide("p" + i, 1))
+                        .isEqualTo(new LinkDecision.Accept("http://127.0.0.1:8080/dir/p" + i));
+            }
+        }
+    }
+
+    private LinkDecision direct(HttpUrl base, String href, int depth) {
+        LinkDecision decision = normalizer.resolve(base, href);
+        return decision instanceof LinkDecision.Accept accept ? scope.decide(accept.url(), depth) : decision;
+    }
+}
