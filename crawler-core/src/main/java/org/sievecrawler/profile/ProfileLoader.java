@@ -21,7 +21,7 @@ import org.sievecrawler.profile.YamlNode.Mark;
 /**
  * Loads a YAML crawl profile into a validated {@link CrawlProfile}: reads the file, follows {@code extends}
  * (a parent profile, its path relative to the file, deep-merged under the child: maps merge key by key and the
- * child wins, lists are replaced), fills every absent key from {@link CrawlProfile#defaults()} (the values of
+ * child wins, lists are replaced; the parent's {@code name} is not inherited), fills every absent key from {@link CrawlProfile#defaults()} (the values of
  * {@code config/default.yaml}) and reports every mistake at once as a {@link ProfileException}. Stateless and
  * thread-safe. Command-line overrides are out of scope: the caller applies them to the returned record.
  */
@@ -30,6 +30,7 @@ public final class ProfileLoader {
     public static final String DEFAULTS_RESOURCE = "/org/sievecrawler/profile/default.yaml";
 
     private static final String EXTENDS = "extends";
+    private static final String NAME = "name";
 
     private ProfileLoader() {
     }
@@ -126,7 +127,12 @@ public final class ProfileLoader {
             return child;
         }
         Mapping parentTree = readWithParents(parent, nextChain, parentEntry, problems, files);
-        return parentTree == null ? child : merge(parentTree, child);
+        if (parentTree == null) {
+            return child;
+        }
+        Map<String, Entry> inherited = new LinkedHashMap<>(parentTree.entries());
+        inherited.remove(NAME); // a profile's name is its own, never its parent's
+        return merge(new Mapping(inherited, parentTree.mark()), child);
     }
 
     /** {@code child} over {@code parent}: maps merge key by key, anything else in the child replaces. */

@@ -17,7 +17,7 @@ sealed interface YamlNode permits YamlNode.Scalar, YamlNode.Sequence, YamlNode.M
     record Mark(String file, int line, int column) {
     }
 
-    /** What the YAML parser made of an unquoted or quoted scalar. */
+    /** What the YAML parser made of a scalar; an empty one ({@code key:} or {@code key: ''}) is NULL. */
     enum Kind { STRING, INTEGER, FLOAT, BOOLEAN, NULL }
 
     /** A scalar, kept as written: binding decides what it means. */
@@ -43,7 +43,7 @@ sealed interface YamlNode permits YamlNode.Scalar, YamlNode.Sequence, YamlNode.M
     /** How a node is named in messages: its text for a scalar, else its shape. */
     static String describe(YamlNode node) {
         if (node instanceof Scalar scalar) {
-            return scalar.kind() == Kind.NULL || scalar.text().isEmpty() ? "empty" : scalar.text();
+            return scalar.kind() == Kind.NULL ? "empty" : scalar.text();
         }
         return node instanceof Sequence ? "a list" : "a map";
     }

@@ -83,7 +83,9 @@ final class YamlReader {
             case VALUE_NULL:
                 return new Scalar("", Kind.NULL, mark);
             default:
-                return new Scalar(parser.getText(), Kind.STRING, mark);
+                // Jackson reports "key:" with no value as an empty string; an empty text means nothing here either
+                String text = parser.getText();
+                return new Scalar(text, text.isEmpty() ? Kind.NULL : Kind.STRING, mark);
         }
     }
 

@@ -106,6 +106,15 @@ class ProfileLoaderTest {
     }
 
     @Test
+    void namesAnUnnamedChildAfterItsFileNotAfterItsParent() throws ProfileException {
+        CrawlProfile profile = ProfileLoader.load(RESOURCES.resolve("extends/sub/unnamed.yaml"));
+
+        assertThat(profile.name()).isEqualTo("unnamed");
+        assertThat(profile.fetch().threads()).isEqualTo(8);
+        assertThat(profile.fetch().retries()).isEqualTo(4);
+    }
+
+    @Test
     void reportsAMistakeInTheParentAtItsOwnFileAndLine() {
         ProfileException thrown = catchThrowableOfType(ProfileException.class,
                 () -> ProfileLoader.load(RESOURCES.resolve("extends/bad-child.yaml")));
