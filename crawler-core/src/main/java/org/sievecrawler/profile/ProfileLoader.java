@@ -21,9 +21,10 @@ import org.sievecrawler.profile.YamlNode.Mark;
 /**
  * Loads a YAML crawl profile into a validated {@link CrawlProfile}: reads the file, follows {@code extends}
  * (a parent profile, its path relative to the file, deep-merged under the child: maps merge key by key and the
- * child wins, lists are replaced; the parent's {@code name} is not inherited), fills every absent key from {@link CrawlProfile#defaults()} (the values of
- * {@code config/default.yaml}) and reports every mistake at once as a {@link ProfileException}. Stateless and
- * thread-safe. Command-line overrides are out of scope: the caller applies them to the returned record.
+ * child wins, lists are replaced; the parent's {@code name} is not inherited), fills every absent key from
+ * {@link CrawlProfile#defaults()} (the values of {@code config/default.yaml}) and reports every mistake at once as
+ * a {@link ProfileException}. Stateless and thread-safe. Command-line overrides are out of scope: the caller
+ * applies them to the returned record.
  */
 public final class ProfileLoader {
     /** The classpath copy of {@code config/default.yaml}, put there by the build. */

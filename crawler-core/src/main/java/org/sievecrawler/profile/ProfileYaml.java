@@ -60,7 +60,8 @@ public final class ProfileYaml {
         SieveConfig sieve = profile.sieve();
         out.append("sieve:\n");
         line(out, 1, "expected-urls", sieve.expectedUrls());
-        line(out, 1, "false-positive-rate", BigDecimal.valueOf(sieve.falsePositiveRate()).stripTrailingZeros().toPlainString());
+        line(out, 1, "false-positive-rate",
+                BigDecimal.valueOf(sieve.falsePositiveRate()).stripTrailingZeros().toPlainString());
         line(out, 1, "on-overflow", sieve.onOverflow());
 
         out.append("output:\n");

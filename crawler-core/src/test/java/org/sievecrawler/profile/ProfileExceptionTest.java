@@ -12,7 +12,8 @@ class ProfileExceptionTest {
     void joinsItsProblemsOnePerLine() {
         ProfileException e = new ProfileException(List.of(
                 new ProfileProblem("a.yaml", 2, 3, "fetch.threads", "must be in [1, 1024] (0)"),
-                new ProfileProblem("a.yaml", 5, 3, "fetch.threds", "unknown key \"threds\" (did you mean \"threads\"?)")));
+                new ProfileProblem("a.yaml", 5, 3, "fetch.threds",
+                        "unknown key \"threds\" (did you mean \"threads\"?)")));
 
         assertThat(e).hasMessage("a.yaml:2:3: fetch.threads: must be in [1, 1024] (0)\n"
                 + "a.yaml:5:3: fetch.threds: unknown key \"threds\" (did you mean \"threads\"?)");

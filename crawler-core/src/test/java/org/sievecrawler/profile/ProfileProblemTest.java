@@ -8,7 +8,8 @@ class ProfileProblemTest {
 
     @Test
     void printsFileLineColumnKeyAndMessage() {
-        ProfileProblem problem = new ProfileProblem("config/site.yaml", 14, 5, "politeness.delay", "must be >= 0 (-3s)");
+        ProfileProblem problem =
+                new ProfileProblem("config/site.yaml", 14, 5, "politeness.delay", "must be >= 0 (-3s)");
 
         assertThat(problem).hasToString("config/site.yaml:14:5: politeness.delay: must be >= 0 (-3s)");
     }
