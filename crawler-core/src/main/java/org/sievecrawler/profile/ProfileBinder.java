@@ -91,7 +91,7 @@ final class ProfileBinder {
 
         Group si = top.group("sieve");
         SieveConfig dsi = d.sieve();
-        SieveConfig sieve = si.build(() -> new SieveConfig(
+        SieveConfig sieve = si.build(() -> sieve(
                 si.get("expected-urls", dsi.expectedUrls(), longInteger(1, "must be >= 1")),
                 si.get("false-positive-rate", dsi.falsePositiveRate(), rate()),
                 si.get("on-overflow", dsi.onOverflow(), overflow())), dsi);
@@ -110,6 +110,16 @@ final class ProfileBinder {
             return null;
         }
         return new CrawlProfile(name, seeds, scope, limits, fetch, politeness, parse, sieve, output, progress);
+    }
+
+    /** The Sieve's record, its sizing error (too large for memory) told in the profile's key names. */
+    private static SieveConfig sieve(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow) {
+        try {
+            return new SieveConfig(expectedUrls, falsePositiveRate, onOverflow);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage().replace("expectedInsertions", "expected-urls")
+                    .replace("falsePositiveRate", "false-positive-rate"), e);
+        }
     }
 
     private void reportUnknownKeys() {
