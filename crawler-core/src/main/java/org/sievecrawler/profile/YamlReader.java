@@ -1,0 +1,140 @@
+package org.sievecrawler.profile;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.sievecrawler.profile.YamlNode.Entry;
+import org.sievecrawler.profile.YamlNode.Kind;
+import org.sievecrawler.profile.YamlNode.Mapping;
+import org.sievecrawler.profile.YamlNode.Mark;
+import org.sievecrawler.profile.YamlNode.Scalar;
+import org.sievecrawler.profile.YamlNode.Sequence;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+
+/**
+ * Reads the first YAML document of a text into a {@link YamlNode} tree that keeps every key's position, using
+ * Jackson's streaming YAML parser. Syntax errors and duplicate keys become {@link ProfileProblem}s. Not
+ * thread-safe: one reader per text. What the keys mean is out of scope ({@link ProfileBinder}).
+ */
+final class YamlReader {
+    private static final YAMLFactory FACTORY = YAMLFactory.builder().build();
+
+    private final String file;
+    private final List<ProfileProblem> problems;
+    private JsonParser parser;
+
+    YamlReader(String file, List<ProfileProblem> problems) {
+        this.file = file;
+        this.problems = problems;
+    }
+
+    /** The document's root map, an empty map for an empty document, or null after reporting a problem. */
+    Mapping read(String text) {
+        try (JsonParser yaml = FACTORY.createParser(text)) {
+            parser = yaml;
+            JsonToken first = parser.nextToken();
+            if (first == null) {
+                return new Mapping(Map.of(), new Mark(file, 1, 1));
+            }
+            YamlNode root = value(first, "");
+            if (root instanceof Mapping mapping) {
+                return mapping;
+            }
+            if (root instanceof Scalar scalar && scalar.kind() == Kind.NULL) {
+                return new Mapping(Map.of(), root.mark());
+            }
+            problems.add(new ProfileProblem(file, root.mark().line(), root.mark().column(), "",
+                    "a profile must be a map of keys such as \"fetch:\", not " + YamlNode.describe(root)));
+            return null;
+        } catch (JsonProcessingException e) {
+            problems.add(syntaxError(e));
+            return null;
+        } catch (IOException e) {
+            problems.add(new ProfileProblem(file, 1, 1, "", "cannot read YAML: " + e.getMessage()));
+            return null;
+        }
+    }
+
+    private YamlNode value(JsonToken token, String path) throws IOException {
+        Mark mark = mark(parser.currentTokenLocation());
+        switch (token) {
+            case START_OBJECT:
+                return mapping(mark, path);
+            case START_ARRAY:
+                List<YamlNode> items = new ArrayList<>();
+                for (JsonToken next = parser.nextToken(); next != JsonToken.END_ARRAY; next = parser.nextToken()) {
+                    items.add(value(next, path + "[" + items.size() + "]"));
+                }
+                return new Sequence(items, mark);
+            case VALUE_NUMBER_INT:
+                return new Scalar(parser.getText(), Kind.INTEGER, mark);
+            case VALUE_NUMBER_FLOAT:
+                return new Scalar(parser.getText(), Kind.FLOAT, mark);
+            case VALUE_TRUE:
+            case VALUE_FALSE:
+                return new Scalar(parser.getText(), Kind.BOOLEAN, mark);
+            case VALUE_NULL:
+                return new Scalar("", Kind.NULL, mark);
+            default:
+                // Jackson reports "key:" with no value as an empty string; an empty text means nothing here either
+                String text = parser.getText();
+                return new Scalar(text, text.isEmpty() ? Kind.NULL : Kind.STRING, mark);
+        }
+    }
+
+    private Mapping mapping(Mark mark, String path) throws IOException {
+        Map<String, Entry> entries = new LinkedHashMap<>();
+        for (JsonToken next = parser.nextToken(); next != JsonToken.END_OBJECT; next = parser.nextToken()) {
+            String key = parser.currentName();
+            Mark keyMark = mark(parser.currentTokenLocation());
+            String keyPath = path.isEmpty() ? key : path + "." + key;
+            YamlNode value = value(parser.nextToken(), keyPath);
+            Entry earlier = entries.get(key);
+            if (earlier != null) {
+                problems.add(new ProfileProblem(file, keyMark.line(), keyMark.column(), keyPath,
+                        "duplicate key, already given at line " + earlier.keyMark().line() + " (" + key + ")"));
+            } else {
+                entries.put(key, new Entry(key, keyMark, value));
+            }
+        }
+        return new Mapping(entries, mark);
+    }
+
+    private Mark mark(JsonLocation location) {
+        return new Mark(file, Math.max(1, location.getLineNr()), Math.max(1, location.getColumnNr()));
+    }
+
+    /** SnakeYAML's own problem and mark where it has them (more precise than Jackson's), else Jackson's. */
+    private ProfileProblem syntaxError(JsonProcessingException e) {
+        if (e.getCause() instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
+            org.yaml.snakeyaml.error.Mark at = marked.getProblemMark();
+            String message = marked.getProblem();
+            org.yaml.snakeyaml.error.Mark context = marked.getContextMark();
+            if (marked.getContext() != null && context != null) {
+                message += " (" + marked.getContext() + " at line " + (context.getLine() + 1) + ", column "
+                        + (context.getColumn() + 1) + ")";
+            }
+            return new ProfileProblem(file, at.getLine() + 1, at.getColumn() + 1, "", "YAML syntax error: " + message);
+        }
+        JsonLocation at = e.getLocation();
+        int line = at == null ? 1 : Math.max(1, at.getLineNr());
+        int column = at == null ? 1 : Math.max(1, at.getColumnNr());
+        return new ProfileProblem(file, line, column, "", "YAML syntax error: " + firstLine(e.getOriginalMessage()));
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "unreadable YAML";
+        }
+        String trimmed = message.strip();
+        int newline = trimmed.indexOf('\n');
+        return newline < 0 ? trimmed : trimmed.substring(0, newline).strip();
+    }
+}

@@ -1,0 +1,156 @@
+package org.sievecrawler.profile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.sievecrawler.sieve.OverflowPolicy;
+
+class ProfileLoaderTest {
+    /** Test profiles are loaded by their path from the module folder, so messages show short relative paths. */
+    static final Path RESOURCES = Path.of("src/test/resources/profile");
+    static final Path CONFIG = Path.of("../config");
+
+    static Stream<Path> shippedProfiles() throws IOException {
+        try (Stream<Path> files = Files.list(CONFIG)) {
+            return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList().stream();
+        }
+    }
+
+    static Stream<String> mistakes() throws IOException {
+        try (Stream<Path> files = Files.list(RESOURCES.resolve("mistakes"))) {
+            return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".yaml"))
+                    .map(n -> n.substring(0, n.length() - ".yaml".length())).sorted().toList().stream();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("shippedProfiles")
+    void loadsEveryShippedProfile(Path file) throws ProfileException {
+        assertThat(ProfileLoader.load(file).name()).isNotBlank();
+    }
+
+    @Test
+    void defaultYamlHoldsTheRecordDefaults() throws ProfileException {
+        assertThat(ProfileLoader.load(CONFIG.resolve("default.yaml"))).isEqualTo(CrawlProfile.defaults());
+    }
+
+    @Test
+    void loadsTheDefaultsFromTheClasspathCopyOfDefaultYaml() {
+        assertThat(ProfileLoader.loadDefaults()).isEqualTo(CrawlProfile.defaults());
+    }
+
+    @ParameterizedTest
+    @MethodSource("mistakes")
+    void reportsEachMistakeAtItsKeyWithItsValue(String name) throws IOException {
+        ProfileException thrown = catchThrowableOfType(ProfileException.class,
+                () -> ProfileLoader.load(RESOURCES.resolve("mistakes/" + name + ".yaml")));
+
+        assertThat(thrown).as(name + " must be refused").isNotNull();
+        String expected = Files.readString(RESOURCES.resolve("mistakes/" + name + ".expected"),
+                StandardCharsets.UTF_8).strip();
+        assertThat(shortPaths(thrown.getMessage())).isEqualTo(expected);
+    }
+
+    @Test
+    void reportsSeveralMistakesTogetherInFileOrder() {
+        ProfileException thrown = catchThrowableOfType(ProfileException.class,
+                () -> ProfileLoader.load(RESOURCES.resolve("mistakes/several.yaml")));
+
+        assertThat(thrown.problems()).extracting(ProfileProblem::keyPath)
+                .containsExactly("fetch.threads", "fetch.user-agnet", "politeness.delay", "scope.exclude[0]");
+        assertThat(thrown.problems()).extracting(ProfileProblem::line).containsExactly(3, 4, 6, 8);
+    }
+
+    @Test
+    void reportsAMissingFileWithoutAStackTrace() {
+        Path missing = RESOURCES.resolve("no-such-profile.yaml");
+
+        assertThatThrownBy(() -> ProfileLoader.load(missing)).isInstanceOf(ProfileException.class)
+                .hasMessage(missing + ":1:1: cannot read the profile: no such file");
+    }
+
+    @Test
+    void fillsAbsentKeysWithDefaultsAndNamesTheProfileAfterItsFile() throws ProfileException {
+        CrawlProfile profile = ProfileLoader.load(RESOURCES.resolve("partial.yaml"));
+        CrawlProfile defaults = CrawlProfile.defaults();
+
+        assertThat(profile.name()).isEqualTo("partial");
+        assertThat(profile.fetch()).isEqualTo(defaults.fetch().withThreads(4));
+        assertThat(profile.politeness()).isEqualTo(defaults.politeness());
+        assertThat(profile.sieve()).isEqualTo(new SieveConfig(1_000_000_000L, 1e-4, OverflowPolicy.GROW));
+        assertThat(profile.limits()).isEqualTo(new LimitsConfig(500, Duration.ofMinutes(90), 512 * 1024));
+    }
+
+    @Test
+    void deepMergesTheParentNamedByExtendsRelativeToTheFile() throws ProfileException {
+        CrawlProfile profile = ProfileLoader.load(RESOURCES.resolve("extends/sub/child.yaml"));
+
+        assertThat(profile.name()).isEqualTo("child");
+        assertThat(profile.seeds()).containsExactly("https://example.org/");
+        assertThat(profile.fetch().threads()).isEqualTo(32);
+        assertThat(profile.fetch().userAgent()).isEqualTo("Base/1.0");
+        assertThat(profile.fetch().retries()).isEqualTo(CrawlProfile.defaults().fetch().retries());
+        assertThat(profile.politeness().delay()).isEqualTo(Duration.ofMillis(250));
+        assertThat(profile.scope().exclude()).extracting(p -> p.pattern()).containsExactly("/child/");
+        assertThat(profile.scope().maxDepth()).isEqualTo(3);
+    }
+
+    @Test
+    void namesAnUnnamedChildAfterItsFileNotAfterItsParent() throws ProfileException {
+        CrawlProfile profile = ProfileLoader.load(RESOURCES.resolve("extends/sub/unnamed.yaml"));
+
+        assertThat(profile.name()).isEqualTo("unnamed");
+        assertThat(profile.fetch().threads()).isEqualTo(8);
+        assertThat(profile.fetch().retries()).isEqualTo(4);
+    }
+
+    @Test
+    void reportsAMistakeInTheParentAtItsOwnFileAndLine() {
+        ProfileException thrown = catchThrowableOfType(ProfileException.class,
+                () -> ProfileLoader.load(RESOURCES.resolve("extends/bad-child.yaml")));
+
+        assertThat(shortPaths(thrown.getMessage())).isEqualTo(String.join("\n",
+                "extends/bad-child.yaml:4:3: fetch.retries: must be >= 0 (-1)",
+                "extends/bad-parent.yaml:3:3: politeness.max-connections-per-host: must be >= 1 (0)"));
+    }
+
+    @Test
+    void refusesProfilesThatExtendEachOtherInACycle() {
+        assertThatThrownBy(() -> ProfileLoader.load(RESOURCES.resolve("extends/cycle-a.yaml")))
+                .isInstanceOf(ProfileException.class)
+                .satisfies(e -> assertThat(shortPaths(e.getMessage())).isEqualTo("extends/cycle-b.yaml:1:1: extends:"
+                        + " profiles extend each other in a cycle: cycle-a.yaml -> cycle-b.yaml -> cycle-a.yaml"
+                        + " (cycle-a.yaml)"));
+    }
+
+    @Test
+    void reportsAnUnreadableParentAtTheExtendsKey() {
+        assertThatThrownBy(() -> ProfileLoader.load(RESOURCES.resolve("extends/missing-parent.yaml")))
+                .isInstanceOf(ProfileException.class)
+                .satisfies(e -> assertThat(shortPaths(e.getMessage())).isEqualTo("extends/missing-parent.yaml:2:1:"
+                        + " extends: cannot read extends/gone.yaml: no such file (gone.yaml)"));
+    }
+
+    @Test
+    void ownServerExtendsTheDefaultsAndDropsTheDelay() throws ProfileException {
+        CrawlProfile profile = ProfileLoader.load(CONFIG.resolve("own-server.yaml"));
+
+        assertThat(profile.politeness().delay()).isEqualTo(Duration.ZERO);
+        assertThat(profile.politeness().maxConnectionsPerHost()).isGreaterThan(1);
+        assertThat(profile.sieve()).isEqualTo(CrawlProfile.defaults().sieve());
+    }
+
+    static String shortPaths(String message) {
+        return message.replace(RESOURCES + "/", "");
+    }
+}

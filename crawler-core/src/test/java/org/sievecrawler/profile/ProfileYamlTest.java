@@ -1,0 +1,95 @@
+package org.sievecrawler.profile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ProfileYamlTest {
+    @TempDir
+    Path dir;
+
+    static Stream<Path> shippedProfiles() throws IOException {
+        return ProfileLoaderTest.shippedProfiles();
+    }
+
+    @ParameterizedTest
+    @MethodSource("shippedProfiles")
+    void writesAProfileThatLoadsBackEqual(Path file) throws Exception {
+        CrawlProfile profile = ProfileLoader.load(file);
+
+        assertThat(comparable(roundTrip(profile))).isEqualTo(comparable(profile));
+    }
+
+    @Test
+    void writesEveryKeyOfTheDefaults() throws IOException {
+        String yaml = ProfileYaml.write(CrawlProfile.defaults());
+
+        assertThat(yaml).contains("  threads: 16\n", "  call-timeout: 1m\n", "  max-page-bytes: 10MB\n",
+                "  on-overflow: warn\n", "  robots-retry: 30s\n", "  include: []\n", "  follow-nofollow: false\n");
+        assertThat(keys(yaml)).containsExactlyElementsOf(keys(Files.readString(Path.of("../config/default.yaml"))));
+    }
+
+    @Test
+    void writesRatesWithoutExponents() throws Exception {
+        String yaml = ProfileYaml.write(ProfileLoader.load(Path.of("../config/broad.yaml")));
+
+        assertThat(yaml).contains("  false-positive-rate: 0.0001\n", "  expected-urls: 100000000\n",
+                "  on-overflow: grow\n", "    - \"*.example.org\"\n");
+    }
+
+    @Test
+    void quotesTextThatYamlWouldOtherwiseMisread() throws Exception {
+        CrawlProfile odd = CrawlProfile.defaults()
+                .withFetch(CrawlProfile.defaults().fetch().withUserAgent("yes: \"quoted\" \\ #not-a-comment\t"))
+                .withScope(new ScopeConfig(List.of("*.example.org", "same-as-seeds"),
+                        List.of(Pattern.compile("^https?://[^/]+/docs/\\d+$")), List.of(Pattern.compile("[?&]q=")),
+                        4))
+                .withPoliteness(CrawlProfile.defaults().politeness().withDelay(Duration.ofMillis(1250)));
+
+        CrawlProfile back = roundTrip(odd);
+
+        assertThat(comparable(back)).isEqualTo(comparable(odd));
+        assertThat(back.fetch().userAgent()).isEqualTo("yes: \"quoted\" \\ #not-a-comment\t");
+    }
+
+    private CrawlProfile roundTrip(CrawlProfile profile) throws Exception {
+        Path file = dir.resolve(profile.name() + ".yaml");
+        Files.writeString(file, ProfileYaml.write(profile));
+        return ProfileLoader.load(file);
+    }
+
+    /** The profile with its patterns as text, since {@link Pattern} has no equals. */
+    private static List<Object> comparable(CrawlProfile profile) {
+        ScopeConfig scope = profile.scope();
+        return List.of(profile.name(), profile.seeds(), scope.hosts(), patterns(scope.include()),
+                patterns(scope.exclude()), scope.maxDepth(), profile.limits(), profile.fetch(), profile.politeness(),
+                profile.parse(), profile.sieve(), profile.output(), profile.progress());
+    }
+
+    private static List<String> patterns(List<Pattern> patterns) {
+        return patterns.stream().map(Pattern::pattern).toList();
+    }
+
+    /** The keys of a YAML text as written in this house style: "group.key" for indented ones. */
+    private static List<String> keys(String yaml) {
+        String[] group = {""};
+        return yaml.lines().filter(l -> l.matches("^ *[a-z-]+:.*")).map(l -> {
+            String key = l.strip().substring(0, l.strip().indexOf(':'));
+            if (!l.startsWith(" ")) {
+                group[0] = key;
+                return key;
+            }
+            return group[0] + "." + key;
+        }).toList();
+    }
+}
