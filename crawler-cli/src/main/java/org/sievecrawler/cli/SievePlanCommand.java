@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import org.sievecrawler.sieve.SievePlan;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -18,13 +19,17 @@ import picocli.CommandLine.TypeConversionException;
  * false-positive rate at n, 2n and 4n.
  */
 @Command(name = "sieve-plan", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Sizes the Sieve (a Bloom filter): bits m = -n ln p / (ln 2)^2, hash count k = (m/n) ln 2,",
-            "the memory, and the false-positive rate (1 - e^(-kx/m))^k once x = n, 2n and 4n URLs are in it."},
+        description = {"Sizes the Sieve, a Bloom filter, for n URLs at false-positive rate p:",
+            "bits m = -n ln p / (ln 2)^2, hash count k = (m/n) ln 2, the memory, and the",
+            "false-positive rate (1 - e^(-kx/m))^k once x = n, 2n and 4n URLs are in it."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {" 0:printed the plan", " 2:usage error (e.g. p not in (0, 1))"})
 final class SievePlanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    LoggingOptions logging;
 
     @Option(names = "--expected", required = true, paramLabel = "N", converter = CountConverter.class,
             description = "n, the distinct URLs expected, e.g. 1e9 or 1000000000 (sieve.expected-urls).")
@@ -36,6 +41,7 @@ final class SievePlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        logging.apply();
         SievePlan plan;
         try {
             plan = SievePlan.of(expected, fpp);
