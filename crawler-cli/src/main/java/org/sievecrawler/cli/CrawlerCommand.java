@@ -22,7 +22,9 @@ import picocli.CommandLine.Command;
             " 0:finished",
             " 1:the crawl failed (e.g. output not writable)",
             " 2:usage or profile error",
-            "130:stopped by Ctrl-C after a graceful stop"})
+            "130:stopped by Ctrl-C after a graceful stop"},
+        footer = {"", "A first crawl, no internet needed: crawler demo",
+            "Help on a command: crawler COMMAND --help"})
 public final class CrawlerCommand implements Callable<Integer> {
     /** The exit code of a usage or profile error. */
     static final int USAGE = 2;

@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
  * fresh folder, prints the folder and the summary, and stops the site. Needs no internet.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Crawls a sample documentation site served on 127.0.0.1 (no internet needed):",
-            "a few hundred pages, a robots.txt, a few broken links and redirects.",
+        description = {"Crawls a sample site on 127.0.0.1, no internet needed.",
+            "The site has a few hundred documentation pages, a robots.txt, a few broken links and redirects.",
             "Prints the output folder (pages.jsonl, summary.json, crawl.log) and the summary."})
 final class DemoCommand implements Callable<Integer> {
     @Spec
@@ -50,7 +50,9 @@ final class DemoCommand implements Callable<Integer> {
                     + " pages, a robots.txt, a few broken links and redirects)");
             int exit = CrawlRun.run(profile(site.homeUrl(), dir), root.stopSignal(), logging.format, stdout,
                     spec.commandLine().getErr());
-            stdout.println("demo site stopped. Look at the pages: head " + dir.resolve("pages.jsonl"));
+            stdout.println(exit == CrawlRun.FINISHED
+                    ? "demo site stopped. One line per URL: head " + dir.resolve("pages.jsonl")
+                    : "demo site stopped.");
             stdout.flush();
             return exit;
         }

@@ -19,7 +19,7 @@ import picocli.CommandLine.TypeConversionException;
  * false-positive rate at n, 2n and 4n.
  */
 @Command(name = "sieve-plan", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Sizes the Sieve, a Bloom filter, for n URLs at false-positive rate p:",
+        description = {"Sizes the Sieve's Bloom filter for n URLs at false-positive rate p.",
             "bits m = -n ln p / (ln 2)^2, hash count k = (m/n) ln 2, the memory, and the",
             "false-positive rate (1 - e^(-kx/m))^k once x = n, 2n and 4n URLs are in it."},
         exitCodeListHeading = "%nExit codes:%n",
