@@ -147,6 +147,33 @@ class CrawlCommandTest {
     }
 
     @Test
+    void quietDropsInfoLinesButKeepsProgressAndSummary() throws IOException {
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
+                "crawl", "--profile", "site.yaml", "-q");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        String log = Files.readString(out.resolve("crawl.log"));
+        assertThat(log).contains("org.sievecrawler.progress - fetched=", "crawl finished:")
+                .doesNotContain("crawl started:");
+    }
+
+    @Test
+    void veryQuietLogsErrorsOnly() throws IOException {
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
+                "crawl", "--profile", "site.yaml", "-qq");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(out.resolve("crawl.log")).isEmptyFile();
+        assertThat(run.out()).contains("crawl finished:");
+    }
+
+    @Test
     void writesOneJsonObjectPerLogLineWithLogFormatJson() throws IOException {
         Path out = dir.resolve("out");
         CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
