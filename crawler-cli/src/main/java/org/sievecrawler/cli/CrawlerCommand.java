@@ -5,7 +5,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The top-level {@code crawler} command. Subcommands are added as the crawler grows.
+ * The top-level {@code crawler} command and its subcommands: {@code crawl}, {@code demo},
+ * {@code profile check} and {@code sieve-plan}. It also holds what the subcommands share: where profiles
+ * come from and where a stop signal comes from (a test replaces both).
  *
  * <p>Exit codes: 0 finished; 1 the crawl failed; 2 usage or profile error; 130 stopped by Ctrl-C.
  */
@@ -14,22 +16,64 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = ManifestVersion.class,
         description = "A single-node web crawler with a probabilistic (Bloom-filtered) frontier.",
+        subcommands = {CrawlCommand.class, DemoCommand.class, ProfileCommand.class, SievePlanCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             " 0:finished",
             " 1:the crawl failed (e.g. output not writable)",
             " 2:usage or profile error",
-            "130:stopped by Ctrl-C after a graceful stop"})
+            "130:stopped by Ctrl-C after a graceful stop"},
+        footer = {"", "A first crawl, no internet needed: crawler demo",
+            "Help on a command: crawler COMMAND --help"})
 public final class CrawlerCommand implements Callable<Integer> {
+    /** The exit code of a usage or profile error. */
+    static final int USAGE = 2;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    private final ProfileSource profiles;
+    private final StopSignal stopSignal;
+
+    public CrawlerCommand() {
+        this(ProfileSource.YAML, StopSignal.CTRL_C);
+    }
+
+    CrawlerCommand(ProfileSource profiles, StopSignal stopSignal) {
+        this.profiles = profiles;
+        this.stopSignal = stopSignal;
+    }
+
     /** A configured command line: exit code 2 for usage errors, as documented. */
     public static CommandLine commandLine() {
-        CommandLine commandLine = new CommandLine(new CrawlerCommand());
-        commandLine.setExitCodeExceptionMapper(e -> 2);
+        return commandLine(new CrawlerCommand());
+    }
+
+    static CommandLine commandLine(CrawlerCommand root) {
+        CommandLine commandLine = new CommandLine(root);
+        commandLine.setExitCodeExceptionMapper(e -> USAGE);
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        inheritExitCodes(commandLine, commandLine.getCommandSpec().usageMessage());
         return commandLine;
+    }
+
+    /** Gives every subcommand that lists no exit codes of its own the full list. */
+    private static void inheritExitCodes(CommandLine command, CommandLine.Model.UsageMessageSpec full) {
+        for (CommandLine sub : command.getSubcommands().values()) {
+            CommandLine.Model.UsageMessageSpec usage = sub.getCommandSpec().usageMessage();
+            if (usage.exitCodeList().isEmpty()) {
+                usage.exitCodeListHeading(full.exitCodeListHeading()).exitCodeList(full.exitCodeList());
+            }
+            inheritExitCodes(sub, full);
+        }
+    }
+
+    ProfileSource profiles() {
+        return profiles;
+    }
+
+    StopSignal stopSignal() {
+        return stopSignal;
     }
 
     @Override

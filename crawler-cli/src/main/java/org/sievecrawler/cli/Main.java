@@ -1,7 +1,5 @@
 package org.sievecrawler.cli;
 
-import picocli.CommandLine;
-
 /** The entry point of {@code crawler.jar}: runs {@link CrawlerCommand} and exits with its code. */
 public final class Main {
     private Main() {

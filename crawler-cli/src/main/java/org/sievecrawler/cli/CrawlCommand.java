@@ -1,0 +1,151 @@
+package org.sievecrawler.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.ProfileException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code crawler crawl}: crawls from seeds given by the profile, the arguments and a seed file, with flags
+ * that override the profile. Runs on the caller's thread; not reusable.
+ */
+@Command(name = "crawl", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Crawls from the seeds of the profile, the URL arguments and the --seeds file.",
+            "Flags override the profile; without --profile the built-in defaults apply.",
+            "Progress is logged every progress.interval; pages.jsonl, summary.json and crawl.log go to the"
+                    + " output folder."})
+final class CrawlCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @ParentCommand
+    CrawlerCommand root;
+
+    @Mixin
+    LoggingOptions logging;
+
+    @Parameters(paramLabel = "URL", arity = "0..*", description = "Seed URLs (http or https).")
+    List<String> urls = List.of();
+
+    @Option(names = "--seeds", paramLabel = "FILE",
+            description = "A seed file: one URL per line; blank lines and # comments are skipped.")
+    Path seedFile;
+
+    @Option(names = "--profile", paramLabel = "FILE", description = "A YAML crawl profile.")
+    Path profileFile;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "The output folder (output.dir).")
+    Path out;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Fetcher threads (fetch.threads).")
+    Integer threads;
+
+    @Option(names = "--max-pages", paramLabel = "N", description = "Pages at most, 0 for no limit (limits.max-pages).")
+    Long maxPages;
+
+    @Option(names = "--max-depth", paramLabel = "N",
+            description = "Links followed from the seeds at most, -1 for no limit (scope.max-depth).")
+    Integer maxDepth;
+
+    @Option(names = "--delay", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Delay between two requests to a host, e.g. 500ms, 2s (politeness.delay).")
+    Duration delay;
+
+    @Option(names = "--user-agent", paramLabel = "S", description = "The User-Agent header (fetch.user-agent).")
+    String userAgent;
+
+    @Option(names = "--resume", paramLabel = "DIR", description = "Resume a crawl (reserved: comes with a later version).")
+    Path resume;
+
+    @Override
+    public Integer call() {
+        logging.apply();
+        PrintWriter err = spec.commandLine().getErr();
+        if (resume != null) {
+            err.println("crawl: --resume " + resume + ": resuming a crawl comes with a later version;"
+                    + " for now start a new crawl with another --out folder");
+            return CrawlerCommand.USAGE;
+        }
+        CrawlProfile profile;
+        try {
+            profile = profileFile == null ? root.profiles().defaults() : root.profiles().load(profileFile);
+        } catch (ProfileException e) {
+            err.println(e.getMessage());
+            return CrawlerCommand.USAGE;
+        }
+        SeedList seeds = new SeedList();
+        String profileName = profileFile == null ? "profile" : profileFile.toString();
+        for (int i = 0; i < profile.seeds().size(); i++) {
+            seeds.add(profileName + ": seeds[" + i + "]", profile.seeds().get(i));
+        }
+        for (int i = 0; i < urls.size(); i++) {
+            seeds.add("argument " + (i + 1), urls.get(i));
+        }
+        if (seedFile != null) {
+            try {
+                seeds.addFile(seedFile);
+            } catch (IOException e) {
+                err.println("crawl: --seeds " + seedFile + ": cannot read the seed file (" + describe(e) + ")");
+                return CrawlerCommand.USAGE;
+            }
+        }
+        seeds.problems().forEach(err::println);
+        if (seeds.seeds().isEmpty()) {
+            err.println("crawl: no usable seed: give URLs as arguments, a seed file with --seeds FILE,"
+                    + " or seeds in the --profile");
+            return CrawlerCommand.USAGE;
+        }
+        try {
+            profile = overrides(profile.withSeeds(seeds.seeds()));
+        } catch (IllegalArgumentException e) {
+            err.println("crawl: " + e.getMessage());
+            return CrawlerCommand.USAGE;
+        }
+        return CrawlRun.run(profile, root.stopSignal(), logging.format, spec.commandLine().getOut(), err);
+    }
+
+    /** The profile with every flag given applied; the records validate the values, naming their key. */
+    CrawlProfile overrides(CrawlProfile profile) {
+        CrawlProfile result = profile;
+        if (out != null) {
+            result = result.withOutput(result.output().withDir(out));
+        }
+        if (threads != null) {
+            result = result.withFetch(result.fetch().withThreads(threads));
+        }
+        if (userAgent != null) {
+            result = result.withFetch(result.fetch().withUserAgent(userAgent));
+        }
+        if (maxPages != null) {
+            result = result.withLimits(result.limits().withMaxPages(maxPages));
+        }
+        if (maxDepth != null) {
+            result = result.withScope(result.scope().withMaxDepth(maxDepth));
+        }
+        if (delay != null) {
+            result = result.withPoliteness(result.politeness().withDelay(delay));
+        }
+        return result;
+    }
+
+    private static String describe(IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+}

@@ -1,0 +1,89 @@
+package org.sievecrawler.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.sievecrawler.CrawlException;
+import org.sievecrawler.Crawler;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.progress.CrawlSummary;
+
+/**
+ * One crawl run from the command line: logs to crawl.log in the output folder, runs the {@link Crawler},
+ * turns a stop signal (Ctrl-C) into a graceful stop, prints the output folder and the summary, and answers
+ * the exit code: 0 finished, 1 the crawl failed, 130 stopped by the signal.
+ *
+ * <p>Runs on the command's thread; the stop action runs on the signal's thread and waits until this run has
+ * printed its summary, so the JVM does not exit half-way.
+ */
+final class CrawlRun {
+    static final int FINISHED = 0;
+    static final int FAILED = 1;
+    static final int STOPPED = 130;
+
+    /** How long a stop signal waits for the crawl to wind down before the JVM exits anyway. */
+    private static final long STOP_WAIT_SECONDS = 60;
+
+    private CrawlRun() {
+    }
+
+    static int run(CrawlProfile profile, StopSignal signal, LogSetup.Format logFormat, PrintWriter out,
+            PrintWriter err) {
+        Path dir = profile.output().dir();
+        Crawler crawler = new Crawler(profile);
+        AtomicBoolean stopped = new AtomicBoolean();
+        CountDownLatch reported = new CountDownLatch(1);
+        StopSignal.Registration registration = signal.onStop(() -> {
+            stopped.set(true);
+            err.println("stopping: no new URLs are taken; requests in flight finish and the summary is written");
+            err.flush();
+            crawler.stop();
+            try {
+                reported.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        AutoCloseable fileLog = fileLog(dir, logFormat);
+        try {
+            out.println("output folder: " + dir.toAbsolutePath().normalize());
+            out.flush();
+            CrawlSummary summary = crawler.run();
+            out.println(summary.line());
+            out.println("wrote " + dir.resolve("pages.jsonl") + ", " + dir.resolve("summary.json") + " and "
+                    + dir.resolve("crawl.log"));
+            return stopped.get() ? STOPPED : FINISHED;
+        } catch (CrawlException e) {
+            err.println("crawl failed: " + e.getMessage());
+            return stopped.get() ? STOPPED : FAILED;
+        } finally {
+            out.flush();
+            err.flush();
+            closeQuietly(fileLog);
+            reported.countDown();
+            registration.close();
+        }
+    }
+
+    /** crawl.log in the output folder, if the folder can be created (if not, the crawl reports why). */
+    private static AutoCloseable fileLog(Path dir, LogSetup.Format format) {
+        try {
+            Files.createDirectories(dir);
+            return LogSetup.logToFile(dir.resolve("crawl.log"), format);
+        } catch (IOException e) {
+            return () -> { };
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            // closing a log file; nothing left to report it to
+        }
+    }
+}

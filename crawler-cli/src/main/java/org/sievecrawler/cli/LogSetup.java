@@ -1,0 +1,96 @@
+package org.sievecrawler.cli;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.FileAppender;
+import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
+import java.nio.file.Path;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Adjusts the logback configuration of config/logback.xml to the command line: the level from -v/-q, the
+ * text or JSON format of the console, and crawl.log in the output folder while a crawl runs.
+ *
+ * <p>Not thread-safe: commands call it from their own thread before and after a crawl. Does nothing when
+ * SLF4J is not bound to logback.
+ */
+final class LogSetup {
+    static final String CONSOLE = "CONSOLE";
+    static final String CONSOLE_PATTERN = "%d{HH:mm:ss.SSS} %-5level %logger{24} - %msg%n";
+    static final String FILE_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger - %msg%n";
+
+    /** The format of every log line. */
+    enum Format { text, json }
+
+    private LogSetup() {
+    }
+
+    /**
+     * Sets the levels and the console format.
+     *
+     * @param verbosity 0 for INFO; 1 DEBUG, 2 or more TRACE; -1 WARN (progress and summary lines stay), -2 or
+     *     less ERROR only
+     */
+    static void configure(int verbosity, Format format) {
+        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+            return;
+        }
+        Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.setLevel(verbosity >= 2 ? Level.TRACE : verbosity == 1 ? Level.DEBUG
+                : verbosity == 0 ? Level.INFO : verbosity == -1 ? Level.WARN : Level.ERROR);
+        context.getLogger("org.sievecrawler.progress").setLevel(verbosity >= -1 ? Level.INFO : Level.ERROR);
+        context.getLogger("okhttp3").setLevel(verbosity >= 2 ? Level.TRACE : Level.WARN);
+        Appender<ILoggingEvent> console = root.getAppender(CONSOLE);
+        if (console instanceof ConsoleAppender<ILoggingEvent> appender) {
+            appender.stop();
+            appender.setEncoder(encoder(context, format, CONSOLE_PATTERN));
+            appender.start();
+        }
+    }
+
+    /**
+     * Logs to {@code file} too, in {@code format}, until the returned handle is closed.
+     */
+    static AutoCloseable logToFile(Path file, Format format) {
+        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+            return () -> { };
+        }
+        FileAppender<ILoggingEvent> appender = new FileAppender<>();
+        appender.setContext(context);
+        appender.setName("FILE " + file);
+        appender.setFile(file.toString());
+        appender.setAppend(true);
+        appender.setEncoder(encoder(context, format, FILE_PATTERN));
+        appender.start();
+        Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.addAppender(appender);
+        return () -> {
+            root.detachAppender(appender);
+            appender.stop();
+        };
+    }
+
+    private static Encoder<ILoggingEvent> encoder(LoggerContext context, Format format, String pattern) {
+        if (format == Format.json) {
+            JsonLayout layout = new JsonLayout();
+            layout.setContext(context);
+            layout.start();
+            LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
+            encoder.setContext(context);
+            encoder.setLayout(layout);
+            encoder.start();
+            return encoder;
+        }
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern(pattern);
+        encoder.start();
+        return encoder;
+    }
+}

@@ -1,0 +1,54 @@
+package org.sievecrawler.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.sievecrawler.link.LinkDecision;
+import org.sievecrawler.link.UrlNormalizer;
+
+/**
+ * The seeds of a crawl gathered from the profile, the command's arguments and a seed file, in that order and
+ * without duplicates, with one problem line per seed that is not a usable http(s) URL (that seed is skipped).
+ *
+ * <p>A seed file has one URL per line; blank lines and lines starting with {@code #} are skipped. Not
+ * thread-safe; built and read on the command's thread.
+ */
+final class SeedList {
+    private final UrlNormalizer normalizer = new UrlNormalizer();
+    private final Set<String> seeds = new LinkedHashSet<>();
+    private final List<String> problems = new ArrayList<>();
+
+    /** Adds {@code url}; {@code origin} names where it came from in a problem, e.g. "argument 2". */
+    void add(String origin, String url) {
+        LinkDecision decision = normalizer.normalize(url.trim());
+        if (decision instanceof LinkDecision.Reject reject) {
+            problems.add(origin + ": \"" + url.trim() + "\" is not a usable seed: " + reject.detail() + "; skipped");
+        } else {
+            seeds.add(((LinkDecision.Accept) decision).url());
+        }
+    }
+
+    /** Adds the URLs of a seed file, naming bad lines by {@code FILE:LINE}. */
+    void addFile(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (!line.isEmpty() && !line.startsWith("#")) {
+                add(file + ":" + (i + 1), line);
+            }
+        }
+    }
+
+    List<String> seeds() {
+        return List.copyOf(seeds);
+    }
+
+    List<String> problems() {
+        return List.copyOf(problems);
+    }
+}

@@ -1,0 +1,363 @@
+package org.sievecrawler.cli;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.fixtures.FixtureSite.linkPage;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.fixtures.FixtureSite;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.FetchConfig;
+import org.sievecrawler.profile.ProfileException;
+
+class CrawlCommandTest {
+    private static final Pattern PROGRESS_FIELD = Pattern.compile("[a-z-]+[=~][0-9.]+(e-?[0-9]+)?(%|/s|/\\d+|KB|MB|s)?");
+
+    @TempDir
+    Path dir;
+
+    private FixtureSite site;
+
+    @BeforeEach
+    void startSite() {
+        site = FixtureSite.start();
+        site.page("/a", linkPage("A")).page("/b", linkPage("B")).page("/c", linkPage("C"))
+                .page("/d", linkPage("D"));
+    }
+
+    @AfterEach
+    void stopSiteAndResetLogging() {
+        site.close();
+        LogSetup.configure(0, LogSetup.Format.text);
+    }
+
+    @Test
+    void crawlsTheSeedsOfTheProfileTheArgumentsAndTheSeedFileTogether() throws IOException {
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+        Path seeds = Files.writeString(dir.resolve("seeds.txt"), "# more seeds\n" + site.url("/c") + "\n");
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
+                "crawl", "--profile", "site.yaml", "--seeds", seeds.toString(), site.url("/b"));
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(urls(out)).containsExactlyInAnyOrder(site.url("/a"), site.url("/b"), site.url("/c"));
+        assertThat(run.out()).contains("output folder: " + out.toAbsolutePath(), "crawl finished: decided=3");
+        assertThat(out.resolve("summary.json")).isNotEmptyFile();
+    }
+
+    @Test
+    void reportsBadSeedLinesWithTheirLineNumbersAndCrawlsTheRest() throws IOException {
+        Path out = dir.resolve("out");
+        Path seeds = Files.writeString(dir.resolve("seeds.txt"),
+                "# seeds\n" + site.url("/a") + "\n\nmailto:someone@example.org\n" + site.url("/b") + "\nnot a url\n");
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--delay", "0ms",
+                "--out", out.toString(), "--seeds", seeds.toString());
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.err()).contains(seeds + ":4: \"mailto:someone@example.org\" is not a usable seed",
+                seeds + ":6: \"not a url\" is not a usable seed");
+        assertThat(urls(out)).containsExactlyInAnyOrder(site.url("/a"), site.url("/b"));
+    }
+
+    @Test
+    void flagsOverrideTheProfile() throws IOException {
+        site.page("/", linkPage("Home", "/a", "/b", "/c", "/d"));
+        Path profileOut = dir.resolve("profile-out");
+        Path flagOut = dir.resolve("flag-out");
+        CrawlProfile profile = CommandRun.localProfile(profileOut).withSeeds(List.of(site.url("/")));
+        profile = profile.withFetch(profile.fetch().withUserAgent("ProfileBot/1.0"));
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
+                "crawl", "--profile", "site.yaml", "--out", flagOut.toString(), "--threads", "1",
+                "--max-pages", "3", "--user-agent", "FlagBot/2.0", "--delay", "0ms");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(profileOut).doesNotExist();
+        assertThat(urls(flagOut)).hasSize(3);
+        assertThat(run.out()).contains("crawl max-pages:");
+        assertThat(site.requestLog()).isNotEmpty()
+                .allSatisfy(request -> assertThat(request.getHeader("User-Agent")).isEqualTo("FlagBot/2.0"));
+    }
+
+    @Test
+    void maxDepthZeroCrawlsOnlyTheSeeds() throws IOException {
+        site.page("/", linkPage("Home", "/a", "/b"));
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/")));
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
+                "crawl", "--profile", "site.yaml", "--max-depth", "0");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(urls(out)).containsExactly(site.url("/"));
+    }
+
+    @Test
+    void withoutAProfileUsesTheDefaults() throws IOException {
+        Path out = dir.resolve("out");
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--delay", "0ms",
+                "--out", out.toString(), site.url("/a"));
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(urls(out)).containsExactly(site.url("/a"));
+        assertThat(site.requestLog()).allSatisfy(request ->
+                assertThat(request.getHeader("User-Agent")).isEqualTo(FetchConfig.DEFAULT_USER_AGENT));
+    }
+
+    @Test
+    void logsProgressLinesOfKeyValuePairsToCrawlLog() throws IOException {
+        site.page("/", linkPage("Home", "/a", "/b", "/c", "/d"));
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/")));
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
+                "crawl", "--profile", "site.yaml");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        List<String> progress = Files.readAllLines(out.resolve("crawl.log")).stream()
+                .filter(line -> line.contains(" org.sievecrawler.progress - fetched="))
+                .map(line -> line.substring(line.indexOf(" - ") + 3))
+                .toList();
+        assertThat(progress).isNotEmpty().allSatisfy(line -> assertThat(line.split(" "))
+                .allSatisfy(field -> assertThat(field).matches(PROGRESS_FIELD)));
+        assertThat(progress.get(progress.size() - 1)).contains(" active=0/2 ");
+        assertThat(Files.readString(out.resolve("crawl.log"))).contains("crawl finished: decided=5");
+    }
+
+    @Test
+    void quietDropsInfoLinesButKeepsProgressAndSummary() throws IOException {
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
+                "crawl", "--profile", "site.yaml", "-q");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        String log = Files.readString(out.resolve("crawl.log"));
+        assertThat(log).contains("org.sievecrawler.progress - fetched=", "crawl finished:")
+                .doesNotContain("crawl started:");
+    }
+
+    @Test
+    void veryQuietLogsErrorsOnly() throws IOException {
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
+                "crawl", "--profile", "site.yaml", "-qq");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(out.resolve("crawl.log")).isEmptyFile();
+        assertThat(run.out()).contains("crawl finished:");
+    }
+
+    @Test
+    void writesOneJsonObjectPerLogLineWithLogFormatJson() throws IOException {
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
+                "crawl", "--profile", "site.yaml", "--log-format", "json");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        List<String> lines = Files.readAllLines(out.resolve("crawl.log"));
+        assertThat(lines).isNotEmpty();
+        List<String> messages = new ArrayList<>();
+        for (String line : lines) {
+            try (JsonParser json = new JsonFactory().createParser(line)) {
+                assertThat(json.nextToken()).isEqualTo(JsonToken.START_OBJECT);
+                while (json.nextToken() == JsonToken.FIELD_NAME) {
+                    String field = json.currentName();
+                    json.nextToken();
+                    if (field.equals("message")) {
+                        messages.add(json.getText());
+                    }
+                }
+                assertThat(json.currentToken()).isEqualTo(JsonToken.END_OBJECT);
+                assertThat(json.nextToken()).isNull();
+            }
+        }
+        assertThat(messages).anySatisfy(message -> assertThat(message).startsWith("fetched="))
+                .anySatisfy(message -> assertThat(message).startsWith("crawl finished:"));
+    }
+
+    @Test
+    void anOutputFolderThatCannotBeCreatedFailsTheCrawlWithExitCodeOne() throws IOException {
+        Path file = Files.writeString(dir.resolve("a-file"), "not a folder");
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--delay", "0ms",
+                "--out", file.toString(), site.url("/a"));
+
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.err()).startsWith("crawl failed: cannot create output.dir " + file)
+                .doesNotContain("\tat ");
+    }
+
+    @Test
+    void noSeedIsAUsageErrorWithExitCodeTwo() {
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--out",
+                dir.resolve("out").toString(), "not-a-url");
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("argument 1: \"not-a-url\" is not a usable seed",
+                "crawl: no usable seed: give URLs as arguments, a seed file with --seeds FILE, or seeds in the"
+                        + " --profile");
+        assertThat(dir.resolve("out")).doesNotExist();
+    }
+
+    @Test
+    void aMissingSeedFileIsAUsageErrorWithExitCodeTwo() {
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--seeds",
+                dir.resolve("missing.txt").toString());
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("--seeds " + dir.resolve("missing.txt") + ": cannot read the seed file"
+                + " (no such file)");
+    }
+
+    @Test
+    void aProfileErrorExitsTwoWithItsMessageAndNoStackTrace() {
+        CrawlerCommand root = new CrawlerCommand(new ProfileSource() {
+            @Override
+            public CrawlProfile load(Path file) throws ProfileException {
+                throw new ProfileException(file + ":3:12: fetch.threads: must be in [1, 1024] (0)\n"
+                        + file + ":7:3: politness: unknown key, did you mean politeness?");
+            }
+
+            @Override
+            public CrawlProfile defaults() {
+                return CrawlProfile.defaults();
+            }
+        }, onStop -> () -> { });
+
+        CommandRun run = CommandRun.execute(root, "crawl", "--profile", "bad.yaml", site.url("/a"));
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("bad.yaml:3:12: fetch.threads: must be in [1, 1024] (0)\n"
+                + "bad.yaml:7:3: politness: unknown key, did you mean politeness?" + System.lineSeparator());
+        assertThat(site.requestLog()).isEmpty();
+    }
+
+    @Test
+    void aFlagOutOfRangeIsAUsageErrorNamingTheKey() {
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--threads", "0",
+                site.url("/a"));
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("crawl: fetch.threads must be in [1, 1024], was 0" + System.lineSeparator());
+    }
+
+    @Test
+    void aBadDurationIsAUsageErrorWithExitCodeTwo() {
+        CommandRun run = CommandRun.execute("crawl", "--delay", "5 seconds", site.url("/a"));
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("Invalid value for option '--delay': \"5 seconds\" is not a duration");
+    }
+
+    @Test
+    void resumeIsReservedForALaterVersionWithExitCodeTwo() {
+        CommandRun run = CommandRun.execute("crawl", "--resume", dir.toString());
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("--resume", "comes with a later version");
+        assertThat(site.requestLog()).isEmpty();
+    }
+
+    @Test
+    void ctrlCStopsTheCrawlGracefullyWithExitCode130() throws Exception {
+        List<String> links = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            links.add("/slow/" + i);
+            site.respond("/slow/" + i, aResponse().withStatus(200).withHeader("Content-Type", "text/html")
+                    .withBody(linkPage("Slow " + i)).withFixedDelay(200));
+        }
+        site.page("/", linkPage("Home", links.toArray(String[]::new)));
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/")));
+        profile = profile.withFetch(profile.fetch().withThreads(1));
+        ManualStop ctrlC = new ManualStop();
+        CrawlerCommand root = new CrawlerCommand(CommandRun.profiles(Map.of("site.yaml", profile)), ctrlC);
+        ExecutorService command = Executors.newSingleThreadExecutor();
+        try {
+            Future<CommandRun> run = command.submit(() -> CommandRun.execute(root, "crawl", "--profile", "site.yaml"));
+            assertThat(ctrlC.registered.await(30, TimeUnit.SECONDS)).isTrue();
+            awaitRequest("/slow/0");
+
+            Thread signal = new Thread(ctrlC.action, "test-ctrl-c");
+            signal.start();
+            CommandRun result = run.get(60, TimeUnit.SECONDS);
+            signal.join(60_000);
+
+            assertThat(result.exit()).isEqualTo(130);
+            assertThat(result.err()).contains("stopping: no new URLs are taken");
+            assertThat(result.out()).contains("crawl stopped:");
+            assertThat(signal.isAlive()).isFalse();
+            assertThat(Files.readString(out.resolve("summary.json"))).contains("\"endReason\" : \"stopped\"");
+            assertThat(urls(out).size()).isBetween(1, 40);
+        } finally {
+            command.shutdownNow();
+        }
+    }
+
+    /** Waits (bounded) until the site has received a request for {@code path}. */
+    private void awaitRequest(String path) throws InterruptedException {
+        for (int i = 0; i < 3000 && site.requests(path) == 0; i++) {
+            Thread.sleep(10);
+        }
+        assertThat(site.requests(path)).as("requests for " + path).isPositive();
+    }
+
+    /** A Ctrl-C the test presses. */
+    private static final class ManualStop implements StopSignal {
+        final CountDownLatch registered = new CountDownLatch(1);
+        volatile Runnable action;
+
+        @Override
+        public Registration onStop(Runnable onStop) {
+            action = onStop;
+            registered.countDown();
+            return () -> { };
+        }
+    }
+
+    /** The url of every line of pages.jsonl, in order. */
+    static List<String> urls(Path out) throws IOException {
+        List<String> urls = new ArrayList<>();
+        for (String line : Files.readAllLines(out.resolve("pages.jsonl"), StandardCharsets.UTF_8)) {
+            try (JsonParser json = new JsonFactory().createParser(line)) {
+                json.nextToken();
+                while (json.nextToken() == JsonToken.FIELD_NAME) {
+                    String field = json.currentName();
+                    json.nextToken();
+                    if (field.equals("url")) {
+                        urls.add(json.getText());
+                    }
+                }
+            }
+        }
+        return urls;
+    }
+}

@@ -1,0 +1,36 @@
+package org.sievecrawler.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.cli.demo.DemoSite;
+
+class DemoCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void crawlsTheDemoSiteAndLeavesPagesJsonl() throws Exception {
+        Path out = dir.resolve("demo-out");
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of()), "demo", "--out", out.toString());
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).containsPattern("demo site: http://127\\.0\\.0\\.1:\\d+/")
+                .contains("output folder: " + out.toAbsolutePath(), "crawl finished:", "demo site stopped");
+        assertThat(out.resolve("pages.jsonl")).isNotEmptyFile();
+        List<String> lines = Files.readAllLines(out.resolve("pages.jsonl"));
+        assertThat(lines.stream().filter(line -> line.contains("\"outcome\":\"fetched\"")))
+                .hasSize(DemoSite.pageCount());
+        assertThat(lines).anySatisfy(line -> assertThat(line).contains("\"status\":404"))
+                .anySatisfy(line -> assertThat(line).contains("\"status\":301"))
+                .anySatisfy(line -> assertThat(line).contains("\"outcome\":\"robots-disallowed\""));
+        assertThat(out.resolve("summary.json")).isNotEmptyFile();
+        assertThat(out.resolve("crawl.log")).content().contains("crawl finished:");
+    }
+}
