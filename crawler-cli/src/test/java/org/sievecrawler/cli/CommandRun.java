@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileException;
+import org.sievecrawler.profile.ProfileProblem;
 import org.sievecrawler.profile.ProgressConfig;
 import picocli.CommandLine;
 
@@ -40,7 +41,8 @@ record CommandRun(int exit, String out, String err) {
             public CrawlProfile load(Path file) throws ProfileException {
                 CrawlProfile profile = byFileName.get(file.getFileName().toString());
                 if (profile == null) {
-                    throw new ProfileException(file + ":1:1: no such test profile");
+                    throw new ProfileException(java.util.List.of(
+                            new ProfileProblem(file.toString(), 1, 1, "", "no such test profile")));
                 }
                 return profile;
             }

@@ -28,6 +28,7 @@ import org.sievecrawler.fixtures.FixtureSite;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.ProfileException;
+import org.sievecrawler.profile.ProfileProblem;
 
 class CrawlCommandTest {
     private static final Pattern PROGRESS_FIELD = Pattern.compile("[a-z-]+[=~][0-9.]+(e-?[0-9]+)?(%|/s|/\\d+|KB|MB|s)?");
@@ -242,8 +243,10 @@ class CrawlCommandTest {
         CrawlerCommand root = new CrawlerCommand(new ProfileSource() {
             @Override
             public CrawlProfile load(Path file) throws ProfileException {
-                throw new ProfileException(file + ":3:12: fetch.threads: must be in [1, 1024] (0)\n"
-                        + file + ":7:3: politness: unknown key, did you mean politeness?");
+                throw new ProfileException(java.util.List.of(
+                        new ProfileProblem(file.toString(), 3, 12, "fetch.threads", "must be in [1, 1024] (0)"),
+                        new ProfileProblem(file.toString(), 7, 3, "politness",
+                                "unknown key \"politness\" (did you mean \"politeness\"?)")));
             }
 
             @Override
@@ -256,7 +259,8 @@ class CrawlCommandTest {
 
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).isEqualTo("bad.yaml:3:12: fetch.threads: must be in [1, 1024] (0)\n"
-                + "bad.yaml:7:3: politness: unknown key, did you mean politeness?" + System.lineSeparator());
+                + "bad.yaml:7:3: politness: unknown key \"politness\" (did you mean \"politeness\"?)"
+                + System.lineSeparator());
         assertThat(site.requestLog()).isEmpty();
     }
 
