@@ -2,7 +2,9 @@
 # The crawl benchmark: generates a static site of SECTIONS x PAGES documentation-like pages (default 100 x 100,
 # median ~12 KB, ~110 links each, one page in 200 over 1 MB), serves it with nginx on 127.0.0.1 (installed
 # with apt-get if missing), crawls it with 16 fetcher threads, 16 connections and no delay, and prints
-# pages/s, MB/s, the crawler's peak RSS, and duplicate fetches counted from nginx's access log.
+# pages/s, MB/s, CPU per page, the crawler's peak RSS, and duplicate fetches counted from nginx's access log.
+# The crawler first crawls the same site on a second port ("cold": a fresh JVM), then, in the same JVM, the
+# measured crawl ("warm": the JIT has compiled the hot paths); each port has its own access log.
 #
 #   crawler-bench/crawl-bench.sh [SECTIONS] [PAGES] [THREADS] [CONNECTIONS]
 #
@@ -42,6 +44,11 @@ http {
     listen 127.0.0.1:$PORT;
     root $WORK/site;
   }
+  server {
+    listen 127.0.0.1:$((PORT + 1));
+    root $WORK/site;
+    access_log $WORK/logs/warmup.log;
+  }
 }
 CONF
 "$NGINX" -c "$WORK/nginx.conf" -p "$WORK"
@@ -53,12 +60,12 @@ nginx_cpu() { # clock ticks of nginx's worker process
 }
 NGINX_BEFORE=$(nginx_cpu)
 java -Xmx1g -cp "$JAR" org.sievecrawler.bench.CrawlBench "http://127.0.0.1:$PORT/index.html" "$WORK/out" \
-  "$THREADS" "$CONNECTIONS" 2>&1 | grep -E "RESULT|crawl finished|WARN|ERROR" || true
+  "$THREADS" "$CONNECTIONS" "http://127.0.0.1:$((PORT + 1))/index.html" 2>&1 | grep -E "RESULT|WARN|ERROR" || true
 NGINX_TICKS=$(( $(nginx_cpu) - NGINX_BEFORE ))
 
 REQUESTS=$(wc -l < "$WORK/logs/access.log")
 DUPLICATES=$(awk '{print $7}' "$WORK/logs/access.log" | sort | uniq -d | wc -l)
-echo "nginx: $REQUESTS requests, $DUPLICATES URLs fetched more than once, CPU $(awk -v t="$NGINX_TICKS" -v r="$REQUESTS" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.3f ms per request", 1000 * t / hz / r}')"
+echo "nginx (measured crawl): $REQUESTS requests, $DUPLICATES URLs fetched more than once, CPU $(awk -v t="$NGINX_TICKS" -v r="$REQUESTS" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.3f ms per request", 1000 * t / hz / r}')"
 if [ "$DUPLICATES" -gt 0 ]; then
   awk '{print $7}' "$WORK/logs/access.log" | sort | uniq -c | sort -rn | head -5
 fi

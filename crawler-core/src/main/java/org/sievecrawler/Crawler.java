@@ -88,6 +88,7 @@ public final class Crawler {
             try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(),
                     previous -> progressLine(stats, sieve, politeness, startedAt, previous))) {
                 runFetchers(worker, politeness);
+                worker.finishParsing();
                 ProgressReporter.LOG.info(progress.next().toString());
             }
             if (outputFailure.get() != null) {

@@ -32,9 +32,16 @@ import org.sievecrawler.sink.PageSink;
 /**
  * What a fetcher thread does with each URL it takes from the Sieve: robots.txt tasks, the robots check,
  * the fetch, retries (handed back to the scheduler, never slept on), redirects (their targets go back through
- * normalization, scope and the Sieve), parsing, and one {@link PageRecord} per decided URL.
+ * normalization, scope and the Sieve), and one {@link PageRecord} per decided URL. Fetched HTML goes to the
+ * parse pool, which parses it, decides and offers its links and writes its record.
  *
- * <p>Thread-safe: one instance serves every fetcher thread; all its collaborators are thread-safe.
+ * <p>Why a separate pool: fetching waits on the network, parsing burns CPU. With 16 fetcher threads doing both
+ * on 2 cores, the runnable threads starved the JIT's compiler thread (the scanner stayed in profiling C1 code
+ * for the whole of a short crawl) and thrashed the caches. The pool has one thread per core and a bounded
+ * queue; when it is full, the fetcher waits for room, which slows fetching to the speed of parsing while
+ * keeping the CPU-bound threads as many as the cores.
+ *
+ * <p>Thread-safe: one instance serves every fetcher and parse thread; all its collaborators are thread-safe.
  */
 final class FetchWorker {
     private static final Duration IDLE_WAIT = Duration.ofMillis(200);
@@ -54,6 +61,14 @@ final class FetchWorker {
     private final CrawlStats stats;
     private final LongPredicate limitReached;
     private final AtomicLong pagesTaken = new AtomicLong();
+    /**
+     * Fetchers between taking a task and having offered its links. The scheduler's in-flight count ends when
+     * the request ends, before parsing; the crawl is out of work only when this is zero too.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.ExecutorService parsers;
+    private final java.util.concurrent.atomic.AtomicReference<IOException> parseFailure =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     FetchWorker(CrawlProfile profile, Sieve sieve, HostScheduler politeness, HttpFetcher fetcher, RobotsPolicy robots,
             PageParser parser, UrlNormalizer normalizer, LinkScope scope, PageSink sink, CrawlStats stats,
@@ -67,6 +82,14 @@ final class FetchWorker {
         this.normalizer = normalizer;
         this.scope = scope;
         this.links = new LinkResolver(normalizer, scope);
+        int cores = Runtime.getRuntime().availableProcessors();
+        java.util.concurrent.atomic.AtomicInteger parserNumber = new java.util.concurrent.atomic.AtomicInteger();
+        this.parsers = new java.util.concurrent.ThreadPoolExecutor(cores, cores, 1, java.util.concurrent.TimeUnit.MINUTES,
+                new java.util.concurrent.ArrayBlockingQueue<>(4 * cores), runnable -> {
+                    Thread thread = new Thread(runnable, "parser-" + parserNumber.getAndIncrement());
+                    thread.setDaemon(true);
+                    return thread;
+                }, FetchWorker::waitForRoom);
         this.sink = sink;
         this.stats = stats;
         this.limitReached = limitReached;
@@ -75,9 +98,14 @@ final class FetchWorker {
     /** Takes and handles URLs until the crawl has no work left or {@code stopping} says so. */
     void runUntilDone(BooleanSupplier stopping) {
         while (!stopping.getAsBoolean()) {
+            if (parseFailure.get() != null) {
+                throw new UncheckedIOException(parseFailure.get());
+            }
+            busy.incrementAndGet(); // before polling, so no moment shows neither in-flight nor busy
             PendingUrl task = sieve.pollPending();
             if (task == null) {
-                if (politeness.isIdle()) {
+                busy.decrementAndGet();
+                if (politeness.isIdle() && busy.get() == 0) {
                     politeness.wakeAll(); // let the other fetchers see it too
                     return;
                 }
@@ -89,14 +117,18 @@ final class FetchWorker {
                 }
                 continue;
             }
-            if (!task.isRobots() && !takePage()) {
-                politeness.putBack(task);
-                return;
-            }
             try {
+                if (!task.isRobots() && !takePage()) {
+                    politeness.putBack(task);
+                    return;
+                }
                 handle(task);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
+            } finally {
+                if (busy.decrementAndGet() == 0) {
+                    politeness.wakeAll(); // waiting fetchers re-check for work or the end
+                }
             }
         }
     }
@@ -127,7 +159,11 @@ final class FetchWorker {
         FetchResult result = fetcher.fetch(task.url());
         if (result instanceof FetchResult.Page page) {
             politeness.finished(task);
-            handlePage(task, page);
+            if (page.status() < 400 && HttpFetcher.isParseable(page.contentType(), profile.fetch().accept())) {
+                parseLater(task, page);
+            } else {
+                handlePage(task, page);
+            }
         } else if (result instanceof FetchResult.Redirect redirect) {
             politeness.finished(task);
             handleRedirect(task, redirect);
@@ -143,6 +179,56 @@ final class FetchWorker {
             record(new PageRecord(task.url(), failure.status(),
                     failure.status() > 0 ? Outcome.HTTP_ERROR : Outcome.ERROR, null, task.depth(), 0,
                     failure.fetchMillis(), 0, null, null, task.referrer(), failure.detail() + tries, false));
+        }
+    }
+
+    /** Rejection policy of the parse pool: the fetcher waits until the queue has room (or parses if stopped). */
+    private static void waitForRoom(Runnable job, java.util.concurrent.ThreadPoolExecutor pool) {
+        if (pool.isShutdown()) {
+            job.run();
+            return;
+        }
+        try {
+            pool.getQueue().put(job);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            job.run();
+        }
+    }
+
+    /** Hands the page to the parse pool; it counts as busy until its record is written. */
+    private void parseLater(PendingUrl task, FetchResult.Page page) {
+        busy.incrementAndGet();
+        parsers.execute(() -> {
+            try {
+                handlePage(task, page);
+            } catch (IOException e) {
+                parseFailure.compareAndSet(null, e);
+            } finally {
+                if (busy.decrementAndGet() == 0) {
+                    politeness.wakeAll();
+                }
+            }
+        });
+    }
+
+    /**
+     * Waits for the pages handed to the parse pool, then stops it.
+     *
+     * @throws IOException if writing a parsed page's record failed
+     */
+    void finishParsing() throws IOException {
+        parsers.shutdown();
+        try {
+            if (!parsers.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)) {
+                parsers.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            parsers.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        if (parseFailure.get() != null) {
+            throw parseFailure.get();
         }
     }
 

@@ -264,6 +264,26 @@ class CrawlerTest {
     }
 
     @Test
+    void keepsUpToMaxConnectionsPerHostRequestsInFlightAtOnce() throws Exception {
+        String[] links = new String[8];
+        for (int i = 0; i < links.length; i++) {
+            links[i] = "/wait" + i;
+            site.respond(links[i], aResponse().withStatus(200).withHeader("Content-Type", "text/html")
+                    .withBody("<title>w</title>").withFixedDelay(300));
+        }
+        site.page("/", FixtureSite.linkPage("home", links));
+
+        crawl(profile(site.url("/"))); // 4 threads, 4 connections per host
+
+        List<Long> arrivals = site.requestLog().stream().filter(r -> r.getUrl().startsWith("/wait"))
+                .map(r -> r.getLoggedDate().getTime()).sorted().toList();
+        assertThat(arrivals).hasSize(8);
+        // Two waves of four: the first four arrive together, before any of them was answered.
+        assertThat(arrivals.get(3) - arrivals.get(0)).isLessThan(250);
+        assertThat(arrivals.get(4) - arrivals.get(0)).isGreaterThanOrEqualTo(250);
+    }
+
+    @Test
     void cutsAHugeBodyAndAGzipBombAtTheMaximumPageSize() throws Exception {
         byte[] bomb;
         ByteArrayOutputStream compressed = new ByteArrayOutputStream();

@@ -18,10 +18,14 @@ import org.sievecrawler.sieve.OverflowPolicy;
 
 /**
  * Crawls a local site as fast as politeness allows a site of one's own (16 connections, no delay) and prints
- * pages/s, MB/s and the process's peak RSS. Run by {@code crawler-bench/crawl-bench.sh}, which serves the site.
+ * pages/s, MB/s, CPU per page and the process's peak RSS. With a warm-up seed, it first crawls that (the same
+ * site on another port) in the same JVM, so that the measured crawl runs compiled code: on 2 cores the JIT
+ * spends several CPU-seconds compiling the hot paths, which dominates a crawl of a few seconds but not a real
+ * one. Both crawls are reported: "cold" and "warm". Run by {@code crawler-bench/crawl-bench.sh}.
  *
  * <pre>
- * java -cp crawler-bench/target/benchmarks.jar org.sievecrawler.bench.CrawlBench SEED OUT_DIR [THREADS] [CONNECTIONS]
+ * java -cp crawler-bench/target/benchmarks.jar org.sievecrawler.bench.CrawlBench SEED OUT_DIR [THREADS]
+ *     [CONNECTIONS] [WARMUP_SEED]
  * </pre>
  */
 public final class CrawlBench {
@@ -33,6 +37,16 @@ public final class CrawlBench {
         Path out = Path.of(args[1]);
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 16;
         int connections = args.length > 3 ? Integer.parseInt(args[3]) : 16;
+        if (args.length > 4) {
+            crawl("cold", args[4], out.resolveSibling(out.getFileName() + "-warmup"), threads, connections);
+            crawl("warm", seed, out, threads, connections);
+        } else {
+            crawl("cold", seed, out, threads, connections);
+        }
+    }
+
+    private static void crawl(String label, String seed, Path out, int threads, int connections)
+            throws CrawlException, IOException {
         CrawlProfile defaults = CrawlProfile.defaults();
         CrawlProfile profile = defaults.withSeeds(List.of(seed))
                 .withFetch(defaults.fetch().withThreads(threads))
@@ -55,9 +69,9 @@ public final class CrawlBench {
         double seconds = summary.duration().toMillis() / 1000.0;
         double[] steady = steadyState(samples, summary.fetched());
         System.out.printf(Locale.ROOT,
-                "RESULT pages=%d seconds=%.2f pages_per_s=%.0f mb_per_s=%.1f bytes=%d peak_rss_mb=%d"
+                "RESULT %s pages=%d seconds=%.2f pages_per_s=%.0f mb_per_s=%.1f bytes=%d peak_rss_mb=%d"
                         + " cpu_ms_per_page=%.3f steady_pages_per_s=%.0f steady_cpu_ms_per_page=%.3f outcomes=%s%n",
-                summary.fetched(), seconds, summary.fetched() / seconds, summary.bytes() / 1e6 / seconds,
+                label, summary.fetched(), seconds, summary.fetched() / seconds, summary.bytes() / 1e6 / seconds,
                 summary.bytes(), peakRssMegabytes(), cpuMillisPerPage, steady[0], steady[1], summary.outcomes());
     }
 

@@ -67,8 +67,8 @@ public final class HostScheduler implements PendingQueue {
             host.queue.addLast(url);
             queued++;
             if (!host.ticketed) {
-                schedule(host, clock.millis());
-                changed.signal();
+                long now = clock.millis();
+                wakeOneIfReady(schedule(host, now), now);
             }
         } finally {
             lock.unlock();
@@ -95,6 +95,10 @@ public final class HostScheduler implements PendingQueue {
                 PendingUrl task = take(host, now);
                 schedule(host, now);
                 if (task != null) {
+                    Ticket next = firstLiveTicket();
+                    if (next != null) {
+                        wakeOneIfReady(next.readyAt, now); // pass the wake-up on while work is ready
+                    }
                     return task;
                 }
             }
@@ -171,8 +175,7 @@ public final class HostScheduler implements PendingQueue {
                 }
             }
             host.nextAllowed = Math.max(host.nextAllowed, now + host.delayMillis);
-            schedule(host, now);
-            changed.signalAll();
+            wakeOneIfReady(schedule(host, now), now);
         } finally {
             lock.unlock();
         }
@@ -275,8 +278,10 @@ public final class HostScheduler implements PendingQueue {
                 host.queue.addFirst(again);
                 queued++;
             }
-            schedule(host, now);
-            changed.signalAll();
+            wakeOneIfReady(schedule(host, now), now);
+            if (queued == 0 && inFlight == 0) {
+                changed.signalAll(); // out of work: let every waiting fetcher see it
+            }
         } finally {
             lock.unlock();
         }
@@ -305,29 +310,45 @@ public final class HostScheduler implements PendingQueue {
         return url;
     }
 
-    /** Issues {@code host}'s next ticket if it has work it can hand out now or later. Lock held. */
-    private void schedule(Host host, long now) {
+    /**
+     * Issues {@code host}'s next ticket if it has work it can hand out now or later. Lock held.
+     *
+     * @return the time the ticket is ready, or -1 if none was issued
+     */
+    private long schedule(Host host, long now) {
         long readyAt;
         if (host.queue.isEmpty()) {
-            return;
+            return -1;
         }
         if (needsRobots(host, now)) {
             if (host.robots == RobotsState.FETCHING) {
-                return;
+                return -1;
             }
             readyAt = host.robots == RobotsState.FAILED ? host.robotsRetryAt : now;
             if (host.inFlight > 0) {
-                return; // an expired host finishes its requests first; release() schedules it again
+                return -1; // an expired host finishes its requests first; release() schedules it again
             }
         } else {
             if (host.inFlight >= host.maxConnections) {
-                return;
+                return -1;
             }
             readyAt = host.nextAllowed;
         }
         host.version++;
         host.ticketed = true;
-        tickets.add(new Ticket(host, Math.max(readyAt, 0), host.version, ticketSequence++));
+        readyAt = Math.max(readyAt, 0);
+        tickets.add(new Ticket(host, readyAt, host.version, ticketSequence++));
+        return readyAt;
+    }
+
+    /**
+     * Wakes one waiting fetcher if a ticket is ready by {@code now}: one, not all, so a finished request
+     * does not stampede every idle thread onto the lock. Lock held.
+     */
+    private void wakeOneIfReady(long readyAt, long now) {
+        if (readyAt >= 0 && readyAt <= now) {
+            changed.signal();
+        }
     }
 
     private boolean needsRobots(Host host, long now) {
