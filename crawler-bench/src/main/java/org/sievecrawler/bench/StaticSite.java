@@ -105,7 +105,7 @@ public final class StaticSite {
         }
         html.append("</ul></aside>\n<main><h1>Section ").append(s).append(", page ").append(p).append("</h1>\n");
         // Lognormal-ish text length around a 12 KB median page.
-        int paragraphs = (int) Math.max(2, Math.round(Math.exp(2.3 + 0.7 * random.nextGaussian())));
+        int paragraphs = (int) Math.max(2, Math.round(Math.exp(2.65 + 0.7 * random.nextGaussian())));
         for (int i = 0; i < paragraphs; i++) {
             html.append("<p>");
             int words = 40 + random.nextInt(60);
@@ -122,7 +122,7 @@ public final class StaticSite {
         }
         if (random.nextInt(200) == 0) {
             html.append("<table>\n"); // one page in 200 carries a table of over 1 MB
-            for (int row = 0; row < 12_000; row++) {
+            for (int row = 0; row < 18_000; row++) {
                 html.append("<tr><td>").append(row).append("</td><td>value ").append(random.nextLong())
                         .append("</td><td>").append(WORDS[row % WORDS.length]).append("</td></tr>\n");
             }

@@ -4,14 +4,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.sievecrawler.cli.demo.DemoSite;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.ProgressConfig;
-import org.sievecrawler.profile.SieveConfig;
-import org.sievecrawler.sieve.OverflowPolicy;
+import org.sievecrawler.profile.ProfileLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -62,12 +59,9 @@ final class DemoCommand implements Callable<Integer> {
      * The demo profile: the defaults, with no delay (the site is local), robots.txt respected, four fetcher
      * threads and four connections to the one host, a progress line every second.
      */
+    /** The demo profile (config/demo.yaml, built into the jar) with the sample site's seed and a fresh folder. */
     static CrawlProfile profile(String seed, Path dir) {
-        CrawlProfile defaults = CrawlProfile.defaults();
-        return new CrawlProfile("demo", List.of(seed), defaults.scope(),
-                defaults.limits().withMaxDuration(Duration.ofMinutes(5)), defaults.fetch().withThreads(4),
-                defaults.politeness().withDelay(Duration.ZERO).withMaxConnectionsPerHost(4).withRespectRobots(true),
-                defaults.parse(), new SieveConfig(100_000, 0.001, OverflowPolicy.WARN),
-                defaults.output().withDir(dir), new ProgressConfig(Duration.ofSeconds(1)));
+        CrawlProfile demo = ProfileLoader.loadBuiltIn("demo");
+        return demo.withSeeds(List.of(seed)).withOutput(demo.output().withDir(dir));
     }
 }

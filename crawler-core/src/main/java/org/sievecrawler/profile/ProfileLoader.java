@@ -58,15 +58,26 @@ public final class ProfileLoader {
 
     /** The built-in profile, read from {@link #DEFAULTS_RESOURCE} (equal to {@link CrawlProfile#defaults()}). */
     public static CrawlProfile loadDefaults() {
-        String label = "classpath:" + DEFAULTS_RESOURCE;
-        try (InputStream in = ProfileLoader.class.getResourceAsStream(DEFAULTS_RESOURCE)) {
+        return loadBuiltIn("default");
+    }
+
+    /**
+     * A profile shipped in the jar: {@code config/NAME.yaml} as the build copies it next to this class
+     * ("default" and "demo").
+     *
+     * @throws IllegalStateException if the jar lacks it or it does not load: a build error, not a user's
+     */
+    public static CrawlProfile loadBuiltIn(String name) {
+        String resource = "/org/sievecrawler/profile/" + name + ".yaml";
+        String label = "classpath:" + resource;
+        try (InputStream in = ProfileLoader.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException(label + " is missing from the jar; the build copies it from"
-                        + " config/default.yaml");
+                        + " config/" + name + ".yaml");
             }
             List<ProfileProblem> problems = new ArrayList<>();
             Mapping tree = new YamlReader(label, problems).read(decode(in.readAllBytes()));
-            CrawlProfile profile = tree == null ? null : new ProfileBinder(problems).bind(tree, "default");
+            CrawlProfile profile = tree == null ? null : new ProfileBinder(problems).bind(tree, name);
             if (!problems.isEmpty()) {
                 throw new IllegalStateException(new ProfileException(problems).getMessage());
             }

@@ -111,9 +111,10 @@ public final class BloomFilter {
     }
 
     boolean put(long h1, long h2) {
-        // First pass: read-only, so the k (likely cache-missing) loads overlap; most URLs a crawler
-        // offers were seen before and end here without a single write, and no lock-prefixed instruction.
-        if (mightContain(h1, h2)) {
+        // First pass: read-only and without early exit, so all k (likely cache-missing) loads overlap and the
+        // compare-and-sets below find their lines in cache; a lock-prefixed instruction would wait for each
+        // miss in turn. A URL already seen (most of what a crawler offers) ends here without a write.
+        if (allSet(h1, h2)) {
             return false;
         }
         DoubleHashing positions = new DoubleHashing(h1, h2, bits);
@@ -126,6 +127,17 @@ public final class BloomFilter {
         }
         setBits.add(flipped);
         return true;
+    }
+
+    /** Whether all k bits are set, reading every one (no early exit), so their cache misses overlap. */
+    private boolean allSet(long h1, long h2) {
+        DoubleHashing positions = new DoubleHashing(h1, h2, bits);
+        long missing = 0;
+        for (int i = 0; i < k; i++) {
+            long position = positions.next();
+            missing |= ~words.getAcquire(position >>> 6) & (1L << position);
+        }
+        return missing == 0;
     }
 
     /** Atomically sets the bit at {@code position}; 1 if this call set it, 0 if it was already set. */
