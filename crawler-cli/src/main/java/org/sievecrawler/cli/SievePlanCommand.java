@@ -56,7 +56,7 @@ final class SievePlanCommand implements Callable<Integer> {
         out.println(String.format(Locale.ROOT, "  bits (m)        %,d (%.2f bits per URL)", plan.bits(),
                 plan.bitsPerUrl()));
         out.println(String.format(Locale.ROOT, "  hashes (k)      %d", plan.hashCount()));
-        out.println(String.format(Locale.ROOT, "  memory          %s (%s, %,d bytes)", decimalBytes(plan.bytes()),
+        out.println(String.format(Locale.ROOT, "  memory          %s (%s, %,d bytes)", SievePlan.decimalBytes(plan.bytes()),
                 SievePlan.humanBytes(plan.bytes()), plan.bytes()));
         out.println("  false-positive rate once x distinct URLs are in it:");
         for (int times : new int[] {1, 2, 4}) {
@@ -66,18 +66,6 @@ final class SievePlanCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
-    }
-
-    /** Bytes in decimal units with three significant figures, e.g. "2.40 GB". */
-    static String decimalBytes(long bytes) {
-        String[] units = {"B", "KB", "MB", "GB", "TB", "PB"};
-        double value = bytes;
-        int unit = 0;
-        while (value >= 1000 && unit < units.length - 1) {
-            value /= 1000;
-            unit++;
-        }
-        return unit == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.3g %s", value, units[unit]);
     }
 
     /** A count written as a whole number, with optional '_' separators or in exponent form: 1e9, 1_000_000. */

@@ -31,9 +31,9 @@ class SievePlanCommandTest {
 
     @Test
     void printsMemoryInDecimalUnits() {
-        assertThat(SievePlanCommand.decimalBytes(999)).isEqualTo("999 B");
-        assertThat(SievePlanCommand.decimalBytes(18_000_000)).isEqualTo("18.0 MB");
-        assertThat(SievePlanCommand.decimalBytes(2_396_264_600L)).isEqualTo("2.40 GB");
+        assertThat(org.sievecrawler.sieve.SievePlan.decimalBytes(999)).isEqualTo("999 B");
+        assertThat(org.sievecrawler.sieve.SievePlan.decimalBytes(18_000_000)).isEqualTo("18.0 MB");
+        assertThat(org.sievecrawler.sieve.SievePlan.decimalBytes(2_396_264_600L)).isEqualTo("2.40 GB");
     }
 
     @Test

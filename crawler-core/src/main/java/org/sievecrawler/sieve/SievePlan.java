@@ -79,11 +79,19 @@ public record SievePlan(long expectedInsertions, double falsePositiveRate, long 
 
     /** Bytes in binary units with three significant figures, e.g. "2.23 GiB". */
     public static String humanBytes(long bytes) {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        return scaled(bytes, 1024, new String[] {"B", "KiB", "MiB", "GiB", "TiB"});
+    }
+
+    /** Bytes in decimal units with three significant figures, e.g. "2.40 GB". */
+    public static String decimalBytes(long bytes) {
+        return scaled(bytes, 1000, new String[] {"B", "KB", "MB", "GB", "TB", "PB"});
+    }
+
+    private static String scaled(long bytes, int base, String[] units) {
         double value = bytes;
         int unit = 0;
-        while (value >= 1024 && unit < units.length - 1) {
-            value /= 1024;
+        while (value >= base && unit < units.length - 1) {
+            value /= base;
             unit++;
         }
         return unit == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.3g %s", value, units[unit]);
