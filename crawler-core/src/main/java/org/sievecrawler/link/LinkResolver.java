@@ -42,6 +42,8 @@ public final class LinkResolver {
         private final String directory;
         private final String whole;
         private final Entry[] table;
+        /** Whether the base is already a normalized URL, so simple hrefs may skip the parse (see fastPath). */
+        private final boolean baseNormal;
 
         private PageLinks(HttpUrl base) {
             this.base = base;
@@ -54,6 +56,8 @@ public final class LinkResolver {
             this.origin = pathStart < 0 ? url : url.substring(0, pathStart);
             String path = base.encodedPath();
             this.directory = origin + path.substring(0, path.lastIndexOf('/') + 1);
+            this.baseNormal = fragment < 0 && normalizer.normalize(url) instanceof Accept accept
+                    && accept.url().equals(url);
         }
 
         /** The decision for {@code href} found on this page, for a link {@code depth} from the seeds. */
@@ -66,13 +70,68 @@ public final class LinkResolver {
             if (entry != null && entry.href.equals(href) && entry.context.equals(context)) {
                 decision = entry.decision;
             } else {
-                decision = normalizer.resolve(base, href);
+                String fast = baseNormal ? fastPath(href) : null;
+                decision = fast != null ? new Accept(fast) : normalizer.resolve(base, href);
                 if (decision instanceof Accept accept) {
                     decision = scope.decide(accept.url(), 0);
                 }
                 table[slot] = new Entry(context, href, decision);
             }
             return decision instanceof Accept accept ? scope.depthCheck(accept, depth) : decision;
+        }
+
+        /**
+         * The normalized URL of a simple href without parsing: an absolute path or a relative one (leading
+         * {@code ../} segments allowed), then only unreserved characters and '/', an optional fragment, no
+         * query, no dot segment inside; or null for anything else, which takes the full parse. Valid only
+         * against a normalized base: then origin or directory plus the href is already normal.
+         */
+        private String fastPath(String href) {
+            int end = href.indexOf('#');
+            if (end < 0) {
+                end = href.length();
+            }
+            if (end == 0) {
+                return null;
+            }
+            String prefix;
+            int start = 0;
+            if (href.charAt(0) == '/') {
+                if (end > 1 && href.charAt(1) == '/') {
+                    return null;
+                }
+                prefix = origin;
+            } else {
+                String dir = directory;
+                while (href.startsWith("../", start)) {
+                    int parent = dir.lastIndexOf('/', dir.length() - 2);
+                    if (parent < origin.length()) {
+                        return null; // above the root: let the parser apply its rule
+                    }
+                    dir = dir.substring(0, parent + 1);
+                    start += 3;
+                }
+                prefix = dir;
+            }
+            char previous = '/';
+            for (int i = start; i < end; i++) {
+                char c = href.charAt(i);
+                boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                        || c == '-' || c == '_' || c == '~' || c == '/' || c == '.';
+                if (!plain || (c == '.' && previous == '/' && (i + 1 == end || href.charAt(i + 1) == '/'
+                        || href.charAt(i + 1) == '.'))) {
+                    return null; // something to encode, or a "." or ".." segment
+                }
+                previous = c;
+            }
+            if (start == end && start > 0) {
+                return prefix.length() > UrlNormalizer.MAX_LENGTH ? null : prefix;
+            }
+            int length = prefix.length() + (end - start);
+            if (length > UrlNormalizer.MAX_LENGTH) {
+                return null;
+            }
+            return prefix + href.substring(start, end);
         }
 
         private String context(String href) {

@@ -43,6 +43,29 @@ class LinkResolverTest {
     }
 
     @Test
+    void takesTheParseFreePathOnlyWhereItGivesTheSameDecisionOnRandomLinks() {
+        String[] parts = {"a", "b.html", "..", ".", "../", "./", "/", "//", "%7e", "%41", "x y", "\u00e9", "?q=1", "#f",
+            "s3", "p5.html", ".hidden", "a..b", "~user", "-_", "Z9", "", "..."};
+        List<String> bases = List.of("http://127.0.0.1:8080/", "http://127.0.0.1:8080/docs/", "http://127.0.0.1:8080/a/b/c.html",
+                "https://example.org/s1/p2.html", "http://example.org/a/b/", "http://127.0.0.1:8080/x?q=1");
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        LinkResolver resolver = new LinkResolver(normalizer, scope);
+        for (int trial = 0; trial < 20_000; trial++) {
+            StringBuilder href = new StringBuilder(random.nextInt(4) == 0 ? "/" : "");
+            for (int i = random.nextInt(1, 5); i > 0; i--) {
+                href.append(parts[random.nextInt(parts.length)]);
+                if (random.nextBoolean()) {
+                    href.append('/');
+                }
+            }
+            HttpUrl base = HttpUrl.get(bases.get(random.nextInt(bases.size())));
+            assertThat(resolver.forPage(base).decide(href.toString(), 1))
+                    .as("%s on %s", href, base)
+                    .isEqualTo(direct(base, href.toString(), 1));
+        }
+    }
+
+    @Test
     void staysRightWhenManyMoreLinksThanSlotsCollide() {
         LinkResolver resolver = new LinkResolver(normalizer, scope);
         for (int round = 0; round < 2; round++) {
