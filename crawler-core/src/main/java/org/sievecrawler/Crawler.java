@@ -87,8 +87,11 @@ public final class Crawler {
                     profile.fetch().threads(), out);
             try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(),
                     previous -> progressLine(stats, sieve, politeness, startedAt, previous))) {
-                runFetchers(worker, politeness);
-                worker.finishParsing();
+                try {
+                    runFetchers(worker, politeness);
+                } finally {
+                    worker.finishParsing(); // every thread the crawl started ends with it
+                }
                 ProgressReporter.LOG.info(progress.next().toString());
             }
             if (outputFailure.get() != null) {
