@@ -7,17 +7,18 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import okhttp3.HttpUrl;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.LinkScope;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.PageParser;
-import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.politeness.RobotsPolicy;
 import org.sievecrawler.profile.CrawlProfile;
@@ -28,6 +29,7 @@ import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
 import org.sievecrawler.sink.JsonlSink;
+import org.sievecrawler.sink.Outcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -206,12 +208,9 @@ public final class Crawler {
     }
 
     private static Set<String> seedHosts(List<String> seeds) {
-        Set<String> hosts = new java.util.HashSet<>();
+        Set<String> hosts = new HashSet<>();
         for (String seed : seeds) {
-            String key = HostKey.of(seed);
-            String authority = key.substring(key.indexOf("://") + 3);
-            int colon = authority.lastIndexOf(':');
-            hosts.add(colon > 0 && !authority.endsWith("]") ? authority.substring(0, colon) : authority);
+            hosts.add(HttpUrl.get(seed).host());
         }
         return hosts;
     }
@@ -236,7 +235,7 @@ public final class Crawler {
         return new ProgressLine(fetched, Math.round((fetched - previousFetched) / interval),
                 Math.round(fetched / elapsed), sieve.size(), Math.round(sieve.estimatedSeen()),
                 sieve.falsePositiveRate(), politeness.hostCount(), politeness.inFlight(), profile.fetch().threads(),
-                stats.count(org.sievecrawler.sink.Outcome.ERROR),
-                stats.count(org.sievecrawler.sink.Outcome.ROBOTS_DISALLOWED), stats.bytes(), Math.round(elapsed));
+                stats.count(Outcome.ERROR),
+                stats.count(Outcome.ROBOTS_DISALLOWED), stats.bytes(), Math.round(elapsed));
     }
 }

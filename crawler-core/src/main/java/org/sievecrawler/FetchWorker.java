@@ -3,8 +3,14 @@ package org.sievecrawler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongPredicate;
 import okhttp3.HttpUrl;
@@ -14,6 +20,7 @@ import org.sievecrawler.fetch.RobotsResponse;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.LinkScope;
+import org.sievecrawler.link.RejectReason;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.Outlink;
 import org.sievecrawler.parse.PageParser;
@@ -65,10 +72,10 @@ final class FetchWorker {
      * Fetchers between taking a task and having offered its links. The scheduler's in-flight count ends when
      * the request ends, before parsing; the crawl is out of work only when this is zero too.
      */
-    private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
-    private final java.util.concurrent.ExecutorService parsers;
-    private final java.util.concurrent.atomic.AtomicReference<IOException> parseFailure =
-            new java.util.concurrent.atomic.AtomicReference<>();
+    private final AtomicInteger busy = new AtomicInteger();
+    private final ExecutorService parsers;
+    private final AtomicReference<IOException> parseFailure =
+            new AtomicReference<>();
 
     FetchWorker(CrawlProfile profile, Sieve sieve, HostScheduler politeness, HttpFetcher fetcher, RobotsPolicy robots,
             PageParser parser, UrlNormalizer normalizer, LinkScope scope, PageSink sink, CrawlStats stats,
@@ -83,9 +90,9 @@ final class FetchWorker {
         this.scope = scope;
         this.links = new LinkResolver(normalizer, scope);
         int cores = Runtime.getRuntime().availableProcessors();
-        java.util.concurrent.atomic.AtomicInteger parserNumber = new java.util.concurrent.atomic.AtomicInteger();
-        this.parsers = new java.util.concurrent.ThreadPoolExecutor(cores, cores, 1, java.util.concurrent.TimeUnit.MINUTES,
-                new java.util.concurrent.ArrayBlockingQueue<>(4 * cores), runnable -> {
+        AtomicInteger parserNumber = new AtomicInteger();
+        this.parsers = new ThreadPoolExecutor(cores, cores, 1, TimeUnit.MINUTES,
+                new ArrayBlockingQueue<>(4 * cores), runnable -> {
                     Thread thread = new Thread(runnable, "parser-" + parserNumber.getAndIncrement());
                     thread.setDaemon(true);
                     return thread;
@@ -159,10 +166,16 @@ final class FetchWorker {
         FetchResult result = fetcher.fetch(task.url());
         if (result instanceof FetchResult.Page page) {
             politeness.finished(task);
-            if (page.status() < 400 && HttpFetcher.isParseable(page.contentType(), profile.fetch().accept())) {
-                parseLater(task, page);
+            if (page.status() >= 400) {
+                record(new PageRecord(task.url(), page.status(), Outcome.HTTP_ERROR, page.contentType(),
+                        task.depth(), page.length(), page.fetchMillis(), 0, null, null, task.referrer(),
+                        "HTTP " + page.status(), false));
+            } else if (!HttpFetcher.isParseable(page.contentType(), profile.fetch().accept())) {
+                record(new PageRecord(task.url(), page.status(), Outcome.NOT_HTML, page.contentType(),
+                        task.depth(), page.length(), page.fetchMillis(), 0, null, null, task.referrer(), null,
+                        false));
             } else {
-                handlePage(task, page);
+                parseLater(task, page);
             }
         } else if (result instanceof FetchResult.Redirect redirect) {
             politeness.finished(task);
@@ -170,7 +183,6 @@ final class FetchWorker {
         } else {
             FetchResult.Failure failure = (FetchResult.Failure) result;
             if (failure.kind().retryable() && task.attempt() < profile.fetch().retries()) {
-                stats.retried();
                 politeness.retry(task, backoff(task.attempt(), failure.retryAfter()));
                 return;
             }
@@ -183,7 +195,7 @@ final class FetchWorker {
     }
 
     /** Rejection policy of the parse pool: the fetcher waits until the queue has room (or parses if stopped). */
-    private static void waitForRoom(Runnable job, java.util.concurrent.ThreadPoolExecutor pool) {
+    private static void waitForRoom(Runnable job, ThreadPoolExecutor pool) {
         if (pool.isShutdown()) {
             job.run();
             return;
@@ -201,7 +213,7 @@ final class FetchWorker {
         busy.incrementAndGet();
         parsers.execute(() -> {
             try {
-                handlePage(task, page);
+                parsePage(task, page);
             } catch (IOException e) {
                 parseFailure.compareAndSet(null, e);
             } finally {
@@ -220,7 +232,7 @@ final class FetchWorker {
     void finishParsing() throws IOException {
         parsers.shutdown();
         try {
-            if (!parsers.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)) {
+            if (!parsers.awaitTermination(1, TimeUnit.MINUTES)) {
                 parsers.shutdownNow();
             }
         } catch (InterruptedException e) {
@@ -232,18 +244,8 @@ final class FetchWorker {
         }
     }
 
-    private void handlePage(PendingUrl task, FetchResult.Page page) throws IOException {
-        if (page.status() >= 400) {
-            record(new PageRecord(task.url(), page.status(), Outcome.HTTP_ERROR, page.contentType(), task.depth(),
-                    page.length(), page.fetchMillis(), 0, null, null, task.referrer(), "HTTP " + page.status(),
-                    false));
-            return;
-        }
-        if (!HttpFetcher.isParseable(page.contentType(), profile.fetch().accept())) {
-            record(new PageRecord(task.url(), page.status(), Outcome.NOT_HTML, page.contentType(), task.depth(),
-                    page.length(), page.fetchMillis(), 0, null, null, task.referrer(), null, false));
-            return;
-        }
+    /** Parses an HTML page, offers the links it may follow and records it. */
+    private void parsePage(PendingUrl task, FetchResult.Page page) throws IOException {
         ParsedPage parsed = parser.parse(page.body(), page.length(), page.contentType(), HttpUrl.get(task.url()));
         boolean followAll = profile.parse().followNofollow();
         if (followAll || !parsed.nofollow()) {
@@ -272,7 +274,7 @@ final class FetchWorker {
     private void handleRedirect(PendingUrl task, FetchResult.Redirect redirect) throws IOException {
         String location = redirect.location();
         LinkDecision target = location == null
-                ? new LinkDecision.Reject(org.sievecrawler.link.RejectReason.MALFORMED, "no Location header")
+                ? new LinkDecision.Reject(RejectReason.MALFORMED, "no Location header")
                 : normalizer.resolve(HttpUrl.get(task.url()), location);
         if (target instanceof LinkDecision.Reject reject) {
             record(new PageRecord(task.url(), redirect.status(), Outcome.ERROR, null, task.depth(), 0,

@@ -19,8 +19,6 @@ public final class CrawlStats {
     private final LongAdder decided = new LongAdder();
     private final LongAdder fetched = new LongAdder();
     private final LongAdder bytes = new LongAdder();
-    private final LongAdder linksFound = new LongAdder();
-    private final LongAdder retries = new LongAdder();
 
     public CrawlStats() {
         for (Outcome outcome : Outcome.values()) {
@@ -37,16 +35,11 @@ public final class CrawlStats {
             statuses.computeIfAbsent(record.status(), s -> new LongAdder()).increment();
         }
         bytes.add(record.bytes());
-        linksFound.add(record.outlinks());
     }
 
     /** Counts a link that was not offered to the Sieve, by the reason's label. */
     public void linkRejected(String reason) {
         linkRejections.computeIfAbsent(reason, r -> new LongAdder()).increment();
-    }
-
-    public void retried() {
-        retries.increment();
     }
 
     /** URLs decided (every record written). */
@@ -61,14 +54,6 @@ public final class CrawlStats {
 
     public long bytes() {
         return bytes.sum();
-    }
-
-    public long linksFound() {
-        return linksFound.sum();
-    }
-
-    public long retries() {
-        return retries.sum();
     }
 
     public long count(Outcome outcome) {

@@ -187,10 +187,6 @@ public final class BloomFilter {
         return plan.falsePositiveRate();
     }
 
-    public SievePlan plan() {
-        return plan;
-    }
-
     /** X, the exact number of bits set. */
     public long setBitCount() {
         return setBits.sum();

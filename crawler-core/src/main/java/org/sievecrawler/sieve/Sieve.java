@@ -142,17 +142,6 @@ public final class Sieve {
         return pending.poll();
     }
 
-    /** Whether {@code url} was seen (admitted) before, or is a false positive. Changes nothing. */
-    public boolean hasSeen(CharSequence url) {
-        UrlHash hash = UrlHash.forCurrentThread().hash(url);
-        for (BloomFilter layer : layers.get().filters) {
-            if (layer.mightContain(hash.h1(), hash.h2())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** The number of pending URLs. */
     public int size() {
         return pending.size();
