@@ -4,11 +4,14 @@ import okhttp3.HttpUrl;
 import org.sievecrawler.link.LinkDecision.Accept;
 
 /**
- * Decides the links of crawled pages: {@link UrlNormalizer#resolve} then {@link LinkScope#decide}, remembering
- * the depth-free decision of each (href, base context) so that the navigation links repeated on every page
- * cost a map lookup instead of a parse. The context is only as much of the base as the href depends on:
- * nothing for {@code http(s)://} links, the scheme for {@code //host} links, the origin for absolute paths,
- * the directory for plain relative paths, and the whole base otherwise.
+ * Decides the links of crawled pages: {@link UrlNormalizer#resolve} then {@link LinkScope#decide}, in two ways
+ * that give the same decisions as those two calls. Plain relative links on a normalized page (letters, digits,
+ * {@code -_.~/}, leading {@code ../}) are joined to the page's directory or origin without parsing and checked
+ * against the scope's rules for the page's origin, worked out once per page. Every other link goes through a
+ * memo of the depth-free decision of each (href, base context), so that links repeated on every page cost a
+ * lookup instead of a parse. The context is only as much of the base as the href depends on: nothing for
+ * {@code http(s)://} links, the scheme for {@code //host} links, the origin for absolute paths, the directory
+ * for plain relative paths, and the whole base otherwise.
  *
  * <p>Thread-safe. The memo is one direct-mapped table of {@value #SLOTS} decisions shared by all threads, in
  * which a newer link simply replaces an older one on the same slot: no lock, no key allocation, and the links
@@ -42,8 +45,9 @@ public final class LinkResolver {
         private final String directory;
         private final String whole;
         private final Entry[] table;
-        /** Whether the base is already a normalized URL, so simple hrefs may skip the parse (see fastPath). */
-        private final boolean baseNormal;
+        /** The scope's rules for the base's origin when the base is normalized, so plain hrefs skip the parse
+         *  and the memo (see fastPath); else null. */
+        private final LinkScope.OnOrigin sameOrigin;
 
         private PageLinks(HttpUrl base) {
             this.base = base;
@@ -56,28 +60,33 @@ public final class LinkResolver {
             this.origin = pathStart < 0 ? url : url.substring(0, pathStart);
             String path = base.encodedPath();
             this.directory = origin + path.substring(0, path.lastIndexOf('/') + 1);
-            this.baseNormal = fragment < 0 && normalizer.normalize(url) instanceof Accept accept
+            boolean baseNormal = fragment < 0 && normalizer.normalize(url) instanceof Accept accept
                     && accept.url().equals(url);
+            this.sameOrigin = baseNormal ? scope.onOrigin(url) : null;
         }
 
         /** The decision for {@code href} found on this page, for a link {@code depth} from the seeds. */
         public LinkDecision decide(String href, int depth) {
+            String fast = sameOrigin != null ? fastPath(href) : null;
+            LinkDecision decision = fast != null ? sameOrigin.decide(fast) : memoized(href);
+            return decision instanceof Accept accept ? scope.depthCheck(accept, depth) : decision;
+        }
+
+        /** The depth-free decision for an href the fast path does not take, from the memo or computed. */
+        private LinkDecision memoized(String href) {
             String context = context(href);
             int hash = href.hashCode() * 31 + context.hashCode();
             int slot = (hash ^ (hash >>> 16)) & (SLOTS - 1);
             Entry entry = table[slot];
-            LinkDecision decision;
             if (entry != null && entry.href.equals(href) && entry.context.equals(context)) {
-                decision = entry.decision;
-            } else {
-                String fast = baseNormal ? fastPath(href) : null;
-                decision = fast != null ? new Accept(fast) : normalizer.resolve(base, href);
-                if (decision instanceof Accept accept) {
-                    decision = scope.decide(accept.url(), 0);
-                }
-                table[slot] = new Entry(context, href, decision);
+                return entry.decision;
             }
-            return decision instanceof Accept accept ? scope.depthCheck(accept, depth) : decision;
+            LinkDecision decision = normalizer.resolve(base, href);
+            if (decision instanceof Accept accept) {
+                decision = scope.decide(accept.url(), 0);
+            }
+            table[slot] = new Entry(context, href, decision);
+            return decision;
         }
 
         /**

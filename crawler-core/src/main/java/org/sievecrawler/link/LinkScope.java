@@ -119,6 +119,46 @@ public final class LinkScope {
         if (depth < 0) {
             throw new IllegalArgumentException("depth must be >= 0 (seeds are 0), was " + depth);
         }
+        Reject refused = hostRules(normalizedUrl);
+        return refused != null ? refused : pathRules(normalizedUrl, depth);
+    }
+
+    /**
+     * The rules of {@link #decide} that depend only on a URL's origin, worked out once for the links of a page
+     * that stay on the page's origin (its plain relative links): those then cost the length check and the
+     * include/exclude patterns alone.
+     *
+     * @param normalizedUrl any normalized URL on the origin, e.g. the page's own
+     */
+    public OnOrigin onOrigin(String normalizedUrl) {
+        return new OnOrigin(hostRules(Objects.requireNonNull(normalizedUrl, "normalizedUrl")));
+    }
+
+    /** {@link #decide} for URLs on one origin; see {@link #onOrigin}. Immutable. */
+    public final class OnOrigin {
+        private final Reject refusal;
+
+        private OnOrigin(Reject refusal) {
+            this.refusal = refusal;
+        }
+
+        /**
+         * Exactly {@code decide(url, 0)} for a normalized URL on this origin (the caller's promise: same scheme,
+         * host and port as the URL the origin was made from).
+         */
+        public LinkDecision decide(String sameOriginUrl) {
+            if (refusal != null && refusal.reason() == RejectReason.MALFORMED) {
+                return refusal;
+            }
+            if (sameOriginUrl.length() > UrlNormalizer.MAX_LENGTH) {
+                return tooLong(sameOriginUrl);
+            }
+            return refusal != null ? refusal : pathRules(sameOriginUrl, 0);
+        }
+    }
+
+    /** The rules on the URL's form, length and origin, in decide's order; null when it passes them. */
+    private Reject hostRules(String normalizedUrl) {
         int schemeEnd = normalizedUrl.startsWith("https://") ? 8 : normalizedUrl.startsWith("http://") ? 7 : -1;
         if (schemeEnd < 0) {
             return new Reject(RejectReason.MALFORMED, "URL " + UrlNormalizer.quote(normalizedUrl)
@@ -131,8 +171,7 @@ public final class LinkScope {
                     + " has no host or has user info; normalize it first");
         }
         if (normalizedUrl.length() > UrlNormalizer.MAX_LENGTH) {
-            return new Reject(RejectReason.TOO_LONG, "URL is " + normalizedUrl.length() + " characters, more than "
-                    + UrlNormalizer.MAX_LENGTH);
+            return tooLong(normalizedUrl);
         }
         String host = normalizedUrl.charAt(schemeEnd) == '['
                 ? normalizedUrl.substring(schemeEnd + 1, hostEnd - 1)
@@ -150,6 +189,16 @@ public final class LinkScope {
             return new Reject(RejectReason.OFF_HOST, "host \"" + host + "\" matches none of scope.hosts ["
                     + hostsDescription + "]");
         }
+        return null;
+    }
+
+    private static Reject tooLong(String url) {
+        return new Reject(RejectReason.TOO_LONG, "URL is " + url.length() + " characters, more than "
+                + UrlNormalizer.MAX_LENGTH);
+    }
+
+    /** The include and exclude patterns, then the depth. */
+    private LinkDecision pathRules(String normalizedUrl, int depth) {
         for (Pattern pattern : exclude) {
             if (pattern.matcher(normalizedUrl).find()) {
                 return new Reject(RejectReason.EXCLUDED, "URL matches scope.exclude pattern \"" + pattern + "\"");

@@ -12,13 +12,15 @@ class LinkResolverTest {
     private static final List<String> BASES = List.of(
             "http://127.0.0.1:8080/", "http://127.0.0.1:8080/docs/guide/index.html",
             "http://127.0.0.1:8080/docs/guide/other.html?x=1", "http://127.0.0.1:8080/docs/api/page.html#top",
-            "https://127.0.0.1:8080/docs/guide/index.html", "http://example.org/a/b/c");
+            "https://127.0.0.1:8080/docs/guide/index.html", "http://example.org/a/b/c",
+            "http://elsewhere.net/off/host.html", "http://10.0.0.1/private/", "http://127.0.0.1:9/other/port");
     private static final List<String> HREFS = List.of(
             "", "#frag", "?q=2", "page.html", "./page.html", "../up.html", "sub/deep.html#x", "/abs.html",
             "/docs/guide/../x.html", "//127.0.0.1:8080/proto.html", "//example.org/other", "http://127.0.0.1:8080/full",
             "https://example.org/a", "HTTP://Example.ORG/Case", "mailto:a@example.org", "javascript:void(0)",
             "  spaced.html ", "a b.html", "%7Euser/", "/private/x", "http://169.254.169.254/", "\\back\\slash",
-            "http://127.0.0.1:9/other-port", "/excluded/page", "?", "..", "/");
+            "http://127.0.0.1:9/other-port", "/excluded/page", "?", "..", "/", "excluded/x", "../excluded/y",
+            "/" + "x".repeat(2100), "y".repeat(2100));
     private final UrlNormalizer normalizer = new UrlNormalizer();
     private final LinkScope scope = new LinkScope(
             new ScopeConfig(List.of(ScopeConfig.SAME_AS_SEEDS), List.of(), List.of(Pattern.compile("/excluded/")), 3),
@@ -45,9 +47,10 @@ class LinkResolverTest {
     @Test
     void takesTheParseFreePathOnlyWhereItGivesTheSameDecisionOnRandomLinks() {
         String[] parts = {"a", "b.html", "..", ".", "../", "./", "/", "//", "%7e", "%41", "x y", "\u00e9", "?q=1", "#f",
-            "s3", "p5.html", ".hidden", "a..b", "~user", "-_", "Z9", "", "..."};
+            "s3", "p5.html", ".hidden", "a..b", "~user", "-_", "Z9", "", "...", "excluded/"};
         List<String> bases = List.of("http://127.0.0.1:8080/", "http://127.0.0.1:8080/docs/", "http://127.0.0.1:8080/a/b/c.html",
-                "https://example.org/s1/p2.html", "http://example.org/a/b/", "http://127.0.0.1:8080/x?q=1");
+                "https://example.org/s1/p2.html", "http://example.org/a/b/", "http://127.0.0.1:8080/x?q=1",
+                "http://elsewhere.net/off/", "http://10.0.0.1/a/", "http://127.0.0.1:9/b/c");
         java.util.SplittableRandom random = new java.util.SplittableRandom(7);
         LinkResolver resolver = new LinkResolver(normalizer, scope);
         for (int trial = 0; trial < 20_000; trial++) {
