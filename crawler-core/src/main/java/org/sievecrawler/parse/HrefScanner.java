@@ -51,6 +51,17 @@ public final class HrefScanner {
     private static final List<String> OPTION_TAGS = List.of("<option", "<optgroup", "</option", "</optgroup");
     private static final Set<String> RAW_TEXT = Set.of("script", "style", "textarea", "title", "iframe");
 
+    // A tag's kinds: its membership of the sets above, worked out once per known name (see TagNames).
+    private static final int K_BAIL_OUT = 1;
+    private static final int K_IN_TABLE = 1 << 1;
+    private static final int K_VOID = 1 << 2;
+    private static final int K_PHRASING = 1 << 3;
+    private static final int K_BLOCK = 1 << 4;
+    private static final int K_P_CLOSER = 1 << 5;
+    private static final int K_RAW_TEXT = 1 << 6;
+    private static final int K_HEADING = 1 << 7;
+    private static final TagNames TAGS = new TagNames(HrefScanner::kindsOf);
+
     /** Scans a page; never throws on malformed markup (it answers unsure instead). */
     public ScanResult scan(byte[] body, int length, String contentType, HttpUrl pageUrl) {
         PageParser.checkArguments(body, length, pageUrl);
@@ -98,7 +109,7 @@ public final class HrefScanner {
         private int tableDepth;
         private boolean aOpen;
         /** Elements opened inside the open a, innermost last. */
-        private final List<String> insideA = new ArrayList<>();
+        private final List<TagNames.Tag> insideA = new ArrayList<>();
         private boolean pMaybeOpen;
 
         // attribute ranges of the current tag, first occurrence wins; -1 when absent
@@ -184,10 +195,10 @@ public final class HrefScanner {
                 }
                 i++;
             }
-            String name = TagNames.lowerCase(b, at + 1, i);
+            TagNames.Tag tag = TAGS.tag(b, at + 1, i);
             hrefStart = srcStart = relStart = nameStart = contentStart = -1;
             pos = checked(TagLexer.readAttributes(b, i, end, this), at);
-            startElement(name, at);
+            startElement(tag, at);
         }
 
         private void endTag() {
@@ -210,9 +221,9 @@ public final class HrefScanner {
                 }
                 i++;
             }
-            String name = TagNames.lowerCase(b, at + 2, i);
+            TagNames.Tag tag = TAGS.tag(b, at + 2, i);
             pos = checked(TagLexer.readAttributes(b, i, end, IGNORE), at);
-            endElement(name, at);
+            endElement(tag, at);
         }
 
         private int checked(int next, int at) {
@@ -225,19 +236,20 @@ public final class HrefScanner {
             return next;
         }
 
-        private void startElement(String name, int at) {
-            if (BAIL_OUT.contains(name)) {
+        private void startElement(TagNames.Tag tag, int at) {
+            String name = tag.name();
+            if (tag.is(K_BAIL_OUT)) {
                 throw new NotSure("<" + name + "> at byte " + at);
             }
             byte table = tableDepth == 0 ? 0 : tables[tableDepth - 1];
-            if (table == TABLE && !IN_TABLE.contains(name)) {
+            if (table == TABLE && !tag.is(K_IN_TABLE)) {
                 throw new NotSure("<" + name + "> directly in a table (foster-parented) at byte " + at);
             }
             if (aOpen) {
-                startInsideA(name, at);
+                startInsideA(tag, at);
             } else if (name.equals("p")) {
                 pMaybeOpen = true;
-            } else if (tableDepth == 0 && P_CLOSERS.contains(name)) {
+            } else if (tableDepth == 0 && tag.is(K_P_CLOSER)) {
                 pMaybeOpen = false;
             }
             switch (name) {
@@ -284,17 +296,18 @@ public final class HrefScanner {
                 }
                 default -> { }
             }
-            if (RAW_TEXT.contains(name)) {
+            if (tag.is(K_RAW_TEXT)) {
                 skipRawText(name, at);
             }
         }
 
-        private void startInsideA(String name, int at) {
-            if (VOID.contains(name) || RAW_TEXT.contains(name)) {
+        private void startInsideA(TagNames.Tag tag, int at) {
+            String name = tag.name();
+            if (tag.is(K_VOID | K_RAW_TEXT)) {
                 return;
             }
-            if (PHRASING.contains(name) || name.indexOf('-') > 0) {
-                insideA.add(name);
+            if (tag.is(K_PHRASING)) {
+                insideA.add(tag);
                 return;
             }
             if (name.equals("a")) {
@@ -303,24 +316,25 @@ public final class HrefScanner {
                 }
                 return;
             }
-            if (!BLOCK.contains(name)) {
+            if (!tag.is(K_BLOCK)) {
                 throw new NotSure("<" + name + "> inside an a at byte " + at);
             }
-            int p = insideA.lastIndexOf("p");
+            int p = lastInsideA("p");
             if (p >= 0) {
                 popInsideA(p);
             } else if (pMaybeOpen) {
                 throw new NotSure("<" + name + "> inside an a may close a p outside it, at byte " + at);
             }
-            if (isHeading(name) && !insideA.isEmpty() && isHeading(insideA.get(insideA.size() - 1))) {
+            if (tag.is(K_HEADING) && !insideA.isEmpty() && insideA.get(insideA.size() - 1).is(K_HEADING)) {
                 insideA.remove(insideA.size() - 1);
             }
-            insideA.add(name);
+            insideA.add(tag);
         }
 
-        private void endElement(String name, int at) {
+        private void endElement(TagNames.Tag tag, int at) {
+            String name = tag.name();
             if (aOpen) {
-                endInsideA(name, at);
+                endInsideA(tag, at);
             }
             byte table = tableDepth == 0 ? 0 : tables[tableDepth - 1];
             switch (name) {
@@ -346,7 +360,8 @@ public final class HrefScanner {
             }
         }
 
-        private void endInsideA(String name, int at) {
+        private void endInsideA(TagNames.Tag tag, int at) {
+            String name = tag.name();
             if (name.equals("a")) {
                 if (!allPhrasing(0)) {
                     throw new NotSure("</a> at byte " + at + " closes an a holding an open block (adoption agency)");
@@ -360,15 +375,15 @@ public final class HrefScanner {
             }
             int index = -1;
             for (int i = insideA.size() - 1; i >= 0 && index < 0; i--) {
-                String open = insideA.get(i);
-                if (open.equals(name) || (isHeading(name) && isHeading(open))) {
+                TagNames.Tag open = insideA.get(i);
+                if (open.name().equals(name) || (tag.is(K_HEADING) && open.is(K_HEADING))) {
                     index = i;
                 }
             }
             if (index < 0) {
                 throw new NotSure("</" + name + "> at byte " + at + " closes an element outside the open a");
             }
-            if (!BLOCK.contains(name) && !allPhrasing(index + 1)) {
+            if (!tag.is(K_BLOCK) && !allPhrasing(index + 1)) {
                 throw new NotSure("</" + name + "> at byte " + at + " is misnested with a block inside an a");
             }
             popInsideA(index);
@@ -376,11 +391,20 @@ public final class HrefScanner {
 
         private boolean allPhrasing(int from) {
             for (int i = from; i < insideA.size(); i++) {
-                if (BLOCK.contains(insideA.get(i))) {
+                if (insideA.get(i).is(K_BLOCK)) {
                     return false;
                 }
             }
             return true;
+        }
+
+        private int lastInsideA(String name) {
+            for (int i = insideA.size() - 1; i >= 0; i--) {
+                if (insideA.get(i).name().equals(name)) {
+                    return i;
+                }
+            }
+            return -1;
         }
 
         private void popInsideA(int index) {
@@ -548,8 +572,14 @@ public final class HrefScanner {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
     }
 
-    private static boolean isHeading(String name) {
-        return name.length() == 2 && name.charAt(0) == 'h' && name.charAt(1) >= '1' && name.charAt(1) <= '6';
+    private static int kindsOf(String name) {
+        boolean heading = name.length() == 2 && name.charAt(0) == 'h' && name.charAt(1) >= '1'
+                && name.charAt(1) <= '6';
+        return (BAIL_OUT.contains(name) ? K_BAIL_OUT : 0) | (IN_TABLE.contains(name) ? K_IN_TABLE : 0)
+                | (VOID.contains(name) ? K_VOID : 0)
+                | (PHRASING.contains(name) || name.indexOf('-') > 0 ? K_PHRASING : 0) // custom elements too
+                | (BLOCK.contains(name) ? K_BLOCK : 0) | (P_CLOSERS.contains(name) ? K_P_CLOSER : 0)
+                | (RAW_TEXT.contains(name) ? K_RAW_TEXT : 0) | (heading ? K_HEADING : 0);
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {
