@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class Sieve {
     private static final Logger LOG = LoggerFactory.getLogger(Sieve.class);
     private static final int STRIPE_BITS = 6;
+    private static final int RECENT_SLOTS = 8192;
 
     private final long expectedUrls;
     private final double falsePositiveRate;
@@ -38,6 +39,14 @@ public final class Sieve {
     private final AtomicReference<Layers> layers;
     private final Object[] stripes = new Object[1 << STRIPE_BITS];
     private final PendingQueue pending;
+    /**
+     * The 128-bit hashes of recently offered URLs that the filter holds, direct-mapped: the links every page
+     * repeats (navigation, sidebars) are refused here from one cache-resident line instead of k random reads of
+     * a filter larger than the caches. A hash is stored only once the filter holds it, so a hit answers as the
+     * filter would. The two words of a slot are written without a lock; a racing reader may see the halves of
+     * two different hashes, which match no URL's hash (short of a 2^-64 coincidence).
+     */
+    private final long[] recent = new long[2 * RECENT_SLOTS];
     private final LongAdder offered = new LongAdder();
     private final LongAdder admitted = new LongAdder();
     /** WARN policy: the next estimate to warn at, and the first layer's set-bit count X where n* reaches it. */
@@ -97,9 +106,14 @@ public final class Sieve {
         UrlHash hash = UrlHash.forCurrentThread().hash(url.url());
         long h1 = hash.h1();
         long h2 = hash.h2();
+        int recentSlot = 2 * (int) (h2 & (RECENT_SLOTS - 1));
+        if (recent[recentSlot] == h1 && recent[recentSlot + 1] == h2) {
+            return false;
+        }
         Layers current = layers.get();
         for (BloomFilter layer : current.filters) {
             if (layer.mightContain(h1, h2)) {
+                remember(recentSlot, h1, h2);
                 return false;
             }
         }
@@ -114,7 +128,9 @@ public final class Sieve {
                     }
                 }
             }
-            if (!now.newest().put(h1, h2)) {
+            boolean added = now.newest().put(h1, h2);
+            remember(recentSlot, h1, h2);
+            if (!added) {
                 return false;
             }
         }
@@ -126,6 +142,11 @@ public final class Sieve {
             warnIfOverflowing(now.newest());
         }
         return true;
+    }
+
+    private void remember(int slot, long h1, long h2) {
+        recent[slot] = h1;
+        recent[slot + 1] = h2;
     }
 
     /**
