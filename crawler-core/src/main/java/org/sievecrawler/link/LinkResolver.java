@@ -90,9 +90,9 @@ public final class LinkResolver {
         }
 
         /**
-         * The normalized URL of a simple href without parsing: an absolute path or a relative one (leading
-         * {@code ../} segments allowed), then only unreserved characters and '/', an optional fragment, no
-         * query, no dot segment inside; or null for anything else, which takes the full parse. Valid only
+         * The normalized URL of a simple href without parsing: an absolute URL on the page's origin written as
+         * the normalized origin, an absolute path or a relative one (leading {@code ../} segments allowed), then
+         * only unreserved characters and '/', an optional fragment, no query, no dot segment inside; or null for anything else, which takes the full parse. Valid only
          * against a normalized base: then origin or directory plus the href is already normal.
          */
         private String fastPath(String href) {
@@ -105,7 +105,16 @@ public final class LinkResolver {
             }
             String prefix;
             int start = 0;
-            if (href.charAt(0) == '/') {
+            int check = 0; // where the plain-character check starts
+            if (href.charAt(0) == 'h' && end > origin.length() && href.charAt(origin.length()) == '/'
+                    && href.startsWith(origin)) {
+                // an absolute link to this page's origin, written as the normalized origin is
+                if (end > origin.length() + 1 && href.charAt(origin.length() + 1) == '/') {
+                    return null;
+                }
+                prefix = "";
+                check = origin.length();
+            } else if (href.charAt(0) == '/') {
                 if (end > 1 && href.charAt(1) == '/') {
                     return null;
                 }
@@ -121,9 +130,10 @@ public final class LinkResolver {
                     start += 3;
                 }
                 prefix = dir;
+                check = start;
             }
             char previous = '/';
-            for (int i = start; i < end; i++) {
+            for (int i = check; i < end; i++) {
                 char c = href.charAt(i);
                 boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
                         || c == '-' || c == '_' || c == '~' || c == '/' || c == '.';
@@ -140,7 +150,8 @@ public final class LinkResolver {
             if (length > UrlNormalizer.MAX_LENGTH) {
                 return null;
             }
-            return prefix + href.substring(start, end);
+            return prefix.isEmpty() && start == 0 && end == href.length() ? href
+                    : prefix + href.substring(start, end);
         }
 
         private String context(String href) {

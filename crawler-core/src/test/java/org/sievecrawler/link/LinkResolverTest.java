@@ -20,7 +20,11 @@ class LinkResolverTest {
             "https://example.org/a", "HTTP://Example.ORG/Case", "mailto:a@example.org", "javascript:void(0)",
             "  spaced.html ", "a b.html", "%7Euser/", "/private/x", "http://169.254.169.254/", "\\back\\slash",
             "http://127.0.0.1:9/other-port", "/excluded/page", "?", "..", "/", "excluded/x", "../excluded/y",
-            "/" + "x".repeat(2100), "y".repeat(2100));
+            "/" + "x".repeat(2100), "y".repeat(2100), "http://127.0.0.1:8080/docs/x.html", "http://127.0.0.1:8080//two",
+            "http://127.0.0.1:8080/a/../b", "http://127.0.0.1:8080/a b", "http://127.0.0.1:8080/#f",
+            "http://127.0.0.1:8080", "http://127.0.0.1:80801/x", "https://example.org/s1/x.html", "http://example.org/",
+            "http://elsewhere.net/off/y", "http://10.0.0.1/private/z", "http://127.0.0.1:8080/excluded/e",
+            "http://127.0.0.1:8080/" + "x".repeat(2100));
     private final UrlNormalizer normalizer = new UrlNormalizer();
     private final LinkScope scope = new LinkScope(
             new ScopeConfig(List.of(ScopeConfig.SAME_AS_SEEDS), List.of(), List.of(Pattern.compile("/excluded/")), 3),
@@ -47,7 +51,9 @@ class LinkResolverTest {
     @Test
     void takesTheParseFreePathOnlyWhereItGivesTheSameDecisionOnRandomLinks() {
         String[] parts = {"a", "b.html", "..", ".", "../", "./", "/", "//", "%7e", "%41", "x y", "\u00e9", "?q=1", "#f",
-            "s3", "p5.html", ".hidden", "a..b", "~user", "-_", "Z9", "", "...", "excluded/"};
+            "s3", "p5.html", ".hidden", "a..b", "~user", "-_", "Z9", "", "...", "excluded/", "http://127.0.0.1:8080",
+            "http://127.0.0.1:8080/", "https://example.org/", "http://example.org", "http://elsewhere.net/",
+            "http://10.0.0.1/", "http://127.0.0.1:9/"};
         List<String> bases = List.of("http://127.0.0.1:8080/", "http://127.0.0.1:8080/docs/", "http://127.0.0.1:8080/a/b/c.html",
                 "https://example.org/s1/p2.html", "http://example.org/a/b/", "http://127.0.0.1:8080/x?q=1",
                 "http://elsewhere.net/off/", "http://10.0.0.1/a/", "http://127.0.0.1:9/b/c");
