@@ -132,10 +132,9 @@ public final class HrefScanner {
         }
 
         void run() {
-            for (int i = pos; i < end; i++) {
-                if (b[i] == 0) {
-                    throw new NotSure("NUL byte at " + i);
-                }
+            int nul = TagLexer.indexOf(b, pos, end, (byte) 0);
+            if (nul >= 0) {
+                throw new NotSure("NUL byte at " + nul);
             }
             while (true) {
                 int lt = TagLexer.indexOf(b, pos, end, (byte) '<');

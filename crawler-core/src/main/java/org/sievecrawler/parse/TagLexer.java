@@ -1,5 +1,9 @@
 package org.sievecrawler.parse;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * Byte-level lexing of the inside of an HTML tag, following the WHATWG tokenizer's attribute states: quoted,
  * single-quoted and unquoted values, attributes without values, {@code /} between attributes, a missing space
@@ -11,6 +15,10 @@ package org.sievecrawler.parse;
 final class TagLexer {
     static final int EOF = -1;
     static final int SUSPICIOUS = -2;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
 
     private TagLexer() {}
 
@@ -137,8 +145,22 @@ final class TagLexer {
         return true;
     }
 
+    /**
+     * The first index in {@code b[from, end)} holding {@code c}, or -1. Eight bytes at a time: a word XORed with
+     * c repeated has a zero byte where c is, and {@code (v - 0x01..01) & ~v & 0x80..80} marks the lowest zero
+     * byte exactly (a borrow can only mark bytes above it).
+     */
     static int indexOf(byte[] b, int from, int end, byte c) {
-        for (int i = from; i < end; i++) {
+        long pattern = ONES * (c & 0xff);
+        int i = from;
+        for (; i <= end - Long.BYTES; i += Long.BYTES) {
+            long v = (long) LONGS.get(b, i) ^ pattern;
+            long found = (v - ONES) & ~v & HIGHS;
+            if (found != 0) {
+                return i + (Long.numberOfTrailingZeros(found) >>> 3);
+            }
+        }
+        for (; i < end; i++) {
             if (b[i] == c) {
                 return i;
             }
@@ -148,8 +170,9 @@ final class TagLexer {
 
     static int indexOf(byte[] b, int from, int end, String ascii) {
         byte first = (byte) ascii.charAt(0);
-        for (int i = from; i <= end - ascii.length(); i++) {
-            if (b[i] == first && startsWith(b, i, end, ascii)) {
+        int last = end - ascii.length();
+        for (int i = indexOf(b, from, end, first); i >= 0 && i <= last; i = indexOf(b, i + 1, end, first)) {
+            if (startsWith(b, i, end, ascii)) {
                 return i;
             }
         }

@@ -1,5 +1,6 @@
 package org.sievecrawler.parse;
 
+import java.nio.charset.StandardCharsets;
 import java.util.function.ToIntFunction;
 
 /**
@@ -31,6 +32,9 @@ final class TagNames {
     }
 
     private final Tag[] table = new Tag[SLOTS];
+    /** Per slot, the name's hash and its bytes, so a probe compares an int and then bytes. */
+    private final int[] hashes = new int[SLOTS];
+    private final byte[][] bytes = new byte[SLOTS][];
     private final ToIntFunction<String> kinds;
 
     /** @param kinds the kind bits of a lower-case name, for known and unknown names alike */
@@ -42,6 +46,8 @@ final class TagNames {
                 slot = (slot + 1) & (SLOTS - 1);
             }
             table[slot] = new Tag(name, kinds.applyAsInt(name));
+            hashes[slot] = hash(name);
+            bytes[slot] = name.getBytes(StandardCharsets.US_ASCII);
         }
     }
 
@@ -52,7 +58,7 @@ final class TagNames {
             h = 31 * h + TagLexer.lower(b[i]);
         }
         for (int slot = h & (SLOTS - 1); table[slot] != null; slot = (slot + 1) & (SLOTS - 1)) {
-            if (matches(table[slot].name, b, start, stop)) {
+            if (hashes[slot] == h && matches(bytes[slot], b, start, stop)) {
                 return table[slot];
             }
         }
@@ -64,12 +70,12 @@ final class TagNames {
         return new Tag(name, kinds.applyAsInt(name));
     }
 
-    private static boolean matches(String name, byte[] b, int start, int stop) {
-        if (name.length() != stop - start) {
+    private static boolean matches(byte[] name, byte[] b, int start, int stop) {
+        if (name.length != stop - start) {
             return false;
         }
         for (int i = start; i < stop; i++) {
-            if (name.charAt(i - start) != TagLexer.lower(b[i])) {
+            if (name[i - start] != TagLexer.lower(b[i])) {
                 return false;
             }
         }
