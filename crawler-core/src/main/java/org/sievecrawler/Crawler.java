@@ -28,6 +28,7 @@ import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
+import org.sievecrawler.sieve.SpillingQueue;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
 import org.slf4j.Logger;
@@ -48,6 +49,8 @@ import org.slf4j.LoggerFactory;
 public final class Crawler {
     private static final Logger LOG = LoggerFactory.getLogger(Crawler.class);
     static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    /** The output folder's subfolder for pending URLs spilled past sieve.max-in-memory-urls. */
+    static final String FRONTIER_DIR = "frontier";
 
     private final CrawlProfile profile;
     private final Clock clock;
@@ -76,12 +79,14 @@ public final class Crawler {
         UrlNormalizer normalizer = new UrlNormalizer();
         List<String> seeds = normalizeSeeds(normalizer);
         HostScheduler politeness = new HostScheduler(profile.politeness(), clock);
-        Sieve sieve = Sieve.create(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
-                profile.sieve().onOverflow(), politeness);
         LinkScope scope = new LinkScope(profile.scope(), seeds, profile.fetch().allowPrivateAddresses());
         RobotsPolicy robots = new RobotsPolicy(profile.fetch().robotsAgentName(), profile.politeness().maxCrawlDelay());
-        try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock);
+        try (SpillingQueue pending = SpillingQueue.create(politeness, profile.sieve().maxInMemoryUrls(),
+                        out.resolve(FRONTIER_DIR), SpillingQueue.SEGMENT_BYTES);
+                HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock);
                 JsonlSink sink = JsonlSink.open(out.resolve("pages.jsonl"))) {
+            Sieve sieve = Sieve.create(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
+                    profile.sieve().onOverflow(), pending);
             FetchWorker worker = new FetchWorker(profile, sieve, politeness, fetcher, robots, new PageParser(),
                     normalizer, scope, sink, stats, this::limitReached);
             seeds.forEach(seed -> sieve.offer(PendingUrl.seed(seed)));

@@ -112,7 +112,7 @@ final class FetchWorker {
             PendingUrl task = sieve.pollPending();
             if (task == null) {
                 busy.decrementAndGet();
-                if (politeness.isIdle() && busy.get() == 0) {
+                if (politeness.isIdle() && busy.get() == 0 && sieve.size() == 0) {
                     politeness.wakeAll(); // let the other fetchers see it too
                     return;
                 }
@@ -216,6 +216,8 @@ final class FetchWorker {
                 parsePage(task, page);
             } catch (IOException e) {
                 parseFailure.compareAndSet(null, e);
+            } catch (UncheckedIOException e) { // e.g. the frontier's spill segments
+                parseFailure.compareAndSet(null, e.getCause());
             } finally {
                 if (busy.decrementAndGet() == 0) {
                     politeness.wakeAll();
