@@ -54,6 +54,11 @@ import org.sievecrawler.sink.PageSink;
  * queue; when it is full, the fetcher waits for room, which slows fetching to the speed of parsing while
  * keeping the CPU-bound threads as many as the cores.
  *
+ * <p>Checkpoints: each step that moves a page task between the queue, the in-flight set and the output (poll,
+ * retry, put-back, the links a page offers, its last record) holds the {@link SnapshotLock}'s shared side, so a
+ * checkpoint sees every task in exactly one place. A task's last record ends it; a redirect offers its target
+ * before recording itself for that reason.
+ *
  * <p>Thread-safe: one instance serves every fetcher and parse thread; all its collaborators are thread-safe.
  */
 final class FetchWorker {

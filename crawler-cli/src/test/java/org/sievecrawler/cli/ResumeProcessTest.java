@@ -103,7 +103,7 @@ class ResumeProcessTest {
     @Test
     void aCrawlKilledAfterACheckpointResumesAndRefetchesOnlyWhatCameAfterIt() throws Exception {
         Process crawl = start("crawl", url("/"), "--profile", profile().toString(), "--out", dir.toString());
-        awaitCheckpointAndPages(crawl, 400);
+        awaitCheckpointAndPages(crawl, 300);
         crawl.destroyForcibly(); // SIGKILL
         crawl.waitFor(10, TimeUnit.SECONDS);
         Set<String> doneBeforeCheckpoint = urlsRecordedBeforeCheckpoint();
@@ -127,7 +127,7 @@ class ResumeProcessTest {
     @Test
     void aCrawlStoppedBySigtermResumesWithoutFetchingAnyPageTwice() throws Exception {
         Process crawl = start("crawl", url("/"), "--profile", profile().toString(), "--out", dir.toString());
-        awaitCheckpointAndPages(crawl, 400);
+        awaitCheckpointAndPages(crawl, 300);
         crawl.destroy(); // SIGTERM: a graceful stop and a last checkpoint
         assertThat(crawl.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(crawl.exitValue()).as(output()).isEqualTo(143); // 128 + SIGTERM, the JVM's own exit code
@@ -170,7 +170,8 @@ class ResumeProcessTest {
     /** Starts {@code crawler ARGS} in a child JVM, its output to a file in the temporary folder. */
     private Process start(String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), "org.sievecrawler.cli.Main"));
+                .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", // a quicker start for a short crawl
+                "-cp", System.getProperty("java.class.path"), "org.sievecrawler.cli.Main"));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(tmp.resolve("child.log").toFile())).start();
