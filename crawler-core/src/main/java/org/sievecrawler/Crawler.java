@@ -14,6 +14,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.HttpUrl;
+import org.sievecrawler.checkpoint.Checkpoint;
+import org.sievecrawler.checkpoint.CheckpointException;
+import org.sievecrawler.checkpoint.CheckpointStore;
+import org.sievecrawler.checkpoint.Checkpointer;
+import org.sievecrawler.checkpoint.CrawlLock;
+import org.sievecrawler.checkpoint.SnapshotLock;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.LinkScope;
@@ -26,8 +32,10 @@ import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressReporter;
+import org.sievecrawler.sieve.CorruptFilterException;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
+import org.sievecrawler.sieve.SpillingQueue;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
 import org.slf4j.Logger;
@@ -48,6 +56,8 @@ import org.slf4j.LoggerFactory;
 public final class Crawler {
     private static final Logger LOG = LoggerFactory.getLogger(Crawler.class);
     static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    /** The output folder's subfolder for pending URLs spilled past sieve.max-in-memory-urls. */
+    static final String FRONTIER_DIR = "frontier";
 
     private final CrawlProfile profile;
     private final Clock clock;
@@ -55,40 +65,91 @@ public final class Crawler {
     private final AtomicReference<String> endReason = new AtomicReference<>();
     private final AtomicReference<IOException> outputFailure = new AtomicReference<>();
     private final CrawlStats stats = new CrawlStats();
+    private final boolean resume;
+
+    /**
+     * A crawl that goes on from the checkpoint in {@code profile.output().dir()}; {@code profile} is the one
+     * {@link CheckpointStore#readProfile()} gives.
+     */
+    public static Crawler resuming(CrawlProfile profile) {
+        return new Crawler(profile, Clock.systemUTC(), true);
+    }
 
     public Crawler(CrawlProfile profile) {
         this(profile, Clock.systemUTC());
     }
 
     public Crawler(CrawlProfile profile, Clock clock) {
+        this(profile, clock, false);
+    }
+
+    private Crawler(CrawlProfile profile, Clock clock, boolean resume) {
         this.profile = profile;
         this.clock = clock;
+        this.resume = resume;
     }
 
     /**
      * Runs the crawl to its end and returns its summary (also written to summary.json).
      *
-     * @throws CrawlException if the output cannot be written or no seed is usable; the message says which
+     * @throws CrawlException if the output cannot be written or no seed is usable; the message says which.
+     *     {@link CrawlException#refused()} when another crawl holds the folder, when a new crawl would overwrite
+     *     one that can be resumed, or when a resume finds no valid checkpoint or a finished crawl
      */
     public CrawlSummary run() throws CrawlException {
-        Instant startedAt = clock.instant();
         Path out = createOutputDir(profile.output().dir());
+        try (CrawlLock lock = CrawlLock.acquire(out)) {
+            return runLocked(out);
+        } catch (CheckpointException e) {
+            throw CrawlException.refused(e.getMessage(), e);
+        } catch (IOException e) {
+            throw new CrawlException("the crawl's output in " + out + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private CrawlSummary runLocked(Path out) throws CrawlException, CheckpointException, IOException {
+        Instant startedAt = clock.instant();
         UrlNormalizer normalizer = new UrlNormalizer();
         List<String> seeds = normalizeSeeds(normalizer);
+        CheckpointStore checkpoints = new CheckpointStore(out);
+        Checkpoint restored = resume ? restorable(checkpoints) : prepareNewCrawl(checkpoints, out);
         HostScheduler politeness = new HostScheduler(profile.politeness(), clock);
-        Sieve sieve = Sieve.create(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
-                profile.sieve().onOverflow(), politeness);
         LinkScope scope = new LinkScope(profile.scope(), seeds, profile.fetch().allowPrivateAddresses());
         RobotsPolicy robots = new RobotsPolicy(profile.fetch().robotsAgentName(), profile.politeness().maxCrawlDelay());
-        try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock);
+        Path frontier = out.resolve(FRONTIER_DIR);
+        int inMemory = profile.sieve().maxInMemoryUrls();
+        try (SpillingQueue pending = restored == null
+                        ? SpillingQueue.create(politeness, inMemory, frontier, SpillingQueue.SEGMENT_BYTES)
+                        : resumeSpill(politeness, inMemory, frontier, restored);
+                HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock);
                 JsonlSink sink = JsonlSink.open(out.resolve("pages.jsonl"))) {
+            Sieve sieve = restored == null
+                    ? Sieve.create(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
+                            profile.sieve().onOverflow(), pending)
+                    : Sieve.restore(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
+                            profile.sieve().onOverflow(), pending, restored.filters());
+            if (restored != null) {
+                pending.addInMemory(restored.pending()); // in the filters already: not offered again
+                stats.restore(restored.counters());
+            }
+            SnapshotLock gate = new SnapshotLock();
             FetchWorker worker = new FetchWorker(profile, sieve, politeness, fetcher, robots, new PageParser(),
-                    normalizer, scope, sink, stats, this::limitReached);
-            seeds.forEach(seed -> sieve.offer(PendingUrl.seed(seed)));
-            LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),
-                    profile.fetch().threads(), out);
+                    normalizer, scope, sink, stats, this::limitReached, gate);
+            if (restored == null) {
+                seeds.forEach(seed -> sieve.offer(PendingUrl.seed(seed)));
+                LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),
+                        profile.fetch().threads(), out);
+            } else {
+                LOG.info("crawl resumed: {} URLs pending ({} spilled), {} decided before, {} fetcher threads,"
+                        + " output {}", sieve.size(), restored.spill().spilled(), stats.decided(),
+                        profile.fetch().threads(), out);
+            }
+            Checkpointer checkpointer = new Checkpointer(checkpoints, gate, pending, () -> new Checkpoint(
+                    Checkpoint.State.RUNNING, null, profile, sieve.copyFilters(), inFlightThenQueued(worker, politeness),
+                    pending.position(), stats.snapshot(), flushedLength(sink)));
             try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(),
-                    previous -> progressLine(stats, sieve, politeness, startedAt, previous))) {
+                    previous -> progressLine(stats, sieve, politeness, startedAt, previous));
+                    Checkpointer periodic = checkpointer.every(profile.checkpoint().interval())) {
                 try {
                     runFetchers(worker, politeness);
                 } finally {
@@ -100,15 +161,83 @@ public final class Crawler {
                 throw outputFailure.get();
             }
             sink.flush();
+            String reason = endReason.get() == null ? "finished" : endReason.get();
+            boolean finished = reason.equals("finished") || reason.equals("max-pages");
+            checkpointer.write(finished ? Checkpoint.State.FINISHED : Checkpoint.State.STOPPED, reason);
             CrawlSummary summary = new CrawlSummary(startedAt, Duration.between(startedAt, clock.instant()),
-                    endReason.get() == null ? "finished" : endReason.get(), stats.decided(), stats.fetched(),
+                    reason, stats.decided(), stats.fetched(),
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
                     profile.sieve().expectedUrls(), sieve.estimatedSeen(), sieve.falsePositiveRate(), sieve.size());
             summary.writeTo(out.resolve("summary.json"));
             ProgressReporter.LOG.info(summary.line());
             return summary;
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** The checkpoint to resume from: refused when it is missing, invalid or of a crawl that finished. */
+    private Checkpoint restorable(CheckpointStore checkpoints) throws CheckpointException, IOException {
+        Checkpoint checkpoint = checkpoints.read();
+        if (checkpoint.state() == Checkpoint.State.FINISHED) {
+            throw new CheckpointException("the crawl in " + profile.output().dir() + " already finished ("
+                    + checkpoint.endReason() + ", " + checkpoint.counters().decided()
+                    + " URLs decided); there is nothing to resume");
+        }
+        Path pages = profile.output().dir().resolve("pages.jsonl");
+        long cut = JsonlSink.cutPartialLine(pages);
+        if (cut > 0) {
+            LOG.warn("cut a partial last line of {} bytes off {}", cut, pages);
+        }
+        long length = Files.exists(pages) ? Files.size(pages) : 0;
+        if (length < checkpoint.pagesBytes()) {
+            LOG.warn("{} is {} bytes long, shorter than the {} bytes at the checkpoint; records are lost",
+                    pages, length, checkpoint.pagesBytes());
+        }
+        return checkpoint;
+    }
+
+    /** A new crawl may not overwrite one that can be resumed; the checkpoint of a finished crawl is cleared. */
+    private static Checkpoint prepareNewCrawl(CheckpointStore checkpoints, Path out) throws CheckpointException,
+            IOException {
+        if (checkpoints.exists()) {
+            Checkpoint.State state;
+            try {
+                state = checkpoints.read().state();
+            } catch (CheckpointException e) {
+                state = Checkpoint.State.RUNNING; // unreadable: not ours to throw away
+            }
+            if (state != Checkpoint.State.FINISHED) {
+                throw new CheckpointException(out + " holds a crawl that did not finish (" + checkpoints.manifest()
+                        + "); resume it with --resume " + out + ", or choose another output folder");
+            }
+            checkpoints.clear();
+        }
+        return null;
+    }
+
+    private static SpillingQueue resumeSpill(HostScheduler politeness, int inMemory, Path frontier,
+            Checkpoint restored) throws CheckpointException, IOException {
+        try {
+            return SpillingQueue.resume(politeness, inMemory, frontier, SpillingQueue.SEGMENT_BYTES,
+                    restored.spill());
+        } catch (CorruptFilterException e) {
+            throw new CheckpointException(e.getMessage(), e);
+        }
+    }
+
+    /** In-flight page tasks first (fetched again on resume), then the URLs waiting in memory. */
+    private static List<PendingUrl> inFlightThenQueued(FetchWorker worker, HostScheduler politeness) {
+        List<PendingUrl> urls = worker.inFlight();
+        urls.addAll(politeness.queuedUrls());
+        return urls;
+    }
+
+    private static long flushedLength(JsonlSink sink) {
+        try {
+            return sink.flushedLength();
         } catch (IOException e) {
-            throw new CrawlException("the crawl's output in " + out + " failed: " + e.getMessage(), e);
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -3,7 +3,12 @@ package org.sievecrawler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongPredicate;
 import okhttp3.HttpUrl;
+import org.sievecrawler.checkpoint.SnapshotLock;
 import org.sievecrawler.fetch.FetchResult;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.fetch.RobotsResponse;
@@ -48,6 +54,11 @@ import org.sievecrawler.sink.PageSink;
  * queue; when it is full, the fetcher waits for room, which slows fetching to the speed of parsing while
  * keeping the CPU-bound threads as many as the cores.
  *
+ * <p>Checkpoints: each step that moves a page task between the queue, the in-flight set and the output (poll,
+ * retry, put-back, the links a page offers, its last record) holds the {@link SnapshotLock}'s shared side, so a
+ * checkpoint sees every task in exactly one place. A task's last record ends it; a redirect offers its target
+ * before recording itself for that reason.
+ *
  * <p>Thread-safe: one instance serves every fetcher and parse thread; all its collaborators are thread-safe.
  */
 final class FetchWorker {
@@ -67,7 +78,14 @@ final class FetchWorker {
     private final PageSink sink;
     private final CrawlStats stats;
     private final LongPredicate limitReached;
-    private final AtomicLong pagesTaken = new AtomicLong();
+    private final AtomicLong pagesTaken;
+    private final SnapshotLock gate;
+    /**
+     * Page tasks between poll and done (their last record written, their links offered): what a checkpoint
+     * saves as in flight, to be fetched again on resume. Robots.txt tasks are not held: a resume fetches
+     * robots.txt anew.
+     */
+    private final Set<PendingUrl> inFlight = ConcurrentHashMap.newKeySet();
     /**
      * Fetchers between taking a task and having offered its links. The scheduler's in-flight count ends when
      * the request ends, before parsing; the crawl is out of work only when this is zero too.
@@ -79,8 +97,10 @@ final class FetchWorker {
 
     FetchWorker(CrawlProfile profile, Sieve sieve, HostScheduler politeness, HttpFetcher fetcher, RobotsPolicy robots,
             PageParser parser, UrlNormalizer normalizer, LinkScope scope, PageSink sink, CrawlStats stats,
-            LongPredicate limitReached) {
+            LongPredicate limitReached, SnapshotLock gate) {
         this.profile = profile;
+        this.gate = gate;
+        this.pagesTaken = new AtomicLong(stats.decided()); // a resumed crawl's max-pages counts what it did before
         this.sieve = sieve;
         this.politeness = politeness;
         this.fetcher = fetcher;
@@ -109,10 +129,10 @@ final class FetchWorker {
                 throw new UncheckedIOException(parseFailure.get());
             }
             busy.incrementAndGet(); // before polling, so no moment shows neither in-flight nor busy
-            PendingUrl task = sieve.pollPending();
+            PendingUrl task = poll();
             if (task == null) {
                 busy.decrementAndGet();
-                if (politeness.isIdle() && busy.get() == 0) {
+                if (politeness.isIdle() && busy.get() == 0 && sieve.size() == 0) {
                     politeness.wakeAll(); // let the other fetchers see it too
                     return;
                 }
@@ -126,7 +146,10 @@ final class FetchWorker {
             }
             try {
                 if (!task.isRobots() && !takePage()) {
-                    politeness.putBack(task);
+                    shared(() -> {
+                        politeness.putBack(task);
+                        inFlight.remove(task);
+                    });
                     return;
                 }
                 handle(task);
@@ -137,6 +160,36 @@ final class FetchWorker {
                     politeness.wakeAll(); // waiting fetchers re-check for work or the end
                 }
             }
+        }
+    }
+
+    /** The next task, counted in flight in the same step so a checkpoint sees it in one place or the other. */
+    private PendingUrl poll() {
+        Lock lock = gate.shared();
+        lock.lock();
+        try {
+            PendingUrl task = sieve.pollPending();
+            if (task != null && !task.isRobots()) {
+                inFlight.add(task);
+            }
+            return task;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The page tasks in flight now; consistent with the queue while the checkpoint's exclusive lock is held. */
+    List<PendingUrl> inFlight() {
+        return new ArrayList<>(inFlight);
+    }
+
+    private void shared(Runnable change) {
+        Lock lock = gate.shared();
+        lock.lock();
+        try {
+            change.run();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -159,7 +212,7 @@ final class FetchWorker {
         RobotsRules rules = politeness.rules(task.url());
         if (!rules.allows(task.url())) {
             politeness.skipped(task);
-            record(PageRecord.refused(task.url(), Outcome.ROBOTS_DISALLOWED, task.depth(), task.referrer(),
+            done(task, PageRecord.refused(task.url(), Outcome.ROBOTS_DISALLOWED, task.depth(), task.referrer(),
                     rules.kind() == RobotsRules.Kind.PARSED ? "disallowed by robots.txt" : rules.reason()));
             return;
         }
@@ -167,11 +220,11 @@ final class FetchWorker {
         if (result instanceof FetchResult.Page page) {
             politeness.finished(task);
             if (page.status() >= 400) {
-                record(new PageRecord(task.url(), page.status(), Outcome.HTTP_ERROR, page.contentType(),
+                done(task, new PageRecord(task.url(), page.status(), Outcome.HTTP_ERROR, page.contentType(),
                         task.depth(), page.length(), page.fetchMillis(), 0, null, null, task.referrer(),
                         "HTTP " + page.status(), false));
             } else if (!HttpFetcher.isParseable(page.contentType(), profile.fetch().accept())) {
-                record(new PageRecord(task.url(), page.status(), Outcome.NOT_HTML, page.contentType(),
+                done(task, new PageRecord(task.url(), page.status(), Outcome.NOT_HTML, page.contentType(),
                         task.depth(), page.length(), page.fetchMillis(), 0, null, null, task.referrer(), null,
                         false));
             } else {
@@ -183,12 +236,16 @@ final class FetchWorker {
         } else {
             FetchResult.Failure failure = (FetchResult.Failure) result;
             if (failure.kind().retryable() && task.attempt() < profile.fetch().retries()) {
-                politeness.retry(task, backoff(task.attempt(), failure.retryAfter()));
+                Duration backoff = backoff(task.attempt(), failure.retryAfter());
+                shared(() -> {
+                    politeness.retry(task, backoff);
+                    inFlight.remove(task);
+                });
                 return;
             }
             politeness.finished(task);
             String tries = task.attempt() > 0 ? " (after " + (task.attempt() + 1) + " attempts)" : "";
-            record(new PageRecord(task.url(), failure.status(),
+            done(task, new PageRecord(task.url(), failure.status(),
                     failure.status() > 0 ? Outcome.HTTP_ERROR : Outcome.ERROR, null, task.depth(), 0,
                     failure.fetchMillis(), 0, null, null, task.referrer(), failure.detail() + tries, false));
         }
@@ -216,6 +273,8 @@ final class FetchWorker {
                 parsePage(task, page);
             } catch (IOException e) {
                 parseFailure.compareAndSet(null, e);
+            } catch (UncheckedIOException e) { // e.g. the frontier's spill segments
+                parseFailure.compareAndSet(null, e.getCause());
             } finally {
                 if (busy.decrementAndGet() == 0) {
                     politeness.wakeAll();
@@ -250,13 +309,15 @@ final class FetchWorker {
         boolean followAll = profile.parse().followNofollow();
         if (followAll || !parsed.nofollow()) {
             LinkResolver.PageLinks pageLinks = links.forPage(parsed.base());
+            List<LinkDecision> decisions = new ArrayList<>(parsed.links().size());
             for (Outlink link : parsed.links()) {
                 if (followAll || !link.nofollow()) {
-                    offer(pageLinks.decide(link.href(), task.depth() + 1), task);
+                    decisions.add(pageLinks.decide(link.href(), task.depth() + 1));
                 }
             }
+            shared(() -> decisions.forEach(decision -> offer(decision, task)));
         }
-        record(new PageRecord(task.url(), page.status(), page.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED,
+        done(task, new PageRecord(task.url(), page.status(), page.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED,
                 page.contentType(), task.depth(), page.length(), page.fetchMillis(), parsed.links().size(),
                 parsed.title(), null, task.referrer(),
                 page.truncated() ? "body cut at limits.max-page-bytes " + profile.limits().maxPageBytes() : null,
@@ -277,7 +338,7 @@ final class FetchWorker {
                 ? new LinkDecision.Reject(RejectReason.MALFORMED, "no Location header")
                 : normalizer.resolve(HttpUrl.get(task.url()), location);
         if (target instanceof LinkDecision.Reject reject) {
-            record(new PageRecord(task.url(), redirect.status(), Outcome.ERROR, null, task.depth(), 0,
+            done(task, new PageRecord(task.url(), redirect.status(), Outcome.ERROR, null, task.depth(), 0,
                     redirect.fetchMillis(), 0, null, null, task.referrer(),
                     "unusable redirect target: " + reject.detail(), false));
             return;
@@ -285,24 +346,40 @@ final class FetchWorker {
         String to = ((LinkDecision.Accept) target).url();
         int max = profile.fetch().maxRedirects();
         if (task.redirects() + 1 > max) {
-            record(new PageRecord(task.url(), redirect.status(), Outcome.ERROR, null, task.depth(), 0,
+            done(task, new PageRecord(task.url(), redirect.status(), Outcome.ERROR, null, task.depth(), 0,
                     redirect.fetchMillis(), 0, null, to, task.referrer(),
                     "redirect chain longer than fetch.max-redirects " + max, false));
             return;
         }
-        record(new PageRecord(task.url(), redirect.status(), Outcome.REDIRECT, null, task.depth(), 0,
-                redirect.fetchMillis(), 0, null, to, task.referrer(), null, false));
+        // The target first, the redirect's own record last: that record ends the task (see done).
         LinkDecision inScope = scope.decide(to, task.depth());
         if (inScope instanceof LinkDecision.Reject reject) {
-            record(PageRecord.refused(to, Outcome.OUT_OF_SCOPE, task.depth(), task.url(), reject.detail()));
+            record(PageRecord.refused(to, Outcome.OUT_OF_SCOPE, task.depth(), task.url(), reject.detail()), null);
         } else {
-            sieve.offer(PendingUrl.redirect(to, task));
+            shared(() -> sieve.offer(PendingUrl.redirect(to, task)));
         }
+        done(task, new PageRecord(task.url(), redirect.status(), Outcome.REDIRECT, null, task.depth(), 0,
+                redirect.fetchMillis(), 0, null, to, task.referrer(), null, false));
     }
 
-    private void record(PageRecord record) throws IOException {
-        sink.accept(record);
-        stats.record(record);
+    /** Writes {@code task}'s last record and ends it: after this, a checkpoint no longer holds it in flight. */
+    private void done(PendingUrl task, PageRecord record) throws IOException {
+        record(record, task);
+    }
+
+    /** Writes and counts a record; if {@code task} is not null, ends it in the same step. */
+    private void record(PageRecord record, PendingUrl task) throws IOException {
+        Lock lock = gate.shared();
+        lock.lock();
+        try {
+            sink.accept(record);
+            stats.record(record);
+            if (task != null) {
+                inFlight.remove(task);
+            }
+        } finally {
+            lock.unlock();
+        }
         limitReached.test(stats.decided());
     }
 

@@ -82,6 +82,25 @@ class CrawlerTest {
     }
 
     @Test
+    void fetchesEveryPageOnceWhenMostPendingUrlsSpillToDisk() throws Exception {
+        String[] links = new String[60];
+        for (int i = 0; i < links.length; i++) {
+            links[i] = "/p" + i;
+            site.page(links[i], FixtureSite.linkPage("p" + i, "/", "/p" + (i + 1) % links.length));
+        }
+        site.page("/", FixtureSite.linkPage("home", links));
+        CrawlProfile profile = profile(site.url("/"));
+
+        CrawlOutput output = crawl(profile.withSieve(profile.sieve().withMaxInMemoryUrls(5)));
+
+        assertThat(output.urls()).hasSize(61);
+        for (String link : links) {
+            assertThat(site.requests(link)).as("requests of %s", link).isEqualTo(1);
+        }
+        assertThat(out.resolve("frontier")).isDirectory();
+    }
+
+    @Test
     void resolvesRelativeAbsoluteBaseAndFragmentLinks() throws Exception {
         site.page("/dir/index.html", FixtureSite.linkPage("index", "page1.html", "/abs.html", site.url("/full.html"),
                         "#fragment", "../up.html", "sub/deep.html#part", "  spaced.html  "))

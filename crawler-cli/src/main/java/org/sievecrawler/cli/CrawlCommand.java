@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.sievecrawler.checkpoint.CheckpointException;
+import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileException;
 import picocli.CommandLine.Command;
@@ -65,7 +67,9 @@ final class CrawlCommand implements Callable<Integer> {
     @Option(names = "--user-agent", paramLabel = "S", description = "The User-Agent header (fetch.user-agent).")
     String userAgent;
 
-    @Option(names = "--resume", paramLabel = "DIR", description = "Resume a crawl (reserved: comes with a later version).")
+    @Option(names = "--resume", paramLabel = "DIR",
+            description = "Continue the stopped or killed crawl in DIR, with the profile it was started with"
+                    + " (no other option applies).")
     Path resume;
 
     @Override
@@ -73,9 +77,7 @@ final class CrawlCommand implements Callable<Integer> {
         logging.apply();
         PrintWriter err = spec.commandLine().getErr();
         if (resume != null) {
-            err.println("crawl: --resume " + resume + ": resuming a crawl comes with a later version;"
-                    + " for now start a new crawl with another --out folder");
-            return CrawlerCommand.USAGE;
+            return resume(err);
         }
         CrawlProfile profile;
         try {
@@ -112,7 +114,25 @@ final class CrawlCommand implements Callable<Integer> {
             err.println("crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
-        return CrawlRun.run(profile, root.stopSignal(), logging.format, spec.commandLine().getOut(), err);
+        return CrawlRun.run(profile, false, root.stopSignal(), logging.format, spec.commandLine().getOut(), err);
+    }
+
+    /** {@code --resume DIR}: the crawl goes on with the profile its checkpoint saved; other options are refused. */
+    private int resume(PrintWriter err) {
+        if (!urls.isEmpty() || seedFile != null || profileFile != null || out != null || threads != null
+                || maxPages != null || maxDepth != null || delay != null || userAgent != null) {
+            err.println("crawl: --resume " + resume + ": a resumed crawl runs with the profile it was started with;"
+                    + " give no seeds, --profile or overriding options with it");
+            return CrawlerCommand.USAGE;
+        }
+        CrawlProfile profile;
+        try {
+            profile = new CheckpointStore(resume).readProfile();
+        } catch (CheckpointException e) {
+            err.println("crawl: --resume " + resume + ": " + e.getMessage());
+            return CrawlerCommand.USAGE;
+        }
+        return CrawlRun.run(profile, true, root.stopSignal(), logging.format, spec.commandLine().getOut(), err);
     }
 
     /** The profile with every flag given applied; the records validate the values, naming their key. */

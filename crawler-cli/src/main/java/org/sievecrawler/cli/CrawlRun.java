@@ -15,7 +15,8 @@ import org.sievecrawler.progress.CrawlSummary;
 /**
  * One crawl run from the command line: logs to crawl.log in the output folder, runs the {@link Crawler},
  * turns a stop signal (Ctrl-C) into a graceful stop, prints the output folder and the summary, and answers
- * the exit code: 0 finished, 1 the crawl failed, 130 stopped by the signal.
+ * the exit code: 0 finished, 1 the crawl failed, 2 refused (another crawl holds the folder, nothing valid to
+ * resume), 130 stopped by the signal.
  *
  * <p>Runs on the command's thread; the stop action runs on the signal's thread and waits until this run has
  * printed its summary, so the JVM does not exit half-way.
@@ -31,10 +32,10 @@ final class CrawlRun {
     private CrawlRun() {
     }
 
-    static int run(CrawlProfile profile, StopSignal signal, LogSetup.Format logFormat, PrintWriter out,
-            PrintWriter err) {
+    static int run(CrawlProfile profile, boolean resume, StopSignal signal, LogSetup.Format logFormat,
+            PrintWriter out, PrintWriter err) {
         Path dir = profile.output().dir();
-        Crawler crawler = new Crawler(profile);
+        Crawler crawler = resume ? Crawler.resuming(profile) : new Crawler(profile);
         AtomicBoolean stopped = new AtomicBoolean();
         CountDownLatch reported = new CountDownLatch(1);
         StopSignal.Registration registration = signal.onStop(() -> {
@@ -58,6 +59,10 @@ final class CrawlRun {
                     + dir.resolve("crawl.log"));
             return stopped.get() ? STOPPED : FINISHED;
         } catch (CrawlException e) {
+            if (e.refused()) {
+                err.println("crawl: " + e.getMessage());
+                return CrawlerCommand.USAGE;
+            }
             err.println("crawl failed: " + e.getMessage());
             return stopped.get() ? STOPPED : FAILED;
         } finally {

@@ -45,7 +45,7 @@ final class DemoCommand implements Callable<Integer> {
         try (DemoSite site = DemoSite.start()) {
             stdout.println("demo site: " + site.homeUrl() + " (" + DemoSite.pageCount()
                     + " pages, a robots.txt, a few broken links and redirects)");
-            int exit = CrawlRun.run(profile(site.homeUrl(), dir), root.stopSignal(), logging.format, stdout,
+            int exit = CrawlRun.run(profile(site.homeUrl(), dir), false, root.stopSignal(), logging.format, stdout,
                     spec.commandLine().getErr());
             stdout.println(exit == CrawlRun.FINISHED
                     ? "demo site stopped. One line per URL: head " + dir.resolve("pages.jsonl")

@@ -282,11 +282,12 @@ class CrawlCommandTest {
     }
 
     @Test
-    void resumeIsReservedForALaterVersionWithExitCodeTwo() {
+    void resumeOfAFolderWithoutACheckpointExitsWithCodeTwo() {
         CommandRun run = CommandRun.execute("crawl", "--resume", dir.toString());
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("--resume", "comes with a later version");
+        assertThat(run.err().strip()).isEqualTo("crawl: --resume " + dir + ": " + dir + " holds no crawl checkpoint"
+                + " (no " + dir.resolve("checkpoint/manifest.properties") + "); there is nothing to resume");
         assertThat(site.requestLog()).isEmpty();
     }
 

@@ -3,8 +3,10 @@ package org.sievecrawler.politeness;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
@@ -212,6 +214,20 @@ public final class HostScheduler implements PendingQueue {
         lock.lock();
         try {
             return inFlight;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Every URL waiting, host by host, each host's in its order (robots.txt tasks are made anew, not held). */
+    public List<PendingUrl> queuedUrls() {
+        lock.lock();
+        try {
+            List<PendingUrl> urls = new ArrayList<>(queued);
+            for (Host host : hosts.values()) {
+                urls.addAll(host.queue);
+            }
+            return urls;
         } finally {
             lock.unlock();
         }

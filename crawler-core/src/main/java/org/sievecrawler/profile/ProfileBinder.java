@@ -94,7 +94,8 @@ final class ProfileBinder {
         SieveConfig sieve = si.build(() -> sieve(
                 si.get("expected-urls", dsi.expectedUrls(), longInteger(1, "must be >= 1")),
                 si.get("false-positive-rate", dsi.falsePositiveRate(), rate()),
-                si.get("on-overflow", dsi.onOverflow(), overflow())), dsi);
+                si.get("on-overflow", dsi.onOverflow(), overflow()),
+                si.get("max-in-memory-urls", dsi.maxInMemoryUrls(), integer(1, "must be >= 1"))), dsi);
 
         Group o = top.group("output");
         OutputConfig output = o.build(() -> new OutputConfig(
@@ -105,17 +106,23 @@ final class ProfileBinder {
         ProgressConfig progress = pr.build(() -> new ProgressConfig(
                 pr.get("interval", d.progress().interval(), duration(true))), d.progress());
 
+        Group c = top.group("checkpoint");
+        CheckpointConfig checkpoint = c.build(() -> new CheckpointConfig(
+                c.get("interval", d.checkpoint().interval(), duration(false))), d.checkpoint());
+
         reportUnknownKeys();
         if (problems.size() > before) {
             return null;
         }
-        return new CrawlProfile(name, seeds, scope, limits, fetch, politeness, parse, sieve, output, progress);
+        return new CrawlProfile(name, seeds, scope, limits, fetch, politeness, parse, sieve, output, progress,
+                checkpoint);
     }
 
     /** The Sieve's record, its sizing error (too large for memory) told in the profile's key names. */
-    private static SieveConfig sieve(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow) {
+    private static SieveConfig sieve(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow,
+            int maxInMemoryUrls) {
         try {
-            return new SieveConfig(expectedUrls, falsePositiveRate, onOverflow);
+            return new SieveConfig(expectedUrls, falsePositiveRate, onOverflow, maxInMemoryUrls);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage().replace("expectedInsertions", "expected-urls")
                     .replace("falsePositiveRate", "false-positive-rate"), e);

@@ -63,6 +63,7 @@ public final class ProfileYaml {
         line(out, 1, "false-positive-rate",
                 BigDecimal.valueOf(sieve.falsePositiveRate()).stripTrailingZeros().toPlainString());
         line(out, 1, "on-overflow", sieve.onOverflow());
+        line(out, 1, "max-in-memory-urls", sieve.maxInMemoryUrls());
 
         out.append("output:\n");
         line(out, 1, "dir", quote(profile.output().dir().toString()));
@@ -70,6 +71,9 @@ public final class ProfileYaml {
 
         out.append("progress:\n");
         line(out, 1, "interval", duration(profile.progress().interval()));
+
+        out.append("checkpoint:\n");
+        line(out, 1, "interval", duration(profile.checkpoint().interval()));
         return out.toString();
     }
 

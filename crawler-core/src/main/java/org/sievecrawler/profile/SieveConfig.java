@@ -9,13 +9,29 @@ import org.sievecrawler.sieve.SievePlan;
  * @param expectedUrls n, the distinct URLs the crawl is expected to discover
  * @param falsePositiveRate p at n: the share of new URLs wrongly dropped as seen
  * @param onOverflow what happens past n
+ * @param maxInMemoryUrls pending URLs held in memory at most; the rest spill to segment files in the output folder
  */
-public record SieveConfig(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow) {
+public record SieveConfig(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow,
+        int maxInMemoryUrls) {
+    public static final int DEFAULT_MAX_IN_MEMORY_URLS = 100_000;
+
     public SieveConfig {
         SievePlan.of(expectedUrls, falsePositiveRate); // validates both, naming them
+        if (maxInMemoryUrls < 1) {
+            throw new IllegalArgumentException("sieve.max-in-memory-urls must be >= 1, was " + maxInMemoryUrls);
+        }
+    }
+
+    /** The sizing with the default in-memory limit. */
+    public SieveConfig(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow) {
+        this(expectedUrls, falsePositiveRate, onOverflow, DEFAULT_MAX_IN_MEMORY_URLS);
     }
 
     public static SieveConfig defaults() {
-        return new SieveConfig(10_000_000L, 0.01, OverflowPolicy.WARN);
+        return new SieveConfig(10_000_000L, 0.01, OverflowPolicy.WARN, DEFAULT_MAX_IN_MEMORY_URLS);
+    }
+
+    public SieveConfig withMaxInMemoryUrls(int value) {
+        return new SieveConfig(expectedUrls, falsePositiveRate, onOverflow, value);
     }
 }

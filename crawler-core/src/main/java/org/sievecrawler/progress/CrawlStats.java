@@ -60,6 +60,27 @@ public final class CrawlStats {
         return outcomes.get(outcome).sum();
     }
 
+    /** The counters now, for a checkpoint; consistent only while no record is counted (its lock held). */
+    public CrawlCounters snapshot() {
+        return new CrawlCounters(decided(), fetched(), bytes(), outcomes(), statuses(), linkRejections());
+    }
+
+    /**
+     * Adds counters a checkpoint saved, so a resumed crawl counts on from them.
+     *
+     * @throws IllegalArgumentException naming an outcome label this build does not know
+     */
+    public void restore(CrawlCounters counters) {
+        decided.add(counters.decided());
+        fetched.add(counters.fetched());
+        bytes.add(counters.bytes());
+        counters.outcomes().forEach((label, count) -> outcomes.get(Outcome.fromLabel(label)).add(count));
+        counters.statuses().forEach((status, count) ->
+                statuses.computeIfAbsent(status, s -> new LongAdder()).add(count));
+        counters.linkRejections().forEach((reason, count) ->
+                linkRejections.computeIfAbsent(reason, r -> new LongAdder()).add(count));
+    }
+
     /** Counts by outcome label, in the enum's order, zeros included. */
     public Map<String, Long> outcomes() {
         Map<String, Long> out = new java.util.LinkedHashMap<>();

@@ -220,6 +220,23 @@ public final class BloomFilter {
     }
 
     /**
+     * A copy of the filter as it is now: every put that completed before the call is in it. For a checkpoint,
+     * which copies under its lock and writes the copy after.
+     */
+    public BloomFilter copy() {
+        BloomFilter copy = create(plan);
+        long length = words.length();
+        long set = 0;
+        for (long i = 0; i < length; i++) {
+            long word = words.getAcquire(i);
+            copy.words.setPlain(i, word);
+            set += Long.bitCount(word);
+        }
+        copy.setBits.add(set);
+        return copy;
+    }
+
+    /**
      * Writes the filter: a versioned header with its parameters, the bit array, and a CRC-32C of all of it.
      * Safe during concurrent puts (see the class notes). The stream is not closed.
      */

@@ -1,6 +1,8 @@
 package org.sievecrawler.sieve;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -26,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * <p>Pending URLs wait in a {@link PendingQueue}: a plain FIFO by default, or the crawl's per-host
  * politeness scheduler, which then decides what {@link #poll()} hands out and when.
  *
- * <p>Out of scope: persistence of the pending queue.
+ * <p>Persistence: a checkpoint copies the filters ({@link #copyFilters()}) and a resume starts from them
+ * ({@link #restore}); the pending queue persists itself (see {@link SpillingQueue}).
  */
 public final class Sieve {
     private static final Logger LOG = LoggerFactory.getLogger(Sieve.class);
@@ -53,13 +56,14 @@ public final class Sieve {
     private final AtomicLong nextWarnAtSetBits;
     private volatile double nextWarnAtEstimate;
 
-    private Sieve(long expectedUrls, double falsePositiveRate, OverflowPolicy policy, PendingQueue pending) {
+    private Sieve(long expectedUrls, double falsePositiveRate, OverflowPolicy policy, PendingQueue pending,
+            BloomFilter[] restored) {
         this.pending = pending;
-        BloomFilter first = BloomFilter.create(expectedUrls, falsePositiveRate);
+        BloomFilter first = restored == null ? BloomFilter.create(expectedUrls, falsePositiveRate) : restored[0];
         this.expectedUrls = expectedUrls;
         this.falsePositiveRate = falsePositiveRate;
         this.policy = policy;
-        this.layers = new AtomicReference<>(new Layers(new BloomFilter[] {first}));
+        this.layers = new AtomicReference<>(new Layers(restored == null ? new BloomFilter[] {first} : restored));
         for (int i = 0; i < stripes.length; i++) {
             stripes[i] = new Object();
         }
@@ -78,13 +82,39 @@ public final class Sieve {
      * @throws IllegalArgumentException naming the argument and value when n &lt; 1 or p is not in (0, 1)
      */
     public static Sieve create(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow) {
-        return new Sieve(expectedUrls, falsePositiveRate, onOverflow, PendingQueue.fifo());
+        return new Sieve(expectedUrls, falsePositiveRate, onOverflow, PendingQueue.fifo(), null);
     }
 
     /** A Sieve whose admitted URLs wait in {@code pending}, e.g. a per-host politeness scheduler. */
     public static Sieve create(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow,
             PendingQueue pending) {
-        return new Sieve(expectedUrls, falsePositiveRate, onOverflow, pending);
+        return new Sieve(expectedUrls, falsePositiveRate, onOverflow, pending, null);
+    }
+
+    /**
+     * A Sieve that goes on from filter layers a checkpoint saved ({@link #copyFilters()}), oldest first; its
+     * pending URLs are the caller's to restore (straight into {@code pending}: they are in the filters already).
+     *
+     * @throws IllegalArgumentException if {@code layers} is empty
+     */
+    public static Sieve restore(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow,
+            PendingQueue pending, List<BloomFilter> layers) {
+        if (layers.isEmpty()) {
+            throw new IllegalArgumentException("a restored Sieve needs at least one filter layer");
+        }
+        return new Sieve(expectedUrls, falsePositiveRate, onOverflow, pending, layers.toArray(new BloomFilter[0]));
+    }
+
+    /**
+     * Copies of the filter layers, oldest first. Consistent with the pending URLs only while no URL is
+     * admitted: a checkpoint calls it under its exclusive lock.
+     */
+    public List<BloomFilter> copyFilters() {
+        List<BloomFilter> copies = new ArrayList<>();
+        for (BloomFilter layer : layers.get().filters) {
+            copies.add(layer.copy());
+        }
+        return copies;
     }
 
     /**

@@ -69,6 +69,54 @@ public final class JsonlSink implements PageSink {
         }
     }
 
+    /** Writes out buffered lines and returns the file's length: whole lines only. */
+    public synchronized long flushedLength() throws IOException {
+        if (!closed) {
+            drain();
+        }
+        return channel.size();
+    }
+
+    /**
+     * Cuts a partial last line (left by a crash in the middle of a write) off {@code path}, so appending goes on
+     * at a line start. A missing file is left missing.
+     *
+     * @return the bytes cut (0 when the file ends with a newline, is empty or missing)
+     * @throws IOException naming the file when it cannot be read or cut
+     */
+    public static long cutPartialLine(Path path) throws IOException {
+        if (!java.nio.file.Files.exists(path)) {
+            return 0;
+        }
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = file.size();
+            long end = size;
+            ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+            while (end > 0) {
+                long start = Math.max(0, end - chunk.capacity());
+                chunk.clear().limit((int) (end - start));
+                while (chunk.hasRemaining() && file.read(chunk, start + chunk.position()) >= 0) {
+                    // positional reads until the chunk is full
+                }
+                for (int i = (int) (end - start) - 1; i >= 0; i--) {
+                    if (chunk.get(i) == '\n') {
+                        long keep = start + i + 1;
+                        if (keep < size) {
+                            file.truncate(keep);
+                            file.force(false);
+                        }
+                        return size - keep;
+                    }
+                }
+                end = start;
+            }
+            file.truncate(0);
+            return size;
+        } catch (IOException e) {
+            throw new IOException("cannot cut the partial last line of " + path + ": " + describe(e), e);
+        }
+    }
+
     @Override
     public synchronized void close() throws IOException {
         if (closed) {

@@ -25,4 +25,18 @@ public enum Outcome {
     public String label() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
+
+    /**
+     * The outcome with {@code label}.
+     *
+     * @throws IllegalArgumentException naming the label when no outcome has it
+     */
+    public static Outcome fromLabel(String label) {
+        for (Outcome outcome : values()) {
+            if (outcome.label().equals(label)) {
+                return outcome;
+            }
+        }
+        throw new IllegalArgumentException("unknown outcome \"" + label + "\"");
+    }
 }

@@ -87,7 +87,8 @@ class ProfileLoaderTest {
         assertThat(profile.name()).isEqualTo("partial");
         assertThat(profile.fetch()).isEqualTo(defaults.fetch().withThreads(4));
         assertThat(profile.politeness()).isEqualTo(defaults.politeness());
-        assertThat(profile.sieve()).isEqualTo(new SieveConfig(1_000_000_000L, 1e-4, OverflowPolicy.GROW));
+        assertThat(profile.sieve()).isEqualTo(new SieveConfig(1_000_000_000L, 1e-4, OverflowPolicy.GROW, 5000));
+        assertThat(profile.checkpoint()).isEqualTo(new CheckpointConfig(Duration.ZERO));
         assertThat(profile.limits()).isEqualTo(new LimitsConfig(500, Duration.ofMinutes(90), 512 * 1024));
     }
 

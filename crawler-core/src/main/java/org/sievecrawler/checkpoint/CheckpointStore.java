@@ -1,0 +1,469 @@
+package org.sievecrawler.checkpoint;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.StringReader;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedInputStream;
+import java.util.zip.CheckedOutputStream;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.ProfileException;
+import org.sievecrawler.profile.ProfileLoader;
+import org.sievecrawler.profile.ProfileYaml;
+import org.sievecrawler.progress.CrawlCounters;
+import org.sievecrawler.sieve.BloomFilter;
+import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sieve.PendingUrlCodec;
+import org.sievecrawler.sieve.SpillPosition;
+
+/**
+ * Writes and reads the checkpoints of the crawl in one output folder, in {@code DIR/checkpoint/}.
+ *
+ * <p>Layout: each checkpoint is a folder {@code NNNNNN/} holding {@code profile.yaml} (the effective profile,
+ * {@link ProfileYaml}), {@code filters.bin} (the layer count, then each {@link BloomFilter#writeTo}) and
+ * {@code pending.bin} (the count, then each URL in {@link PendingUrlCodec} form: in-flight first). The current
+ * checkpoint is the one {@code manifest.properties} names, with the format version, state, counters, spill
+ * positions, pages.jsonl length, and each file's length and CRC-32C; the manifest carries a CRC-32C of its
+ * own entries.
+ *
+ * <p>Crash safety: a checkpoint's files are written and fsynced in a new folder, then the manifest is written to
+ * a temporary file, fsynced and renamed over the old one ({@code ATOMIC_MOVE}), and only then is the previous
+ * folder deleted. A crash at any point leaves either the previous checkpoint or the new one whole.
+ *
+ * <p>Not thread-safe: one thread writes at a time (the crawl serializes its checkpoints).
+ */
+public final class CheckpointStore {
+    public static final int FORMAT_VERSION = 1;
+    public static final String DIR = "checkpoint";
+    public static final String MANIFEST = "manifest.properties";
+    static final String FORMAT = "sievecrawler-checkpoint";
+    static final String PROFILE = "profile.yaml";
+    static final String FILTERS = "filters.bin";
+    static final String PENDING = "pending.bin";
+    private static final String CRC_KEY = "manifest-crc32c";
+
+    private final Path crawlDir;
+    private final Path dir;
+    private long sequence = -1;
+
+    public CheckpointStore(Path crawlDir) {
+        this.crawlDir = crawlDir;
+        this.dir = crawlDir.resolve(DIR);
+    }
+
+    /** The manifest of the current checkpoint. */
+    public Path manifest() {
+        return dir.resolve(MANIFEST);
+    }
+
+    /** Whether the folder holds a checkpoint (a manifest, whatever its state). */
+    public boolean exists() {
+        return Files.exists(manifest());
+    }
+
+    /** Deletes every checkpoint: for a new crawl in a folder whose previous crawl finished. */
+    public void clear() throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
+    }
+
+    /**
+     * Writes {@code checkpoint} and makes it the current one, then deletes the previous one.
+     *
+     * @throws IOException naming the file that could not be written; the previous checkpoint is then still current
+     */
+    public void write(Checkpoint checkpoint) throws IOException {
+        Files.createDirectories(dir);
+        long next = nextSequence();
+        String folderName = String.format(Locale.ROOT, "%06d", next);
+        Path folder = dir.resolve(folderName);
+        deleteTree(folder); // a leftover of a crash before its manifest was committed
+        Files.createDirectories(folder);
+        Map<String, String> entries = new TreeMap<>();
+        entries.put("format", FORMAT);
+        entries.put("format-version", Integer.toString(FORMAT_VERSION));
+        entries.put("sequence", Long.toString(next));
+        entries.put("folder", folderName);
+        entries.put("state", checkpoint.state().name().toLowerCase(Locale.ROOT));
+        if (checkpoint.endReason() != null) {
+            entries.put("end-reason", checkpoint.endReason());
+        }
+        entries.put("pages-jsonl-bytes", Long.toString(checkpoint.pagesBytes()));
+        SpillPosition spill = checkpoint.spill();
+        entries.put("spill.read-segment", Integer.toString(spill.readSegment()));
+        entries.put("spill.read-offset", Long.toString(spill.readOffset()));
+        entries.put("spill.write-segment", Integer.toString(spill.writeSegment()));
+        entries.put("spill.write-offset", Long.toString(spill.writeOffset()));
+        entries.put("spill.count", Long.toString(spill.spilled()));
+        putCounters(entries, checkpoint.counters());
+        entries.put("pending.count", Integer.toString(checkpoint.pending().size()));
+        entries.put("filters.layers", Integer.toString(checkpoint.filters().size()));
+
+        writeFile(folder.resolve(PROFILE), entries, out -> out.write(
+                ProfileYaml.write(checkpoint.profile()).getBytes(StandardCharsets.UTF_8)));
+        writeFile(folder.resolve(FILTERS), entries, out -> {
+            DataOutputStream data = new DataOutputStream(out);
+            data.writeInt(checkpoint.filters().size());
+            for (BloomFilter filter : checkpoint.filters()) {
+                filter.writeTo(data);
+            }
+            data.flush();
+        });
+        writeFile(folder.resolve(PENDING), entries, out -> {
+            DataOutputStream data = new DataOutputStream(out);
+            data.writeInt(checkpoint.pending().size());
+            for (PendingUrl url : checkpoint.pending()) {
+                PendingUrlCodec.write(data, url);
+            }
+            data.flush();
+        });
+        syncDirectory(folder);
+
+        entries.put(CRC_KEY, Long.toHexString(entriesCrc(entries)));
+        Path temporary = dir.resolve(MANIFEST + ".tmp");
+        StringBuilder text = new StringBuilder("# Sieve Crawler checkpoint: resume with crawler crawl --resume "
+                + crawlDir + "\n");
+        entries.forEach((key, value) -> text.append(key).append('=').append(escape(value)).append('\n'));
+        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            channel.write(java.nio.ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.ISO_8859_1)));
+            channel.force(true);
+        }
+        Files.move(temporary, manifest(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        syncDirectory(dir);
+        sequence = next;
+        try (DirectoryStream<Path> folders = Files.newDirectoryStream(dir, "[0-9][0-9][0-9][0-9][0-9][0-9]")) {
+            for (Path old : folders) {
+                if (!old.getFileName().toString().equals(folderName)) {
+                    deleteTree(old);
+                }
+            }
+        }
+    }
+
+    /**
+     * The profile of the current checkpoint, its output folder set to this crawl folder: what a resume runs with.
+     *
+     * @throws CheckpointException naming the file and the problem when there is no usable checkpoint
+     */
+    public CrawlProfile readProfile() throws CheckpointException {
+        Manifest manifest = readManifest();
+        return readProfile(manifest);
+    }
+
+    /**
+     * The current checkpoint, every part checked against the manifest.
+     *
+     * @throws CheckpointException naming the file and the problem: none, missing, truncated, corrupt, another
+     *     format version
+     */
+    public Checkpoint read() throws CheckpointException {
+        Manifest manifest = readManifest();
+        CrawlProfile profile = readProfile(manifest);
+        Path filtersFile = manifest.file(FILTERS);
+        List<BloomFilter> filters = new ArrayList<>();
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(filtersFile)))) {
+            int layers = in.readInt();
+            if (layers < 1 || layers != manifest.integer("filters.layers")) {
+                throw new CheckpointException(filtersFile + " holds " + layers + " filter layers; the manifest says "
+                        + manifest.get("filters.layers"));
+            }
+            for (int i = 0; i < layers; i++) {
+                filters.add(BloomFilter.readFrom(in));
+            }
+        } catch (IOException e) {
+            throw new CheckpointException(filtersFile + " is corrupt: " + e.getMessage(), e);
+        }
+        Path pendingFile = manifest.file(PENDING);
+        List<PendingUrl> pending = new ArrayList<>();
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(pendingFile)))) {
+            int count = in.readInt();
+            if (count != manifest.integer("pending.count")) {
+                throw new CheckpointException(pendingFile + " holds " + count + " URLs; the manifest says "
+                        + manifest.get("pending.count"));
+            }
+            for (int i = 0; i < count; i++) {
+                pending.add(PendingUrlCodec.read(in));
+            }
+        } catch (EOFException e) {
+            throw new CheckpointException(pendingFile + " is truncated: it ends before its last URL", e);
+        } catch (IOException e) {
+            throw new CheckpointException(pendingFile + " is corrupt: " + e.getMessage(), e);
+        }
+        SpillPosition spill;
+        try {
+            spill = new SpillPosition(manifest.integer("spill.read-segment"), manifest.number("spill.read-offset"),
+                    manifest.integer("spill.write-segment"), manifest.number("spill.write-offset"),
+                    manifest.number("spill.count"));
+        } catch (IllegalArgumentException e) {
+            throw new CheckpointException(manifest.path + ": " + e.getMessage());
+        }
+        return new Checkpoint(manifest.state(), manifest.entries.get("end-reason"), profile, filters, pending, spill,
+                manifest.counters(), manifest.number("pages-jsonl-bytes"));
+    }
+
+    private CrawlProfile readProfile(Manifest manifest) throws CheckpointException {
+        Path file = manifest.file(PROFILE);
+        try {
+            CrawlProfile profile = ProfileLoader.load(file);
+            return profile.withOutput(profile.output().withDir(crawlDir));
+        } catch (ProfileException e) {
+            throw new CheckpointException(file + " is not a valid profile: " + e.getMessage(), e);
+        }
+    }
+
+    private Manifest readManifest() throws CheckpointException {
+        Path path = manifest();
+        if (!Files.isDirectory(crawlDir)) {
+            throw new CheckpointException(crawlDir + " does not exist: there is no crawl to resume");
+        }
+        if (!Files.exists(path)) {
+            throw new CheckpointException(crawlDir + " holds no crawl checkpoint (no " + path
+                    + "); there is nothing to resume");
+        }
+        Properties properties = new Properties();
+        try {
+            properties.load(new StringReader(Files.readString(path, StandardCharsets.ISO_8859_1)));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new CheckpointException(path + " cannot be read: " + e.getMessage(), e);
+        }
+        Map<String, String> entries = new TreeMap<>();
+        properties.stringPropertyNames().forEach(key -> entries.put(key, properties.getProperty(key)));
+        if (!FORMAT.equals(entries.get("format"))) {
+            throw new CheckpointException(path + " is not a Sieve Crawler checkpoint manifest (format "
+                    + (entries.get("format") == null ? "missing" : "\"" + entries.get("format") + "\"")
+                    + ", expected \"" + FORMAT + "\")");
+        }
+        String version = entries.get("format-version");
+        if (!Integer.toString(FORMAT_VERSION).equals(version)) {
+            throw new CheckpointException(path + " was written by an incompatible version (checkpoint format "
+                    + version + "; this build reads format " + FORMAT_VERSION + "); start a new crawl");
+        }
+        String storedCrc = entries.remove(CRC_KEY);
+        String computed = Long.toHexString(entriesCrc(entries));
+        if (!computed.equals(storedCrc)) {
+            throw new CheckpointException(path + " is corrupt: its checksum is " + storedCrc + ", its entries give "
+                    + computed);
+        }
+        return new Manifest(path, dir.resolve(entries.getOrDefault("folder", "")), entries);
+    }
+
+    /** A read manifest; its accessors refuse a missing or malformed entry, naming it. */
+    private static final class Manifest {
+        final Path path;
+        final Path folder;
+        final Map<String, String> entries;
+
+        Manifest(Path path, Path folder, Map<String, String> entries) {
+            this.path = path;
+            this.folder = folder;
+            this.entries = entries;
+        }
+
+        String get(String key) throws CheckpointException {
+            String value = entries.get(key);
+            if (value == null) {
+                throw new CheckpointException(path + " is missing the entry " + key);
+            }
+            return value;
+        }
+
+        long number(String key) throws CheckpointException {
+            String value = get(key);
+            try {
+                long number = Long.parseLong(value);
+                if (number < 0) {
+                    throw new NumberFormatException();
+                }
+                return number;
+            } catch (NumberFormatException e) {
+                throw new CheckpointException(path + ": " + key + " must be a whole number >= 0 (" + value + ")");
+            }
+        }
+
+        int integer(String key) throws CheckpointException {
+            long value = number(key);
+            if (value > Integer.MAX_VALUE) {
+                throw new CheckpointException(path + ": " + key + " is too large (" + value + ")");
+            }
+            return (int) value;
+        }
+
+        Checkpoint.State state() throws CheckpointException {
+            String value = get("state");
+            try {
+                return Checkpoint.State.valueOf(value.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new CheckpointException(path + ": state must be running, stopped or finished (" + value + ")");
+            }
+        }
+
+        /** A part of the checkpoint, checked: present, of the length and CRC-32C the manifest gives. */
+        Path file(String name) throws CheckpointException {
+            Path file = folder.resolve(name);
+            long length = number("file." + name + ".bytes");
+            String crc = get("file." + name + ".crc32c");
+            if (!Files.isRegularFile(file)) {
+                throw new CheckpointException(file + " is missing; the checkpoint " + path + " needs it");
+            }
+            CRC32C sum = new CRC32C();
+            long actual;
+            try (InputStream in = new CheckedInputStream(Files.newInputStream(file), sum)) {
+                actual = in.transferTo(OutputStream.nullOutputStream());
+            } catch (IOException e) {
+                throw new CheckpointException(file + " cannot be read: " + e.getMessage(), e);
+            }
+            if (actual != length) {
+                throw new CheckpointException(String.format(Locale.ROOT, "%s is %s: %d bytes, the manifest says %d",
+                        file, actual < length ? "truncated" : "too long", actual, length));
+            }
+            if (!Long.toHexString(sum.getValue()).equals(crc)) {
+                throw new CheckpointException(file + " is corrupt: its CRC-32C is " + Long.toHexString(sum.getValue())
+                        + ", the manifest says " + crc);
+            }
+            return file;
+        }
+
+        CrawlCounters counters() throws CheckpointException {
+            Map<String, Long> outcomes = new HashMap<>();
+            Map<Integer, Long> statuses = new HashMap<>();
+            Map<String, Long> rejections = new HashMap<>();
+            for (String key : entries.keySet()) {
+                if (key.startsWith("counters.outcome.")) {
+                    outcomes.put(key.substring("counters.outcome.".length()), number(key));
+                } else if (key.startsWith("counters.status.")) {
+                    try {
+                        statuses.put(Integer.parseInt(key.substring("counters.status.".length())), number(key));
+                    } catch (NumberFormatException e) {
+                        throw new CheckpointException(path + ": " + key + " does not name an HTTP status");
+                    }
+                } else if (key.startsWith("counters.link-rejected.")) {
+                    rejections.put(key.substring("counters.link-rejected.".length()), number(key));
+                }
+            }
+            return new CrawlCounters(number("counters.decided"), number("counters.fetched"),
+                    number("counters.bytes"), outcomes, statuses, rejections);
+        }
+    }
+
+    private static void putCounters(Map<String, String> entries, CrawlCounters counters) {
+        entries.put("counters.decided", Long.toString(counters.decided()));
+        entries.put("counters.fetched", Long.toString(counters.fetched()));
+        entries.put("counters.bytes", Long.toString(counters.bytes()));
+        counters.outcomes().forEach((label, count) -> entries.put("counters.outcome." + label, count.toString()));
+        counters.statuses().forEach((status, count) -> entries.put("counters.status." + status, count.toString()));
+        counters.linkRejections().forEach((reason, count) ->
+                entries.put("counters.link-rejected." + reason, count.toString()));
+    }
+
+    @FunctionalInterface
+    private interface Content {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /** Writes {@code file}, fsyncs it and records its length and CRC-32C in {@code entries}. */
+    private static void writeFile(Path file, Map<String, String> entries, Content content) throws IOException {
+        CRC32C crc = new CRC32C();
+        long length;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 64 * 1024);
+            CheckedOutputStream checked = new CheckedOutputStream(out, crc);
+            content.writeTo(checked);
+            checked.flush();
+            channel.force(true);
+            length = channel.size();
+        } catch (IOException e) {
+            throw new IOException("cannot write the checkpoint file " + file + ": " + e.getMessage(), e);
+        }
+        String name = file.getFileName().toString();
+        entries.put("file." + name + ".bytes", Long.toString(length));
+        entries.put("file." + name + ".crc32c", Long.toHexString(crc.getValue()));
+    }
+
+    /** Fsyncs a folder so the names in it (a new file, a rename) survive a power loss; a no-op where unsupported. */
+    private static void syncDirectory(Path folder) {
+        try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException e) {
+            // not supported on this platform (e.g. Windows); the rename is still atomic
+        }
+    }
+
+    private long nextSequence() throws IOException {
+        if (sequence < 0) {
+            sequence = 0;
+            try (DirectoryStream<Path> folders = Files.newDirectoryStream(dir, "[0-9][0-9][0-9][0-9][0-9][0-9]")) {
+                for (Path folder : folders) {
+                    sequence = Math.max(sequence, Long.parseLong(folder.getFileName().toString()));
+                }
+            }
+        }
+        return sequence + 1;
+    }
+
+    private static long entriesCrc(Map<String, String> entries) {
+        CRC32C crc = new CRC32C();
+        new TreeMap<>(entries).forEach((key, value) -> {
+            if (!key.equals(CRC_KEY)) {
+                crc.update((key + "=" + value + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+        });
+        return crc.getValue();
+    }
+
+    /** A value in .properties form: backslashes and non-ASCII escaped, as {@link Properties#load} reads them. */
+    private static String escape(String value) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\\') {
+                out.append("\\\\");
+            } else if (c < 0x20 || c > 0x7e) {
+                out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+package org.sievecrawler.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.progress.CrawlCounters;
+import org.sievecrawler.sieve.BloomFilter;
+import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sieve.SpillPosition;
+
+class CheckpointStoreTest {
+    @TempDir
+    Path dir;
+
+    private Checkpoint sample() {
+        BloomFilter filter = BloomFilter.create(1_000, 0.01);
+        filter.put("https://example.org/");
+        filter.put("https://example.org/a");
+        CrawlProfile profile = CrawlProfile.defaults().withSeeds(List.of("https://example.org/"));
+        return new Checkpoint(Checkpoint.State.RUNNING, null, profile, List.of(filter),
+                List.of(new PendingUrl("https://example.org/a", 1, "https://example.org/", 0, 0,
+                        PendingUrl.Purpose.PAGE)),
+                new SpillPosition(2, 40, 3, 120, 7),
+                new CrawlCounters(5, 4, 1234, Map.of("fetched", 4L, "http-error", 1L), Map.of(200, 4L, 404, 1L),
+                        Map.of("out-of-scope-host", 3L)), 987);
+    }
+
+    private Path folderFile(String name) throws IOException {
+        try (var folders = Files.list(dir.resolve("checkpoint"))) {
+            Path folder = folders.filter(Files::isDirectory).findFirst().orElseThrow();
+            return folder.resolve(name);
+        }
+    }
+
+    @Test
+    void readsBackWhatItWrote() throws Exception {
+        CheckpointStore store = new CheckpointStore(dir);
+        Checkpoint written = sample();
+        store.write(written);
+
+        Checkpoint read = store.read();
+
+        assertThat(read.state()).isEqualTo(Checkpoint.State.RUNNING);
+        assertThat(read.profile()).isEqualTo(written.profile().withOutput(written.profile().output().withDir(dir)));
+        assertThat(read.pending()).isEqualTo(written.pending());
+        assertThat(read.spill()).isEqualTo(written.spill());
+        assertThat(read.counters()).isEqualTo(written.counters());
+        assertThat(read.pagesBytes()).isEqualTo(987);
+        assertThat(read.filters()).hasSize(1);
+        assertThat(read.filters().get(0).mightContain("https://example.org/a")).isTrue();
+        assertThat(read.filters().get(0).setBitCount()).isEqualTo(written.filters().get(0).setBitCount());
+    }
+
+    @Test
+    void keepsOnlyTheCurrentCheckpointFolder() throws Exception {
+        CheckpointStore store = new CheckpointStore(dir);
+        store.write(sample());
+        store.write(sample());
+        store.write(sample());
+
+        try (var files = Files.list(dir.resolve("checkpoint"))) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("000003",
+                    CheckpointStore.MANIFEST);
+        }
+        assertThat(store.read().pending()).hasSize(1);
+    }
+
+    @Test
+    void refusesAFolderWithoutACheckpoint() {
+        assertThatThrownBy(() -> new CheckpointStore(dir).read()).isInstanceOf(CheckpointException.class)
+                .hasMessage(dir + " holds no crawl checkpoint (no " + dir.resolve("checkpoint/manifest.properties")
+                        + "); there is nothing to resume");
+    }
+
+    @Test
+    void refusesAMissingPart() throws Exception {
+        new CheckpointStore(dir).write(sample());
+        Path filters = folderFile("filters.bin");
+        Files.delete(filters);
+
+        assertThatThrownBy(() -> new CheckpointStore(dir).read()).isInstanceOf(CheckpointException.class)
+                .hasMessageStartingWith(filters + " is missing; the checkpoint ");
+    }
+
+    @Test
+    void refusesATruncatedPart() throws Exception {
+        new CheckpointStore(dir).write(sample());
+        Path pending = folderFile("pending.bin");
+        byte[] bytes = Files.readAllBytes(pending);
+        Files.write(pending, java.util.Arrays.copyOf(bytes, bytes.length - 5));
+
+        assertThatThrownBy(() -> new CheckpointStore(dir).read()).isInstanceOf(CheckpointException.class)
+                .hasMessage(pending + " is truncated: " + (bytes.length - 5) + " bytes, the manifest says "
+                        + bytes.length);
+    }
+
+    @Test
+    void refusesACorruptPart() throws Exception {
+        new CheckpointStore(dir).write(sample());
+        Path filters = folderFile("filters.bin");
+        byte[] bytes = Files.readAllBytes(filters);
+        bytes[bytes.length / 2] ^= 0x01;
+        Files.write(filters, bytes);
+
+        assertThatThrownBy(() -> new CheckpointStore(dir).read()).isInstanceOf(CheckpointException.class)
+                .hasMessageStartingWith(filters + " is corrupt: its CRC-32C is ");
+    }
+
+    @Test
+    void refusesACorruptManifest() throws Exception {
+        CheckpointStore store = new CheckpointStore(dir);
+        store.write(sample());
+        Path manifest = store.manifest();
+        Files.writeString(manifest, Files.readString(manifest).replace("pending.count=1", "pending.count=2"));
+
+        assertThatThrownBy(store::read).isInstanceOf(CheckpointException.class)
+                .hasMessageStartingWith(manifest + " is corrupt: its checksum is ");
+    }
+
+    @Test
+    void refusesACheckpointOfAnotherFormatVersion() throws Exception {
+        CheckpointStore store = new CheckpointStore(dir);
+        store.write(sample());
+        Path manifest = store.manifest();
+        Files.writeString(manifest, Files.readString(manifest).replace("format-version=1", "format-version=9"));
+
+        assertThatThrownBy(store::read).isInstanceOf(CheckpointException.class)
+                .hasMessage(manifest + " was written by an incompatible version (checkpoint format 9; this build"
+                        + " reads format 1); start a new crawl");
+    }
+
+    @Test
+    void refusesAFileThatIsNotAManifest() throws Exception {
+        Path manifest = dir.resolve("checkpoint/manifest.properties");
+        Files.createDirectories(manifest.getParent());
+        Files.write(manifest, "\u0000garbage\n".getBytes(StandardCharsets.UTF_8));
+
+        assertThatThrownBy(() -> new CheckpointStore(dir).read()).isInstanceOf(CheckpointException.class)
+                .hasMessage(manifest + " is not a Sieve Crawler checkpoint manifest (format missing, expected"
+                        + " \"sievecrawler-checkpoint\")");
+    }
+
+    @Test
+    void aSecondLockOnTheSameFolderIsRefusedNamingIt() throws Exception {
+        try (CrawlLock first = CrawlLock.acquire(dir)) {
+            assertThatThrownBy(() -> CrawlLock.acquire(dir)).isInstanceOf(CheckpointException.class)
+                    .hasMessageStartingWith("another crawl is running in " + dir);
+        }
+        CrawlLock.acquire(dir).close(); // released with the first
+    }
+}
