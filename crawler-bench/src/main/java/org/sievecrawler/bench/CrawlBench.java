@@ -54,7 +54,7 @@ public final class CrawlBench {
                         .withMaxConnectionsPerHost(connections))
                 .withSieve(new SieveConfig(1_000_000, 0.001, OverflowPolicy.WARN))
                 .withProgress(new ProgressConfig(Duration.ofSeconds(1)))
-                .withOutput(new OutputConfig(out, false));
+                .withOutput(OutputConfig.defaults().withDir(out));
         Crawler crawler = new Crawler(profile);
         List<long[]> samples = new java.util.concurrent.CopyOnWriteArrayList<>();
         java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors
