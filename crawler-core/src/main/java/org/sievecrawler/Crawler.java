@@ -30,13 +30,15 @@ import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
+import org.sievecrawler.warc.WarcArchive;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A crawl, built from a {@link CrawlProfile}: the composition root. {@link #run()} wires the whole pipeline
- * (seeds → Sieve → politeness → fetch → parse → links → back into the Sieve; records to pages.jsonl, counts to
- * progress and summary.json) and runs it to its end on {@code fetch.threads} named fetcher threads.
+ * (seeds → Sieve → politeness → fetch → parse → links → back into the Sieve; records to pages.jsonl, exchanges to
+ * the WARC files when {@code output.warc} is on, counts to progress and summary.json) and runs it to its end on
+ * {@code fetch.threads} named fetcher threads.
  *
  * <p>A crawl ends when the Sieve is empty and nothing is in flight, at {@code limits.max-pages} or
  * {@code limits.max-duration}, or on {@link #stop()}: no new URL is taken, requests in flight get a grace
@@ -80,10 +82,12 @@ public final class Crawler {
                 profile.sieve().onOverflow(), politeness);
         LinkScope scope = new LinkScope(profile.scope(), seeds, profile.fetch().allowPrivateAddresses());
         RobotsPolicy robots = new RobotsPolicy(profile.fetch().robotsAgentName(), profile.politeness().maxCrawlDelay());
-        try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock);
-                JsonlSink sink = JsonlSink.open(out.resolve("pages.jsonl"))) {
+        boolean warc = profile.output().warc();
+        try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock, warc);
+                JsonlSink sink = JsonlSink.open(out.resolve("pages.jsonl"));
+                WarcArchive archive = warc ? WarcArchive.open(profile, clock) : null) {
             FetchWorker worker = new FetchWorker(profile, sieve, politeness, fetcher, robots, new PageParser(),
-                    normalizer, scope, sink, stats, this::limitReached);
+                    normalizer, scope, sink, archive, stats, this::limitReached);
             seeds.forEach(seed -> sieve.offer(PendingUrl.seed(seed)));
             LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),
                     profile.fetch().threads(), out);
@@ -100,6 +104,9 @@ public final class Crawler {
                 throw outputFailure.get();
             }
             sink.flush();
+            if (archive != null) {
+                LOG.info("WARC files: {}", archive.files());
+            }
             CrawlSummary summary = new CrawlSummary(startedAt, Duration.between(startedAt, clock.instant()),
                     endReason.get() == null ? "finished" : endReason.get(), stats.decided(), stats.fetched(),
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),

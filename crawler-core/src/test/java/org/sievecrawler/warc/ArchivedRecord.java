@@ -1,10 +1,11 @@
 package org.sievecrawler.warc;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.channels.Channels;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -22,23 +23,29 @@ import org.netpreserve.jwarc.WarcResponse;
  * A WARC record as the tests read it back with jwarc's {@link WarcReader}: its offset, headers and block, and for
  * a response the HTTP status, header fields and payload (the body as transferred, not decoded).
  */
-record ArchivedRecord(long offset, MessageHeaders headers, byte[] block, int status, MessageHeaders http,
+public record ArchivedRecord(long offset, MessageHeaders headers, byte[] block, int status, MessageHeaders http,
         byte[] payload) {
 
-    String type() {
+    public String type() {
         return headers.sole("WARC-Type").orElseThrow();
     }
 
-    String header(String name) {
+    /** The value of the WARC header {@code name}, or null. */
+    public String header(String name) {
         return headers.sole(name).orElse(null);
     }
 
-    String id() {
+    public String id() {
         return header("WARC-Record-ID");
     }
 
+    /** The block as UTF-8 text. */
+    public String text() {
+        return new String(block, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /** Every record of {@code file}, in order; fails on any unreadable record. */
-    static List<ArchivedRecord> readAll(Path file) throws IOException {
+    public static List<ArchivedRecord> readAll(Path file) throws IOException {
         List<ArchivedRecord> records = new ArrayList<>();
         try (WarcReader reader = new WarcReader(file)) {
             Optional<WarcRecord> next;
@@ -50,13 +57,13 @@ record ArchivedRecord(long offset, MessageHeaders headers, byte[] block, int sta
     }
 
     /** The next record of {@code reader}, or null at the end of the file. */
-    static ArchivedRecord readNext(WarcReader reader) throws IOException {
+    public static ArchivedRecord readNext(WarcReader reader) throws IOException {
         Optional<WarcRecord> next = reader.next();
         return next.isPresent() ? read(reader.position(), next.get()) : null;
     }
 
     /** The one record at {@code offset} of {@code file}, read without reading what comes before it. */
-    static ArchivedRecord readAt(Path file, long offset) throws IOException {
+    public static ArchivedRecord readAt(Path file, long offset) throws IOException {
         try (FileChannel channel = FileChannel.open(file)) {
             channel.position(offset);
             try (WarcReader reader = new WarcReader(channel)) {
@@ -73,8 +80,9 @@ record ArchivedRecord(long offset, MessageHeaders headers, byte[] block, int sta
         if (!(record instanceof WarcResponse)) {
             return new ArchivedRecord(offset, record.headers(), block, 0, null, null);
         }
-        // the block through jwarc's HTTP parser: the status line and fields, then the payload as transferred
-        HttpResponse http = HttpResponse.parse(Channels.newChannel(new ByteArrayInputStream(block)));
+        // the block through jwarc's HTTP parser, which takes the payload to run to the end of the block (as it does
+        // reading a record): the status line and fields, then the payload as transferred
+        HttpResponse http = HttpResponse.parse(new BlockChannel(block));
         byte[] payload;
         try (InputStream in = http.body().stream()) {
             payload = in.readAllBytes();
@@ -83,7 +91,7 @@ record ArchivedRecord(long offset, MessageHeaders headers, byte[] block, int sta
     }
 
     /** The sha1 digest of {@code parts} joined, as WARC writes it: {@code sha1:BASE32}. */
-    static String sha1(byte[]... parts) {
+    public static String sha1(byte[]... parts) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-1");
             for (byte[] part : parts) {
@@ -92,6 +100,62 @@ record ArchivedRecord(long offset, MessageHeaders headers, byte[] block, int sta
             return new WarcDigest(digest).prefixedBase32();
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** A block in memory as the seekable channel jwarc's parser sizes a body by. */
+    private static final class BlockChannel implements SeekableByteChannel {
+        private final byte[] bytes;
+        private int position;
+
+        BlockChannel(byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) {
+            if (position >= bytes.length) {
+                return -1;
+            }
+            int n = Math.min(dst.remaining(), bytes.length - position);
+            dst.put(bytes, position, n);
+            position += n;
+            return n;
+        }
+
+        @Override
+        public int write(ByteBuffer src) {
+            throw new NonWritableChannelException();
+        }
+
+        @Override
+        public long position() {
+            return position;
+        }
+
+        @Override
+        public SeekableByteChannel position(long newPosition) {
+            position = (int) Math.min(newPosition, bytes.length);
+            return this;
+        }
+
+        @Override
+        public long size() {
+            return bytes.length;
+        }
+
+        @Override
+        public SeekableByteChannel truncate(long size) {
+            throw new NonWritableChannelException();
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
         }
     }
 }

@@ -273,7 +273,8 @@ class WarcArchiveTest {
         }
         assertThat(responses).hasSize(threads * each);
         assertThat(responses).extracting(r -> r.header("WARC-Target-URI")).doesNotHaveDuplicates();
-        assertThat(locations).hasSize(threads * each).extracting(WarcLocation::offset).doesNotHaveDuplicates();
+        assertThat(locations).hasSize(threads * each).extracting(at -> at.file() + "@" + at.offset())
+                .doesNotHaveDuplicates();
     }
 
     @Test
