@@ -65,6 +65,9 @@ final class CrawlCommand implements Callable<Integer> {
     @Option(names = "--user-agent", paramLabel = "S", description = "The User-Agent header (fetch.user-agent).")
     String userAgent;
 
+    @Option(names = "--warc", description = "Write WARC files too, next to pages.jsonl (output.warc).")
+    boolean warc;
+
     @Option(names = "--resume", paramLabel = "DIR", description = "Resume a crawl (reserved: comes with a later version).")
     Path resume;
 
@@ -135,6 +138,9 @@ final class CrawlCommand implements Callable<Integer> {
         }
         if (delay != null) {
             result = result.withPoliteness(result.politeness().withDelay(delay));
+        }
+        if (warc) {
+            result = result.withOutput(result.output().withWarc(true));
         }
         return result;
     }
