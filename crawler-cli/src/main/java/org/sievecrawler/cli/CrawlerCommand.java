@@ -6,8 +6,8 @@ import picocli.CommandLine.Command;
 
 /**
  * The top-level {@code crawler} command and its subcommands: {@code crawl}, {@code demo},
- * {@code profile check}, {@code sieve-plan} and {@code warc ls}. It also holds what the subcommands share: where profiles
- * come from and where a stop signal comes from (a test replaces both).
+ * {@code profile check}, {@code sieve-plan} and {@code warc ls}. It also holds what the subcommands share: where
+ * profiles come from and where a stop signal comes from (a test replaces both).
  *
  * <p>Exit codes: 0 finished; 1 the crawl failed; 2 usage or profile error; 130 stopped by Ctrl-C.
  */

@@ -46,7 +46,8 @@ final class WarcLsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (Files.isDirectory(file)) {
-            err.println("warc ls: " + file + " is a folder; give one WARC file, e.g. " + file.resolve("crawl-*.warc.gz"));
+            err.println("warc ls: " + file + " is a folder; give one WARC file, e.g. "
+                    + file.resolve("crawl-*.warc.gz"));
             return CrawlerCommand.USAGE;
         }
         boolean[] headed = {false};
