@@ -38,10 +38,10 @@ public final class WarcArchive implements AutoCloseable {
     private final Map<String, String> info;
     private final ConcurrentLinkedQueue<RecordEncoder> encoders = new ConcurrentLinkedQueue<>();
 
-    private WarcArchive(Path dir, OutputConfig output, Map<String, String> info, Clock clock) {
+    private WarcArchive(OutputConfig output, Map<String, String> info, Clock clock) {
         this.clock = clock;
         this.info = new LinkedHashMap<>(info);
-        this.files = new WarcFiles(dir, output.warcPrefix(), output.warcMaxSize(), clock, this::warcinfo);
+        this.files = new WarcFiles(output.dir(), output.warcPrefix(), output.warcMaxSize(), clock, this::warcinfo);
     }
 
     /**
@@ -50,18 +50,17 @@ public final class WarcArchive implements AutoCloseable {
      * @throws IOException naming the file when it cannot be created
      */
     public static WarcArchive open(CrawlProfile profile, Clock clock) throws IOException {
-        return open(profile.output().dir(), profile.output(), info(profile), clock);
+        return open(profile.output(), info(profile), clock);
     }
 
     /**
-     * Opens an archive in {@code dir} whose warcinfo records hold {@code info} (field name to value, in order),
-     * and creates its first file.
+     * Opens an archive in {@code output.dir} (which must exist) whose warcinfo records hold {@code info} (field
+     * name to value, in order), and creates its first file.
      *
      * @throws IOException naming the file when it cannot be created
      */
-    public static WarcArchive open(Path dir, OutputConfig output, Map<String, String> info, Clock clock)
-            throws IOException {
-        WarcArchive archive = new WarcArchive(dir, output, info, clock);
+    public static WarcArchive open(OutputConfig output, Map<String, String> info, Clock clock) throws IOException {
+        WarcArchive archive = new WarcArchive(output, info, clock);
         archive.files.open();
         return archive;
     }

@@ -34,7 +34,7 @@ class WarcArchiveTest {
         Map<String, String> info = new LinkedHashMap<>();
         info.put("software", "SieveCrawler/test");
         info.put("isPartOf", "unit");
-        return WarcArchive.open(dir, output.withDir(dir).withWarc(true), info, clock);
+        return WarcArchive.open(output.withDir(dir).withWarc(true), info, clock);
     }
 
     private static OutputConfig output() {

@@ -25,7 +25,7 @@ class WarcListingTest {
     /** An archive of a 200 page, a 404 page and a metadata record; the locations of its records. */
     private List<WarcLocation> writeArchive() throws IOException {
         List<WarcLocation> locations = new ArrayList<>();
-        try (WarcArchive archive = WarcArchive.open(dir, OutputConfig.defaults().withDir(dir),
+        try (WarcArchive archive = WarcArchive.open(OutputConfig.defaults().withDir(dir),
                 Map.of("software", "test"), new FakeClock())) {
             WarcLocation home = archive.write(WarcArchiveTest.exchange("/", "<p>home</p>"));
             locations.add(home);
