@@ -148,15 +148,18 @@ public final class HttpFetcher implements AutoCloseable {
         int status = response.code();
         boolean redirect = isRedirect(status);
         boolean retryable = status == 429 || status == 502 || status == 503 || status == 504;
+        boolean bodyMatters = !(redirect || retryable);
         CappedBody body = null;
-        if (capture || !(redirect || retryable)) {
+        if (capture || bodyMatters) {
             try {
                 body = readBody(response, maxPageBytes);
             } catch (IOException e) {
-                return NetworkErrors.failure(e, url, fetch, status, elapsed(start));
+                if (bodyMatters) {
+                    return NetworkErrors.failure(e, url, fetch, status, elapsed(start));
+                } // else a redirect or retryable status all the same, only not archived
             }
         }
-        HttpExchange exchange = capture ? exchange(wire, url, start, response, body) : null;
+        HttpExchange exchange = capture && body != null ? exchange(wire, url, start, response, body) : null;
         if (redirect) {
             return new FetchResult.Redirect(status, response.header("Location"), elapsed(start), wire.ip, exchange);
         }
@@ -168,6 +171,15 @@ public final class HttpFetcher implements AutoCloseable {
         }
         return new FetchResult.Page(status, response.header("Content-Type"), body.bytes(), body.bytes().length,
                 body.truncated(), elapsed(start), wire.ip, response.headers(), exchange);
+    }
+
+    /** Adds the exchange of a robots.txt redirect to {@code exchanges}, unless its body cannot be read. */
+    private void captureRedirect(Wire wire, HttpUrl url, long start, Response response, List<HttpExchange> exchanges) {
+        try {
+            exchanges.add(exchange(wire, url, start, response, readBody(response, MAX_ROBOTS_BYTES)));
+        } catch (IOException e) {
+            LOG.debug("robots.txt redirect {}: body not read, not archived: {}", url, e.toString());
+        }
     }
 
     /** The body up to {@code cap}, inflated when gzip-coded; kept as transferred too when capturing. */
@@ -248,7 +260,7 @@ public final class HttpFetcher implements AutoCloseable {
                     return RobotsResponse.of(status, body.bytes(), current.toString(), exchanges);
                 }
                 if (capture) {
-                    exchanges.add(exchange(wire, current, start, response, readBody(response, MAX_ROBOTS_BYTES)));
+                    captureRedirect(wire, current, start, response, exchanges);
                 }
                 String location = response.header("Location");
                 HttpUrl next = location == null ? null : current.resolve(location);
