@@ -174,7 +174,8 @@ public final class HttpFetcher implements AutoCloseable {
     }
 
     /** Adds the exchange of a robots.txt redirect to {@code exchanges}, unless its body cannot be read. */
-    private void captureRedirect(Wire wire, HttpUrl url, long start, Response response, List<HttpExchange> exchanges) {
+    private void captureRedirect(Wire wire, HttpUrl url, long start, Response response,
+            List<HttpExchange> exchanges) {
         try {
             exchanges.add(exchange(wire, url, start, response, readBody(response, MAX_ROBOTS_BYTES)));
         } catch (IOException e) {
