@@ -38,13 +38,15 @@ import org.sievecrawler.sieve.Sieve;
 import org.sievecrawler.sieve.SpillingQueue;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
+import org.sievecrawler.warc.WarcArchive;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A crawl, built from a {@link CrawlProfile}: the composition root. {@link #run()} wires the whole pipeline
- * (seeds → Sieve → politeness → fetch → parse → links → back into the Sieve; records to pages.jsonl, counts to
- * progress and summary.json) and runs it to its end on {@code fetch.threads} named fetcher threads.
+ * (seeds → Sieve → politeness → fetch → parse → links → back into the Sieve; records to pages.jsonl, exchanges to
+ * the WARC files when {@code output.warc} is on, counts to progress and summary.json) and runs it to its end on
+ * {@code fetch.threads} named fetcher threads.
  *
  * <p>A crawl ends when the Sieve is empty and nothing is in flight, at {@code limits.max-pages} or
  * {@code limits.max-duration}, or on {@link #stop()}: no new URL is taken, requests in flight get a grace
@@ -118,11 +120,13 @@ public final class Crawler {
         RobotsPolicy robots = new RobotsPolicy(profile.fetch().robotsAgentName(), profile.politeness().maxCrawlDelay());
         Path frontier = out.resolve(FRONTIER_DIR);
         int inMemory = profile.sieve().maxInMemoryUrls();
+        boolean warc = profile.output().warc();
         try (SpillingQueue pending = restored == null
                         ? SpillingQueue.create(politeness, inMemory, frontier, SpillingQueue.SEGMENT_BYTES)
                         : resumeSpill(politeness, inMemory, frontier, restored);
-                HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock);
-                JsonlSink sink = JsonlSink.open(out.resolve("pages.jsonl"))) {
+                HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock, warc);
+                JsonlSink sink = JsonlSink.open(out.resolve("pages.jsonl"));
+                WarcArchive archive = warc ? WarcArchive.open(profile, clock) : null) {
             Sieve sieve = restored == null
                     ? Sieve.create(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
                             profile.sieve().onOverflow(), pending)
@@ -134,7 +138,7 @@ public final class Crawler {
             }
             SnapshotLock gate = new SnapshotLock();
             FetchWorker worker = new FetchWorker(profile, sieve, politeness, fetcher, robots, new PageParser(),
-                    normalizer, scope, sink, stats, this::limitReached, gate);
+                    normalizer, scope, sink, archive, stats, this::limitReached, gate);
             if (restored == null) {
                 seeds.forEach(seed -> sieve.offer(PendingUrl.seed(seed)));
                 LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),
@@ -161,6 +165,9 @@ public final class Crawler {
                 throw outputFailure.get();
             }
             sink.flush();
+            if (archive != null) {
+                LOG.info("WARC files: {}", archive.files());
+            }
             String reason = endReason.get() == null ? "finished" : endReason.get();
             boolean finished = reason.equals("finished") || reason.equals("max-pages");
             checkpointer.write(finished ? Checkpoint.State.FINISHED : Checkpoint.State.STOPPED, reason);

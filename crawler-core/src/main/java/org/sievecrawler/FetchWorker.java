@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
@@ -21,6 +22,7 @@ import java.util.function.LongPredicate;
 import okhttp3.HttpUrl;
 import org.sievecrawler.checkpoint.SnapshotLock;
 import org.sievecrawler.fetch.FetchResult;
+import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.fetch.RobotsResponse;
 import org.sievecrawler.link.LinkDecision;
@@ -41,12 +43,19 @@ import org.sievecrawler.sieve.Sieve;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
 import org.sievecrawler.sink.PageSink;
+import org.sievecrawler.warc.WarcArchive;
+import org.sievecrawler.warc.WarcLocation;
 
 /**
  * What a fetcher thread does with each URL it takes from the Sieve: robots.txt tasks, the robots check,
  * the fetch, retries (handed back to the scheduler, never slept on), redirects (their targets go back through
  * normalization, scope and the Sieve), and one {@link PageRecord} per decided URL. Fetched HTML goes to the
  * parse pool, which parses it, decides and offers its links and writes its record.
+ *
+ * <p>With WARC output on, every exchange the fetcher captured (pages, redirects, error pages, retried attempts,
+ * robots.txt) goes to the archive from the thread that fetched it, after the host's slot is released; the page's
+ * record then carries where its response is. With {@code output.warc-metadata}, the parse pool adds a metadata
+ * record of the page's outlinks.
  *
  * <p>Why a separate pool: fetching waits on the network, parsing burns CPU. With 16 fetcher threads doing both
  * on 2 cores, the runnable threads starved the JIT's compiler thread (the scanner stayed in profiling C1 code
@@ -76,6 +85,8 @@ final class FetchWorker {
     private final LinkScope scope;
     private final LinkResolver links;
     private final PageSink sink;
+    /** Where captured exchanges go; null when WARC output is off (the fetcher then captures none). */
+    private final WarcArchive archive;
     private final CrawlStats stats;
     private final LongPredicate limitReached;
     private final AtomicLong pagesTaken;
@@ -96,8 +107,8 @@ final class FetchWorker {
             new AtomicReference<>();
 
     FetchWorker(CrawlProfile profile, Sieve sieve, HostScheduler politeness, HttpFetcher fetcher, RobotsPolicy robots,
-            PageParser parser, UrlNormalizer normalizer, LinkScope scope, PageSink sink, CrawlStats stats,
-            LongPredicate limitReached, SnapshotLock gate) {
+            PageParser parser, UrlNormalizer normalizer, LinkScope scope, PageSink sink, WarcArchive archive,
+            CrawlStats stats, LongPredicate limitReached, SnapshotLock gate) {
         this.profile = profile;
         this.gate = gate;
         this.pagesTaken = new AtomicLong(stats.decided()); // a resumed crawl's max-pages counts what it did before
@@ -118,6 +129,7 @@ final class FetchWorker {
                     return thread;
                 }, FetchWorker::waitForRoom);
         this.sink = sink;
+        this.archive = archive;
         this.stats = stats;
         this.limitReached = limitReached;
     }
@@ -207,35 +219,40 @@ final class FetchWorker {
             RobotsResponse response = fetcher.fetchRobots(task.url());
             politeness.robotsFetched(task, robots.interpret(task.url(), response.status(), response.body(),
                     response.error()));
+            for (HttpExchange exchange : response.exchanges()) {
+                archive(exchange);
+            }
             return;
         }
         RobotsRules rules = politeness.rules(task.url());
         if (!rules.allows(task.url())) {
             politeness.skipped(task);
             done(task, PageRecord.refused(task.url(), Outcome.ROBOTS_DISALLOWED, task.depth(), task.referrer(),
-                    rules.kind() == RobotsRules.Kind.PARSED ? "disallowed by robots.txt" : rules.reason()));
+                    rules.kind() == RobotsRules.Kind.PARSED ? "disallowed by robots.txt" : rules.reason()), null);
             return;
         }
         FetchResult result = fetcher.fetch(task.url());
         if (result instanceof FetchResult.Page page) {
             politeness.finished(task);
+            WarcLocation at = archive(page.exchange());
             if (page.status() >= 400) {
                 done(task, new PageRecord(task.url(), page.status(), Outcome.HTTP_ERROR, page.contentType(),
                         task.depth(), page.length(), page.fetchMillis(), 0, null, null, task.referrer(),
-                        "HTTP " + page.status(), false));
+                        "HTTP " + page.status(), false), at);
             } else if (!HttpFetcher.isParseable(page.contentType(), profile.fetch().accept())) {
                 done(task, new PageRecord(task.url(), page.status(), Outcome.NOT_HTML, page.contentType(),
                         task.depth(), page.length(), page.fetchMillis(), 0, null, null, task.referrer(), null,
-                        false));
+                        false), at);
             } else {
-                parseLater(task, page);
+                parseLater(task, page, at);
             }
         } else if (result instanceof FetchResult.Redirect redirect) {
             politeness.finished(task);
-            handleRedirect(task, redirect);
+            handleRedirect(task, redirect, archive(redirect.exchange()));
         } else {
             FetchResult.Failure failure = (FetchResult.Failure) result;
             if (failure.kind().retryable() && task.attempt() < profile.fetch().retries()) {
+                archive(failure.exchange());
                 Duration backoff = backoff(task.attempt(), failure.retryAfter());
                 shared(() -> {
                     politeness.retry(task, backoff);
@@ -247,7 +264,8 @@ final class FetchWorker {
             String tries = task.attempt() > 0 ? " (after " + (task.attempt() + 1) + " attempts)" : "";
             done(task, new PageRecord(task.url(), failure.status(),
                     failure.status() > 0 ? Outcome.HTTP_ERROR : Outcome.ERROR, null, task.depth(), 0,
-                    failure.fetchMillis(), 0, null, null, task.referrer(), failure.detail() + tries, false));
+                    failure.fetchMillis(), 0, null, null, task.referrer(), failure.detail() + tries, false),
+                    archive(failure.exchange()));
         }
     }
 
@@ -266,11 +284,11 @@ final class FetchWorker {
     }
 
     /** Hands the page to the parse pool; it counts as busy until its record is written. */
-    private void parseLater(PendingUrl task, FetchResult.Page page) {
+    private void parseLater(PendingUrl task, FetchResult.Page page, WarcLocation at) {
         busy.incrementAndGet();
         parsers.execute(() -> {
             try {
-                parsePage(task, page);
+                parsePage(task, page, at);
             } catch (IOException e) {
                 parseFailure.compareAndSet(null, e);
             } catch (UncheckedIOException e) { // e.g. the frontier's spill segments
@@ -303,9 +321,12 @@ final class FetchWorker {
         }
     }
 
-    /** Parses an HTML page, offers the links it may follow and records it. */
-    private void parsePage(PendingUrl task, FetchResult.Page page) throws IOException {
+    /** Parses an HTML page, offers the links it may follow and records it (and its outlinks, in the archive). */
+    private void parsePage(PendingUrl task, FetchResult.Page page, WarcLocation at) throws IOException {
         ParsedPage parsed = parser.parse(page.body(), page.length(), page.contentType(), HttpUrl.get(task.url()));
+        if (at != null && profile.output().warcMetadata()) {
+            archive.writeMetadata(task.url(), at, outlinks(parsed));
+        }
         boolean followAll = profile.parse().followNofollow();
         if (followAll || !parsed.nofollow()) {
             LinkResolver.PageLinks pageLinks = links.forPage(parsed.base());
@@ -321,7 +342,31 @@ final class FetchWorker {
                 page.contentType(), task.depth(), page.length(), page.fetchMillis(), parsed.links().size(),
                 parsed.title(), null, task.referrer(),
                 page.truncated() ? "body cut at limits.max-page-bytes " + profile.limits().maxPageBytes() : null,
-                parsed.noindex()));
+                parsed.noindex()), at);
+    }
+
+    /**
+     * The metadata fields of a page's outlinks, in document order, as Heritrix writes them:
+     * {@code outlink: URL HOP CONTEXT}, the URL resolved against the page's base (links that resolve to no
+     * http(s) URL are left out), HOP {@code L} for a link and {@code E} for an embedded frame, CONTEXT the element
+     * and attribute.
+     */
+    static List<Map.Entry<String, String>> outlinks(ParsedPage parsed) {
+        List<Map.Entry<String, String>> fields = new ArrayList<>(parsed.links().size());
+        for (Outlink link : parsed.links()) {
+            HttpUrl url = parsed.base().resolve(link.href());
+            if (url != null) {
+                String via = switch (link.kind()) {
+                    case A -> "L a/@href";
+                    case AREA -> "L area/@href";
+                    case CANONICAL -> "L link/@href";
+                    case FRAME -> "E frame/@src";
+                    case IFRAME -> "E iframe/@src";
+                };
+                fields.add(Map.entry("outlink", url + " " + via));
+            }
+        }
+        return fields;
     }
 
     private void offer(LinkDecision decision, PendingUrl from) {
@@ -332,7 +377,8 @@ final class FetchWorker {
         }
     }
 
-    private void handleRedirect(PendingUrl task, FetchResult.Redirect redirect) throws IOException {
+    private void handleRedirect(PendingUrl task, FetchResult.Redirect redirect, WarcLocation at)
+            throws IOException {
         String location = redirect.location();
         LinkDecision target = location == null
                 ? new LinkDecision.Reject(RejectReason.MALFORMED, "no Location header")
@@ -340,7 +386,7 @@ final class FetchWorker {
         if (target instanceof LinkDecision.Reject reject) {
             done(task, new PageRecord(task.url(), redirect.status(), Outcome.ERROR, null, task.depth(), 0,
                     redirect.fetchMillis(), 0, null, null, task.referrer(),
-                    "unusable redirect target: " + reject.detail(), false));
+                    "unusable redirect target: " + reject.detail(), false), at);
             return;
         }
         String to = ((LinkDecision.Accept) target).url();
@@ -348,7 +394,7 @@ final class FetchWorker {
         if (task.redirects() + 1 > max) {
             done(task, new PageRecord(task.url(), redirect.status(), Outcome.ERROR, null, task.depth(), 0,
                     redirect.fetchMillis(), 0, null, to, task.referrer(),
-                    "redirect chain longer than fetch.max-redirects " + max, false));
+                    "redirect chain longer than fetch.max-redirects " + max, false), at);
             return;
         }
         // The target first, the redirect's own record last: that record ends the task (see done).
@@ -359,12 +405,15 @@ final class FetchWorker {
             shared(() -> sieve.offer(PendingUrl.redirect(to, task)));
         }
         done(task, new PageRecord(task.url(), redirect.status(), Outcome.REDIRECT, null, task.depth(), 0,
-                redirect.fetchMillis(), 0, null, to, task.referrer(), null, false));
+                redirect.fetchMillis(), 0, null, to, task.referrer(), null, false), at);
     }
 
-    /** Writes {@code task}'s last record and ends it: after this, a checkpoint no longer holds it in flight. */
-    private void done(PendingUrl task, PageRecord record) throws IOException {
-        record(record, task);
+    /**
+     * Writes {@code task}'s last record, with the place of its response in the archive if it was archived, and
+     * ends it: after this, a checkpoint no longer holds it in flight.
+     */
+    private void done(PendingUrl task, PageRecord record, WarcLocation at) throws IOException {
+        record(at == null ? record : record.withWarc(at.file(), at.offset()), task);
     }
 
     /** Writes and counts a record; if {@code task} is not null, ends it in the same step. */
@@ -381,6 +430,11 @@ final class FetchWorker {
             lock.unlock();
         }
         limitReached.test(stats.decided());
+    }
+
+    /** Archives a captured exchange; null (nothing archived) when there is none. */
+    private WarcLocation archive(HttpExchange exchange) throws IOException {
+        return exchange == null ? null : archive.write(exchange);
     }
 
     /** Retry-After when the server gave one (capped), else 1 s doubling per attempt, with ±25 % jitter. */

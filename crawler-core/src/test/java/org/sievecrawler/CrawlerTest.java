@@ -48,7 +48,7 @@ class CrawlerTest {
                 .withFetch(FetchConfig.defaults().withThreads(4)
                         .withTimeouts(Duration.ofMillis(500), Duration.ofMillis(800), Duration.ofSeconds(5)))
                 .withSieve(new SieveConfig(100_000, 0.001, OverflowPolicy.WARN))
-                .withOutput(new OutputConfig(out, false));
+                .withOutput(OutputConfig.defaults().withDir(out));
     }
 
     private CrawlOutput crawl(CrawlProfile profile) throws CrawlException {
@@ -443,7 +443,8 @@ class CrawlerTest {
     @Test
     void failsWithAClearMessageWhenTheOutputCannotBeCreated() throws IOException {
         Path file = Files.writeString(out.resolve("a-file"), "not a folder");
-        CrawlProfile profile = profile(site.url("/")).withOutput(new OutputConfig(file.resolve("sub"), false));
+        CrawlProfile profile = profile(site.url("/"))
+                .withOutput(OutputConfig.defaults().withDir(file.resolve("sub")));
 
         assertThatThrownBy(() -> new Crawler(profile).run())
                 .isInstanceOf(CrawlException.class)

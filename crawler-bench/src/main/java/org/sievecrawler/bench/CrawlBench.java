@@ -23,8 +23,13 @@ import org.sievecrawler.sieve.OverflowPolicy;
  * spends several CPU-seconds compiling the hot paths, which dominates a crawl of a few seconds but not a real
  * one. Both crawls are reported: "cold" and "warm". Run by {@code crawler-bench/crawl-bench.sh}.
  *
+ * <p>With {@code --warc} it measures what WARC output costs: the warm-up crawl writes WARC files (so that their
+ * code is compiled too), then four warm crawls of the same site alternate without and with WARC output
+ * (without, with, without, with; each into its own folder, OUT_DIR-nowarc-N and OUT_DIR-warc-N), and a last
+ * line gives the mean pages/s of each kind and their ratio.
+ *
  * <pre>
- * java -cp crawler-bench/target/benchmarks.jar org.sievecrawler.bench.CrawlBench SEED OUT_DIR [THREADS]
+ * java -cp crawler-bench/target/benchmarks.jar org.sievecrawler.bench.CrawlBench [--warc] SEED OUT_DIR [THREADS]
  *     [CONNECTIONS] [WARMUP_SEED]
  * </pre>
  */
@@ -32,20 +37,45 @@ public final class CrawlBench {
     private CrawlBench() {
     }
 
-    public static void main(String[] args) throws CrawlException, IOException {
+    /** WARC comparison rounds: each a crawl without, then one with WARC output. */
+    private static final int WARC_ROUNDS = 2;
+
+    public static void main(String[] arguments) throws CrawlException, IOException {
+        boolean warc = arguments.length > 0 && arguments[0].equals("--warc");
+        String[] args = warc ? java.util.Arrays.copyOfRange(arguments, 1, arguments.length) : arguments;
         String seed = args[0];
         Path out = Path.of(args[1]);
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 16;
         int connections = args.length > 3 ? Integer.parseInt(args[3]) : 16;
         if (args.length > 4) {
-            crawl("cold", args[4], out.resolveSibling(out.getFileName() + "-warmup"), threads, connections);
-            crawl("warm", seed, out, threads, connections);
-        } else {
-            crawl("cold", seed, out, threads, connections);
+            crawl("cold", args[4], out.resolveSibling(out.getFileName() + "-warmup"), threads, connections, warc);
         }
+        if (!warc) {
+            crawl(args.length > 4 ? "warm" : "cold", seed, out, threads, connections, false);
+            return;
+        }
+        double[] without = new double[2];
+        double[] with = new double[2];
+        for (int round = 1; round <= WARC_ROUNDS; round++) {
+            add(without, crawl("warm-nowarc-" + round, seed, out.resolveSibling(out.getFileName() + "-nowarc-"
+                    + round), threads, connections, false));
+            add(with, crawl("warm-warc-" + round, seed, out.resolveSibling(out.getFileName() + "-warc-" + round),
+                    threads, connections, true));
+        }
+        System.out.printf(Locale.ROOT, "RESULT warc-cost nowarc_pages_per_s=%.0f warc_pages_per_s=%.0f ratio=%.3f"
+                        + " steady_nowarc_pages_per_s=%.0f steady_warc_pages_per_s=%.0f steady_ratio=%.3f"
+                        + " (means of %d alternating warm crawls each)%n",
+                without[0] / WARC_ROUNDS, with[0] / WARC_ROUNDS, with[0] / without[0], without[1] / WARC_ROUNDS,
+                with[1] / WARC_ROUNDS, with[1] / without[1], WARC_ROUNDS);
     }
 
-    private static void crawl(String label, String seed, Path out, int threads, int connections)
+    private static void add(double[] sums, double[] values) {
+        sums[0] += values[0];
+        sums[1] += values[1];
+    }
+
+    /** Crawls once and prints its RESULT line; returns pages/s overall and in the steady state. */
+    private static double[] crawl(String label, String seed, Path out, int threads, int connections, boolean warc)
             throws CrawlException, IOException {
         CrawlProfile defaults = CrawlProfile.defaults();
         CrawlProfile profile = defaults.withSeeds(List.of(seed))
@@ -54,7 +84,7 @@ public final class CrawlBench {
                         .withMaxConnectionsPerHost(connections))
                 .withSieve(new SieveConfig(1_000_000, 0.001, OverflowPolicy.WARN))
                 .withProgress(new ProgressConfig(Duration.ofSeconds(1)))
-                .withOutput(new OutputConfig(out, false));
+                .withOutput(OutputConfig.defaults().withDir(out).withWarc(warc));
         Crawler crawler = new Crawler(profile);
         List<long[]> samples = new java.util.concurrent.CopyOnWriteArrayList<>();
         java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors
@@ -70,9 +100,22 @@ public final class CrawlBench {
         double[] steady = steadyState(samples, summary.fetched());
         System.out.printf(Locale.ROOT,
                 "RESULT %s pages=%d seconds=%.2f pages_per_s=%.0f mb_per_s=%.1f bytes=%d peak_rss_mb=%d"
-                        + " cpu_ms_per_page=%.3f steady_pages_per_s=%.0f steady_cpu_ms_per_page=%.3f outcomes=%s%n",
+                        + " cpu_ms_per_page=%.3f steady_pages_per_s=%.0f steady_cpu_ms_per_page=%.3f%s outcomes=%s%n",
                 label, summary.fetched(), seconds, summary.fetched() / seconds, summary.bytes() / 1e6 / seconds,
-                summary.bytes(), peakRssMegabytes(), cpuMillisPerPage, steady[0], steady[1], summary.outcomes());
+                summary.bytes(), peakRssMegabytes(), cpuMillisPerPage, steady[0], steady[1],
+                warc ? String.format(Locale.ROOT, " warc_mb=%.1f", warcBytes(out) / 1e6) : "", summary.outcomes());
+        return new double[] {summary.fetched() / seconds, steady[0]};
+    }
+
+    /** The bytes of the WARC files in {@code out}. */
+    static long warcBytes(Path out) throws IOException {
+        try (java.util.stream.Stream<Path> files = Files.list(out)) {
+            long bytes = 0;
+            for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".warc.gz"))::iterator) {
+                bytes += Files.size(file);
+            }
+            return bytes;
+        }
     }
 
     /**

@@ -67,6 +67,9 @@ final class CrawlCommand implements Callable<Integer> {
     @Option(names = "--user-agent", paramLabel = "S", description = "The User-Agent header (fetch.user-agent).")
     String userAgent;
 
+    @Option(names = "--warc", description = "Write WARC files too, next to pages.jsonl (output.warc).")
+    boolean warc;
+
     @Option(names = "--resume", paramLabel = "DIR",
             description = "Continue the stopped or killed crawl in DIR, with the profile it was started with"
                     + " (no other option applies).")
@@ -120,7 +123,7 @@ final class CrawlCommand implements Callable<Integer> {
     /** {@code --resume DIR}: the crawl goes on with the profile its checkpoint saved; other options are refused. */
     private int resume(PrintWriter err) {
         if (!urls.isEmpty() || seedFile != null || profileFile != null || out != null || threads != null
-                || maxPages != null || maxDepth != null || delay != null || userAgent != null) {
+                || maxPages != null || maxDepth != null || delay != null || userAgent != null || warc) {
             err.println("crawl: --resume " + resume + ": a resumed crawl runs with the profile it was started with;"
                     + " give no seeds, --profile or overriding options with it");
             return CrawlerCommand.USAGE;
@@ -155,6 +158,9 @@ final class CrawlCommand implements Callable<Integer> {
         }
         if (delay != null) {
             result = result.withPoliteness(result.politeness().withDelay(delay));
+        }
+        if (warc) {
+            result = result.withOutput(result.output().withWarc(true));
         }
         return result;
     }

@@ -55,8 +55,11 @@ final class CrawlRun {
             out.flush();
             CrawlSummary summary = crawler.run();
             out.println(summary.line());
-            out.println("wrote " + dir.resolve("pages.jsonl") + ", " + dir.resolve("summary.json") + " and "
-                    + dir.resolve("crawl.log"));
+            String written = dir.resolve("pages.jsonl") + ", " + dir.resolve("summary.json");
+            out.println("wrote " + written + (profile.output().warc()
+                    ? ", " + dir.resolve("crawl.log") + " and WARC files "
+                            + dir.resolve(profile.output().warcPrefix() + "-*.warc.gz")
+                    : " and " + dir.resolve("crawl.log")));
             return stopped.get() ? STOPPED : FINISHED;
         } catch (CrawlException e) {
             if (e.refused()) {

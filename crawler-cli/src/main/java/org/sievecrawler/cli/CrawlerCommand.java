@@ -6,8 +6,8 @@ import picocli.CommandLine.Command;
 
 /**
  * The top-level {@code crawler} command and its subcommands: {@code crawl}, {@code demo},
- * {@code profile check} and {@code sieve-plan}. It also holds what the subcommands share: where profiles
- * come from and where a stop signal comes from (a test replaces both).
+ * {@code profile check}, {@code sieve-plan} and {@code warc ls}. It also holds what the subcommands share: where
+ * profiles come from and where a stop signal comes from (a test replaces both).
  *
  * <p>Exit codes: 0 finished; 1 the crawl failed; 2 usage or profile error; 130 stopped by Ctrl-C.
  */
@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = ManifestVersion.class,
         description = "A single-node web crawler with a probabilistic (Bloom-filtered) frontier.",
-        subcommands = {CrawlCommand.class, DemoCommand.class, ProfileCommand.class, SievePlanCommand.class},
+        subcommands = {CrawlCommand.class, DemoCommand.class, ProfileCommand.class, SievePlanCommand.class,
+            WarcCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             " 0:finished",

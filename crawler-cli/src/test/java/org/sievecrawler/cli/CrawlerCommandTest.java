@@ -14,11 +14,11 @@ class CrawlerCommandTest {
 
         assertThat(run.exit()).isZero();
         assertThat(run.out()).contains("Usage: crawler", "Exit codes:", "usage or profile error",
-                "stopped by Ctrl-C", "crawl", "demo", "profile", "sieve-plan");
+                "stopped by Ctrl-C", "crawl", "demo", "profile", "sieve-plan", "warc");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"crawl", "demo", "profile", "profile check", "sieve-plan"})
+    @ValueSource(strings = {"crawl", "demo", "profile", "profile check", "sieve-plan", "warc", "warc ls"})
     void everyCommandHasHelpWithItsExitCodes(String command) {
         String[] args = (command + " --help").split(" ");
 

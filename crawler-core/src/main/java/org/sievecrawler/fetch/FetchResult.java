@@ -14,6 +14,12 @@ public sealed interface FetchResult {
     long fetchMillis();
 
     /**
+     * The request and response as they crossed the wire, for the archive; null unless the fetcher captures
+     * exchanges, and null when no whole response arrived (a network error, or a body that failed mid-way).
+     */
+    HttpExchange exchange();
+
+    /**
      * A final response: 2xx, or any 4xx/5xx other than the retryable 429, 502, 503 and 504, or a 3xx that is not
      * a redirect.
      *
@@ -24,10 +30,11 @@ public sealed interface FetchResult {
      * @param truncated whether the body was longer than the cap and cut there
      * @param fetchMillis milliseconds from the start of the attempt to the end of the body
      * @param remoteAddress the IP address connected to, or null when not known
-     * @param headers the response headers (without Content-Encoding and Content-Length when OkHttp decompressed)
+     * @param headers the response headers as received (Content-Encoding included; the body is decoded all the same)
+     * @param exchange the exchange as it crossed the wire, or null when not captured
      */
     record Page(int status, String contentType, byte[] body, int length, boolean truncated, long fetchMillis,
-            String remoteAddress, Headers headers) implements FetchResult {
+            String remoteAddress, Headers headers, HttpExchange exchange) implements FetchResult {
         @Override
         public String toString() {
             return "Page[status=" + status + ", contentType=" + contentType + ", length=" + length + ", truncated="
@@ -36,14 +43,17 @@ public sealed interface FetchResult {
     }
 
     /**
-     * A 301, 302, 303, 307 or 308 response; its body is not read.
+     * A 301, 302, 303, 307 or 308 response; its body is read only when the exchange is captured.
      *
      * @param status the HTTP status code
      * @param location the raw Location header value (may be relative), or null when absent
-     * @param fetchMillis milliseconds from the start of the attempt to the response headers
+     * @param fetchMillis milliseconds from the start of the attempt to the response headers (or its body, when
+     *     captured)
      * @param remoteAddress the IP address connected to, or null when not known
+     * @param exchange the exchange as it crossed the wire, or null when not captured
      */
-    record Redirect(int status, String location, long fetchMillis, String remoteAddress) implements FetchResult {
+    record Redirect(int status, String location, long fetchMillis, String remoteAddress, HttpExchange exchange)
+            implements FetchResult {
     }
 
     /**
@@ -54,8 +64,15 @@ public sealed interface FetchResult {
      * @param detail a sentence naming the URL or host and what happened
      * @param retryAfter the server's Retry-After delay, or null when absent or invalid
      * @param fetchMillis milliseconds from the start of the attempt to the failure
+     * @param exchange the exchange as it crossed the wire when a response arrived (a retryable status) and it is
+     *     captured, else null
      */
-    record Failure(FailureKind kind, int status, String detail, Duration retryAfter, long fetchMillis)
-            implements FetchResult {
+    record Failure(FailureKind kind, int status, String detail, Duration retryAfter, long fetchMillis,
+            HttpExchange exchange) implements FetchResult {
+
+        /** A failure without a captured exchange. */
+        public Failure(FailureKind kind, int status, String detail, Duration retryAfter, long fetchMillis) {
+            this(kind, status, detail, retryAfter, fetchMillis, null);
+        }
     }
 }

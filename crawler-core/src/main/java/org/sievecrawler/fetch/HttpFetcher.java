@@ -3,7 +3,10 @@ package org.sievecrawler.fetch;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -11,9 +14,11 @@ import java.util.concurrent.TimeUnit;
 import okhttp3.ConnectionPool;
 import okhttp3.Dispatcher;
 import okhttp3.Dns;
+import okhttp3.Headers;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
 import org.sievecrawler.profile.FetchConfig;
@@ -24,8 +29,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The crawler's HTTP client: one shared {@link OkHttpClient} that makes single attempts, never follows redirects
  * or retries on its own, sends the profile's User-Agent, refuses private addresses (see {@link AddressGuard}) and
- * reads bodies after transparent gzip decompression up to {@code limits.max-page-bytes}. Every response and every
- * network error becomes a {@link FetchResult}; nothing is thrown for network trouble.
+ * reads bodies after gzip decompression up to {@code limits.max-page-bytes}. Every response and every network
+ * error becomes a {@link FetchResult}; nothing is thrown for network trouble.
+ *
+ * <p>It sends {@code Accept-Encoding: gzip} itself, so OkHttp leaves the body coded, and inflates it itself (see
+ * {@link CappedBody}): the same work OkHttp would do, with the body as transferred still at hand. A fetcher built
+ * to capture exchanges (for WARC output) keeps that body, the request head OkHttp sent and the response head it
+ * received in each result's {@link HttpExchange}, and speaks HTTP/1.1 only, so that the heads it records are the
+ * ones on the wire; one that does not capture keeps nothing extra.
  *
  * <p>Threads: safe for any number of fetcher threads; each call blocks its thread until the response is read or
  * a timeout fires. The connection pool keeps up to {@code fetch.threads} idle connections, enough for every
@@ -46,6 +57,7 @@ public final class HttpFetcher implements AutoCloseable {
     private final FetchConfig fetch;
     private final long maxPageBytes;
     private final Clock clock;
+    private final boolean capture;
     private final OkHttpClient client;
 
     /** A fetcher on the system clock; see {@link #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock)}. */
@@ -61,18 +73,34 @@ public final class HttpFetcher implements AutoCloseable {
      * @param clock the source of "now" for Retry-After dates and for {@code fetchMillis}
      */
     public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> allowedPrivateHosts, Clock clock) {
-        this(fetch, limits, new AddressGuard(Dns.SYSTEM, fetch.allowPrivateAddresses(), allowedPrivateHosts), clock);
+        this(fetch, limits, allowedPrivateHosts, clock, false);
     }
 
-    HttpFetcher(FetchConfig fetch, LimitsConfig limits, AddressGuard guard, Clock clock) {
+    /**
+     * A fetcher that also captures each exchange as it crossed the wire when {@code captureExchanges} is true.
+     *
+     * @see #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock)
+     */
+    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> allowedPrivateHosts, Clock clock,
+            boolean captureExchanges) {
+        this(fetch, limits, new AddressGuard(Dns.SYSTEM, fetch.allowPrivateAddresses(), allowedPrivateHosts), clock,
+                captureExchanges);
+    }
+
+    HttpFetcher(FetchConfig fetch, LimitsConfig limits, AddressGuard guard, Clock clock, boolean captureExchanges) {
         this.fetch = fetch;
         this.maxPageBytes = limits.maxPageBytes();
         this.clock = clock;
+        this.capture = captureExchanges;
         Dispatcher dispatcher = new Dispatcher();
         dispatcher.setMaxRequests(Math.max(64, fetch.threads()));
         dispatcher.setMaxRequestsPerHost(fetch.threads());
         String userAgent = fetch.userAgent();
-        this.client = new OkHttpClient.Builder()
+        OkHttpClient.Builder builder = new OkHttpClient.Builder();
+        if (captureExchanges) {
+            builder.protocols(List.of(Protocol.HTTP_1_1));
+        }
+        this.client = builder
                 .connectTimeout(fetch.connectTimeout())
                 .readTimeout(fetch.readTimeout())
                 .writeTimeout(fetch.readTimeout())
@@ -84,10 +112,10 @@ public final class HttpFetcher implements AutoCloseable {
                 .connectionPool(new ConnectionPool(fetch.threads(), IDLE_CONNECTION_KEEP_ALIVE_MINUTES,
                         TimeUnit.MINUTES))
                 .dns(guard)
-                .addInterceptor(chain -> chain.proceed(
-                        chain.request().newBuilder().header("User-Agent", userAgent).build()))
+                .addInterceptor(chain -> chain.proceed(chain.request().newBuilder().header("User-Agent", userAgent)
+                        .header("Accept-Encoding", "gzip").build()))
                 .addInterceptor(guard)
-                .addNetworkInterceptor(HttpFetcher::recordRemoteAddress)
+                .addNetworkInterceptor(HttpFetcher::watchTheWire)
                 .build();
     }
 
@@ -104,11 +132,11 @@ public final class HttpFetcher implements AutoCloseable {
             return new FetchResult.Failure(FailureKind.INVALID_URL, 0,
                     "url \"" + url + "\" is not an absolute http or https URL", null, 0);
         }
-        RemoteAddress remote = new RemoteAddress();
-        Request request = new Request.Builder().url(parsed).tag(RemoteAddress.class, remote).build();
+        Wire wire = new Wire(capture);
+        Request request = new Request.Builder().url(parsed).tag(Wire.class, wire).build();
         FetchResult result;
         try (Response response = client.newCall(request).execute()) {
-            result = toResult(response, parsed, start, remote);
+            result = toResult(response, parsed, start, wire);
         } catch (IOException e) {
             result = NetworkErrors.failure(e, parsed, fetch, 0, elapsed(start));
         }
@@ -116,25 +144,92 @@ public final class HttpFetcher implements AutoCloseable {
         return result;
     }
 
-    private FetchResult toResult(Response response, HttpUrl url, long start, RemoteAddress remote) {
+    private FetchResult toResult(Response response, HttpUrl url, long start, Wire wire) {
         int status = response.code();
-        if (isRedirect(status)) {
-            return new FetchResult.Redirect(status, response.header("Location"), elapsed(start), remote.ip);
+        boolean redirect = isRedirect(status);
+        boolean retryable = status == 429 || status == 502 || status == 503 || status == 504;
+        boolean bodyMatters = !(redirect || retryable);
+        CappedBody body = null;
+        if (capture || bodyMatters) {
+            try {
+                body = readBody(response, maxPageBytes);
+            } catch (IOException e) {
+                if (bodyMatters) {
+                    return NetworkErrors.failure(e, url, fetch, status, elapsed(start));
+                } // else a redirect or retryable status all the same, only not archived
+            }
         }
-        if (status == 429 || status == 502 || status == 503 || status == 504) {
+        HttpExchange exchange = capture && body != null ? exchange(wire, url, start, response, body) : null;
+        if (redirect) {
+            return new FetchResult.Redirect(status, response.header("Location"), elapsed(start), wire.ip, exchange);
+        }
+        if (retryable) {
             String retryAfter = response.header("Retry-After");
             return new FetchResult.Failure(FailureKind.RETRYABLE_STATUS, status, "HTTP " + status + " from " + url
                     + (retryAfter == null ? "" : " with Retry-After \"" + retryAfter + "\""),
-                    RetryAfter.parse(retryAfter, clock), elapsed(start));
-        }
-        CappedBody body;
-        try {
-            body = CappedBody.read(response.body().source(), maxPageBytes);
-        } catch (IOException e) {
-            return NetworkErrors.failure(e, url, fetch, status, elapsed(start));
+                    RetryAfter.parse(retryAfter, clock), elapsed(start), exchange);
         }
         return new FetchResult.Page(status, response.header("Content-Type"), body.bytes(), body.bytes().length,
-                body.truncated(), elapsed(start), remote.ip, response.headers());
+                body.truncated(), elapsed(start), wire.ip, response.headers(), exchange);
+    }
+
+    /** Adds the exchange of a robots.txt redirect to {@code exchanges}, unless its body cannot be read. */
+    private void captureRedirect(Wire wire, HttpUrl url, long start, Response response,
+            List<HttpExchange> exchanges) {
+        try {
+            exchanges.add(exchange(wire, url, start, response, readBody(response, MAX_ROBOTS_BYTES)));
+        } catch (IOException e) {
+            LOG.debug("robots.txt redirect {}: body not read, not archived: {}", url, e.toString());
+        }
+    }
+
+    /** The body up to {@code cap}, inflated when gzip-coded; kept as transferred too when capturing. */
+    private CappedBody readBody(Response response, long cap) throws IOException {
+        boolean gzip = "gzip".equalsIgnoreCase(response.header("Content-Encoding"));
+        return CappedBody.read(response.body().source(), gzip, cap, capture);
+    }
+
+    private static HttpExchange exchange(Wire wire, HttpUrl url, long start, Response response, CappedBody body) {
+        byte[] requestHead = wire.requestHead != null ? wire.requestHead
+                : requestHead(response.request()); // not on the wire: only if OkHttp skipped the network
+        return new HttpExchange(url.toString(), Instant.ofEpochMilli(start), wire.ip, requestHead,
+                responseHead(response), body.raw(), body.rawTruncated());
+    }
+
+    /** The request line and header fields as OkHttp's HTTP/1.1 codec writes them. */
+    static byte[] requestHead(Request request) {
+        HttpUrl url = request.url();
+        StringBuilder head = new StringBuilder(256).append(request.method()).append(' ').append(url.encodedPath());
+        if (url.encodedQuery() != null) {
+            head.append('?').append(url.encodedQuery());
+        }
+        head.append(" HTTP/1.1\r\n");
+        appendFields(head, request.headers(), false);
+        return head.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The status line and header fields as received, without {@code Transfer-Encoding: chunked} (OkHttp has
+     * removed that coding from the body).
+     */
+    static byte[] responseHead(Response response) {
+        StringBuilder head = new StringBuilder(512)
+                .append(response.protocol() == Protocol.HTTP_1_0 ? "HTTP/1.0" : "HTTP/1.1").append(' ')
+                .append(response.code()).append(' ').append(response.message()).append("\r\n");
+        appendFields(head, response.headers(), true);
+        return head.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void appendFields(StringBuilder head, Headers headers, boolean dropChunked) {
+        for (int i = 0; i < headers.size(); i++) {
+            String name = headers.name(i);
+            if (dropChunked && name.equalsIgnoreCase("Transfer-Encoding")
+                    && headers.value(i).equalsIgnoreCase("chunked")) {
+                continue;
+            }
+            head.append(name).append(": ").append(headers.value(i)).append("\r\n");
+        }
+        head.append("\r\n");
     }
 
     /**
@@ -146,36 +241,45 @@ public final class HttpFetcher implements AutoCloseable {
      */
     public RobotsResponse fetchRobots(String robotsUrl) {
         HttpUrl current = robotsUrl == null ? null : HttpUrl.parse(robotsUrl);
+        List<HttpExchange> exchanges = new ArrayList<>(1);
         if (current == null) {
             return RobotsResponse.failed(robotsUrl, "robots.txt url \"" + robotsUrl
-                    + "\" is not an absolute http or https URL");
+                    + "\" is not an absolute http or https URL", exchanges);
         }
         for (int redirects = 0; ; redirects++) {
-            Request request = new Request.Builder().url(current).build();
+            long start = clock.millis();
+            Wire wire = new Wire(capture);
+            Request request = new Request.Builder().url(current).tag(Wire.class, wire).build();
             try (Response response = client.newCall(request).execute()) {
                 int status = response.code();
                 if (!isRedirect(status)) {
-                    CappedBody body = CappedBody.read(response.body().source(), MAX_ROBOTS_BYTES);
+                    CappedBody body = readBody(response, MAX_ROBOTS_BYTES);
+                    if (capture) {
+                        exchanges.add(exchange(wire, current, start, response, body));
+                    }
                     LOG.debug("fetched robots.txt {}: HTTP {}, {} bytes", current, status, body.bytes().length);
-                    return RobotsResponse.of(status, body.bytes(), current.toString());
+                    return RobotsResponse.of(status, body.bytes(), current.toString(), exchanges);
+                }
+                if (capture) {
+                    captureRedirect(wire, current, start, response, exchanges);
                 }
                 String location = response.header("Location");
                 HttpUrl next = location == null ? null : current.resolve(location);
                 if (redirects == MAX_ROBOTS_REDIRECTS) {
                     return RobotsResponse.failed(current.toString(), "robots.txt " + robotsUrl
                             + " redirected more than " + MAX_ROBOTS_REDIRECTS + " times; the last, from " + current
-                            + ", to \"" + location + "\"");
+                            + ", to \"" + location + "\"", exchanges);
                 }
                 if (next == null) {
                     return RobotsResponse.failed(current.toString(), "robots.txt redirect " + status + " from "
                             + current + (location == null ? " has no Location"
-                                    : " to \"" + location + "\" is not an http(s) URL"));
+                                    : " to \"" + location + "\" is not an http(s) URL"), exchanges);
                 }
                 current = next;
             } catch (IOException e) {
                 String detail = NetworkErrors.failure(e, current, fetch, 0, 0).detail();
                 LOG.debug("robots.txt {} failed: {}", current, detail);
-                return RobotsResponse.failed(current.toString(), detail);
+                return RobotsResponse.failed(current.toString(), detail, exchanges);
             }
         }
     }
@@ -223,18 +327,28 @@ public final class HttpFetcher implements AutoCloseable {
         return Math.max(0, clock.millis() - start);
     }
 
-    private static Response recordRemoteAddress(Interceptor.Chain chain) throws IOException {
-        RemoteAddress remote = chain.request().tag(RemoteAddress.class);
-        if (remote != null && chain.connection() != null) {
+    /** The network interceptor: notes the IP address connected to and, when capturing, the request head sent. */
+    private static Response watchTheWire(Interceptor.Chain chain) throws IOException {
+        Wire wire = chain.request().tag(Wire.class);
+        if (wire != null && chain.connection() != null) {
             InetSocketAddress socket = chain.connection().route().socketAddress();
             InetAddress address = socket.getAddress();
-            remote.ip = address == null ? null : address.getHostAddress();
+            wire.ip = address == null ? null : address.getHostAddress();
+            if (wire.capture) {
+                wire.requestHead = requestHead(chain.request());
+            }
         }
         return chain.proceed(chain.request());
     }
 
-    /** Where one request's network interceptor leaves the IP address it was sent to. */
-    private static final class RemoteAddress {
+    /** Where one request's network interceptor leaves what it saw: the IP address, and the request head. */
+    private static final class Wire {
+        final boolean capture;
         volatile String ip;
+        volatile byte[] requestHead;
+
+        Wire(boolean capture) {
+            this.capture = capture;
+        }
     }
 }

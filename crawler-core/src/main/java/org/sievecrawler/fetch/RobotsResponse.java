@@ -1,5 +1,7 @@
 package org.sievecrawler.fetch;
 
+import java.util.List;
+
 /**
  * What fetching a robots.txt file gave, uninterpreted: the final status and body after at most five redirects,
  * or status 0 and an error when no final response was reached. Interpreting it (2xx rules, 4xx allow-all,
@@ -9,15 +11,21 @@ package org.sievecrawler.fetch;
  * @param body the body, at most {@link HttpFetcher#MAX_ROBOTS_BYTES} bytes; empty when status is 0
  * @param finalUrl the URL of the final response (after redirects), or the last URL tried when status is 0
  * @param error what went wrong when status is 0, else null
+ * @param exchanges every request and response of the chain (redirects included) as they crossed the wire, in
+ *     order, when the fetcher captures exchanges; else empty
  */
-public record RobotsResponse(int status, byte[] body, String finalUrl, String error) {
+public record RobotsResponse(int status, byte[] body, String finalUrl, String error, List<HttpExchange> exchanges) {
 
-    static RobotsResponse of(int status, byte[] body, String finalUrl) {
-        return new RobotsResponse(status, body, finalUrl, null);
+    public RobotsResponse {
+        exchanges = List.copyOf(exchanges);
     }
 
-    static RobotsResponse failed(String finalUrl, String error) {
-        return new RobotsResponse(0, new byte[0], finalUrl, error);
+    static RobotsResponse of(int status, byte[] body, String finalUrl, List<HttpExchange> exchanges) {
+        return new RobotsResponse(status, body, finalUrl, null, exchanges);
+    }
+
+    static RobotsResponse failed(String finalUrl, String error, List<HttpExchange> exchanges) {
+        return new RobotsResponse(0, new byte[0], finalUrl, error, exchanges);
     }
 
     /** Whether no final response was reached (status 0). */

@@ -3,6 +3,7 @@
  * every network error into a {@link org.sievecrawler.fetch.FetchResult}; the only package that does network I/O.
  *
  * <p>Threading: {@link org.sievecrawler.fetch.HttpFetcher} is safe for any number of fetcher threads, each blocked
- * on its own request; results are immutable records (a page body is handed over, not copied).
+ * on its own request; results are immutable records (a page body is handed over, not copied), and carry, when the
+ * fetcher captures them for the archive, each exchange as it crossed the wire.
  */
 package org.sievecrawler.fetch;

@@ -98,9 +98,13 @@ final class ProfileBinder {
                 si.get("max-in-memory-urls", dsi.maxInMemoryUrls(), integer(1, "must be >= 1"))), dsi);
 
         Group o = top.group("output");
+        OutputConfig d0 = d.output();
         OutputConfig output = o.build(() -> new OutputConfig(
-                o.get("dir", d.output().dir(), folder()),
-                o.get("warc", d.output().warc(), bool())), d.output());
+                o.get("dir", d0.dir(), folder()),
+                o.get("warc", d0.warc(), bool()),
+                o.get("warc-prefix", d0.warcPrefix(), warcPrefix()),
+                o.get("warc-max-size", d0.warcMaxSize(), size(1)),
+                o.get("warc-metadata", d0.warcMetadata(), bool())), d0);
 
         Group pr = top.group("progress");
         ProgressConfig progress = pr.build(() -> new ProgressConfig(
@@ -431,6 +435,16 @@ final class ProfileBinder {
             } catch (InvalidPathException e) {
                 throw new IllegalArgumentException("must be a folder path: " + e.getReason());
             }
+        };
+    }
+
+    private static Reader<String> warcPrefix() {
+        return text -> {
+            if (text == null || !OutputConfig.WARC_PREFIX.matcher(text).matches()) {
+                throw new IllegalArgumentException("must be letters, digits, '.', '_' and '-', starting with a letter"
+                        + " or digit");
+            }
+            return text;
         };
     }
 

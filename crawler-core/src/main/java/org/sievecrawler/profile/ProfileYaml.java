@@ -68,6 +68,9 @@ public final class ProfileYaml {
         out.append("output:\n");
         line(out, 1, "dir", quote(profile.output().dir().toString()));
         line(out, 1, "warc", profile.output().warc());
+        line(out, 1, "warc-prefix", quote(profile.output().warcPrefix()));
+        line(out, 1, "warc-max-size", ProfileUnits.formatSize(profile.output().warcMaxSize()));
+        line(out, 1, "warc-metadata", profile.output().warcMetadata());
 
         out.append("progress:\n");
         line(out, 1, "interval", duration(profile.progress().interval()));

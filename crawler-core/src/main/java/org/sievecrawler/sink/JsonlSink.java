@@ -166,6 +166,10 @@ public final class JsonlSink implements PageSink {
             if (r.noindex()) {
                 json.writeBooleanField("noindex", true);
             }
+            if (r.warcFile() != null) {
+                json.writeStringField("warcFile", r.warcFile());
+                json.writeNumberField("warcOffset", r.warcOffset());
+            }
             json.writeEndObject();
         }
         bytes.write('\n');

@@ -16,10 +16,26 @@ package org.sievecrawler.sink;
  * @param referrer the page the URL was found on, or null for a seed
  * @param error what went wrong, or null
  * @param noindex whether the page asked not to be indexed
+ * @param warcFile the name of the WARC file holding the response, or null when none was archived
+ * @param warcOffset the offset of the response record in {@code warcFile} (where its gzip member starts), or -1
  */
 public record PageRecord(String url, int status, Outcome outcome, String contentType, int depth, long bytes,
         long fetchMs, int outlinks, String title, String redirectTo, String referrer, String error,
-        boolean noindex) {
+        boolean noindex, String warcFile, long warcOffset) {
+
+    /** A record without a WARC location. */
+    public PageRecord(String url, int status, Outcome outcome, String contentType, int depth, long bytes,
+            long fetchMs, int outlinks, String title, String redirectTo, String referrer, String error,
+            boolean noindex) {
+        this(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo, referrer, error,
+                noindex, null, -1);
+    }
+
+    /** This record with its response's place in the WARC files; {@code file} null for none. */
+    public PageRecord withWarc(String file, long offset) {
+        return new PageRecord(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo,
+                referrer, error, noindex, file, file == null ? -1 : offset);
+    }
 
     /** A URL decided without a request (robots, scope): no status, no bytes. */
     public static PageRecord refused(String url, Outcome outcome, int depth, String referrer, String error) {

@@ -50,7 +50,7 @@ class HttpFetcherTest {
 
     @BeforeAll
     static void startServer() {
-        server = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1"));
+        server = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1").gzipDisabled(true));
         server.start();
     }
 
@@ -457,5 +457,178 @@ class HttpFetcherTest {
 
         assertThat(robots.status()).isZero();
         assertThat(robots.error()).contains("\"robots.txt\"");
+    }
+
+    // Capturing exchanges (for WARC output)
+
+    private static HttpExchange exchange(FetchResult result) {
+        assertThat(result.exchange()).as("captured exchange of %s", result).isNotNull();
+        return result.exchange();
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+
+    @Test
+    void capturesNothingUnlessAskedTo() {
+        server.stubFor(get("/").willReturn(aResponse().withStatus(200).withBody("plain")));
+
+        assertThat(fetcher.fetch(url("/")).exchange()).isNull();
+    }
+
+    @Test
+    void capturesTheRequestAndResponseAsTheyCrossedTheWire() {
+        String html = "<html><body>captured</body></html>";
+        server.stubFor(get("/page?x=1").willReturn(aResponse().withStatus(200)
+                .withHeader("Content-Type", "text/html").withHeader("X-Fixture", "Home").withBody(html)));
+
+        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+            FetchResult.Page page = page(capturing.fetch(url("/page?x=1")));
+            HttpExchange exchange = exchange(page);
+
+            assertThat(exchange.url()).isEqualTo(url("/page?x=1"));
+            assertThat(exchange.remoteAddress()).isEqualTo("127.0.0.1");
+            assertThat(exchange.date()).isBeforeOrEqualTo(Instant.now());
+            assertThat(text(exchange.requestHead())).startsWith("GET /page?x=1 HTTP/1.1\r\n")
+                    .contains("\r\nHost: 127.0.0.1:" + server.port() + "\r\n", "\r\nUser-Agent: " + USER_AGENT + "\r\n",
+                            "\r\nAccept-Encoding: gzip\r\n")
+                    .endsWith("\r\n\r\n");
+            assertThat(text(exchange.responseHead())).startsWith("HTTP/1.1 200 OK\r\n")
+                    .contains("\r\nContent-Type: text/html\r\nX-Fixture: Home\r\n").endsWith("\r\n\r\n")
+                    .doesNotContain("Transfer-Encoding"); // WireMock sends it chunked; the body is de-chunked
+            assertThat(exchange.body()).isEqualTo(html.getBytes(StandardCharsets.UTF_8)).isSameAs(page.body());
+            assertThat(exchange.truncated()).isFalse();
+        }
+    }
+
+    @Test
+    void keepsAGzipBodyAsTransferredAndDecodesItForTheCrawl() throws IOException {
+        String html = "<html>" + "<p>zipped</p>".repeat(100) + "</html>";
+        byte[] zipped = gzip(html.getBytes(StandardCharsets.UTF_8));
+        server.stubFor(get("/zipped").willReturn(aResponse().withStatus(200).withHeader("Content-Type", "text/html")
+                .withHeader("Content-Encoding", "gzip").withBody(zipped)));
+
+        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+            FetchResult.Page page = page(capturing.fetch(url("/zipped")));
+
+            assertThat(new String(page.body(), StandardCharsets.UTF_8)).isEqualTo(html);
+            assertThat(page.truncated()).isFalse();
+            assertThat(exchange(page).body()).isEqualTo(zipped);
+            assertThat(exchange(page).truncated()).isFalse();
+            assertThat(text(exchange(page).responseHead())).contains("\r\nContent-Encoding: gzip\r\n");
+        }
+    }
+
+    @Test
+    void cutsTheCapturedBodyAtTheCapAndSaysSo() {
+        byte[] huge = new byte[4 * CAP];
+        Arrays.fill(huge, (byte) 'x');
+        server.stubFor(get("/huge").willReturn(aResponse().withStatus(200).withBody(huge)));
+
+        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+            FetchResult.Page page = page(capturing.fetch(url("/huge")));
+
+            assertThat(page.truncated()).isTrue();
+            assertThat(exchange(page).body()).hasSize(CAP);
+            assertThat(exchange(page).truncated()).isTrue();
+        }
+    }
+
+    @Test
+    void stopsACapturedGzipBombAtTheCapKeepingOnlyTheBytesRead() throws IOException {
+        byte[] bomb = gzip(new byte[16 * 1024 * 1024]);
+        server.stubFor(get("/bomb").willReturn(aResponse().withStatus(200).withHeader("Content-Type", "text/html")
+                .withHeader("Content-Encoding", "gzip").withBody(bomb)));
+
+        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+            FetchResult.Page page = page(capturing.fetch(url("/bomb")));
+
+            assertThat(page.length()).isEqualTo(CAP);
+            assertThat(page.truncated()).isTrue();
+            assertThat(exchange(page).body().length).isLessThan(bomb.length);
+            assertThat(bomb).startsWith(exchange(page).body());
+            assertThat(exchange(page).truncated()).isTrue();
+        }
+    }
+
+    @Test
+    void keepsAGzipBodyWhoseTransferIsCutAtTheCapAndWhatItInflatedTo() throws IOException {
+        byte[] noise = new byte[3 * CAP];
+        new java.util.Random(7).nextBytes(noise); // does not compress: the gzip body passes the cap first
+        byte[] zipped = gzip(noise);
+        server.stubFor(get("/noise").willReturn(aResponse().withStatus(200)
+                .withHeader("Content-Encoding", "gzip").withBody(zipped)));
+
+        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+            FetchResult.Page page = page(capturing.fetch(url("/noise")));
+
+            assertThat(page.truncated()).isTrue();
+            assertThat(noise).startsWith(page.body());
+            assertThat(exchange(page).body()).hasSize(CAP);
+            assertThat(zipped).startsWith(exchange(page).body());
+            assertThat(exchange(page).truncated()).isTrue();
+        }
+    }
+
+    @Test
+    void capturesAChunkedBodyDechunkedAndLeavesOutItsTransferEncoding() throws Exception {
+        String raw = "HTTP/1.1 200 Fine\r\nX-Mixed-CASE: a\r\nTransfer-Encoding: chunked\r\n"
+                + "Content-Type: text/plain\r\nConnection: close\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n";
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
+                HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+            Thread answer = new Thread(() -> {
+                try (java.net.Socket client = socket.accept()) {
+                    client.getInputStream().read(new byte[4096]);
+                    client.getOutputStream().write(raw.getBytes(StandardCharsets.ISO_8859_1));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }, "raw-server");
+            answer.start();
+
+            FetchResult.Page page = page(capturing.fetch("http://127.0.0.1:" + socket.getLocalPort() + "/chunked"));
+            answer.join(5000);
+
+            assertThat(text(exchange(page).responseHead())).isEqualTo("HTTP/1.1 200 Fine\r\nX-Mixed-CASE: a\r\n"
+                    + "Content-Type: text/plain\r\nConnection: close\r\n\r\n");
+            assertThat(text(exchange(page).body())).isEqualTo("hello world");
+        }
+    }
+
+    @Test
+    void capturesRedirectsAndRetryableErrorsWithTheirBodies() {
+        server.stubFor(get("/old").willReturn(aResponse().withStatus(301).withHeader("Location", "/new")
+                .withBody("moved")));
+        server.stubFor(get("/busy").willReturn(aResponse().withStatus(503).withBody("try later")));
+
+        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+            FetchResult redirect = capturing.fetch(url("/old"));
+            FetchResult busy = capturing.fetch(url("/busy"));
+
+            assertThat(redirect).isInstanceOf(FetchResult.Redirect.class);
+            assertThat(text(exchange(redirect).responseHead())).startsWith("HTTP/1.1 301 Moved Permanently\r\n")
+                    .contains("\r\nLocation: /new\r\n");
+            assertThat(text(exchange(redirect).body())).isEqualTo("moved");
+            assertThat(failure(busy).kind()).isEqualTo(FailureKind.RETRYABLE_STATUS);
+            assertThat(text(exchange(busy).responseHead())).startsWith("HTTP/1.1 503 Service Unavailable\r\n");
+            assertThat(text(exchange(busy).body())).isEqualTo("try later");
+        }
+    }
+
+    @Test
+    void capturesEveryExchangeOfARobotsRedirectChain() {
+        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(302).withHeader("Location", "/real.txt")));
+        server.stubFor(get("/real.txt").willReturn(aResponse().withStatus(200).withBody("User-agent: *\n")));
+
+        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+            RobotsResponse robots = capturing.fetchRobots(url("/robots.txt"));
+
+            assertThat(robots.exchanges()).extracting(HttpExchange::url)
+                    .containsExactly(url("/robots.txt"), url("/real.txt"));
+            assertThat(text(robots.exchanges().get(0).responseHead())).startsWith("HTTP/1.1 302 ");
+            assertThat(text(robots.exchanges().get(1).body())).isEqualTo("User-agent: *\n");
+        }
+        assertThat(fetcher.fetchRobots(url("/robots.txt")).exchanges()).isEmpty();
     }
 }

@@ -1,0 +1,119 @@
+package org.sievecrawler.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.fixtures.FixtureSite.linkPage;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.fixtures.FixtureSite;
+
+class WarcLsCommandTest {
+    @TempDir
+    Path dir;
+
+    private final FixtureSite site = FixtureSite.start();
+
+    @AfterEach
+    void stopSiteAndResetLogging() {
+        site.close();
+        LogSetup.configure(0, LogSetup.Format.text);
+    }
+
+    /** Crawls a three-page site (one page missing) with {@code crawl --warc}; the one WARC file it wrote. */
+    private Path crawlWithWarc() throws IOException {
+        site.page("/", linkPage("home", "/a", "/gone")).page("/a", linkPage("a"));
+        Path out = dir.resolve("out");
+        CommandRun crawl = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--warc", "--delay", "0ms",
+                "--out", out.toString(), site.url("/"));
+        assertThat(crawl.exit()).as(crawl.err()).isZero();
+        assertThat(crawl.out()).contains("WARC files " + out.resolve("crawl-*.warc.gz"));
+        try (Stream<Path> files = Files.list(out)) {
+            List<Path> warcs = files.filter(f -> f.toString().endsWith(".warc.gz")).toList();
+            assertThat(warcs).hasSize(1);
+            return warcs.get(0);
+        }
+    }
+
+    @Test
+    void listsEveryRecordOfACrawlsWarcFile() throws IOException {
+        Path warc = crawlWithWarc();
+
+        CommandRun run = CommandRun.execute("warc", "ls", warc.toString());
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        List<String> lines = run.out().lines().toList();
+        assertThat(lines.get(0)).matches(" +OFFSET  TYPE +STATUS +LENGTH  URI");
+        assertThat(lines.get(1)).matches(" +0  warcinfo +- +\\d+  -");
+        assertThat(lines).anyMatch(l -> l.matches(" +\\d+  response +200 +\\d+  " + site.url("/a")))
+                .anyMatch(l -> l.matches(" +\\d+  request +- +\\d+  " + site.url("/a")))
+                .anyMatch(l -> l.matches(" +\\d+  response +404 +\\d+  " + site.url("/robots.txt")))
+                .anyMatch(l -> l.matches(" +\\d+  response +404 +\\d+  " + site.url("/gone")));
+        assertThat(lines.get(lines.size() - 1)).isEqualTo("9 records"); // warcinfo, 4 responses, 4 requests
+        assertThat(run.err()).isEmpty();
+    }
+
+    @Test
+    void listsTheWholeRecordsOfACutFileThenSaysWhereItStoppedAndExitsOne() throws IOException {
+        Path warc = crawlWithWarc();
+        long size = Files.size(warc);
+        try (FileChannel channel = FileChannel.open(warc, StandardOpenOption.WRITE)) {
+            channel.truncate(size - 30); // into the last record's gzip member
+        }
+
+        CommandRun run = CommandRun.execute("warc", "ls", warc.toString());
+
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.out().lines().count()).isEqualTo(9); // the heading and 8 whole records
+        assertThat(run.err()).startsWith("warc ls: " + warc + ": stopped at offset ")
+                .contains("after 8 whole records").doesNotContain("\tat ");
+    }
+
+    @Test
+    void aMissingFileIsAUsageErrorWithExitCodeTwo() {
+        CommandRun run = CommandRun.execute("warc", "ls", dir.resolve("absent.warc.gz").toString());
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err().strip()).isEqualTo("warc ls: " + dir.resolve("absent.warc.gz") + ": no such file");
+    }
+
+    @Test
+    void aFileThatIsNotAWarcIsAUsageErrorWithExitCodeTwo() throws IOException {
+        Path notes = Files.writeString(dir.resolve("notes.txt"), "shopping list\n");
+        Path empty = Files.createFile(dir.resolve("empty.warc"));
+
+        CommandRun text = CommandRun.execute("warc", "ls", notes.toString());
+        CommandRun nothing = CommandRun.execute("warc", "ls", empty.toString());
+
+        assertThat(text.exit()).isEqualTo(2);
+        assertThat(text.err()).startsWith("warc ls: " + notes + " is not a WARC file: no WARC record at its start (")
+                .doesNotContain("\tat ");
+        assertThat(text.out()).isEmpty();
+        assertThat(nothing.exit()).isEqualTo(2);
+        assertThat(nothing.err().strip()).isEqualTo("warc ls: " + empty + " is not a WARC file: it is empty");
+    }
+
+    @Test
+    void aFolderIsAUsageErrorWithExitCodeTwo() {
+        CommandRun run = CommandRun.execute("warc", "ls", dir.toString());
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("is a folder");
+    }
+
+    @Test
+    void warcWithoutASubcommandIsAUsageError() {
+        CommandRun run = CommandRun.execute("warc");
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("Usage: crawler warc", "ls");
+    }
+}
