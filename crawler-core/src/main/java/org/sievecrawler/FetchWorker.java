@@ -329,7 +329,7 @@ final class FetchWorker {
         }
         boolean followAll = profile.parse().followNofollow();
         if (followAll || !parsed.nofollow()) {
-            LinkResolver.PageLinks pageLinks = links.forPage(parsed.base());
+            LinkResolver.PageLinks pageLinks = links.forPage(parsed.base(), task.url());
             List<LinkDecision> decisions = new ArrayList<>(parsed.links().size());
             for (Outlink link : parsed.links()) {
                 if (followAll || !link.nofollow()) {

@@ -34,7 +34,16 @@ public final class LinkResolver {
 
     /** The links of the page whose links resolve against {@code base}. */
     public PageLinks forPage(HttpUrl base) {
-        return new PageLinks(base);
+        return new PageLinks(base, null);
+    }
+
+    /**
+     * The links of a page fetched from {@code pageUrl}, a URL as the normalizer gives it (as every URL the crawl
+     * fetches is), whose links resolve against {@code base}: when the base is the page's URL, as it is without
+     * a {@code <base href>}, it is known to be normalized and is not normalized again.
+     */
+    public PageLinks forPage(HttpUrl base, String pageUrl) {
+        return new PageLinks(base, pageUrl);
     }
 
     /** Decisions for the links of one page; meant for the thread handling that page. */
@@ -49,7 +58,7 @@ public final class LinkResolver {
          *  and the memo (see fastPath); else null. */
         private final LinkScope.OnOrigin sameOrigin;
 
-        private PageLinks(HttpUrl base) {
+        private PageLinks(HttpUrl base, String normalizedPageUrl) {
             this.base = base;
             this.table = memo;
             this.scheme = base.scheme();
@@ -60,8 +69,8 @@ public final class LinkResolver {
             this.origin = pathStart < 0 ? url : url.substring(0, pathStart);
             String path = base.encodedPath();
             this.directory = origin + path.substring(0, path.lastIndexOf('/') + 1);
-            boolean baseNormal = fragment < 0 && normalizer.normalize(url) instanceof Accept accept
-                    && accept.url().equals(url);
+            boolean baseNormal = fragment < 0 && (url.equals(normalizedPageUrl)
+                    || normalizer.normalize(url) instanceof Accept accept && accept.url().equals(url));
             this.sameOrigin = baseNormal ? scope.onOrigin(url) : null;
         }
 
@@ -101,7 +110,7 @@ public final class LinkResolver {
                 end = href.length();
             }
             if (end == 0) {
-                return null;
+                return whole; // "" or "#fragment": the page itself
             }
             String prefix;
             int start = 0;

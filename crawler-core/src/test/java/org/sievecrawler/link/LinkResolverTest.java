@@ -33,10 +33,17 @@ class LinkResolverTest {
     @Test
     void decidesExactlyLikeNormalizingThenScopingEveryTimeAcrossPages() {
         LinkResolver resolver = new LinkResolver(normalizer, scope);
-        for (int round = 0; round < 2; round++) { // the second round answers from the memo
+        for (int round = 0; round < 3; round++) { // the later rounds answer from the memo
             for (String base : BASES) {
                 HttpUrl baseUrl = HttpUrl.get(base);
-                LinkResolver.PageLinks page = resolver.forPage(baseUrl);
+                // as a page fetched from its own (normalized) URL, from another URL (a <base href>), or unknown
+                String fetchedFrom = switch (round) {
+                    case 0 -> normalizer.normalize(base) instanceof LinkDecision.Accept a ? a.url() : null;
+                    case 1 -> "http://127.0.0.1:8080/other/page.html";
+                    default -> null;
+                };
+                LinkResolver.PageLinks page = fetchedFrom == null ? resolver.forPage(baseUrl)
+                        : resolver.forPage(baseUrl, fetchedFrom);
                 for (String href : HREFS) {
                     for (int depth : new int[] {1, 4}) {
                         assertThat(page.decide(href, depth))
