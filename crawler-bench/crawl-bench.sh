@@ -3,8 +3,9 @@
 # median ~12 KB, ~110 links each, one page in 200 over 1 MB), serves it with nginx on 127.0.0.1 (installed
 # with apt-get if missing), crawls it with 16 fetcher threads, 16 connections and no delay, and prints
 # pages/s, MB/s, CPU per page, the crawler's peak RSS, and duplicate fetches counted from nginx's access log.
-# The crawler first crawls the same site on a second port ("cold": a fresh JVM), then, in the same JVM, the
-# measured crawl ("warm": the JIT has compiled the hot paths); each port has its own access log.
+# The crawler first crawls the same site on a second port WARMUPS times (default 2; the first is "cold": a fresh
+# JVM), then, in the same JVM, the measured crawl ("warm": the JIT has compiled the hot paths); each port has its
+# own access log. nginx's CPU per request counts the requests of both ports.
 # With --warc, what WARC output costs: the warm-up crawl writes WARCs, then four warm crawls alternate without
 # and with WARC output (without, with, without, with) and the last line gives both mean pages/s and their ratio.
 #
@@ -67,13 +68,14 @@ nginx_cpu() { # clock ticks of nginx's worker process
   awk '{print $14 + $15}' "/proc/$(pgrep -f 'nginx: worker' | head -1)/stat"
 }
 NGINX_BEFORE=$(nginx_cpu)
-java -Xmx1g -cp "$JAR" org.sievecrawler.bench.CrawlBench $WARC "http://127.0.0.1:$PORT/index.html" "$WORK/out" \
+java -Xmx1g -Dwarmups="${WARMUPS:-2}" -cp "$JAR" org.sievecrawler.bench.CrawlBench $WARC "http://127.0.0.1:$PORT/index.html" "$WORK/out" \
   "$THREADS" "$CONNECTIONS" "http://127.0.0.1:$((PORT + 1))/index.html" 2>&1 | grep -E "RESULT|WARN|ERROR" || true
 NGINX_TICKS=$(( $(nginx_cpu) - NGINX_BEFORE ))
 
 REQUESTS=$(wc -l < "$WORK/logs/access.log")
 DUPLICATES=$(awk '{print $7}' "$WORK/logs/access.log" | sort | uniq -c | awk -v n="$MEASURED" '$1 > n' | wc -l)
-echo "nginx (measured crawls: $MEASURED): $REQUESTS requests, $DUPLICATES URLs fetched more than once per crawl, CPU $(awk -v t="$NGINX_TICKS" -v r="$REQUESTS" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.3f ms per request", 1000 * t / hz / r}')"
+ALL_REQUESTS=$(cat "$WORK/logs/access.log" "$WORK/logs/warmup.log" | wc -l)
+echo "nginx (measured crawls: $MEASURED): $REQUESTS requests, $DUPLICATES URLs fetched more than once per crawl, CPU $(awk -v t="$NGINX_TICKS" -v r="$ALL_REQUESTS" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.3f ms per request", 1000 * t / hz / r}')"
 if [ "$DUPLICATES" -gt 0 ]; then
   awk '{print $7}' "$WORK/logs/access.log" | sort | uniq -c | sort -rn | head -5
 fi

@@ -19,9 +19,11 @@ import org.sievecrawler.sieve.OverflowPolicy;
 /**
  * Crawls a local site as fast as politeness allows a site of one's own (16 connections, no delay) and prints
  * pages/s, MB/s, CPU per page and the process's peak RSS. With a warm-up seed, it first crawls that (the same
- * site on another port) in the same JVM, so that the measured crawl runs compiled code: on 2 cores the JIT
- * spends several CPU-seconds compiling the hot paths, which dominates a crawl of a few seconds but not a real
- * one. Both crawls are reported: "cold" and "warm". Run by {@code crawler-bench/crawl-bench.sh}.
+ * site on another port) in the same JVM, {@code -Dwarmups=N} times (default 2), so that the measured crawl runs
+ * compiled code: on 2 cores the JIT spends several CPU-seconds compiling the hot paths, which dominates a crawl
+ * of a few seconds but not a real one. With -XX:+LogCompilation, C2 was still compiling at 40-80 methods/s
+ * through the second crawl of this site and had settled by the third. Every crawl is reported: "cold" (the first,
+ * in a fresh JVM), "warmup-N", and the measured "warm". Run by {@code crawler-bench/crawl-bench.sh}.
  *
  * <p>With {@code --warc} it measures what WARC output costs: the warm-up crawl writes WARC files (so that their
  * code is compiled too), then four warm crawls of the same site alternate without and with WARC output
@@ -48,7 +50,11 @@ public final class CrawlBench {
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 16;
         int connections = args.length > 3 ? Integer.parseInt(args[3]) : 16;
         if (args.length > 4) {
-            crawl("cold", args[4], out.resolveSibling(out.getFileName() + "-warmup"), threads, connections, warc);
+            int warmups = Integer.getInteger("warmups", 2);
+            for (int i = 1; i <= warmups; i++) {
+                crawl(i == 1 ? "cold" : "warmup-" + i, args[4], out.resolveSibling(out.getFileName() + "-warmup-" + i),
+                        threads, connections, warc);
+            }
         }
         if (!warc) {
             crawl(args.length > 4 ? "warm" : "cold", seed, out, threads, connections, false);
