@@ -66,6 +66,8 @@ public final class Crawler {
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final AtomicReference<String> endReason = new AtomicReference<>();
     private final AtomicReference<IOException> outputFailure = new AtomicReference<>();
+    /** A bug or an Error (e.g. OutOfMemoryError) that ended a fetcher thread, and so the crawl. */
+    private final AtomicReference<Throwable> crawlFailure = new AtomicReference<>();
     private final CrawlStats stats = new CrawlStats();
     private final boolean resume;
 
@@ -163,6 +165,13 @@ public final class Crawler {
             }
             if (outputFailure.get() != null) {
                 throw outputFailure.get();
+            }
+            if (crawlFailure.get() != null) { // no final checkpoint: a resume goes on from the last good one
+                Throwable failure = crawlFailure.get();
+                throw new CrawlException("the crawl failed: " + failure
+                        + (failure instanceof OutOfMemoryError ? "; give the JVM more heap (-Xmx) or lower"
+                                + " sieve.max-in-memory-urls, then resume with crawl --resume " + out : ""),
+                        failure);
             }
             sink.flush();
             if (archive != null) {
@@ -269,6 +278,10 @@ public final class Crawler {
                     worker.runUntilDone(() -> stopRequested.getCount() == 0 || endReason.get() != null);
                 } catch (java.io.UncheckedIOException e) {
                     outputFailure.compareAndSet(null, e.getCause());
+                    endReason.set("failed");
+                    politeness.wakeAll();
+                } catch (RuntimeException | Error e) { // a bug, or the JVM out of memory: end the crawl
+                    crawlFailure.compareAndSet(null, e);
                     endReason.set("failed");
                     politeness.wakeAll();
                 } finally {

@@ -45,6 +45,8 @@ import org.sievecrawler.sink.PageRecord;
 import org.sievecrawler.sink.PageSink;
 import org.sievecrawler.warc.WarcArchive;
 import org.sievecrawler.warc.WarcLocation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a fetcher thread does with each URL it takes from the Sieve: robots.txt tasks, the robots check,
@@ -71,6 +73,7 @@ import org.sievecrawler.warc.WarcLocation;
  * <p>Thread-safe: one instance serves every fetcher and parse thread; all its collaborators are thread-safe.
  */
 final class FetchWorker {
+    private static final Logger LOG = LoggerFactory.getLogger(FetchWorker.class);
     private static final Duration IDLE_WAIT = Duration.ofMillis(200);
     private static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(10);
     private static final Duration BASE_BACKOFF = Duration.ofSeconds(1);
@@ -103,6 +106,8 @@ final class FetchWorker {
      */
     private final AtomicInteger busy = new AtomicInteger();
     private final ExecutorService parsers;
+    /** An Error a parse thread met; the fetchers pass it on, which ends the crawl. */
+    private final AtomicReference<Error> fatal = new AtomicReference<>();
     private final AtomicReference<IOException> parseFailure =
             new AtomicReference<>();
 
@@ -134,11 +139,19 @@ final class FetchWorker {
         this.limitReached = limitReached;
     }
 
-    /** Takes and handles URLs until the crawl has no work left or {@code stopping} says so. */
+    /**
+     * Takes and handles URLs until the crawl has no work left or {@code stopping} says so.
+     *
+     * @throws UncheckedIOException when writing the output failed (here or in the parse pool)
+     * @throws Error an Error a parse thread met (such as OutOfMemoryError), passed on to end the crawl
+     */
     void runUntilDone(BooleanSupplier stopping) {
         while (!stopping.getAsBoolean()) {
             if (parseFailure.get() != null) {
                 throw new UncheckedIOException(parseFailure.get());
+            }
+            if (fatal.get() != null) {
+                throw fatal.get();
             }
             busy.incrementAndGet(); // before polling, so no moment shows neither in-flight nor busy
             PendingUrl task = poll();
@@ -293,12 +306,27 @@ final class FetchWorker {
                 parseFailure.compareAndSet(null, e);
             } catch (UncheckedIOException e) { // e.g. the frontier's spill segments
                 parseFailure.compareAndSet(null, e.getCause());
+            } catch (RuntimeException e) { // a bug met on this page: it is recorded, the crawl goes on
+                LOG.warn("parsing {} failed; recorded as an error, its links not followed", task.url(), e);
+                recordParseBug(task, page, at, e);
+            } catch (Error e) { // e.g. OutOfMemoryError: the crawl cannot go on safely
+                fatal.compareAndSet(null, e);
             } finally {
                 if (busy.decrementAndGet() == 0) {
                     politeness.wakeAll();
                 }
             }
         });
+    }
+
+    private void recordParseBug(PendingUrl task, FetchResult.Page page, WarcLocation at, RuntimeException bug) {
+        try {
+            done(task, new PageRecord(task.url(), page.status(), Outcome.ERROR, page.contentType(), task.depth(),
+                    page.length(), page.fetchMillis(), 0, null, null, task.referrer(), "parsing failed: " + bug,
+                    false), at);
+        } catch (IOException e) {
+            parseFailure.compareAndSet(null, e);
+        }
     }
 
     /**
