@@ -19,7 +19,7 @@ if [ "${1:-}" = "--warc" ]; then
   WARC="--warc"
   shift
 fi
-MEASURED=$([ -n "$WARC" ] && echo 4 || echo 1) # crawls of the measured port: each fetches every URL once
+MEASURED=$([ -n "$WARC" ] && echo $((2 * ${WARC_ROUNDS:-2})) || echo 1) # crawls of the measured port: each fetches every URL once
 SECTIONS=${1:-100}
 PAGES=${2:-100}
 THREADS=${3:-16}
@@ -68,7 +68,7 @@ nginx_cpu() { # clock ticks of nginx's worker process
   awk '{print $14 + $15}' "/proc/$(pgrep -f 'nginx: worker' | head -1)/stat"
 }
 NGINX_BEFORE=$(nginx_cpu)
-java -Xmx1g -Dwarmups="${WARMUPS:-2}" -cp "$JAR" org.sievecrawler.bench.CrawlBench $WARC "http://127.0.0.1:$PORT/index.html" "$WORK/out" \
+java -Xmx1g -Dwarmups="${WARMUPS:-2}" -DwarcRounds="${WARC_ROUNDS:-2}" -cp "$JAR" org.sievecrawler.bench.CrawlBench $WARC "http://127.0.0.1:$PORT/index.html" "$WORK/out" \
   "$THREADS" "$CONNECTIONS" "http://127.0.0.1:$((PORT + 1))/index.html" 2>&1 | grep -E "RESULT|WARN|ERROR" || true
 NGINX_TICKS=$(( $(nginx_cpu) - NGINX_BEFORE ))
 

@@ -39,8 +39,8 @@ public final class CrawlBench {
     private CrawlBench() {
     }
 
-    /** WARC comparison rounds: each a crawl without, then one with WARC output. */
-    private static final int WARC_ROUNDS = 2;
+    /** WARC comparison rounds ({@code -DwarcRounds=N}, default 2): each a crawl without, then one with WARC output. */
+    private static final int WARC_ROUNDS = Integer.getInteger("warcRounds", 2);
 
     public static void main(String[] arguments) throws CrawlException, IOException {
         boolean warc = arguments.length > 0 && arguments[0].equals("--warc");
@@ -62,6 +62,7 @@ public final class CrawlBench {
         }
         double[] without = new double[2];
         double[] with = new double[2];
+        // (means over all rounds; each round's crawls are printed too)
         for (int round = 1; round <= WARC_ROUNDS; round++) {
             add(without, crawl("warm-nowarc-" + round, seed, out.resolveSibling(out.getFileName() + "-nowarc-"
                     + round), threads, connections, false));
