@@ -168,7 +168,7 @@ public final class Crawler {
             }
             if (crawlFailure.get() != null) { // no final checkpoint: a resume goes on from the last good one
                 Throwable failure = crawlFailure.get();
-                throw new CrawlException("the crawl failed: " + failure
+                throw new CrawlException("stopped by " + failure
                         + (failure instanceof OutOfMemoryError ? "; give the JVM more heap (-Xmx) or lower"
                                 + " sieve.max-in-memory-urls, then resume with crawl --resume " + out : ""),
                         failure);
