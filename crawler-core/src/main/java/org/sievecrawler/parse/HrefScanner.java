@@ -3,7 +3,6 @@ package org.sievecrawler.parse;
 import java.nio.charset.Charset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import okhttp3.HttpUrl;
 
 /**
@@ -15,52 +14,18 @@ import okhttp3.HttpUrl;
  * attribute values and the title are decoded with the page charset and their character references decoded by
  * {@link CharacterReferences}. It skips comments, bogus comments ({@code <!DOCTYPE>}, {@code <![CDATA[...>}),
  * and the raw text of {@code script}, {@code style}, {@code textarea}, {@code iframe} and {@code title} (reading
- * the title's). To stay faithful to tree construction it tracks just enough of the open elements to know that
- * document order is source order and that no {@code <a>} gets cloned: it is unsure of foster-parented content in
- * tables, of misnested or implicitly closed {@code <a>} elements, and of {@code svg}, {@code math},
- * {@code template}, {@code noscript}, {@code select}, {@code frameset}, {@code frame}, {@code plaintext},
- * {@code xmp}, {@code noembed}, {@code noframes}, NUL bytes, tags cut off by the end of the body and {@code <}
- * inside a tag.
+ * the title's). To stay faithful to tree construction it follows the open elements with {@link OpenElements},
+ * which is unsure of foster-parented content in tables, of misnested or implicitly closed {@code <a>} elements,
+ * and of {@code svg}, {@code math}, {@code template}, {@code noscript}, {@code frameset}, {@code frame},
+ * {@code plaintext}, {@code xmp}, {@code noembed} and {@code noframes}; the scanner itself is unsure of a
+ * {@code select} holding more than options, NUL bytes, tags cut off by the end of the body and {@code <} inside
+ * a tag.
  *
  * <p>Stateless and safe for any number of threads: each call scans with its own state. Out of scope: resolving
  * links, and deciding anything the scanner is unsure of (that is the fallback's job).
  */
 public final class HrefScanner {
-
-    private static final Set<String> BAIL_OUT = Set.of("svg", "math", "template", "noscript", "frameset",
-            "frame", "plaintext", "xmp", "noembed", "noframes", "isindex", "image");
-    /** Start tags tree construction accepts directly in a table (outside a cell) without foster parenting. */
-    private static final Set<String> IN_TABLE = Set.of("caption", "colgroup", "col", "tbody", "thead", "tfoot",
-            "tr", "td", "th", "script", "style");
-    /** Void elements that close nothing and leave the open elements as they were. */
-    private static final Set<String> VOID = Set.of("br", "img", "wbr", "input", "embed", "source", "track", "param",
-            "area", "meta", "link", "base", "keygen", "basefont", "bgsound", "col");
-    /** Non-special elements (the spec's "ordinary" and formatting ones) safe to open and close inside an a. */
-    private static final Set<String> PHRASING = Set.of("span", "b", "i", "em", "strong", "small", "code", "abbr",
-            "cite", "q", "sub", "sup", "u", "s", "mark", "time", "kbd", "samp", "var", "bdi", "bdo", "dfn", "data",
-            "font", "label", "big", "tt", "strike", "ins", "del", "picture", "video", "audio", "canvas", "output",
-            "meter", "progress", "slot", "nobr");
-    /** Special block elements an a may wrap, provided no p outside the a gets closed by them. */
-    private static final Set<String> BLOCK = Set.of("div", "p", "section", "article", "header", "footer", "nav",
-            "aside", "main", "figure", "figcaption", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol",
-            "dl", "address", "center", "details", "summary", "hgroup", "menu", "search", "fieldset", "dialog",
-            "dir");
-    /** Start tags that close an open p in button scope. */
-    private static final Set<String> P_CLOSERS = union(BLOCK, Set.of("pre", "listing", "form", "hr", "li", "dd",
-            "dt"));
     private static final List<String> OPTION_TAGS = List.of("<option", "<optgroup", "</option", "</optgroup");
-    private static final Set<String> RAW_TEXT = Set.of("script", "style", "textarea", "title", "iframe");
-
-    // A tag's kinds: its membership of the sets above, worked out once per known name (see TagNames).
-    private static final int K_BAIL_OUT = 1;
-    private static final int K_IN_TABLE = 1 << 1;
-    private static final int K_VOID = 1 << 2;
-    private static final int K_PHRASING = 1 << 3;
-    private static final int K_BLOCK = 1 << 4;
-    private static final int K_P_CLOSER = 1 << 5;
-    private static final int K_RAW_TEXT = 1 << 6;
-    private static final int K_HEADING = 1 << 7;
-    private static final TagNames TAGS = new TagNames(HrefScanner::kindsOf);
 
     /** Scans a page; never throws on malformed markup (it answers unsure instead). */
     public ScanResult scan(byte[] body, int length, String contentType, HttpUrl pageUrl) {
@@ -82,18 +47,9 @@ public final class HrefScanner {
         }
     }
 
-    /** Thrown inside a scan to abandon it; carries the reason, no stack trace. */
-    private static final class NotSure extends RuntimeException {
-        NotSure(String reason) {
-            super(reason, null, false, false);
-        }
-    }
 
     /** The state of one scan. */
     private static final class Scan implements TagLexer.AttributeSink {
-        private static final byte TABLE = 1;
-        private static final byte CELL = 2;
-
         private final byte[] b;
         private final int end;
         private final Charset charset;
@@ -105,12 +61,7 @@ public final class HrefScanner {
         int robots;
         final List<Outlink> links = new ArrayList<>();
 
-        private byte[] tables = new byte[8];
-        private int tableDepth;
-        private boolean aOpen;
-        /** Elements opened inside the open a, innermost last. */
-        private final List<TagNames.Tag> insideA = new ArrayList<>();
-        private boolean pMaybeOpen;
+        private final OpenElements open = new OpenElements();
 
         // attribute ranges of the current tag, first occurrence wins; -1 when absent
         private int hrefStart;
@@ -194,7 +145,7 @@ public final class HrefScanner {
                 }
                 i++;
             }
-            TagNames.Tag tag = TAGS.tag(b, at + 1, i);
+            TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 1, i);
             hrefStart = srcStart = relStart = nameStart = contentStart = -1;
             pos = checked(TagLexer.readAttributes(b, i, end, this), at);
             startElement(tag, at);
@@ -220,9 +171,9 @@ public final class HrefScanner {
                 }
                 i++;
             }
-            TagNames.Tag tag = TAGS.tag(b, at + 2, i);
+            TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 2, i);
             pos = checked(TagLexer.readAttributes(b, i, end, IGNORE), at);
-            endElement(tag, at);
+            open.end(tag, at);
         }
 
         private int checked(int next, int at) {
@@ -237,26 +188,9 @@ public final class HrefScanner {
 
         private void startElement(TagNames.Tag tag, int at) {
             String name = tag.name();
-            if (tag.is(K_BAIL_OUT)) {
-                throw new NotSure("<" + name + "> at byte " + at);
-            }
-            byte table = tableDepth == 0 ? 0 : tables[tableDepth - 1];
-            if (table == TABLE && !tag.is(K_IN_TABLE)) {
-                throw new NotSure("<" + name + "> directly in a table (foster-parented) at byte " + at);
-            }
-            if (aOpen) {
-                startInsideA(tag, at);
-            } else if (name.equals("p")) {
-                pMaybeOpen = true;
-            } else if (tableDepth == 0 && tag.is(K_P_CLOSER)) {
-                pMaybeOpen = false;
-            }
+            open.start(tag, at);
             switch (name) {
-                case "a" -> {
-                    aOpen = true;
-                    insideA.clear();
-                    link(hrefStart, hrefEnd, Outlink.Kind.A);
-                }
+                case "a" -> link(hrefStart, hrefEnd, Outlink.Kind.A);
                 case "area" -> link(hrefStart, hrefEnd, Outlink.Kind.AREA);
                 case "iframe" -> link(srcStart, srcEnd, Outlink.Kind.IFRAME);
                 case "link" -> {
@@ -277,147 +211,14 @@ public final class HrefScanner {
                         robots |= PageRules.robotsDirectives(value(contentStart, contentEnd));
                     }
                 }
-                case "table" -> pushTable(TABLE);
                 case "select" -> skipSelect(at);
-                case "td", "th", "caption" -> {
-                    if (table == CELL) {
-                        tableDepth--;
-                        table = tableDepth == 0 ? 0 : tables[tableDepth - 1];
-                    }
-                    if (table == TABLE) {
-                        pushTable(CELL);
-                    }
-                }
-                case "tr", "tbody", "thead", "tfoot", "colgroup" -> {
-                    if (table == CELL) {
-                        tableDepth--;
-                    }
-                }
                 default -> { }
             }
-            if (tag.is(K_RAW_TEXT)) {
+            if (tag.is(OpenElements.RAW_TEXT)) {
                 skipRawText(name, at);
             }
         }
 
-        private void startInsideA(TagNames.Tag tag, int at) {
-            String name = tag.name();
-            if (tag.is(K_VOID | K_RAW_TEXT)) {
-                return;
-            }
-            if (tag.is(K_PHRASING)) {
-                insideA.add(tag);
-                return;
-            }
-            if (name.equals("a")) {
-                if (!allPhrasing(0)) {
-                    throw new NotSure("<a> at byte " + at + " inside an a holding a block (adoption agency)");
-                }
-                return;
-            }
-            if (!tag.is(K_BLOCK)) {
-                throw new NotSure("<" + name + "> inside an a at byte " + at);
-            }
-            int p = lastInsideA("p");
-            if (p >= 0) {
-                popInsideA(p);
-            } else if (pMaybeOpen) {
-                throw new NotSure("<" + name + "> inside an a may close a p outside it, at byte " + at);
-            }
-            if (tag.is(K_HEADING) && !insideA.isEmpty() && insideA.get(insideA.size() - 1).is(K_HEADING)) {
-                insideA.remove(insideA.size() - 1);
-            }
-            insideA.add(tag);
-        }
-
-        private void endElement(TagNames.Tag tag, int at) {
-            String name = tag.name();
-            if (aOpen) {
-                endInsideA(tag, at);
-            }
-            byte table = tableDepth == 0 ? 0 : tables[tableDepth - 1];
-            switch (name) {
-                case "table" -> {
-                    while (tableDepth > 0 && tables[tableDepth - 1] == CELL) {
-                        tableDepth--;
-                    }
-                    if (tableDepth > 0) {
-                        tableDepth--;
-                    }
-                }
-                case "td", "th", "caption", "tr", "tbody", "thead", "tfoot" -> {
-                    if (table == CELL) {
-                        tableDepth--;
-                    }
-                }
-                case "p" -> {
-                    if (tableDepth == 0 && !aOpen) {
-                        pMaybeOpen = false;
-                    }
-                }
-                default -> { }
-            }
-        }
-
-        private void endInsideA(TagNames.Tag tag, int at) {
-            String name = tag.name();
-            if (name.equals("a")) {
-                if (!allPhrasing(0)) {
-                    throw new NotSure("</a> at byte " + at + " closes an a holding an open block (adoption agency)");
-                }
-                aOpen = false;
-                insideA.clear();
-                return;
-            }
-            if (name.equals("br")) {
-                return;
-            }
-            int index = -1;
-            for (int i = insideA.size() - 1; i >= 0 && index < 0; i--) {
-                TagNames.Tag open = insideA.get(i);
-                if (open.name().equals(name) || (tag.is(K_HEADING) && open.is(K_HEADING))) {
-                    index = i;
-                }
-            }
-            if (index < 0) {
-                throw new NotSure("</" + name + "> at byte " + at + " closes an element outside the open a");
-            }
-            if (!tag.is(K_BLOCK) && !allPhrasing(index + 1)) {
-                throw new NotSure("</" + name + "> at byte " + at + " is misnested with a block inside an a");
-            }
-            popInsideA(index);
-        }
-
-        private boolean allPhrasing(int from) {
-            for (int i = from; i < insideA.size(); i++) {
-                if (insideA.get(i).is(K_BLOCK)) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        private int lastInsideA(String name) {
-            for (int i = insideA.size() - 1; i >= 0; i--) {
-                if (insideA.get(i).name().equals(name)) {
-                    return i;
-                }
-            }
-            return -1;
-        }
-
-        private void popInsideA(int index) {
-            while (insideA.size() > index) {
-                insideA.remove(insideA.size() - 1);
-            }
-        }
-
-        private void pushTable(byte kind) {
-            if (tableDepth == tables.length) {
-                tables = java.util.Arrays.copyOf(tables, tableDepth * 2);
-            }
-            tables[tableDepth++] = kind;
-        }
 
         /** Skips to after the element's end tag; reads the first title's text. */
         private void skipRawText(String name, int at) {
@@ -569,21 +370,5 @@ public final class HrefScanner {
 
     private static boolean isAsciiLetter(byte c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    }
-
-    private static int kindsOf(String name) {
-        boolean heading = name.length() == 2 && name.charAt(0) == 'h' && name.charAt(1) >= '1'
-                && name.charAt(1) <= '6';
-        return (BAIL_OUT.contains(name) ? K_BAIL_OUT : 0) | (IN_TABLE.contains(name) ? K_IN_TABLE : 0)
-                | (VOID.contains(name) ? K_VOID : 0)
-                | (PHRASING.contains(name) || name.indexOf('-') > 0 ? K_PHRASING : 0) // custom elements too
-                | (BLOCK.contains(name) ? K_BLOCK : 0) | (P_CLOSERS.contains(name) ? K_P_CLOSER : 0)
-                | (RAW_TEXT.contains(name) ? K_RAW_TEXT : 0) | (heading ? K_HEADING : 0);
-    }
-
-    private static Set<String> union(Set<String> a, Set<String> b) {
-        java.util.HashSet<String> all = new java.util.HashSet<>(a);
-        all.addAll(b);
-        return Set.copyOf(all);
     }
 }
