@@ -86,14 +86,7 @@ public final class CheckpointStore {
 
     /** Deletes every checkpoint: for a new crawl in a folder whose previous crawl finished. */
     public void clear() throws IOException {
-        if (!Files.isDirectory(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
-            }
-        }
+        deleteTree(dir);
     }
 
     /**

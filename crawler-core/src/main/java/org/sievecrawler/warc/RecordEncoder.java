@@ -29,9 +29,9 @@ import org.sievecrawler.fetch.HttpExchange;
  * {@code WARC-Block-Digest} over the whole block (for a response: status line, header fields and body as
  * transferred) and {@code WARC-Payload-Digest} over the body alone, both SHA-1 in base32 ({@code sha1:...}).
  *
- * <p>Not thread-safe: one thread at a time; {@link WarcArchive} pools them. {@link #close()} frees the deflater.
+ * <p>Not thread-safe: one thread at a time; {@link WarcArchive} pools them.
  */
-final class RecordEncoder implements AutoCloseable {
+final class RecordEncoder {
     private final GzipMember member = new GzipMember();
     private final WarcWriter writer;
     private final MessageDigest sha1;
@@ -47,9 +47,7 @@ final class RecordEncoder implements AutoCloseable {
 
     /** The warcinfo record opening {@code fileName}, its fields in order. */
     byte[] warcinfo(String fileName, Instant date, Map<String, String> fields) throws IOException {
-        StringBuilder text = new StringBuilder();
-        fields.forEach((name, value) -> text.append(name).append(": ").append(value).append("\r\n"));
-        byte[] block = text.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] block = warcFields(fields.entrySet());
         return encode(new Warcinfo.Builder().version(MessageVersion.WARC_1_1).date(date).filename(fileName)
                 .body(MediaType.WARC_FIELDS, block).blockDigest(digest(block, null)).build());
     }
@@ -86,14 +84,19 @@ final class RecordEncoder implements AutoCloseable {
     /** A metadata record about {@code url}: one {@code name: value} field per entry, in order. */
     byte[] metadata(String url, UUID id, Instant date, URI concurrentTo, List<Map.Entry<String, String>> fields)
             throws IOException {
+        byte[] block = warcFields(fields);
+        return encode(new WarcMetadata.Builder().version(MessageVersion.WARC_1_1).recordId(id).targetURI(url).date(date)
+                .concurrentTo(concurrentTo).body(MediaType.WARC_FIELDS, block).blockDigest(digest(block, null))
+                .build());
+    }
+
+    /** An application/warc-fields block: one {@code name: value} line per field, in order. */
+    private static byte[] warcFields(Iterable<Map.Entry<String, String>> fields) {
         StringBuilder text = new StringBuilder();
         for (Map.Entry<String, String> field : fields) {
             text.append(field.getKey()).append(": ").append(field.getValue()).append("\r\n");
         }
-        byte[] block = text.toString().getBytes(StandardCharsets.UTF_8);
-        return encode(new WarcMetadata.Builder().version(MessageVersion.WARC_1_1).recordId(id).targetURI(url).date(date)
-                .concurrentTo(concurrentTo).body(MediaType.WARC_FIELDS, block).blockDigest(digest(block, null))
-                .build());
+        return text.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     static URI urn(UUID id) {
@@ -112,11 +115,6 @@ final class RecordEncoder implements AutoCloseable {
             sha1.update(second);
         }
         return new WarcDigest("sha1", sha1.digest());
-    }
-
-    @Override
-    public void close() {
-        member.close();
     }
 
     /** A record block in two parts (a head and a body), read once, without joining them into one array. */

@@ -143,16 +143,9 @@ public final class WarcArchive implements AutoCloseable {
         return encoder != null ? encoder : new RecordEncoder();
     }
 
-    /** Closes the current file (synced to disk) and frees the encoders. */
+    /** Closes the current file, synced to disk. */
     @Override
     public void close() throws IOException {
-        try {
-            files.close();
-        } finally {
-            RecordEncoder encoder;
-            while ((encoder = encoders.poll()) != null) {
-                encoder.close();
-            }
-        }
+        files.close();
     }
 }
