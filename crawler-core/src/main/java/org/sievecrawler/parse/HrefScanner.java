@@ -62,6 +62,13 @@ public final class HrefScanner {
         final List<Outlink> links = new ArrayList<>();
 
         private final OpenElements open = new OpenElements();
+        /** The names of the open foreign elements, as byte ranges: [2i] start, [2i + 1] end; the root first. */
+        private int[] foreign = new int[16];
+
+        // the name of the tag just read, and the end of its last attribute value (to tell "/>" from a value's '/')
+        private int nameStart;
+        private int nameEnd;
+        private int lastValueEnd;
 
         // attribute ranges of the current tag, first occurrence wins; -1 when absent
         private int hrefStart;
@@ -70,8 +77,8 @@ public final class HrefScanner {
         private int srcEnd;
         private int relStart;
         private int relEnd;
-        private int nameStart;
-        private int nameEnd;
+        private int metaNameStart;
+        private int metaNameEnd;
         private int contentStart;
         private int contentEnd;
 
@@ -138,6 +145,11 @@ public final class HrefScanner {
 
         private void startTag() {
             int at = pos;
+            startElement(readStartTag(at), at);
+        }
+
+        /** Reads the start tag at {@code at}, its name and attributes; pos moves past its {@code >}. */
+        private TagNames.Tag readStartTag(int at) {
             int i = at + 1;
             while (i < end && !PageRules.isHtmlSpace(b[i]) && b[i] != '/' && b[i] != '>') {
                 if (b[i] == '<') {
@@ -145,24 +157,41 @@ public final class HrefScanner {
                 }
                 i++;
             }
+            nameStart = at + 1;
+            nameEnd = i;
             TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 1, i);
-            hrefStart = srcStart = relStart = nameStart = contentStart = -1;
+            hrefStart = srcStart = relStart = metaNameStart = contentStart = lastValueEnd = -1;
             pos = checked(TagLexer.readAttributes(b, i, end, this), at);
-            startElement(tag, at);
+            return tag;
         }
 
-        private void endTag() {
+        /**
+         * Whether the tag just read ended with {@code />} (the tokenizer's self-closing flag): the {@code /} stands
+         * alone, not at the end of an unquoted attribute value.
+         */
+        private boolean selfClosing() {
+            int gt = pos - 1;
+            return b[gt - 1] == '/' && lastValueEnd != gt;
+        }
+
+        /**
+         * Reads the end tag at pos (a {@code </} followed by a letter, or the other forms the tokenizer reads as a
+         * bogus comment or nothing); pos moves past it.
+         *
+         * @return the tag, or null when it was not an end tag
+         */
+        private TagNames.Tag readEndTag() {
             int at = pos;
             if (at + 2 >= end) {
                 throw new NotSure("'</' at the end of the body");
             }
             if (b[at + 2] == '>') {
                 pos = at + 3;
-                return;
+                return null;
             }
             if (!isAsciiLetter(b[at + 2])) {
                 pos = afterGt(at + 2, "</");
-                return;
+                return null;
             }
             int i = at + 2;
             while (i < end && !PageRules.isHtmlSpace(b[i]) && b[i] != '/' && b[i] != '>') {
@@ -171,9 +200,19 @@ public final class HrefScanner {
                 }
                 i++;
             }
+            nameStart = at + 2;
+            nameEnd = i;
             TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 2, i);
             pos = checked(TagLexer.readAttributes(b, i, end, IGNORE), at);
-            open.end(tag, at);
+            return tag;
+        }
+
+        private void endTag() {
+            int at = pos;
+            TagNames.Tag tag = readEndTag();
+            if (tag != null) {
+                open.end(tag, at);
+            }
         }
 
         private int checked(int next, int at) {
@@ -187,9 +226,30 @@ public final class HrefScanner {
         }
 
         private void startElement(TagNames.Tag tag, int at) {
-            String name = tag.name();
             open.start(tag, at);
-            switch (name) {
+            if (tag.name().equals("select")) {
+                read(tag);
+                skipSelect(at);
+            } else if (tag.is(OpenElements.FOREIGN) && !selfClosing()) {
+                foreign(at);
+            } else if (tag.is(OpenElements.ISLAND)) {
+                island(at);
+            } else {
+                readElement(tag, at);
+            }
+        }
+
+        /** Reads what an HTML element gives the page (link, base, robots, title), then skips its raw text. */
+        private void readElement(TagNames.Tag tag, int at) {
+            read(tag);
+            if (tag.is(OpenElements.RAW_TEXT)) {
+                skipRawText(tag.name(), at);
+            }
+        }
+
+        /** What an HTML start tag gives the page: a link, the base, robots directives. */
+        private void read(TagNames.Tag tag) {
+            switch (tag.name()) {
                 case "a" -> link(hrefStart, hrefEnd, Outlink.Kind.A);
                 case "area" -> link(hrefStart, hrefEnd, Outlink.Kind.AREA);
                 case "iframe" -> link(srcStart, srcEnd, Outlink.Kind.IFRAME);
@@ -207,16 +267,153 @@ public final class HrefScanner {
                     }
                 }
                 case "meta" -> {
-                    if (nameStart >= 0 && PageRules.isRobotsName(value(nameStart, nameEnd)) && contentStart >= 0) {
+                    if (metaNameStart >= 0 && PageRules.isRobotsName(value(metaNameStart, metaNameEnd))
+                            && contentStart >= 0) {
                         robots |= PageRules.robotsDirectives(value(contentStart, contentEnd));
                     }
                 }
-                case "select" -> skipSelect(at);
                 default -> { }
             }
-            if (tag.is(OpenElements.RAW_TEXT)) {
-                skipRawText(name, at);
+        }
+
+        /**
+         * The content of a {@code noscript}, which jsoup (1.23 on) parses as an island: every tag inside is inserted
+         * as plain HTML markup in source order (no implicit closing, foster parenting or adoption agency, and
+         * {@code svg} or {@code math} inside are HTML elements too), nothing inside changes the tree outside, and
+         * the first {@code </noscript>} closes it all. Raw text elements keep their text states. pos moves past
+         * that end tag (or to the end of the body).
+         */
+        private void island(int at) {
+            while (true) {
+                int lt = TagLexer.indexOf(b, pos, end, (byte) '<');
+                if (lt < 0 || lt + 1 >= end) {
+                    pos = end;
+                    return;
+                }
+                pos = lt;
+                byte c = b[lt + 1];
+                if (c == '!') {
+                    markupDeclaration();
+                } else if (c == '?') {
+                    pos = afterGt(lt + 2, "<?");
+                } else if (c == '/') {
+                    TagNames.Tag tag = readEndTag();
+                    if (tag != null && tag.is(OpenElements.ISLAND)) {
+                        return;
+                    }
+                } else if (isAsciiLetter(c)) {
+                    TagNames.Tag tag = readStartTag(lt);
+                    if (tag.is(OpenElements.BAIL_OUT | OpenElements.ISLAND)) {
+                        throw new NotSure("<" + tag.name() + "> inside the <noscript> at byte " + at);
+                    }
+                    if (tag.is(OpenElements.RAW_TEXT) && selfClosing()) {
+                        throw new NotSure("a self-closing <" + tag.name() + "> inside the <noscript> at byte " + at);
+                    }
+                    readElement(tag, lt);
+                } else {
+                    pos = lt + 1;
+                }
             }
+        }
+
+        /**
+         * Foreign content: the subtree of an {@code svg} or {@code math} start tag (just read, not self-closing),
+         * whose elements are SVG or MathML, not HTML: an {@code <a href>} there is no link. Follows the open foreign
+         * elements until the root's end tag, and is unsure of what would take tree construction back to HTML inside
+         * it: a breakout start tag ({@code <p>}, {@code <div>}, {@code <b>}, ...), {@code </p>} or {@code </br>}, an end
+         * tag that closes no foreign element, markup inside an integration point ({@code title}, {@code desc},
+         * {@code foreignObject}, {@code mi}, ...), {@code script} and {@code style}, CDATA sections. pos moves past the
+         * root's end tag (or to the end of the body).
+         */
+        private void foreign(int at) {
+            int depth = 0;
+            depth = push(depth, at);
+            int integration = -1; // the depth of an open integration point, where only text may follow
+            while (true) {
+                int lt = TagLexer.indexOf(b, pos, end, (byte) '<');
+                if (lt < 0 || lt + 1 >= end) {
+                    pos = end;
+                    return;
+                }
+                pos = lt;
+                byte c = b[lt + 1];
+                if (c == '!') {
+                    if (TagLexer.startsWith(b, lt, end, "<![CDATA[")) {
+                        throw new NotSure("a CDATA section in foreign content at byte " + lt);
+                    }
+                    markupDeclaration();
+                } else if (c == '?') {
+                    pos = afterGt(lt + 2, "<?");
+                } else if (c == '/') {
+                    TagNames.Tag tag = readEndTag();
+                    if (tag == null) {
+                        continue;
+                    }
+                    if (tag.name().equals("p") || tag.name().equals("br")) {
+                        throw new NotSure("</" + tag.name() + "> breaks out of foreign content at byte " + lt);
+                    }
+                    int open = depth - 1;
+                    while (open >= 0 && !sameName(foreign[2 * open], foreign[2 * open + 1])) {
+                        open--;
+                    }
+                    if (open < 0) {
+                        throw new NotSure("</" + tag.name() + "> closes an HTML element from foreign content at byte "
+                                + lt);
+                    }
+                    depth = open;
+                    if (depth == 0) {
+                        return;
+                    }
+                    if (integration >= depth) {
+                        integration = -1;
+                    }
+                } else if (isAsciiLetter(c)) {
+                    if (integration >= 0) {
+                        throw new NotSure("markup inside an integration point of foreign content at byte " + lt);
+                    }
+                    TagNames.Tag tag = readStartTag(lt);
+                    if (tag.is(OpenElements.BREAKOUT)) {
+                        throw new NotSure("<" + tag.name() + "> breaks out of foreign content at byte " + lt);
+                    }
+                    if (tag.name().equals("script") || tag.name().equals("style")) {
+                        throw new NotSure("<" + tag.name() + "> in foreign content at byte " + lt);
+                    }
+                    if (!selfClosing()) {
+                        if (tag.is(OpenElements.INTEGRATION)) {
+                            integration = depth;
+                        }
+                        depth = push(depth, lt);
+                    }
+                } else {
+                    pos = lt + 1;
+                }
+            }
+        }
+
+        /** Pushes the tag name just read onto the open foreign elements; returns the new depth. */
+        private int push(int depth, int at) {
+            if (2 * depth + 2 > foreign.length) {
+                if (depth >= 256) {
+                    throw new NotSure("foreign content nested deeper than 256 at byte " + at);
+                }
+                foreign = java.util.Arrays.copyOf(foreign, foreign.length * 2);
+            }
+            foreign[2 * depth] = nameStart;
+            foreign[2 * depth + 1] = nameEnd;
+            return depth + 1;
+        }
+
+        /** Whether the tag name just read equals the name at [start, stop), ASCII case-insensitively. */
+        private boolean sameName(int start, int stop) {
+            if (stop - start != nameEnd - nameStart) {
+                return false;
+            }
+            for (int i = 0; i < stop - start; i++) {
+                if (TagLexer.lower(b[start + i]) != TagLexer.lower(b[nameStart + i])) {
+                    return false;
+                }
+            }
+            return true;
         }
 
 
@@ -345,6 +542,7 @@ public final class HrefScanner {
 
         @Override
         public void attribute(int ns, int ne, int vs, int ve) {
+            lastValueEnd = ve;
             int len = ne - ns;
             if (len == 4 && hrefStart < 0 && TagLexer.nameIs(b, ns, ne, "href")) {
                 hrefStart = vs;
@@ -355,9 +553,9 @@ public final class HrefScanner {
             } else if (len == 3 && relStart < 0 && TagLexer.nameIs(b, ns, ne, "rel")) {
                 relStart = vs;
                 relEnd = ve;
-            } else if (len == 4 && nameStart < 0 && TagLexer.nameIs(b, ns, ne, "name")) {
-                nameStart = vs;
-                nameEnd = ve;
+            } else if (len == 4 && metaNameStart < 0 && TagLexer.nameIs(b, ns, ne, "name")) {
+                metaNameStart = vs;
+                metaNameEnd = ve;
             } else if (len == 7 && contentStart < 0 && TagLexer.nameIs(b, ns, ne, "content")) {
                 contentStart = vs;
                 contentEnd = ve;

@@ -18,8 +18,25 @@ import java.util.Set;
  * <p>Not thread-safe: one instance per scan. Tags come interned from {@link #TAGS}, carrying their kinds.
  */
 final class OpenElements {
-    private static final Set<String> BAIL_OUT_NAMES = Set.of("svg", "math", "template", "noscript", "frameset",
-            "frame", "plaintext", "xmp", "noembed", "noframes", "isindex", "image");
+    private static final Set<String> BAIL_OUT_NAMES = Set.of("template", "frameset", "frame", "plaintext", "xmp",
+            "noembed", "noframes", "isindex", "image");
+    /** The roots of foreign content: their subtrees are SVG or MathML elements, which are not links. */
+    private static final Set<String> FOREIGN_NAMES = Set.of("svg", "math");
+    /**
+     * Start tags that break out of foreign content back to HTML (jsoup's {@code InForeignToHtml}, and {@code font},
+     * which breaks out when it has a color, face or size).
+     */
+    private static final Set<String> BREAKOUT_NAMES = Set.of("b", "big", "blockquote", "body", "br", "center", "code",
+            "dd", "div", "dl", "dt", "em", "embed", "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li",
+            "listing", "menu", "meta", "nobr", "ol", "p", "pre", "ruby", "s", "small", "span", "strike", "strong",
+            "sub", "sup", "table", "tt", "u", "ul", "var", "font");
+    /**
+     * Foreign elements whose content tree construction reads as HTML: SVG's HTML integration points and MathML's
+     * text integration points (matched in any case, which is stricter than jsoup's case-sensitive
+     * {@code foreignObject}).
+     */
+    private static final Set<String> INTEGRATION_NAMES = Set.of("desc", "foreignobject", "title", "mi", "mo", "mn",
+            "ms", "mtext", "annotation-xml");
     /** Start tags tree construction accepts directly in a table (outside a cell) without foster parenting. */
     private static final Set<String> IN_TABLE_NAMES = Set.of("caption", "colgroup", "col", "tbody", "thead",
             "tfoot", "tr", "td", "th", "script", "style");
@@ -50,6 +67,10 @@ final class OpenElements {
     static final int P_CLOSER = 1 << 5;
     static final int RAW_TEXT = 1 << 6;
     static final int HEADING = 1 << 7;
+    static final int FOREIGN = 1 << 8;
+    static final int BREAKOUT = 1 << 9;
+    static final int INTEGRATION = 1 << 10;
+    static final int ISLAND = 1 << 11;
     static final TagNames TAGS = new TagNames(OpenElements::kindsOf);
 
     private static final byte TABLE = 1;
@@ -109,8 +130,8 @@ final class OpenElements {
 
     private void startInsideA(TagNames.Tag tag, int at) {
         String name = tag.name();
-        if (tag.is(VOID | RAW_TEXT)) {
-            return;
+        if (tag.is(VOID | RAW_TEXT | FOREIGN | ISLAND)) {
+            return; // closed again before anything else opens: their content is the scanner's to skip
         }
         if (tag.is(PHRASING)) {
             insideA.add(tag);
@@ -238,7 +259,9 @@ final class OpenElements {
                 | (VOID_NAMES.contains(name) ? VOID : 0)
                 | (PHRASING_NAMES.contains(name) || name.indexOf('-') > 0 ? PHRASING : 0) // custom elements too
                 | (BLOCK_NAMES.contains(name) ? BLOCK : 0) | (P_CLOSER_NAMES.contains(name) ? P_CLOSER : 0)
-                | (RAW_TEXT_NAMES.contains(name) ? RAW_TEXT : 0) | (heading ? HEADING : 0);
+                | (RAW_TEXT_NAMES.contains(name) ? RAW_TEXT : 0) | (heading ? HEADING : 0)
+                | (FOREIGN_NAMES.contains(name) ? FOREIGN : 0) | (BREAKOUT_NAMES.contains(name) ? BREAKOUT : 0)
+                | (INTEGRATION_NAMES.contains(name) ? INTEGRATION : 0) | (name.equals("noscript") ? ISLAND : 0);
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {

@@ -21,7 +21,12 @@ final class TagNames {
         "optgroup", "option", "output", "p", "param", "picture", "plaintext", "pre", "progress", "q", "rb", "rp",
         "rt", "rtc", "ruby", "s", "samp", "script", "search", "section", "select", "slot", "small", "source", "span",
         "strike", "strong", "style", "sub", "summary", "sup", "svg", "table", "tbody", "td", "template", "textarea",
-        "tfoot", "th", "thead", "time", "title", "tr", "track", "tt", "u", "ul", "var", "video", "wbr", "xmp"};
+        "tfoot", "th", "thead", "time", "title", "tr", "track", "tt", "u", "ul", "var", "video", "wbr", "xmp",
+        // SVG and MathML elements met in foreign content, so that common icons and formulas allocate nothing
+        "path", "circle", "line", "g", "use", "rect", "polygon", "polyline", "ellipse", "defs", "symbol", "stop",
+        "lineargradient", "radialgradient", "clippath", "mask", "pattern", "text", "tspan", "desc",
+        "foreignobject", "mi", "mo", "mn", "ms", "mtext", "mrow", "msup", "msub", "mfrac", "msqrt", "semantics",
+        "annotation-xml"};
     private static final int SLOTS = 512;
 
     /** A lower-case tag name and its kind bits. */
