@@ -30,6 +30,7 @@ import org.sievecrawler.politeness.RobotsPolicy;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
+import org.sievecrawler.progress.ParserCounts;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sieve.CorruptFilterException;
@@ -139,7 +140,8 @@ public final class Crawler {
                 stats.restore(restored.counters());
             }
             SnapshotLock gate = new SnapshotLock();
-            FetchWorker worker = new FetchWorker(profile, sieve, politeness, fetcher, robots, new PageParser(),
+            PageParser parser = new PageParser();
+            FetchWorker worker = new FetchWorker(profile, sieve, politeness, fetcher, robots, parser,
                     normalizer, scope, sink, archive, stats, this::limitReached, gate);
             if (restored == null) {
                 seeds.forEach(seed -> sieve.offer(PendingUrl.seed(seed)));
@@ -154,7 +156,7 @@ public final class Crawler {
                     Checkpoint.State.RUNNING, null, profile, sieve.copyFilters(), inFlightThenQueued(worker, politeness),
                     pending.position(), stats.snapshot(), flushedLength(sink)));
             try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(),
-                    previous -> progressLine(stats, sieve, politeness, startedAt, previous));
+                    previous -> progressLine(stats, sieve, politeness, parser, startedAt, previous));
                     Checkpointer periodic = checkpointer.every(profile.checkpoint().interval())) {
                 try {
                     runFetchers(worker, politeness);
@@ -183,7 +185,8 @@ public final class Crawler {
             CrawlSummary summary = new CrawlSummary(startedAt, Duration.between(startedAt, clock.instant()),
                     reason, stats.decided(), stats.fetched(),
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
-                    profile.sieve().expectedUrls(), sieve.estimatedSeen(), sieve.falsePositiveRate(), sieve.size());
+                    profile.sieve().expectedUrls(), sieve.estimatedSeen(), sieve.falsePositiveRate(), sieve.size(),
+                    parserCounts(parser));
             summary.writeTo(out.resolve("summary.json"));
             ProgressReporter.LOG.info(summary.line());
             return summary;
@@ -376,15 +379,20 @@ public final class Crawler {
         }
     }
 
-    private ProgressLine progressLine(CrawlStats stats, Sieve sieve, HostScheduler politeness, Instant startedAt,
-            long previousFetched) {
+    private static ParserCounts parserCounts(PageParser parser) {
+        return new ParserCounts(parser.scannedPages(), parser.fallbackPages(), parser.fallbackReasons());
+    }
+
+    private ProgressLine progressLine(CrawlStats stats, Sieve sieve, HostScheduler politeness, PageParser parser,
+            Instant startedAt, long previousFetched) {
         long fetched = stats.fetched();
         double elapsed = Math.max(0.001, Duration.between(startedAt, clock.instant()).toMillis() / 1000.0);
         double interval = profile.progress().interval().toMillis() / 1000.0;
+        long parsed = parser.scannedPages() + parser.fallbackPages();
         return new ProgressLine(fetched, Math.round((fetched - previousFetched) / interval),
                 Math.round(fetched / elapsed), sieve.size(), Math.round(sieve.estimatedSeen()),
-                sieve.falsePositiveRate(), politeness.hostCount(), politeness.inFlight(), profile.fetch().threads(),
-                stats.count(Outcome.ERROR),
+                sieve.falsePositiveRate(), parsed == 0 ? 0 : (double) parser.fallbackPages() / parsed,
+                politeness.hostCount(), politeness.inFlight(), profile.fetch().threads(), stats.count(Outcome.ERROR),
                 stats.count(Outcome.ROBOTS_DISALLOWED), stats.bytes(), Math.round(elapsed));
     }
 }

@@ -376,6 +376,25 @@ class CrawlerTest {
     }
 
     @Test
+    void countsThePagesTheScannerReadAndThoseItLeftToJsoupWithTheReason() throws Exception {
+        site.page("/", "<html><head><noscript><link rel=stylesheet href=/n.css></noscript></head><body>"
+                        + "<svg viewBox='0 0 1 1'><a href=/not-a-link><path d='M0'/></a></svg>"
+                        + "<a href=/plain>plain</a><a href=/template>template</a>")
+                .page("/plain", "<a href=/>home</a>")
+                .page("/template", "<template><a href=/t>t</a></template>");
+
+        CrawlOutput output = crawl(profile(site.url("/")));
+
+        assertThat(output.urls()).as("no link from inside the svg; jsoup reads the template's")
+                .containsExactlyInAnyOrder(site.url("/"), site.url("/plain"), site.url("/template"), site.url("/t"));
+        JsonNode parser = output.summary.get("parser");
+        assertThat(parser.get("scanned").asLong()).isEqualTo(2);
+        assertThat(parser.get("fellBack").asLong()).isEqualTo(1);
+        assertThat(parser.get("fallbackReasons").get("<template>").asLong()).isEqualTo(1);
+        assertThat(parser.get("fallbackReasons").size()).isEqualTo(1);
+    }
+
+    @Test
     void neitherLeavesTheSiteNorFollowsLinksToPrivateAddresses() throws Exception {
         site.page("/", FixtureSite.linkPage("home", "http://example.com/off-site", "http://169.254.169.254/latest/",
                 "http://127.0.0.1:1/other-service", "http://10.0.0.1/", "mailto:someone@example.org",

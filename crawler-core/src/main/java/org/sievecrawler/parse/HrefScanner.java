@@ -32,7 +32,8 @@ public final class HrefScanner {
         PageParser.checkArguments(body, length, pageUrl);
         CharsetSniffer.Sniffed sniffed = CharsetSniffer.sniff(body, length, contentType);
         if (!CharsetSniffer.isAsciiCompatible(sniffed.charset())) {
-            return new ScanResult.Unsure("charset " + sniffed.charset().name() + " is not ASCII-compatible");
+            String reason = "charset " + sniffed.charset().name() + " is not ASCII-compatible";
+            return new ScanResult.Unsure(reason, reason);
         }
         try {
             Scan scan = new Scan(body, length, sniffed.charset(), sniffed.bomLength());
@@ -41,9 +42,9 @@ public final class HrefScanner {
                     scan.links, scan.canonical, (scan.robots & PageRules.NOINDEX) != 0,
                     (scan.robots & PageRules.NOFOLLOW) != 0, sniffed.charset(), ParsedPage.ParsedBy.SCANNER));
         } catch (NotSure e) {
-            return new ScanResult.Unsure(e.getMessage());
+            return new ScanResult.Unsure(e.reason(), e.getMessage());
         } catch (RuntimeException e) {
-            return new ScanResult.Unsure("scanner failed: " + e);
+            return new ScanResult.Unsure("scanner failed: " + e.getClass().getSimpleName(), "scanner failed: " + e);
         }
     }
 
@@ -92,7 +93,7 @@ public final class HrefScanner {
         void run() {
             int nul = TagLexer.indexOf(b, pos, end, (byte) 0);
             if (nul >= 0) {
-                throw new NotSure("NUL byte at " + nul);
+                throw new NotSure("NUL byte", nul);
             }
             while (true) {
                 int lt = TagLexer.indexOf(b, pos, end, (byte) '<');
@@ -126,7 +127,7 @@ public final class HrefScanner {
                     int close = TagLexer.indexOf(b, at + 4, end, "-->");
                     int bang = TagLexer.indexOf(b, at + 4, close < 0 ? end : close + 4, "--!>");
                     if (close < 0 && bang < 0) {
-                        throw new NotSure("unclosed comment at byte " + at);
+                        throw new NotSure("unclosed comment", at);
                     }
                     pos = bang >= 0 && (close < 0 || bang < close) ? bang + 4 : close + 3;
                 }
@@ -138,7 +139,7 @@ public final class HrefScanner {
         private int afterGt(int from, String what) {
             int gt = TagLexer.indexOf(b, from, end, (byte) '>');
             if (gt < 0) {
-                throw new NotSure("unclosed " + what + " at byte " + pos);
+                throw new NotSure("unclosed " + what, pos);
             }
             return gt + 1;
         }
@@ -153,7 +154,7 @@ public final class HrefScanner {
             int i = at + 1;
             while (i < end && !PageRules.isHtmlSpace(b[i]) && b[i] != '/' && b[i] != '>') {
                 if (b[i] == '<') {
-                    throw new NotSure("'<' inside a tag name at byte " + i);
+                    throw new NotSure("'<' inside a tag name", i);
                 }
                 i++;
             }
@@ -183,7 +184,7 @@ public final class HrefScanner {
         private TagNames.Tag readEndTag() {
             int at = pos;
             if (at + 2 >= end) {
-                throw new NotSure("'</' at the end of the body");
+                throw new NotSure("'</' at the end of the body", at);
             }
             if (b[at + 2] == '>') {
                 pos = at + 3;
@@ -196,7 +197,7 @@ public final class HrefScanner {
             int i = at + 2;
             while (i < end && !PageRules.isHtmlSpace(b[i]) && b[i] != '/' && b[i] != '>') {
                 if (b[i] == '<') {
-                    throw new NotSure("'<' inside a tag name at byte " + i);
+                    throw new NotSure("'<' inside a tag name", i);
                 }
                 i++;
             }
@@ -217,10 +218,10 @@ public final class HrefScanner {
 
         private int checked(int next, int at) {
             if (next == TagLexer.EOF) {
-                throw new NotSure("tag at byte " + at + " is cut off by the end of the body");
+                throw new NotSure("tag cut off by the end of the body", at);
             }
             if (next == TagLexer.SUSPICIOUS) {
-                throw new NotSure("'<' inside the tag at byte " + at);
+                throw new NotSure("'<' inside a tag", at);
             }
             return next;
         }
@@ -304,10 +305,10 @@ public final class HrefScanner {
                 } else if (isAsciiLetter(c)) {
                     TagNames.Tag tag = readStartTag(lt);
                     if (tag.is(OpenElements.BAIL_OUT | OpenElements.ISLAND)) {
-                        throw new NotSure("<" + tag.name() + "> inside the <noscript> at byte " + at);
+                        throw new NotSure("<" + tag.name() + "> inside a <noscript>", lt);
                     }
                     if (tag.is(OpenElements.RAW_TEXT) && selfClosing()) {
-                        throw new NotSure("a self-closing <" + tag.name() + "> inside the <noscript> at byte " + at);
+                        throw new NotSure("self-closing <" + tag.name() + "> inside a <noscript>", lt);
                     }
                     readElement(tag, lt);
                 } else {
@@ -339,7 +340,7 @@ public final class HrefScanner {
                 byte c = b[lt + 1];
                 if (c == '!') {
                     if (TagLexer.startsWith(b, lt, end, "<![CDATA[")) {
-                        throw new NotSure("a CDATA section in foreign content at byte " + lt);
+                        throw new NotSure("CDATA section in <svg> or <math>", lt);
                     }
                     markupDeclaration();
                 } else if (c == '?') {
@@ -350,15 +351,15 @@ public final class HrefScanner {
                         continue;
                     }
                     if (tag.name().equals("p") || tag.name().equals("br")) {
-                        throw new NotSure("</" + tag.name() + "> breaks out of foreign content at byte " + lt);
+                        throw new NotSure("</" + tag.name() + "> breaks out of <svg> or <math>", lt);
                     }
                     int open = depth - 1;
                     while (open >= 0 && !sameName(foreign[2 * open], foreign[2 * open + 1])) {
                         open--;
                     }
                     if (open < 0) {
-                        throw new NotSure("</" + tag.name() + "> closes an HTML element from foreign content at byte "
-                                + lt);
+                        throw new NotSure("</" + tag.name() + "> closes an HTML element from <svg> or <math>",
+                                lt);
                     }
                     depth = open;
                     if (depth == 0) {
@@ -369,14 +370,14 @@ public final class HrefScanner {
                     }
                 } else if (isAsciiLetter(c)) {
                     if (integration >= 0) {
-                        throw new NotSure("markup inside an integration point of foreign content at byte " + lt);
+                        throw new NotSure("markup in an integration point of <svg> or <math>", lt);
                     }
                     TagNames.Tag tag = readStartTag(lt);
                     if (tag.is(OpenElements.BREAKOUT)) {
-                        throw new NotSure("<" + tag.name() + "> breaks out of foreign content at byte " + lt);
+                        throw new NotSure("<" + tag.name() + "> breaks out of <svg> or <math>", lt);
                     }
                     if (tag.name().equals("script") || tag.name().equals("style")) {
-                        throw new NotSure("<" + tag.name() + "> in foreign content at byte " + lt);
+                        throw new NotSure("<" + tag.name() + "> in <svg> or <math>", lt);
                     }
                     if (!selfClosing()) {
                         if (tag.is(OpenElements.INTEGRATION)) {
@@ -394,7 +395,7 @@ public final class HrefScanner {
         private int push(int depth, int at) {
             if (2 * depth + 2 > foreign.length) {
                 if (depth >= 256) {
-                    throw new NotSure("foreign content nested deeper than 256 at byte " + at);
+                    throw new NotSure("<svg> or <math> nested deeper than 256", at);
                 }
                 foreign = java.util.Arrays.copyOf(foreign, foreign.length * 2);
             }
@@ -424,7 +425,7 @@ public final class HrefScanner {
             while (!name.equals("script")) {
                 close = TagLexer.indexOf(b, i, end, "</");
                 if (close < 0) {
-                    throw new NotSure("<" + name + "> at byte " + at + " is never closed");
+                    throw new NotSure("<" + name + "> never closed", at);
                 }
                 int after = close + 2 + name.length();
                 if (TagLexer.startsWithIgnoreCase(b, close + 2, end, name) && after < end
@@ -439,7 +440,7 @@ public final class HrefScanner {
             if (name.equals("title") && title == null) {
                 String text = CharacterReferences.decode(new String(b, pos, close - pos, charset));
                 if (text == null) {
-                    throw new NotSure("a character reference in the title at byte " + at);
+                    throw new NotSure("character reference in the title", at);
                 }
                 title = PageRules.collapseWhitespace(text);
             }
@@ -479,7 +480,7 @@ public final class HrefScanner {
                 }
                 i++;
             }
-            throw new NotSure("<script> at byte " + at + " is never closed");
+            throw new NotSure("<script> never closed", at);
         }
 
         /** Whether {@code tag} (lower case, like {@code "</script"}) starts at i, followed by space, / or >. */
@@ -494,7 +495,7 @@ public final class HrefScanner {
             while (true) {
                 int lt = TagLexer.indexOf(b, pos, end, (byte) '<');
                 if (lt < 0) {
-                    throw new NotSure("<select> at byte " + at + " is never closed");
+                    throw new NotSure("<select> never closed", at);
                 }
                 pos = lt;
                 if (TagLexer.startsWith(b, lt, end, "<!--")) {
@@ -506,7 +507,7 @@ public final class HrefScanner {
                     pos = checked(TagLexer.readAttributes(b, lt + optionTagLength(lt), end, IGNORE), lt);
                 } else if (lt + 1 < end && (isAsciiLetter(b[lt + 1]) || b[lt + 1] == '/' || b[lt + 1] == '!'
                         || b[lt + 1] == '?')) {
-                    throw new NotSure("markup other than options in the <select> at byte " + at);
+                    throw new NotSure("markup other than options in a <select>", at);
                 } else {
                     pos = lt + 1;
                 }
@@ -535,7 +536,7 @@ public final class HrefScanner {
             String raw = new String(b, start, stop - start, charset);
             String decoded = CharacterReferences.decode(raw);
             if (decoded == null) {
-                throw new NotSure("a character reference in the attribute value at byte " + start);
+                throw new NotSure("character reference in an attribute value", start);
             }
             return decoded;
         }

@@ -91,11 +91,11 @@ final class OpenElements {
     void start(TagNames.Tag tag, int at) {
         String name = tag.name();
         if (tag.is(BAIL_OUT)) {
-            throw new NotSure("<" + name + "> at byte " + at);
+            throw new NotSure("<" + name + ">", at);
         }
         byte table = tableDepth == 0 ? 0 : tables[tableDepth - 1];
         if (table == TABLE && !tag.is(IN_TABLE)) {
-            throw new NotSure("<" + name + "> directly in a table (foster-parented) at byte " + at);
+            throw new NotSure("<" + name + "> directly in a table (foster-parented)", at);
         }
         if (aOpen) {
             startInsideA(tag, at);
@@ -139,18 +139,18 @@ final class OpenElements {
         }
         if (name.equals("a")) {
             if (!allPhrasing(0)) {
-                throw new NotSure("<a> at byte " + at + " inside an a holding a block (adoption agency)");
+                throw new NotSure("<a> inside an a holding a block (adoption agency)", at);
             }
             return;
         }
         if (!tag.is(BLOCK)) {
-            throw new NotSure("<" + name + "> inside an a at byte " + at);
+            throw new NotSure("<" + name + "> inside an a", at);
         }
         int p = lastInsideA("p");
         if (p >= 0) {
             popInsideA(p);
         } else if (pMaybeOpen) {
-            throw new NotSure("<" + name + "> inside an a may close a p outside it, at byte " + at);
+            throw new NotSure("<" + name + "> inside an a may close a p outside it", at);
         }
         if (tag.is(HEADING) && !insideA.isEmpty() && insideA.get(insideA.size() - 1).is(HEADING)) {
             insideA.remove(insideA.size() - 1);
@@ -196,7 +196,7 @@ final class OpenElements {
         String name = tag.name();
         if (name.equals("a")) {
             if (!allPhrasing(0)) {
-                throw new NotSure("</a> at byte " + at + " closes an a holding an open block (adoption agency)");
+                throw new NotSure("</a> closes an a holding an open block (adoption agency)", at);
             }
             aOpen = false;
             insideA.clear();
@@ -213,10 +213,10 @@ final class OpenElements {
             }
         }
         if (index < 0) {
-            throw new NotSure("</" + name + "> at byte " + at + " closes an element outside the open a");
+            throw new NotSure("</" + name + "> closes an element outside the open a", at);
         }
         if (!tag.is(BLOCK) && !allPhrasing(index + 1)) {
-            throw new NotSure("</" + name + "> at byte " + at + " is misnested with a block inside an a");
+            throw new NotSure("</" + name + "> misnested with a block inside an a", at);
         }
         popInsideA(index);
     }

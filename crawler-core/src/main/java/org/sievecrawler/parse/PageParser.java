@@ -1,22 +1,31 @@
 package org.sievecrawler.parse;
 
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import okhttp3.HttpUrl;
 
 /**
  * The crawl's entry point for reading a page: the fast {@link HrefScanner} first, and the reference
  * {@link JsoupPageParser} for every page the scanner is unsure of. Each {@link ParsedPage} says which one read it,
- * and the parser counts both so the crawl can report the fallback rate.
+ * and the parser counts both, and the fallbacks by the scanner's reason, so the crawl can report the fallback rate and
+ * what caused it.
  *
- * <p>Safe for any number of threads; the counters are {@link LongAdder}s. Out of scope: fetching, resolving and
+ * <p>Safe for any number of threads; the counters are {@link LongAdder}s. At most {@value #MAX_REASONS} distinct
+ * reasons are counted apart (reasons may hold tag names, which a page chooses); later ones count as "other". Out of scope: fetching, resolving and
  * normalizing links, and deciding which links to follow.
  */
 public final class PageParser {
+    static final int MAX_REASONS = 64;
+    static final String OTHER_REASONS = "other";
     private final HrefScanner scanner = new HrefScanner();
     private final JsoupPageParser jsoup = new JsoupPageParser();
     private final LongAdder scanned = new LongAdder();
     private final LongAdder fellBack = new LongAdder();
+    private final Map<String, LongAdder> reasons = new ConcurrentHashMap<>();
 
     /**
      * Reads links and metadata from {@code length} bytes of {@code body}. Never throws on malformed markup.
@@ -32,7 +41,27 @@ public final class PageParser {
             return done.page();
         }
         fellBack.increment();
+        countReason(((ScanResult.Unsure) result).reason());
         return jsoup.parse(body, length, contentType, pageUrl);
+    }
+
+    private void countReason(String reason) {
+        LongAdder count = reasons.get(reason);
+        if (count == null) {
+            count = reasons.size() < MAX_REASONS ? reasons.computeIfAbsent(reason, r -> new LongAdder())
+                    : reasons.computeIfAbsent(OTHER_REASONS, r -> new LongAdder());
+        }
+        count.increment();
+    }
+
+    /** Pages that fell back so far, by the scanner's reason, most frequent first. */
+    public Map<String, Long> fallbackReasons() {
+        Map<String, Long> sorted = new LinkedHashMap<>();
+        reasons.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue().sum()))
+                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
+                        .thenComparing(Map.Entry.comparingByKey()))
+                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        return sorted;
     }
 
     /** Pages the scanner read so far. */

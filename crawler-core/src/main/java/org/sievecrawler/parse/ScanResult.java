@@ -10,7 +10,8 @@ public sealed interface ScanResult {
      * The scanner met something it does not model (a non-ASCII-compatible charset, foreign content, markup whose
      * tree would not follow source order...); the page should go to jsoup.
      *
-     * @param reason what it met and where, e.g. {@code "<svg> at byte 812"}
+     * @param reason what it met, without where: a short label to count pages by, e.g. {@code "<template>"}
+     * @param detail the reason and where it was met, e.g. {@code "<template> at byte 812"}
      */
-    record Unsure(String reason) implements ScanResult {}
+    record Unsure(String reason, String detail) implements ScanResult {}
 }

@@ -28,15 +28,17 @@ import java.util.Map;
  * @param sieveEstimate the Sieve's estimate of distinct URLs seen, n*
  * @param sieveFalsePositiveRate the Sieve's false-positive rate at the end
  * @param pending URLs still pending when the crawl ended
+ * @param parser how this run read its HTML pages: scanned, fell back to jsoup, and why
  */
 public record CrawlSummary(Instant startedAt, Duration duration, String endReason, long decided, long fetched,
         long bytes, Map<String, Long> outcomes, Map<Integer, Long> statuses, Map<String, Long> linkRejections,
-        long sieveExpected, double sieveEstimate, double sieveFalsePositiveRate, long pending) {
+        long sieveExpected, double sieveEstimate, double sieveFalsePositiveRate, long pending, ParserCounts parser) {
 
     public CrawlSummary {
         outcomes = Map.copyOf(outcomes);
         statuses = Map.copyOf(statuses);
         linkRejections = Map.copyOf(linkRejections);
+        java.util.Objects.requireNonNull(parser, "parser");
     }
 
     /** Responses per second over the whole crawl. */
@@ -78,6 +80,15 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
             json.writeNumberField("expectedUrls", sieveExpected);
             json.writeNumberField("estimatedSeen", Math.round(sieveEstimate));
             json.writeNumberField("falsePositiveRate", sieveFalsePositiveRate);
+            json.writeEndObject();
+            json.writeObjectFieldStart("parser");
+            json.writeNumberField("scanned", parser.scanned());
+            json.writeNumberField("fellBack", parser.fellBack());
+            json.writeObjectFieldStart("fallbackReasons"); // most frequent first
+            for (Map.Entry<String, Long> e : parser.fallbackReasons().entrySet()) {
+                json.writeNumberField(e.getKey(), e.getValue());
+            }
+            json.writeEndObject();
             json.writeEndObject();
             json.writeEndObject();
         }
