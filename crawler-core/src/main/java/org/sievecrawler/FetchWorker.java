@@ -387,7 +387,7 @@ final class FetchWorker {
                 String via = switch (link.kind()) {
                     case A -> "L a/@href";
                     case AREA -> "L area/@href";
-                    case CANONICAL -> "L link/@href";
+                    case CANONICAL, LINK -> "L link/@href";
                     case FRAME -> "E frame/@src";
                     case IFRAME -> "E iframe/@src";
                 };

@@ -255,9 +255,11 @@ public final class HrefScanner {
                 case "area" -> link(hrefStart, hrefEnd, Outlink.Kind.AREA);
                 case "iframe" -> link(srcStart, srcEnd, Outlink.Kind.IFRAME);
                 case "link" -> {
-                    if (hrefStart >= 0 && relStart >= 0 && PageRules.relHas(value(relStart, relEnd), "canonical")) {
-                        link(hrefStart, hrefEnd, Outlink.Kind.CANONICAL);
-                        if (canonical == null) {
+                    Outlink.Kind kind = hrefStart >= 0 && relStart >= 0
+                            ? PageRules.linkKind(value(relStart, relEnd)) : null;
+                    if (kind != null) {
+                        link(hrefStart, hrefEnd, kind);
+                        if (kind == Outlink.Kind.CANONICAL && canonical == null) {
                             canonical = links.get(links.size() - 1).href();
                         }
                     }

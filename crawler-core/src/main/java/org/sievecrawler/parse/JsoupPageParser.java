@@ -48,9 +48,11 @@ public final class JsoupPageParser {
                 case "frame" -> addLink(links, el, "src", Outlink.Kind.FRAME);
                 case "iframe" -> addLink(links, el, "src", Outlink.Kind.IFRAME);
                 case "link" -> {
-                    if (el.hasAttr("href") && PageRules.relHas(el.attr("rel"), "canonical")) {
-                        addLink(links, el, "href", Outlink.Kind.CANONICAL);
-                        if (canonical == null) {
+                    Outlink.Kind kind = el.hasAttr("href") && el.hasAttr("rel") ? PageRules.linkKind(el.attr("rel"))
+                            : null;
+                    if (kind != null) {
+                        addLink(links, el, "href", kind);
+                        if (kind == Outlink.Kind.CANONICAL && canonical == null) {
                             canonical = el.attr("href");
                         }
                     }

@@ -23,7 +23,12 @@ public record Outlink(String href, Kind kind, boolean nofollow) {
         /** {@code <iframe src>} */
         IFRAME,
         /** {@code <link rel=canonical href>} */
-        CANONICAL
+        CANONICAL,
+        /**
+         * {@code <link href>} whose {@code rel} names another page ({@code next}, {@code prev}, {@code alternate},
+         * {@code search}, {@code index}, ...; see {@link PageRules#linkKind})
+         */
+        LINK
     }
 
     public Outlink {

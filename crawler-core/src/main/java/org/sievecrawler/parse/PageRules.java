@@ -34,6 +34,40 @@ final class PageRules {
         return false;
     }
 
+    /**
+     * The {@code rel} tokens of a {@code <link>} that point to another page rather than to something the page uses
+     * (a stylesheet, an icon, a preload): the HTML spec's hyperlink types and the document relations of HTML 4 that
+     * documentation generators still write (Sphinx's {@code search}, {@code index}, {@code next}; DocBook's
+     * {@code up}, {@code home}, {@code start}).
+     */
+    private static final String[] PAGE_RELATIONS = {"alternate", "next", "prev", "previous", "search", "help",
+        "index", "contents", "toc", "start", "first", "last", "up", "top", "home", "chapter", "section",
+        "subsection", "appendix", "glossary", "copyright", "license", "author"};
+
+    /**
+     * What kind of link a {@code <link href>} with this {@code rel} is: {@link Outlink.Kind#CANONICAL} when rel holds
+     * {@code canonical}, {@link Outlink.Kind#LINK} when it holds a page relation (see {@link #PAGE_RELATIONS}) and
+     * neither {@code stylesheet} nor {@code icon} (an {@code alternate stylesheet} is a stylesheet), else null: not
+     * a link to follow.
+     */
+    static Outlink.Kind linkKind(String rel) {
+        if (rel == null) {
+            return null;
+        }
+        if (relHas(rel, "canonical")) {
+            return Outlink.Kind.CANONICAL;
+        }
+        if (relHas(rel, "stylesheet") || relHas(rel, "icon")) {
+            return null;
+        }
+        for (String relation : PAGE_RELATIONS) {
+            if (relHas(rel, relation)) {
+                return Outlink.Kind.LINK;
+            }
+        }
+        return null;
+    }
+
     /** HTML's ASCII whitespace: tab, LF, FF, CR, space. */
     static boolean isHtmlSpace(int c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';

@@ -11,8 +11,9 @@ import okhttp3.HttpUrl;
  *
  * @param title the text of the first {@code <title>}, whitespace-collapsed and trimmed; null if there is none
  * @param base the first {@code <base href>} resolved against the page URL if present and valid, else the page URL
- * @param links every {@code a[href]}, {@code area[href]}, {@code frame[src]}, {@code iframe[src]} and
- *     {@code link[rel=canonical][href]}, in document order
+ * @param links every {@code a[href]}, {@code area[href]}, {@code frame[src]}, {@code iframe[src]},
+ *     {@code link[rel=canonical][href]} and {@code link[href]} whose rel names another page (next, prev, alternate,
+ *     search, ...), in document order
  * @param canonical the raw href of the first {@code link[rel=canonical][href]}, or null
  * @param noindex whether a {@code <meta name=robots>} says {@code noindex} or {@code none}
  * @param nofollow whether a {@code <meta name=robots>} says {@code nofollow} or {@code none}
