@@ -14,8 +14,9 @@
 #   python-django-doc (django)   /usr/share/doc/python-django-doc/html        /index.html
 # Each port is its own nginx server (sendfile on, keepalive_requests 100000, /etc/nginx/mime.types) with its own
 # access log: host:port, path, status, bytes, time, request time, content type, referrer (tab-separated). The
-# servers listen on ADDR (127.0.0.2), a loopback address of their own, so that links to other hosts on the same
-# machine (Django's tutorial links to 127.0.0.1:8000 and localhost:8000) are out of both crawlers' scope.
+# servers listen on ADDR (127.0.0.2), a loopback address of their own: Django's tutorial links to 127.0.0.1:8000,
+# and wget2 takes any port of a seed's host for the same site (served on 127.0.0.1, it spent minutes retrying
+# port 8000). Our crawler keeps a crawl seeded on a private address to the seeds' host and port anyway.
 #
 # The crawlers, alternating ROUNDS times (sieve, wget2, sieve, wget2, ...), the access logs cleared between crawls:
 #   sieve   $CRAWLER crawl --profile crawler-bench/real-bench.yaml --threads THREADS --out DIR -q SEEDS
@@ -25,6 +26,9 @@
 #   wget2   wget2 -q --recursive --level=inf --no-parent --max-threads=WGET_THREADS -P DIR SEEDS
 #           It writes every file it fetches to DIR (deleted after the crawl unless KEEP=1) and also fetches page
 #           requisites and what CSS refers to (stylesheets, scripts, images, fonts); robots.txt obeyed.
+#   scrapy  (SCRAPY=1 only) /usr/bin/python3 crawler-bench/real-bench-scrapy.py SCRAPY_CONCURRENCY SEEDS: a
+#           CrawlSpider following a/area/frame/iframe, robots.txt obeyed, nothing written. Installs Debian's
+#           python3-scrapy when missing. It crawls ~20-40 pages/s here: use it with --package python-django-doc.
 # Every crawl prints one RESULT line:
 #   pages           distinct HTML pages answered 200 (host:port and path, content type text/html; nginx's log)
 #   requests        every request of the crawl (robots.txt, 404s, redirects, assets included)
@@ -43,8 +47,10 @@
 # Environment: ROUNDS (3 cold, 2 sustained), THREADS (32), WGET_THREADS (16 cold, 32 sustained), COPIES (ports
 # per package in sustained mode, 4: ~116,000 pages), ADDR (127.0.0.2), BASE_PORT (19100; ports BASE_PORT to
 # BASE_PORT + 10 * COPIES), WORK (/tmp/sieve-real-bench), CRAWLER, KEEP (1 keeps wget2's files), CRAWL_TIMEOUT
-# (600 s per crawl), NGINX_WORKERS (1), REBUILD (1 to run mvn package even if the jar exists).
-# Missing packages (the doc packages, nginx, wget2, time) are installed with apt-get install -y.
+# (600 s per crawl), NGINX_WORKERS (1), REBUILD (1 to run mvn package even if the jar exists), SCRAPY (1 adds
+# Scrapy as a third crawler), SCRAPY_CONCURRENCY (16).
+# Missing packages (the doc packages, nginx, wget2, time; python3-scrapy with SCRAPY=1) are installed with
+# apt-get install -y --no-install-recommends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -78,6 +84,10 @@ CRAWLER=${CRAWLER:-java -jar crawler-cli/target/crawler.jar}
 KEEP=${KEEP:-0}
 CRAWL_TIMEOUT=${CRAWL_TIMEOUT:-600}
 NGINX_WORKERS=${NGINX_WORKERS:-1}
+SCRAPY=${SCRAPY:-0}
+SCRAPY_CONCURRENCY=${SCRAPY_CONCURRENCY:-16}
+CRAWLERS=(sieve wget2)
+[ "$SCRAPY" = 1 ] && CRAWLERS+=(scrapy)
 PROFILE=$ROOT/crawler-bench/real-bench.yaml
 [ "$COPIES" -ge 1 ] && [ "$COPIES" -le 9 ] || { echo "real-bench: COPIES=$COPIES must be 1 to 9" >&2; exit 2; }
 
@@ -107,11 +117,12 @@ done
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || MISSING+=(nginx)
 command -v wget2 >/dev/null 2>&1 || MISSING+=(wget2)
 [ -x /usr/bin/time ] || MISSING+=(time)
+[ "$SCRAPY" = 1 ] && ! /usr/bin/python3 -c 'import scrapy' 2>/dev/null && MISSING+=(python3-scrapy)
 if [ ${#MISSING[@]} -gt 0 ]; then
   echo "real-bench: installing ${MISSING[*]} with apt-get" >&2
   SUDO=$([ "$(id -u)" = 0 ] && echo "" || echo sudo)
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${MISSING[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${MISSING[@]}" >/dev/null
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 if [ "$CRAWLER" = "java -jar crawler-cli/target/crawler.jar" ] \
@@ -189,6 +200,8 @@ echo "real-bench: mode=$MODE packages=$(for i in "${SELECTED[@]}"; do printf '%s
 echo "real-bench: sieve:  $CRAWLER crawl --profile crawler-bench/real-bench.yaml --threads $THREADS --out DIR -q SEEDS"
 echo "real-bench: wget2:  wget2 -q --recursive --level=inf --no-parent --max-threads=$WGET_THREADS -P DIR SEEDS" \
   "($(wget2 --version 2>/dev/null | head -1 | sed 's/ - .*//'); writes every file to DIR)"
+[ "$SCRAPY" = 1 ] && echo "real-bench: scrapy: /usr/bin/python3 crawler-bench/real-bench-scrapy.py $SCRAPY_CONCURRENCY SEEDS" \
+  "(Scrapy $(/usr/bin/python3 -c 'import scrapy; print(scrapy.__version__)'))"
 echo "real-bench: seeds:  ${SEEDS[*]:0:5}$([ ${#SEEDS[@]} -gt 5 ] && echo " ... (${#SEEDS[@]})")"
 echo "real-bench: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -211,6 +224,10 @@ crawl() { # WHO ROUND: runs one crawl, keeps its access log in $WORK/crawls/ROUN
     wget2)
       /usr/bin/time -f '%e %U %S %M' -o "$dir/time" timeout "$CRAWL_TIMEOUT" wget2 -q --recursive --level=inf \
         --no-parent --max-threads="$WGET_THREADS" -P "$dir/out" "${SEEDS[@]}" > "$dir/crawler.out" 2>&1 &
+      ;;
+    scrapy)
+      /usr/bin/time -f '%e %U %S %M' -o "$dir/time" timeout "$CRAWL_TIMEOUT" /usr/bin/python3 \
+        "$ROOT/crawler-bench/real-bench-scrapy.py" "$SCRAPY_CONCURRENCY" "${SEEDS[@]}" > "$dir/crawler.out" 2>&1 &
       ;;
   esac
   CRAWL_PID=$!
@@ -251,8 +268,7 @@ crawl() { # WHO ROUND: runs one crawl, keeps its access log in $WORK/crawls/ROUN
 }
 
 for round in $(seq 1 "$ROUNDS"); do
-  crawl sieve "$round"
-  crawl wget2 "$round"
+  for who in "${CRAWLERS[@]}"; do crawl "$who" "$round"; done
 done
 echo "real-bench: load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -266,7 +282,7 @@ echo "### $MODE: $(for i in "${SELECTED[@]}"; do printf '%s ' "${PKG_NAMES[$i]}"
 echo
 {
   awk -F'\t' 'NR > 1' "$RESULTS"
-  for who in sieve wget2; do
+  for who in "${CRAWLERS[@]}"; do
     printf '%s\tmedian' "$who"
     for c in 3 4 5 6 7 8 9 10 11; do printf '\t%s' "$(column_of "$who" "$c" | median)"; done
     echo
@@ -281,14 +297,17 @@ echo
       $8, commas($9), commas($10), $11 }'
 echo
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "n/a"}'; }
-echo "sieve ÷ wget2 (medians, rounds: $ROUNDS): pages/s $(ratio "$(column_of sieve 6 | median)" "$(column_of wget2 6 | median)")x," \
-  "CPU-s $(ratio "$(column_of sieve 7 | median)" "$(column_of wget2 7 | median)")x," \
-  "CPU per page $(ratio "$(column_of sieve 8 | median)" "$(column_of wget2 8 | median)")x," \
-  "peak RSS $(ratio "$(column_of sieve 9 | median)" "$(column_of wget2 9 | median)")x"
+for other in "${CRAWLERS[@]:1}"; do
+  echo "sieve ÷ $other (medians, rounds: $ROUNDS):" \
+    "pages/s $(ratio "$(column_of sieve 6 | median)" "$(column_of "$other" 6 | median)")x," \
+    "CPU-s $(ratio "$(column_of sieve 7 | median)" "$(column_of "$other" 7 | median)")x," \
+    "CPU per page $(ratio "$(column_of sieve 8 | median)" "$(column_of "$other" 8 | median)")x," \
+    "peak RSS $(ratio "$(column_of sieve 9 | median)" "$(column_of "$other" 9 | median)")x"
+done
 
 echo
 echo "What each fetched besides HTML pages answered 200 (round 1; status and content type: requests):"
-for who in sieve wget2; do
+for who in "${CRAWLERS[@]}"; do
   printf '  %s: ' "$who"
   awk -F'\t' '!($3 == 200 && $7 ~ /^text\/html/) {n[$3 " " ($7 == "" ? "-" : $7)]++} END {for (k in n) print n[k] "\t" k}' \
     "$WORK/crawls/1-$who/access.log" | sort -rn | head -8 | awk -F'\t' '{printf "%s%s: %s", (NR > 1 ? ", " : ""), $2, $1} END {print ""}'
@@ -296,24 +315,28 @@ done
 
 echo
 echo "Coverage (HTML pages answered 200, by host:port and path):"
-for round in $(seq 1 "$ROUNDS"); do
-  a=$WORK/crawls/$round-sieve/pages.txt
-  b=$WORK/crawls/$round-wget2/pages.txt
-  echo "  round $round: both $(comm -12 "$a" "$b" | wc -l), only wget2 $(comm -13 "$a" "$b" | wc -l), only sieve $(comm -23 "$a" "$b" | wc -l)"
-done
 listed() { # FILE_OF_KEYS LOG: the first keys, with the referrer the log gives
   head -10 "$1" | while read -r key; do
     awk -F'\t' -v k="$key" '$1 $2 == k {print "    " k "  (referrer " ($8 == "" || $8 == "-" ? "none logged" : $8) ")"; exit}' "$2"
   done
 }
-comm -13 "$WORK/crawls/1-sieve/pages.txt" "$WORK/crawls/1-wget2/pages.txt" > "$WORK/only-wget2.txt"
-comm -23 "$WORK/crawls/1-sieve/pages.txt" "$WORK/crawls/1-wget2/pages.txt" > "$WORK/only-sieve.txt"
-if [ -s "$WORK/only-wget2.txt" ]; then
-  echo "  fetched by wget2, not by sieve (round 1, first 10 of $(wc -l < "$WORK/only-wget2.txt"); all in $WORK/only-wget2.txt):"
-  listed "$WORK/only-wget2.txt" "$WORK/crawls/1-wget2/access.log"
-fi
-if [ -s "$WORK/only-sieve.txt" ]; then
-  echo "  fetched by sieve, not by wget2 (round 1, first 10 of $(wc -l < "$WORK/only-sieve.txt"); all in $WORK/only-sieve.txt):"
-  listed "$WORK/only-sieve.txt" "$WORK/crawls/1-sieve/access.log"
-fi
+for other in "${CRAWLERS[@]:1}"; do
+  for round in $(seq 1 "$ROUNDS"); do
+    a=$WORK/crawls/$round-sieve/pages.txt
+    b=$WORK/crawls/$round-$other/pages.txt
+    echo "  sieve and $other, round $round: both $(comm -12 "$a" "$b" | wc -l), only $other $(comm -13 "$a" "$b" | wc -l)," \
+      "only sieve $(comm -23 "$a" "$b" | wc -l)"
+  done
+  comm -13 "$WORK/crawls/1-sieve/pages.txt" "$WORK/crawls/1-$other/pages.txt" > "$WORK/only-$other.txt"
+  comm -23 "$WORK/crawls/1-sieve/pages.txt" "$WORK/crawls/1-$other/pages.txt" > "$WORK/only-sieve-not-$other.txt"
+  if [ -s "$WORK/only-$other.txt" ]; then
+    echo "  fetched by $other, not by sieve (round 1, first 10 of $(wc -l < "$WORK/only-$other.txt"); all in $WORK/only-$other.txt):"
+    listed "$WORK/only-$other.txt" "$WORK/crawls/1-$other/access.log"
+  fi
+  if [ -s "$WORK/only-sieve-not-$other.txt" ]; then
+    echo "  fetched by sieve, not by $other (round 1, first 10 of $(wc -l < "$WORK/only-sieve-not-$other.txt");" \
+      "all in $WORK/only-sieve-not-$other.txt):"
+    listed "$WORK/only-sieve-not-$other.txt" "$WORK/crawls/1-sieve/access.log"
+  fi
+done
 echo "real-bench: results in $RESULTS, each crawl's access log in $WORK/crawls/ROUND-CRAWLER/access.log"
