@@ -351,7 +351,7 @@ final class FetchWorker {
 
     /** Parses an HTML page, offers the links it may follow and records it (and its outlinks, in the archive). */
     private void parsePage(PendingUrl task, FetchResult.Page page, WarcLocation at) throws IOException {
-        ParsedPage parsed = parser.parse(page.body(), page.length(), page.contentType(), HttpUrl.get(task.url()));
+        ParsedPage parsed = parser.parse(page.body(), page.length(), page.contentType(), page.url());
         if (at != null && profile.output().warcMetadata()) {
             archive.writeMetadata(task.url(), at, outlinks(parsed));
         }

@@ -2,6 +2,7 @@ package org.sievecrawler.fetch;
 
 import java.time.Duration;
 import okhttp3.Headers;
+import okhttp3.HttpUrl;
 
 /**
  * The outcome of one fetch attempt: a final response ({@link Page}), a redirect the engine may follow
@@ -23,6 +24,7 @@ public sealed interface FetchResult {
      * A final response: 2xx, or any 4xx/5xx other than the retryable 429, 502, 503 and 504, or a 3xx that is not
      * a redirect.
      *
+     * @param url the URL fetched, parsed (what the page's relative links resolve against, barring a base)
      * @param status the HTTP status code
      * @param contentType the Content-Type header value, or null when absent
      * @param body the body after decompression, at most {@code limits.max-page-bytes} long; owned by the caller
@@ -33,7 +35,7 @@ public sealed interface FetchResult {
      * @param headers the response headers as received (Content-Encoding included; the body is decoded all the same)
      * @param exchange the exchange as it crossed the wire, or null when not captured
      */
-    record Page(int status, String contentType, byte[] body, int length, boolean truncated, long fetchMillis,
+    record Page(HttpUrl url, int status, String contentType, byte[] body, int length, boolean truncated, long fetchMillis,
             String remoteAddress, Headers headers, HttpExchange exchange) implements FetchResult {
         @Override
         public String toString() {

@@ -95,7 +95,6 @@ public final class HttpFetcher implements AutoCloseable {
         Dispatcher dispatcher = new Dispatcher();
         dispatcher.setMaxRequests(Math.max(64, fetch.threads()));
         dispatcher.setMaxRequestsPerHost(fetch.threads());
-        String userAgent = fetch.userAgent();
         OkHttpClient.Builder builder = new OkHttpClient.Builder();
         if (captureExchanges) {
             builder.protocols(List.of(Protocol.HTTP_1_1));
@@ -112,8 +111,6 @@ public final class HttpFetcher implements AutoCloseable {
                 .connectionPool(new ConnectionPool(fetch.threads(), IDLE_CONNECTION_KEEP_ALIVE_MINUTES,
                         TimeUnit.MINUTES))
                 .dns(guard)
-                .addInterceptor(chain -> chain.proceed(chain.request().newBuilder().header("User-Agent", userAgent)
-                        .header("Accept-Encoding", "gzip").build()))
                 .addInterceptor(guard)
                 .addNetworkInterceptor(HttpFetcher::watchTheWire)
                 .build();
@@ -133,7 +130,7 @@ public final class HttpFetcher implements AutoCloseable {
                     "url \"" + url + "\" is not an absolute http or https URL", null, 0);
         }
         Wire wire = new Wire(capture);
-        Request request = new Request.Builder().url(parsed).tag(Wire.class, wire).build();
+        Request request = request(parsed, wire);
         FetchResult result;
         try (Response response = client.newCall(request).execute()) {
             result = toResult(response, parsed, start, wire);
@@ -142,6 +139,15 @@ public final class HttpFetcher implements AutoCloseable {
         }
         LOG.debug("fetched {}: {}", parsed, result);
         return result;
+    }
+
+    /**
+     * A GET of {@code url} with the profile's User-Agent and {@code Accept-Encoding: gzip} (so OkHttp leaves the body
+     * coded for {@link CappedBody} to inflate), carrying {@code wire} for the network interceptor.
+     */
+    private Request request(HttpUrl url, Wire wire) {
+        return new Request.Builder().url(url).header("User-Agent", fetch.userAgent())
+                .header("Accept-Encoding", "gzip").tag(Wire.class, wire).build();
     }
 
     private FetchResult toResult(Response response, HttpUrl url, long start, Wire wire) {
@@ -169,7 +175,7 @@ public final class HttpFetcher implements AutoCloseable {
                     + (retryAfter == null ? "" : " with Retry-After \"" + retryAfter + "\""),
                     RetryAfter.parse(retryAfter, clock), elapsed(start), exchange);
         }
-        return new FetchResult.Page(status, response.header("Content-Type"), body.bytes(), body.bytes().length,
+        return new FetchResult.Page(url, status, response.header("Content-Type"), body.bytes(), body.bytes().length,
                 body.truncated(), elapsed(start), wire.ip, response.headers(), exchange);
     }
 
@@ -249,7 +255,7 @@ public final class HttpFetcher implements AutoCloseable {
         for (int redirects = 0; ; redirects++) {
             long start = clock.millis();
             Wire wire = new Wire(capture);
-            Request request = new Request.Builder().url(current).tag(Wire.class, wire).build();
+            Request request = request(current, wire);
             try (Response response = client.newCall(request).execute()) {
                 int status = response.code();
                 if (!isRedirect(status)) {
