@@ -30,7 +30,6 @@ import org.sievecrawler.politeness.RobotsPolicy;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
-import org.sievecrawler.progress.ParserCounts;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sieve.CorruptFilterException;
@@ -186,7 +185,7 @@ public final class Crawler {
                     reason, stats.decided(), stats.fetched(),
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
                     profile.sieve().expectedUrls(), sieve.estimatedSeen(), sieve.falsePositiveRate(), sieve.size(),
-                    parserCounts(parser));
+                    new CrawlSummary.Parsing(parser.scannedPages(), parser.fallbackPages(), parser.fallbackReasons()));
             summary.writeTo(out.resolve("summary.json"));
             ProgressReporter.LOG.info(summary.line());
             return summary;
@@ -379,20 +378,15 @@ public final class Crawler {
         }
     }
 
-    private static ParserCounts parserCounts(PageParser parser) {
-        return new ParserCounts(parser.scannedPages(), parser.fallbackPages(), parser.fallbackReasons());
-    }
-
     private ProgressLine progressLine(CrawlStats stats, Sieve sieve, HostScheduler politeness, PageParser parser,
             Instant startedAt, long previousFetched) {
         long fetched = stats.fetched();
         double elapsed = Math.max(0.001, Duration.between(startedAt, clock.instant()).toMillis() / 1000.0);
         double interval = profile.progress().interval().toMillis() / 1000.0;
-        long parsed = parser.scannedPages() + parser.fallbackPages();
         return new ProgressLine(fetched, Math.round((fetched - previousFetched) / interval),
                 Math.round(fetched / elapsed), sieve.size(), Math.round(sieve.estimatedSeen()),
-                sieve.falsePositiveRate(), parsed == 0 ? 0 : (double) parser.fallbackPages() / parsed,
-                politeness.hostCount(), politeness.inFlight(), profile.fetch().threads(), stats.count(Outcome.ERROR),
-                stats.count(Outcome.ROBOTS_DISALLOWED), stats.bytes(), Math.round(elapsed));
+                sieve.falsePositiveRate(), parser.fallbackShare(), politeness.hostCount(), politeness.inFlight(),
+                profile.fetch().threads(), stats.count(Outcome.ERROR), stats.count(Outcome.ROBOTS_DISALLOWED),
+                stats.bytes(), Math.round(elapsed));
     }
 }

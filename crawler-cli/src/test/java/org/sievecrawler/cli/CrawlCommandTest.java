@@ -143,7 +143,8 @@ class CrawlCommandTest {
                 .toList();
         assertThat(progress).isNotEmpty().allSatisfy(line -> assertThat(line.split(" "))
                 .allSatisfy(field -> assertThat(field).matches(PROGRESS_FIELD)));
-        assertThat(progress.get(progress.size() - 1)).contains(" active=0/2 ");
+        assertThat(progress.get(progress.size() - 1)).contains(" active=0/2 ")
+                .containsPattern(" fpr=[0-9.e-]+% fallback=0\\.0% hosts=");
         assertThat(Files.readString(out.resolve("crawl.log"))).contains("crawl finished: decided=5");
     }
 

@@ -7,19 +7,36 @@ import okhttp3.HttpUrl;
 
 /**
  * A byte-level scanner that reads links and metadata from HTML without building a DOM, and answers
- * {@link ScanResult.Unsure} whenever the page might be read differently by a WHATWG tree builder (jsoup), so the
- * caller can fall back to {@link JsoupPageParser}.
+ * {@link ScanResult.Unsure} whenever the page might be read differently by jsoup's tree builder (the reference,
+ * WHATWG tree construction with jsoup's own departures from it), so the caller can fall back to
+ * {@link JsoupPageParser}.
  *
  * <p>It scans bytes for tags, so it only takes ASCII-compatible charsets (UTF-8, ISO-8859-x, windows-125x, ...);
  * attribute values and the title are decoded with the page charset and their character references decoded by
  * {@link CharacterReferences}. It skips comments, bogus comments ({@code <!DOCTYPE>}, {@code <![CDATA[...>}),
  * and the raw text of {@code script}, {@code style}, {@code textarea}, {@code iframe} and {@code title} (reading
- * the title's). To stay faithful to tree construction it follows the open elements with {@link OpenElements},
- * which is unsure of foster-parented content in tables, of misnested or implicitly closed {@code <a>} elements,
- * and of {@code svg}, {@code math}, {@code template}, {@code noscript}, {@code frameset}, {@code frame},
- * {@code plaintext}, {@code xmp}, {@code noembed} and {@code noframes}; the scanner itself is unsure of a
- * {@code select} holding more than options, NUL bytes, tags cut off by the end of the body and {@code <} inside
- * a tag.
+ * the title's). To stay faithful to tree construction it follows the open elements with {@link OpenElements}, and
+ * reads two kinds of content apart:
+ * <ul>
+ *   <li>a {@code noscript} (jsoup parses with scripting off, and keeps a noscript's content as an island of plain
+ *       markup wherever it stands, in the head, the body or directly in a table): up to the first
+ *       {@code </noscript>} every start tag opens an element in place, with no implied end tags, adoption agency,
+ *       foster parenting, select or foreign content, so links come in source order; {@code script}, {@code style},
+ *       {@code textarea}, {@code title}, {@code iframe}, {@code xmp}, {@code noembed} and {@code noframes} hold
+ *       raw text unless the tag self-closes;</li>
+ *   <li>{@code svg} and {@code math} foreign content, followed by {@link ForeignElements} to its end tag or a
+ *       breakout tag; its elements are not HTML, so its {@code <a>} are no links; CDATA sections are text.</li>
+ * </ul>
+ *
+ * <p>What it is unsure of (the reason labels it answers): with {@link OpenElements}, foster-parented content in
+ * tables, misnested or implicitly closed {@code <a>} elements and blocks in an {@code <a>} that may close a
+ * {@code <p>} outside it, and {@code template}, {@code frameset}, {@code frame}, {@code plaintext}, {@code xmp},
+ * {@code noembed}, {@code noframes}, {@code isindex} and {@code image} outside a noscript; with
+ * {@link ForeignElements}, any start tag in an SVG or MathML integration point (HTML again), a breakout while one
+ * is open, an end tag that closes no open foreign element, a self-closing SVG {@code script}. The scanner itself
+ * is unsure of charsets that are not ASCII-compatible, NUL bytes, a {@code select} holding more than options (a
+ * noscript in it included), an unclosed comment or raw-text element, tags cut off by the end of the body,
+ * {@code <} inside a tag, and character references {@link CharacterReferences} is unsure of.
  *
  * <p>Stateless and safe for any number of threads: each call scans with its own state. Out of scope: resolving
  * links, and deciding anything the scanner is unsure of (that is the fallback's job).
@@ -32,8 +49,8 @@ public final class HrefScanner {
         PageParser.checkArguments(body, length, pageUrl);
         CharsetSniffer.Sniffed sniffed = CharsetSniffer.sniff(body, length, contentType);
         if (!CharsetSniffer.isAsciiCompatible(sniffed.charset())) {
-            String reason = "charset " + sniffed.charset().name() + " is not ASCII-compatible";
-            return new ScanResult.Unsure(reason, reason);
+            String reason = "charset " + sniffed.charset().name();
+            return new ScanResult.Unsure(reason, reason + " is not ASCII-compatible");
         }
         try {
             Scan scan = new Scan(body, length, sniffed.charset(), sniffed.bomLength());
@@ -42,7 +59,7 @@ public final class HrefScanner {
                     scan.links, scan.canonical, (scan.robots & PageRules.NOINDEX) != 0,
                     (scan.robots & PageRules.NOFOLLOW) != 0, sniffed.charset(), ParsedPage.ParsedBy.SCANNER));
         } catch (NotSure e) {
-            return new ScanResult.Unsure(e.reason(), e.getMessage());
+            return new ScanResult.Unsure(e.label(), e.getMessage());
         } catch (RuntimeException e) {
             return new ScanResult.Unsure("scanner failed: " + e.getClass().getSimpleName(), "scanner failed: " + e);
         }
@@ -63,13 +80,8 @@ public final class HrefScanner {
         final List<Outlink> links = new ArrayList<>();
 
         private final OpenElements open = new OpenElements();
-        /** The names of the open foreign elements, as byte ranges: [2i] start, [2i + 1] end; the root first. */
-        private int[] foreign = new int[16];
-
-        // the name of the tag just read, and the end of its last attribute value (to tell "/>" from a value's '/')
-        private int nameStart;
-        private int nameEnd;
-        private int lastValueEnd;
+        /** Created at the first svg or math that opens foreign content. */
+        private ForeignElements foreign;
 
         // attribute ranges of the current tag, first occurrence wins; -1 when absent
         private int hrefStart;
@@ -78,10 +90,12 @@ public final class HrefScanner {
         private int srcEnd;
         private int relStart;
         private int relEnd;
-        private int metaNameStart;
-        private int metaNameEnd;
+        private int nameStart;
+        private int nameEnd;
         private int contentStart;
         private int contentEnd;
+        /** The end of the current tag's last attribute value, to tell whether it self-closes. */
+        private int lastValueEnd;
 
         Scan(byte[] b, int length, Charset charset, int start) {
             this.b = b;
@@ -107,9 +121,12 @@ public final class HrefScanner {
                 } else if (c == '?') {
                     pos = afterGt(lt + 2, "<?");
                 } else if (c == '/') {
-                    endTag();
+                    TagNames.Tag tag = endTag();
+                    if (tag != null) {
+                        open.end(tag, lt);
+                    }
                 } else if (isAsciiLetter(c)) {
-                    startTag();
+                    startElement(startTag(), lt);
                 } else {
                     pos = lt + 1;
                 }
@@ -144,44 +161,18 @@ public final class HrefScanner {
             return gt + 1;
         }
 
-        private void startTag() {
+        /** Reads a start tag at {@code pos} (a letter after its {@code <}) and its attributes, past its {@code >}. */
+        private TagNames.Tag startTag() {
             int at = pos;
-            startElement(readStartTag(at), at);
-        }
-
-        /** Reads the start tag at {@code at}, its name and attributes; pos moves past its {@code >}. */
-        private TagNames.Tag readStartTag(int at) {
-            int i = at + 1;
-            while (i < end && !PageRules.isHtmlSpace(b[i]) && b[i] != '/' && b[i] != '>') {
-                if (b[i] == '<') {
-                    throw new NotSure("'<' inside a tag name", i);
-                }
-                i++;
-            }
-            nameStart = at + 1;
-            nameEnd = i;
-            TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 1, i);
-            hrefStart = srcStart = relStart = metaNameStart = contentStart = lastValueEnd = -1;
-            pos = checked(TagLexer.readAttributes(b, i, end, this), at);
+            int nameEnd = tagNameEnd(at + 1);
+            TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 1, nameEnd);
+            hrefStart = srcStart = relStart = nameStart = contentStart = lastValueEnd = -1;
+            pos = checked(TagLexer.readAttributes(b, nameEnd, end, this), at);
             return tag;
         }
 
-        /**
-         * Whether the tag just read ended with {@code />} (the tokenizer's self-closing flag): the {@code /} stands
-         * alone, not at the end of an unquoted attribute value.
-         */
-        private boolean selfClosing() {
-            int gt = pos - 1;
-            return b[gt - 1] == '/' && lastValueEnd != gt;
-        }
-
-        /**
-         * Reads the end tag at pos (a {@code </} followed by a letter, or the other forms the tokenizer reads as a
-         * bogus comment or nothing); pos moves past it.
-         *
-         * @return the tag, or null when it was not an end tag
-         */
-        private TagNames.Tag readEndTag() {
+        /** Reads an end tag at {@code pos}, up to after its {@code >}; null for {@code </>} and bogus comments. */
+        private TagNames.Tag endTag() {
             int at = pos;
             if (at + 2 >= end) {
                 throw new NotSure("'</' at the end of the body", at);
@@ -194,26 +185,21 @@ public final class HrefScanner {
                 pos = afterGt(at + 2, "</");
                 return null;
             }
-            int i = at + 2;
+            int nameEnd = tagNameEnd(at + 2);
+            TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 2, nameEnd);
+            pos = checked(TagLexer.readAttributes(b, nameEnd, end, IGNORE), at);
+            return tag;
+        }
+
+        /** The end of a tag name starting at {@code i}. */
+        private int tagNameEnd(int i) {
             while (i < end && !PageRules.isHtmlSpace(b[i]) && b[i] != '/' && b[i] != '>') {
                 if (b[i] == '<') {
                     throw new NotSure("'<' inside a tag name", i);
                 }
                 i++;
             }
-            nameStart = at + 2;
-            nameEnd = i;
-            TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 2, i);
-            pos = checked(TagLexer.readAttributes(b, i, end, IGNORE), at);
-            return tag;
-        }
-
-        private void endTag() {
-            int at = pos;
-            TagNames.Tag tag = readEndTag();
-            if (tag != null) {
-                open.end(tag, at);
-            }
+            return i;
         }
 
         private int checked(int next, int at) {
@@ -226,34 +212,38 @@ public final class HrefScanner {
             return next;
         }
 
+        /** Whether the start tag just read self-closes. */
+        private boolean selfClosing() {
+            return TagLexer.selfClosing(b, pos, lastValueEnd);
+        }
+
         private void startElement(TagNames.Tag tag, int at) {
             open.start(tag, at);
-            if (tag.name().equals("select")) {
-                read(tag);
-                skipSelect(at);
-            } else if (tag.is(OpenElements.FOREIGN) && !selfClosing()) {
-                foreign(at);
-            } else if (tag.is(OpenElements.ISLAND)) {
-                island(at);
-            } else {
-                readElement(tag, at);
+            if (tag.is(OpenElements.READ)) {
+                readLinks(tag);
+            }
+            if (tag.is(OpenElements.CONTENT_APART)) {
+                if (tag.is(OpenElements.RAW_TEXT)) {
+                    skipRawText(tag.name(), at);
+                } else if (tag.is(OpenElements.ISLAND)) {
+                    island();
+                } else if (tag.is(OpenElements.FOREIGN)) {
+                    if (!selfClosing()) {
+                        foreign(at, tag.name().equals("math"));
+                    }
+                } else {
+                    skipSelect(at);
+                }
             }
         }
 
-        /** Reads what an HTML element gives the page (link, base, robots, title), then skips its raw text. */
-        private void readElement(TagNames.Tag tag, int at) {
-            read(tag);
-            if (tag.is(OpenElements.RAW_TEXT)) {
-                skipRawText(tag.name(), at);
-            }
-        }
-
-        /** What an HTML start tag gives the page: a link, the base, robots directives. */
-        private void read(TagNames.Tag tag) {
+        /** Reads what the crawl wants from a start tag just read: a link, the base, robots directives. */
+        private void readLinks(TagNames.Tag tag) {
             switch (tag.name()) {
                 case "a" -> link(hrefStart, hrefEnd, Outlink.Kind.A);
                 case "area" -> link(hrefStart, hrefEnd, Outlink.Kind.AREA);
                 case "iframe" -> link(srcStart, srcEnd, Outlink.Kind.IFRAME);
+                case "frame" -> link(srcStart, srcEnd, Outlink.Kind.FRAME);
                 case "link" -> {
                     Outlink.Kind kind = hrefStart >= 0 && relStart >= 0
                             ? PageRules.linkKind(value(relStart, relEnd)) : null;
@@ -270,8 +260,7 @@ public final class HrefScanner {
                     }
                 }
                 case "meta" -> {
-                    if (metaNameStart >= 0 && PageRules.isRobotsName(value(metaNameStart, metaNameEnd))
-                            && contentStart >= 0) {
+                    if (nameStart >= 0 && PageRules.isRobotsName(value(nameStart, nameEnd)) && contentStart >= 0) {
                         robots |= PageRules.robotsDirectives(value(contentStart, contentEnd));
                     }
                 }
@@ -280,13 +269,13 @@ public final class HrefScanner {
         }
 
         /**
-         * The content of a {@code noscript}, which jsoup (1.23 on) parses as an island: every tag inside is inserted
-         * as plain HTML markup in source order (no implicit closing, foster parenting or adoption agency, and
-         * {@code svg} or {@code math} inside are HTML elements too), nothing inside changes the tree outside, and
-         * the first {@code </noscript>} closes it all. Raw text elements keep their text states. pos moves past
-         * that end tag (or to the end of the body).
+         * Reads the content of a noscript as jsoup does, as an island of plain markup up to the first
+         * {@code </noscript>} or the end of the body: every start tag opens an element where it stands (no
+         * implied end tags, no adoption agency, no foster parenting, no select or foreign content, so document
+         * order is source order), raw-text elements keep their raw text unless the tag self-closes, and the
+         * open elements outside are as they were when the island ends.
          */
-        private void island(int at) {
+        private void island() {
             while (true) {
                 int lt = TagLexer.indexOf(b, pos, end, (byte) '<');
                 if (lt < 0 || lt + 1 >= end) {
@@ -300,19 +289,21 @@ public final class HrefScanner {
                 } else if (c == '?') {
                     pos = afterGt(lt + 2, "<?");
                 } else if (c == '/') {
-                    TagNames.Tag tag = readEndTag();
+                    TagNames.Tag tag = endTag();
                     if (tag != null && tag.is(OpenElements.ISLAND)) {
                         return;
                     }
                 } else if (isAsciiLetter(c)) {
-                    TagNames.Tag tag = readStartTag(lt);
-                    if (tag.is(OpenElements.BAIL_OUT | OpenElements.ISLAND)) {
-                        throw new NotSure("<" + tag.name() + "> inside a <noscript>", lt);
+                    TagNames.Tag tag = startTag();
+                    if (tag.is(OpenElements.READ)) {
+                        readLinks(tag);
                     }
-                    if (tag.is(OpenElements.RAW_TEXT) && selfClosing()) {
-                        throw new NotSure("self-closing <" + tag.name() + "> inside a <noscript>", lt);
+                    boolean selfClosing = selfClosing();
+                    if (!selfClosing && tag.is(OpenElements.RAW_TEXT | OpenElements.ISLAND_RAW_TEXT)) {
+                        skipRawText(tag.name(), lt);
+                    } else if (selfClosing && tag.name().equals("title") && title == null) {
+                        title = "";
                     }
-                    readElement(tag, lt);
                 } else {
                     pos = lt + 1;
                 }
@@ -320,19 +311,16 @@ public final class HrefScanner {
         }
 
         /**
-         * Foreign content: the subtree of an {@code svg} or {@code math} start tag (just read, not self-closing),
-         * whose elements are SVG or MathML, not HTML: an {@code <a href>} there is no link. Follows the open foreign
-         * elements until the root's end tag, and is unsure of what would take tree construction back to HTML inside
-         * it: a breakout start tag ({@code <p>}, {@code <div>}, {@code <b>}, ...), {@code </p>} or {@code </br>}, an end
-         * tag that closes no foreign element, markup inside an integration point ({@code title}, {@code desc},
-         * {@code foreignObject}, {@code mi}, ...), {@code script} and {@code style}, CDATA sections. pos moves past the
-         * root's end tag (or to the end of the body).
+         * Follows foreign content from an svg or math start tag that does not self-close (see
+         * {@link ForeignElements}) until its root closes, a breakout (then {@code pos} is at the breakout tag, for
+         * the main loop to read as HTML) or the end of the body. Text is skipped, CDATA sections included.
          */
-        private void foreign(int at) {
-            int depth = 0;
-            depth = push(depth, at);
-            int integration = -1; // the depth of an open integration point, where only text may follow
-            while (true) {
+        private void foreign(int at, boolean math) {
+            if (foreign == null) {
+                foreign = new ForeignElements(b);
+            }
+            foreign.open(at + 1, at + (math ? 5 : 4), math);
+            while (foreign.isOpen()) {
                 int lt = TagLexer.indexOf(b, pos, end, (byte) '<');
                 if (lt < 0 || lt + 1 >= end) {
                     pos = end;
@@ -342,83 +330,54 @@ public final class HrefScanner {
                 byte c = b[lt + 1];
                 if (c == '!') {
                     if (TagLexer.startsWith(b, lt, end, "<![CDATA[")) {
-                        throw new NotSure("CDATA section in <svg> or <math>", lt);
+                        int close = TagLexer.indexOf(b, lt + 9, end, "]]>");
+                        pos = close < 0 ? end : close + 3;
+                    } else {
+                        markupDeclaration();
                     }
-                    markupDeclaration();
                 } else if (c == '?') {
                     pos = afterGt(lt + 2, "<?");
                 } else if (c == '/') {
-                    TagNames.Tag tag = readEndTag();
-                    if (tag == null) {
-                        continue;
-                    }
-                    if (tag.name().equals("p") || tag.name().equals("br")) {
-                        throw new NotSure("</" + tag.name() + "> breaks out of <svg> or <math>", lt);
-                    }
-                    int open = depth - 1;
-                    while (open >= 0 && !sameName(foreign[2 * open], foreign[2 * open + 1])) {
-                        open--;
-                    }
-                    if (open < 0) {
-                        throw new NotSure("</" + tag.name() + "> closes an HTML element from <svg> or <math>",
-                                lt);
-                    }
-                    depth = open;
-                    if (depth == 0) {
-                        return;
-                    }
-                    if (integration >= depth) {
-                        integration = -1;
-                    }
+                    foreignEndTag(lt);
                 } else if (isAsciiLetter(c)) {
-                    if (integration >= 0) {
-                        throw new NotSure("markup in an integration point of <svg> or <math>", lt);
-                    }
-                    TagNames.Tag tag = readStartTag(lt);
-                    if (tag.is(OpenElements.BREAKOUT)) {
-                        throw new NotSure("<" + tag.name() + "> breaks out of <svg> or <math>", lt);
-                    }
-                    if (tag.name().equals("script") || tag.name().equals("style")) {
-                        throw new NotSure("<" + tag.name() + "> in <svg> or <math>", lt);
-                    }
-                    if (!selfClosing()) {
-                        if (tag.is(OpenElements.INTEGRATION)) {
-                            integration = depth;
-                        }
-                        depth = push(depth, lt);
-                    }
+                    foreignStartTag(lt);
                 } else {
                     pos = lt + 1;
                 }
             }
         }
 
-        /** Pushes the tag name just read onto the open foreign elements; returns the new depth. */
-        private int push(int depth, int at) {
-            if (2 * depth + 2 > foreign.length) {
-                if (depth >= 256) {
-                    throw new NotSure("<svg> or <math> nested deeper than 256", at);
-                }
-                foreign = java.util.Arrays.copyOf(foreign, foreign.length * 2);
+        private void foreignStartTag(int lt) {
+            int nameEnd = tagNameEnd(lt + 1);
+            foreign.beforeAttributes();
+            int next = checked(TagLexer.readAttributes(b, nameEnd, end, foreign), lt);
+            int done = foreign.start(lt + 1, nameEnd, next, lt);
+            if (done == ForeignElements.BREAKOUT) {
+                pos = lt;
+                return;
             }
-            foreign[2 * depth] = nameStart;
-            foreign[2 * depth + 1] = nameEnd;
-            return depth + 1;
+            pos = next;
+            if (done == ForeignElements.SVG_SCRIPT) {
+                skipRawText("script", lt);
+            }
         }
 
-        /** Whether the tag name just read equals the name at [start, stop), ASCII case-insensitively. */
-        private boolean sameName(int start, int stop) {
-            if (stop - start != nameEnd - nameStart) {
-                return false;
+        private void foreignEndTag(int lt) {
+            if (lt + 2 >= end) {
+                throw new NotSure("'</' at the end of the body", lt);
             }
-            for (int i = 0; i < stop - start; i++) {
-                if (TagLexer.lower(b[start + i]) != TagLexer.lower(b[nameStart + i])) {
-                    return false;
-                }
+            if (b[lt + 2] == '>') {
+                pos = lt + 3;
+                return;
             }
-            return true;
+            if (!isAsciiLetter(b[lt + 2])) {
+                pos = afterGt(lt + 2, "</");
+                return;
+            }
+            int nameEnd = tagNameEnd(lt + 2);
+            int next = checked(TagLexer.readAttributes(b, nameEnd, end, IGNORE), lt);
+            pos = foreign.end(lt + 2, nameEnd, lt) == ForeignElements.BREAKOUT ? lt : next;
         }
-
 
         /** Skips to after the element's end tag; reads the first title's text. */
         private void skipRawText(String name, int at) {
@@ -556,9 +515,9 @@ public final class HrefScanner {
             } else if (len == 3 && relStart < 0 && TagLexer.nameIs(b, ns, ne, "rel")) {
                 relStart = vs;
                 relEnd = ve;
-            } else if (len == 4 && metaNameStart < 0 && TagLexer.nameIs(b, ns, ne, "name")) {
-                metaNameStart = vs;
-                metaNameEnd = ve;
+            } else if (len == 4 && nameStart < 0 && TagLexer.nameIs(b, ns, ne, "name")) {
+                nameStart = vs;
+                nameEnd = ve;
             } else if (len == 7 && contentStart < 0 && TagLexer.nameIs(b, ns, ne, "content")) {
                 contentStart = vs;
                 contentEnd = ve;

@@ -12,37 +12,41 @@ import java.util.Set;
  * open {@code <a>} and what was opened inside it, whether a {@code <p>} may be open), and what kind each element
  * is. It throws {@link NotSure} for what it does not follow: foster-parented content in tables, misnested or
  * implicitly closed {@code <a>} elements, a block in an {@code <a>} that may close a {@code <p>} outside it,
- * and the elements whose content tree construction treats apart ({@code svg}, {@code math}, {@code template},
- * {@code noscript}, {@code frameset}, ...).
+ * and the elements whose content tree construction treats apart ({@code template}, {@code frameset},
+ * {@code frame}, {@code plaintext}, {@code xmp}, {@code noembed}, {@code noframes}, {@code isindex},
+ * {@code image}). A {@code noscript}, {@code svg} or {@code math} is to it an element that closes nothing and
+ * leaves the open elements as they were: the scanner reads their content apart (a noscript island, foreign
+ * content through {@link ForeignElements}), and tree construction leaves the stack as it was when they end; a
+ * noscript stays in a table (jsoup's rule), an svg or math there is foster-parented.
  *
  * <p>Not thread-safe: one instance per scan. Tags come interned from {@link #TAGS}, carrying their kinds.
  */
 final class OpenElements {
     private static final Set<String> BAIL_OUT_NAMES = Set.of("template", "frameset", "frame", "plaintext", "xmp",
             "noembed", "noframes", "isindex", "image");
-    /** The roots of foreign content: their subtrees are SVG or MathML elements, which are not links. */
-    private static final Set<String> FOREIGN_NAMES = Set.of("svg", "math");
     /**
-     * Start tags that break out of foreign content back to HTML (jsoup's {@code InForeignToHtml}, and {@code font},
-     * which breaks out when it has a color, face or size).
+     * Start tags tree construction accepts directly in a table (outside a cell) without foster parenting; jsoup
+     * keeps a noscript there too.
      */
-    private static final Set<String> BREAKOUT_NAMES = Set.of("b", "big", "blockquote", "body", "br", "center", "code",
-            "dd", "div", "dl", "dt", "em", "embed", "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li",
-            "listing", "menu", "meta", "nobr", "ol", "p", "pre", "ruby", "s", "small", "span", "strike", "strong",
-            "sub", "sup", "table", "tt", "u", "ul", "var", "font");
-    /**
-     * Foreign elements whose content tree construction reads as HTML: SVG's HTML integration points and MathML's
-     * text integration points (matched in any case, which is stricter than jsoup's case-sensitive
-     * {@code foreignObject}).
-     */
-    private static final Set<String> INTEGRATION_NAMES = Set.of("desc", "foreignobject", "title", "mi", "mo", "mn",
-            "ms", "mtext", "annotation-xml");
-    /** Start tags tree construction accepts directly in a table (outside a cell) without foster parenting. */
     private static final Set<String> IN_TABLE_NAMES = Set.of("caption", "colgroup", "col", "tbody", "thead",
-            "tfoot", "tr", "td", "th", "script", "style");
-    /** Void elements that close nothing and leave the open elements as they were. */
+            "tfoot", "tr", "td", "th", "script", "style", "noscript");
+    /**
+     * Elements that close nothing and leave the open elements as they were once the scanner is past them: the void
+     * elements; noscript, svg and math, whose content the scanner reads apart (as a noscript island and as
+     * foreign content) and which leave the stack as they found it when they end; and head, whose start tag tree
+     * construction drops once it is past the head (and before it, opens the head, where no a or p can be open).
+     */
     private static final Set<String> VOID_NAMES = Set.of("br", "img", "wbr", "input", "embed", "source", "track",
-            "param", "area", "meta", "link", "base", "keygen", "basefont", "bgsound", "col");
+            "param", "area", "meta", "link", "base", "keygen", "basefont", "bgsound", "col", "noscript", "svg",
+            "math", "head");
+    /** The start tags that end foreign content (jsoup's {@code InForeignToHtml}; font only with some attributes). */
+    private static final Set<String> BREAKOUT_NAMES = Set.of("b", "big", "blockquote", "body", "br", "center",
+            "code", "dd", "div", "dl", "dt", "em", "embed", "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i",
+            "img", "li", "listing", "menu", "meta", "nobr", "ol", "p", "pre", "ruby", "s", "small", "span", "strike",
+            "strong", "sub", "sup", "table", "tt", "u", "ul", "var");
+    private static final Set<String> READ_NAMES = Set.of("a", "area", "iframe", "frame", "link", "base", "meta");
+    /** Elements whose content is raw text inside a noscript island, beyond {@link #RAW_TEXT_NAMES}. */
+    private static final Set<String> ISLAND_RAW_TEXT_NAMES = Set.of("xmp", "noembed", "noframes");
     /** Non-special elements (the spec's "ordinary" and formatting ones) safe to open and close inside an a. */
     private static final Set<String> PHRASING_NAMES = Set.of("span", "b", "i", "em", "strong", "small", "code",
             "abbr", "cite", "q", "sub", "sup", "u", "s", "mark", "time", "kbd", "samp", "var", "bdi", "bdo", "dfn",
@@ -67,10 +71,20 @@ final class OpenElements {
     static final int P_CLOSER = 1 << 5;
     static final int RAW_TEXT = 1 << 6;
     static final int HEADING = 1 << 7;
-    static final int FOREIGN = 1 << 8;
-    static final int BREAKOUT = 1 << 9;
-    static final int INTEGRATION = 1 << 10;
-    static final int ISLAND = 1 << 11;
+    /** noscript: jsoup reads its content as an island of plain markup (see {@link HrefScanner}). */
+    static final int ISLAND = 1 << 8;
+    /** svg and math: they open foreign content (see {@link ForeignElements}). */
+    static final int FOREIGN = 1 << 9;
+    /** Start tags that end foreign content. */
+    static final int BREAKOUT = 1 << 10;
+    /** Raw text inside a noscript island only. */
+    static final int ISLAND_RAW_TEXT = 1 << 11;
+    /** select: the scanner reads its options apart. */
+    static final int SELECT = 1 << 12;
+    /** Elements whose start tag the scanner reads something from: a link, the base, robots directives. */
+    static final int READ = 1 << 13;
+    /** Elements whose content the scanner reads apart from the main loop. */
+    static final int CONTENT_APART = RAW_TEXT | ISLAND | FOREIGN | SELECT;
     static final TagNames TAGS = new TagNames(OpenElements::kindsOf);
 
     private static final byte TABLE = 1;
@@ -91,11 +105,11 @@ final class OpenElements {
     void start(TagNames.Tag tag, int at) {
         String name = tag.name();
         if (tag.is(BAIL_OUT)) {
-            throw new NotSure("<" + name + ">", at);
+            throw new NotSure(tag.shown(), at);
         }
         byte table = tableDepth == 0 ? 0 : tables[tableDepth - 1];
         if (table == TABLE && !tag.is(IN_TABLE)) {
-            throw new NotSure("<" + name + "> directly in a table (foster-parented)", at);
+            throw new NotSure("foster-parented " + tag.shown(), at);
         }
         if (aOpen) {
             startInsideA(tag, at);
@@ -130,8 +144,8 @@ final class OpenElements {
 
     private void startInsideA(TagNames.Tag tag, int at) {
         String name = tag.name();
-        if (tag.is(VOID | RAW_TEXT | FOREIGN | ISLAND)) {
-            return; // closed again before anything else opens: their content is the scanner's to skip
+        if (tag.is(VOID | RAW_TEXT)) {
+            return;
         }
         if (tag.is(PHRASING)) {
             insideA.add(tag);
@@ -139,18 +153,18 @@ final class OpenElements {
         }
         if (name.equals("a")) {
             if (!allPhrasing(0)) {
-                throw new NotSure("<a> inside an a holding a block (adoption agency)", at);
+                throw new NotSure("<a> inside an <a> holding a block", at);
             }
             return;
         }
         if (!tag.is(BLOCK)) {
-            throw new NotSure("<" + name + "> inside an a", at);
+            throw new NotSure(tag.shown() + " inside an <a>", at);
         }
         int p = lastInsideA("p");
         if (p >= 0) {
             popInsideA(p);
         } else if (pMaybeOpen) {
-            throw new NotSure("<" + name + "> inside an a may close a p outside it", at);
+            throw new NotSure(tag.shown() + " inside an <a> may close a <p> outside it", at);
         }
         if (tag.is(HEADING) && !insideA.isEmpty() && insideA.get(insideA.size() - 1).is(HEADING)) {
             insideA.remove(insideA.size() - 1);
@@ -196,7 +210,7 @@ final class OpenElements {
         String name = tag.name();
         if (name.equals("a")) {
             if (!allPhrasing(0)) {
-                throw new NotSure("</a> closes an a holding an open block (adoption agency)", at);
+                throw new NotSure("</a> closes an <a> holding an open block", at);
             }
             aOpen = false;
             insideA.clear();
@@ -213,10 +227,10 @@ final class OpenElements {
             }
         }
         if (index < 0) {
-            throw new NotSure("</" + name + "> closes an element outside the open a", at);
+            throw new NotSure(tag.shownEnd() + " closes an element outside the open <a>", at);
         }
         if (!tag.is(BLOCK) && !allPhrasing(index + 1)) {
-            throw new NotSure("</" + name + "> misnested with a block inside an a", at);
+            throw new NotSure(tag.shownEnd() + " misnested with a block inside an <a>", at);
         }
         popInsideA(index);
     }
@@ -260,8 +274,10 @@ final class OpenElements {
                 | (PHRASING_NAMES.contains(name) || name.indexOf('-') > 0 ? PHRASING : 0) // custom elements too
                 | (BLOCK_NAMES.contains(name) ? BLOCK : 0) | (P_CLOSER_NAMES.contains(name) ? P_CLOSER : 0)
                 | (RAW_TEXT_NAMES.contains(name) ? RAW_TEXT : 0) | (heading ? HEADING : 0)
-                | (FOREIGN_NAMES.contains(name) ? FOREIGN : 0) | (BREAKOUT_NAMES.contains(name) ? BREAKOUT : 0)
-                | (INTEGRATION_NAMES.contains(name) ? INTEGRATION : 0) | (name.equals("noscript") ? ISLAND : 0);
+                | (name.equals("noscript") ? ISLAND : 0) | (name.equals("svg") || name.equals("math") ? FOREIGN : 0)
+                | (BREAKOUT_NAMES.contains(name) ? BREAKOUT : 0)
+                | (ISLAND_RAW_TEXT_NAMES.contains(name) ? ISLAND_RAW_TEXT : 0) | (name.equals("select") ? SELECT : 0)
+                | (READ_NAMES.contains(name) ? READ : 0);
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {

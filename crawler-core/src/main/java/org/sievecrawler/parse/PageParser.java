@@ -7,25 +7,27 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import okhttp3.HttpUrl;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The crawl's entry point for reading a page: the fast {@link HrefScanner} first, and the reference
  * {@link JsoupPageParser} for every page the scanner is unsure of. Each {@link ParsedPage} says which one read it,
- * and the parser counts both, and the fallbacks by the scanner's reason, so the crawl can report the fallback rate and
- * what caused it.
+ * and the parser counts both, and the fallbacks by the scanner's reason, so the crawl can report the fallback
+ * rate and what causes it. The detail of each fallback (with its byte offset) goes to the DEBUG log.
  *
- * <p>Safe for any number of threads; the counters are {@link LongAdder}s. At most {@value #MAX_REASONS} distinct
- * reasons are counted apart (reasons may hold tag names, which a page chooses); later ones count as "other". Out of scope: fetching, resolving and
- * normalizing links, and deciding which links to follow.
+ * <p>Safe for any number of threads; the counters are {@link LongAdder}s, the reasons a
+ * {@link ConcurrentHashMap} of them (reasons come from a small fixed set of labels). Out of scope: fetching,
+ * resolving and normalizing links, and deciding which links to follow.
  */
 public final class PageParser {
-    static final int MAX_REASONS = 64;
-    static final String OTHER_REASONS = "other";
+    private static final Logger LOG = LoggerFactory.getLogger(PageParser.class);
+
     private final HrefScanner scanner = new HrefScanner();
     private final JsoupPageParser jsoup = new JsoupPageParser();
     private final LongAdder scanned = new LongAdder();
     private final LongAdder fellBack = new LongAdder();
-    private final Map<String, LongAdder> reasons = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, LongAdder> reasons = new ConcurrentHashMap<>();
 
     /**
      * Reads links and metadata from {@code length} bytes of {@code body}. Never throws on malformed markup.
@@ -40,28 +42,17 @@ public final class PageParser {
             scanned.increment();
             return done.page();
         }
+        ScanResult.Unsure unsure = (ScanResult.Unsure) result;
         fellBack.increment();
-        countReason(((ScanResult.Unsure) result).reason());
-        return jsoup.parse(body, length, contentType, pageUrl);
-    }
-
-    private void countReason(String reason) {
-        LongAdder count = reasons.get(reason);
+        LongAdder count = reasons.get(unsure.reason());
         if (count == null) {
-            count = reasons.size() < MAX_REASONS ? reasons.computeIfAbsent(reason, r -> new LongAdder())
-                    : reasons.computeIfAbsent(OTHER_REASONS, r -> new LongAdder());
+            count = reasons.computeIfAbsent(unsure.reason(), r -> new LongAdder());
         }
         count.increment();
-    }
-
-    /** Pages that fell back so far, by the scanner's reason, most frequent first. */
-    public Map<String, Long> fallbackReasons() {
-        Map<String, Long> sorted = new LinkedHashMap<>();
-        reasons.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue().sum()))
-                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
-                        .thenComparing(Map.Entry.comparingByKey()))
-                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
-        return sorted;
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{}: read by jsoup, the scanner is unsure: {}", pageUrl, unsure.detail());
+        }
+        return jsoup.parse(body, length, contentType, pageUrl);
     }
 
     /** Pages the scanner read so far. */
@@ -72,6 +63,24 @@ public final class PageParser {
     /** Pages the scanner was unsure of and jsoup read so far. */
     public long fallbackPages() {
         return fellBack.sum();
+    }
+
+    /** The share of the pages read so far that fell back to jsoup, 0 when none was read. */
+    public double fallbackShare() {
+        long back = fellBack.sum();
+        long all = back + scanned.sum();
+        return all == 0 ? 0 : back / (double) all;
+    }
+
+    /** Pages that fell back so far, by the scanner's reason, the most frequent first (ties by reason). */
+    public Map<String, Long> fallbackReasons() {
+        Map<String, Long> sorted = new LinkedHashMap<>();
+        reasons.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue().sum()))
+                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
+                        .thenComparing(Map.Entry.comparingByKey()))
+                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        return sorted;
     }
 
     static void checkArguments(byte[] body, int length, HttpUrl pageUrl) {

@@ -1,5 +1,7 @@
 package org.sievecrawler.parse;
 
+import java.util.Objects;
+
 /** What {@link HrefScanner} answers for one page: the page, or that it is not sure it would read it like jsoup. */
 public sealed interface ScanResult {
 
@@ -7,11 +9,17 @@ public sealed interface ScanResult {
     record Scanned(ParsedPage page) implements ScanResult {}
 
     /**
-     * The scanner met something it does not model (a non-ASCII-compatible charset, foreign content, markup whose
-     * tree would not follow source order...); the page should go to jsoup.
+     * The scanner met something it does not model (a non-ASCII-compatible charset, markup whose tree would not
+     * follow source order, HTML inside an SVG integration point...); the page should go to jsoup.
      *
-     * @param reason what it met, without where: a short label to count pages by, e.g. {@code "<template>"}
-     * @param detail the reason and where it was met, e.g. {@code "<template> at byte 812"}
+     * @param reason a short label of what it met, without offsets, from a small fixed set so that fallbacks can
+     *     be counted by it, e.g. {@code "foster-parented <a>"}, {@code "NUL byte"}, {@code "charset UTF-16LE"}
+     * @param detail the reason with where it met it, e.g. {@code "foster-parented <a> at byte 812"}, for logs
      */
-    record Unsure(String reason, String detail) implements ScanResult {}
+    record Unsure(String reason, String detail) implements ScanResult {
+        public Unsure {
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(detail, "detail");
+        }
+    }
 }

@@ -104,6 +104,17 @@ final class TagLexer {
         }
     }
 
+    /**
+     * Whether the start tag whose attributes {@link #readAttributes} read up to {@code next} (the position after its
+     * {@code >}) self-closes: a {@code /} right before the {@code >} that is not the end of an unquoted attribute
+     * value ({@code <path d=M0/>} does not self-close).
+     *
+     * @param lastValueEnd the end of the last attribute value the sink received for this tag, or -1
+     */
+    static boolean selfClosing(byte[] b, int next, int lastValueEnd) {
+        return b[next - 2] == '/' && lastValueEnd != next - 1;
+    }
+
     /** Whether the bytes in [start, end) are {@code lowerName}, ASCII case-insensitively. */
     static boolean nameIs(byte[] b, int start, int end, String lowerName) {
         if (end - start != lowerName.length()) {

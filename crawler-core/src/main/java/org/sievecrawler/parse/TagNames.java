@@ -21,18 +21,27 @@ final class TagNames {
         "optgroup", "option", "output", "p", "param", "picture", "plaintext", "pre", "progress", "q", "rb", "rp",
         "rt", "rtc", "ruby", "s", "samp", "script", "search", "section", "select", "slot", "small", "source", "span",
         "strike", "strong", "style", "sub", "summary", "sup", "svg", "table", "tbody", "td", "template", "textarea",
-        "tfoot", "th", "thead", "time", "title", "tr", "track", "tt", "u", "ul", "var", "video", "wbr", "xmp",
-        // SVG and MathML elements met in foreign content, so that common icons and formulas allocate nothing
-        "path", "circle", "line", "g", "use", "rect", "polygon", "polyline", "ellipse", "defs", "symbol", "stop",
-        "lineargradient", "radialgradient", "clippath", "mask", "pattern", "text", "tspan", "desc",
-        "foreignobject", "mi", "mo", "mn", "ms", "mtext", "mrow", "msup", "msub", "mfrac", "msqrt", "semantics",
-        "annotation-xml"};
+        "tfoot", "th", "thead", "time", "title", "tr", "track", "tt", "u", "ul", "var", "video", "wbr", "xmp"};
     private static final int SLOTS = 512;
 
-    /** A lower-case tag name and its kind bits. */
-    record Tag(String name, int kinds) {
+    /**
+     * A lower-case tag name and its kind bits.
+     *
+     * @param known whether the name is one of the known elements (a shared constant), not a name read from a page
+     */
+    record Tag(String name, int kinds, boolean known) {
         boolean is(int kind) {
             return (kinds & kind) != 0;
+        }
+
+        /** The tag as {@code <name>} when it is a known element, else {@code <unknown>}: fit for a reason label. */
+        String shown() {
+            return known ? "<" + name + ">" : "<unknown>";
+        }
+
+        /** The end tag as {@code </name>} when it is a known element, else {@code </unknown>}. */
+        String shownEnd() {
+            return known ? "</" + name + ">" : "</unknown>";
         }
     }
 
@@ -50,7 +59,7 @@ final class TagNames {
             while (table[slot] != null) {
                 slot = (slot + 1) & (SLOTS - 1);
             }
-            table[slot] = new Tag(name, kinds.applyAsInt(name));
+            table[slot] = new Tag(name, kinds.applyAsInt(name), true);
             hashes[slot] = hash(name);
             bytes[slot] = name.getBytes(StandardCharsets.US_ASCII);
         }
@@ -58,6 +67,20 @@ final class TagNames {
 
     /** The tag whose name, in any case, is {@code b[start, stop)}: a shared constant for a known element. */
     Tag tag(byte[] b, int start, int stop) {
+        Tag known = known(b, start, stop);
+        if (known != null) {
+            return known;
+        }
+        char[] chars = new char[stop - start];
+        for (int i = start; i < stop; i++) {
+            chars[i - start] = (char) TagLexer.lower(b[i]);
+        }
+        String name = new String(chars);
+        return new Tag(name, kinds.applyAsInt(name), false);
+    }
+
+    /** The known element whose name, in any case, is {@code b[start, stop)}, or null; never allocates. */
+    Tag known(byte[] b, int start, int stop) {
         int h = 0;
         for (int i = start; i < stop; i++) {
             h = 31 * h + TagLexer.lower(b[i]);
@@ -67,12 +90,7 @@ final class TagNames {
                 return table[slot];
             }
         }
-        char[] chars = new char[stop - start];
-        for (int i = start; i < stop; i++) {
-            chars[i - start] = (char) TagLexer.lower(b[i]);
-        }
-        String name = new String(chars);
-        return new Tag(name, kinds.applyAsInt(name));
+        return null;
     }
 
     private static boolean matches(byte[] name, byte[] b, int start, int stop) {

@@ -9,8 +9,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What a finished (or stopped) crawl did, written to summary.json.
@@ -28,17 +31,32 @@ import java.util.Map;
  * @param sieveEstimate the Sieve's estimate of distinct URLs seen, n*
  * @param sieveFalsePositiveRate the Sieve's false-positive rate at the end
  * @param pending URLs still pending when the crawl ended
- * @param parser how this run read its HTML pages: scanned, fell back to jsoup, and why
+ * @param parsing how the HTML pages were parsed
  */
 public record CrawlSummary(Instant startedAt, Duration duration, String endReason, long decided, long fetched,
         long bytes, Map<String, Long> outcomes, Map<Integer, Long> statuses, Map<String, Long> linkRejections,
-        long sieveExpected, double sieveEstimate, double sieveFalsePositiveRate, long pending, ParserCounts parser) {
+        long sieveExpected, double sieveEstimate, double sieveFalsePositiveRate, long pending, Parsing parsing) {
+    /** The fallback reasons summary.json lists, the most frequent first. */
+    static final int MAX_REASONS = 20;
 
     public CrawlSummary {
         outcomes = Map.copyOf(outcomes);
         statuses = Map.copyOf(statuses);
         linkRejections = Map.copyOf(linkRejections);
-        java.util.Objects.requireNonNull(parser, "parser");
+        Objects.requireNonNull(parsing, "parsing");
+    }
+
+    /**
+     * How the HTML pages of this run of the crawl were parsed (a resumed crawl counts from the resume).
+     *
+     * @param scanned pages the byte scanner read
+     * @param fellBack pages the scanner was unsure of, read by jsoup
+     * @param fallbackReasons fallbacks by the scanner's reason, in the order given (the most frequent first)
+     */
+    public record Parsing(long scanned, long fellBack, Map<String, Long> fallbackReasons) {
+        public Parsing {
+            fallbackReasons = Collections.unmodifiableMap(new LinkedHashMap<>(fallbackReasons));
+        }
     }
 
     /** Responses per second over the whole crawl. */
@@ -76,19 +94,23 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
             }
             json.writeEndObject();
             writeCounts(json, "linkRejections", linkRejections);
+            json.writeObjectFieldStart("parser");
+            json.writeNumberField("scanned", parsing.scanned());
+            json.writeNumberField("fellBack", parsing.fellBack());
+            json.writeObjectFieldStart("fallbackReasons");
+            int reasons = 0;
+            for (Map.Entry<String, Long> e : parsing.fallbackReasons().entrySet()) {
+                if (reasons++ == MAX_REASONS) {
+                    break;
+                }
+                json.writeNumberField(e.getKey(), e.getValue());
+            }
+            json.writeEndObject();
+            json.writeEndObject();
             json.writeObjectFieldStart("sieve");
             json.writeNumberField("expectedUrls", sieveExpected);
             json.writeNumberField("estimatedSeen", Math.round(sieveEstimate));
             json.writeNumberField("falsePositiveRate", sieveFalsePositiveRate);
-            json.writeEndObject();
-            json.writeObjectFieldStart("parser");
-            json.writeNumberField("scanned", parser.scanned());
-            json.writeNumberField("fellBack", parser.fellBack());
-            json.writeObjectFieldStart("fallbackReasons"); // most frequent first
-            for (Map.Entry<String, Long> e : parser.fallbackReasons().entrySet()) {
-                json.writeNumberField(e.getKey(), e.getValue());
-            }
-            json.writeEndObject();
             json.writeEndObject();
             json.writeEndObject();
         }

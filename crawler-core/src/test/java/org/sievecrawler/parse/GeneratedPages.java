@@ -70,7 +70,9 @@ final class GeneratedPages {
                     "<!-- <script>x</script> <a href=/y> -->", "") + "</script>\n";
             case 6 -> "<style>" + pick("a{b:c}", "/* <a href=/z> */", "") + "</style>\n";
             case 7 -> "<!-- " + pick("<a href=\"/hc\">", "comment", "<title>no</title>") + " -->\n";
-            default -> !tricky ? "" : pick("<noscript><link rel=canonical href=/ns></noscript>",
+            default -> !tricky ? "<noscript><link rel=stylesheet href=n.css></noscript>" : pick(
+                    "<noscript><link rel=canonical href=/ns></noscript>",
+                    "<noscript><a href=/in-head>x</a><div>y</div></noscript>", "<noscript><title>ns</title></noscript>",
                     "<link rel=stylesheet href=s.css>",
                     "<meta name=viewport content=\"width=device-width\">");
         };
@@ -92,8 +94,7 @@ final class GeneratedPages {
             case 12 -> "<a href=\"" + href() + "\"><div>" + text() + "</div></a>";
             case 13 -> "<a href=\"" + href() + "\">" + text() + pick("", "<div>" + text() + "</div>", "<p>x</p>");
             case 14 -> "<b>" + link() + pick("</b>", "") + text() + pick("</a></b>", "</b></a>", "");
-            case 15 -> !tricky ? "" : pick("<svg><a href=\"/svg\"></a></svg>", "<math><mi>x</mi></math>",
-                    "<template><a href=/t></a></template>", "<noscript><a href=/n></a></noscript>");
+            case 15 -> foreignOrNoscript(depth);
             case 16 -> !tricky ? "<![CDATA[ x ]]>" : pick("<![CDATA[ " + link() + " ]]>", "<?php echo 1 ?>",
                     "<!-- unclosed", "</ bogus>",
                     "</>", "< a href=/no>", "a < b");
@@ -110,6 +111,33 @@ final class GeneratedPages {
             case 26 -> "<link rel=canonical href=\"" + href() + "\">";
             default -> "<a href=\"" + href() + "\"><span>" + text() + pick("</span></a>", "</a></span>", "</a>");
         };
+    }
+
+    /** SVG, MathML and noscript as pages hold them, and (on tricky pages) what ends them early or oddly. */
+    private String foreignOrNoscript(int depth) {
+        if (random.nextBoolean()) {
+            return "<noscript>" + (depth > 2 ? link() : block(depth + 1)) + pick("</noscript>", "</NOSCRIPT>",
+                    tricky ? "" : "</noscript>");
+        }
+        String svg = pick("<svg viewBox=\"0 0 24 24\"><path d=\"M0 0h24\"/><circle r=1 /></svg>",
+                "<a href=\"" + href() + "\"><svg class=i><use href=\"#i\"/></svg>" + text() + "</a>",
+                "<svg><g><a href=\"/svg-a\"><text>x</text></a></g></svg>",
+                "<svg><title>" + text() + "</title><desc>d</desc></svg>",
+                "<svg><![CDATA[ " + link() + " </svg> ]]></svg>",
+                "<svg><script>if (a<b) {}" + link() + "</script></svg>",
+                "<svg><style>" + link() + "</style></svg>",
+                "<svg/>", "<SVG><G><Circle/></g></SVG>", "<svg><path d=M0/>" + link() + "</svg>",
+                "<math><mi>x</mi><mo>=</mo><mn>1</mn></math>",
+                "<math><annotation-xml><svg><a href=/m></a></svg></annotation-xml></math>");
+        if (!tricky) {
+            return svg;
+        }
+        return pick(svg, "<svg><g><p>" + link(), "<svg><font color=red>" + link(), "<svg><font>" + link(),
+                "<svg></p>" + link(), "<svg><foreignObject>" + link() + "</foreignObject></svg>",
+                "<svg><title>" + link() + "</title></svg>", "<div><svg></div>" + link(),
+                "<math><mi><b>x</b></mi></math>", "<svg><a href=/never-closed>",
+                "<noscript><script/>" + link() + "</noscript>", "<noscript><select>" + link() + "</select></noscript>",
+                "<noscript><a href=/n><div>" + link() + "</noscript>", "<template><a href=/t></a></template>");
     }
 
     private String item(int depth) {

@@ -28,18 +28,62 @@ class HrefScannerTest {
                 assertThat(result).as("case '%s': %s", c[0], c[1]).isInstanceOf(ScanResult.Unsure.class);
             } else {
                 assertThat(result).as("case '%s': %s", c[0], c[1]).isInstanceOf(ScanResult.Scanned.class);
-                String links = ((ScanResult.Scanned) result).page().links().stream()
-                        .map(l -> l.kind() + ":" + l.href() + ":" + l.nofollow())
-                        .collect(Collectors.joining(" | "));
-                assertThat(links).as("case '%s': %s", c[0], c[1]).isEqualTo(expected);
+                assertThat(shown(((ScanResult.Scanned) result).page())).as("case '%s': %s", c[0], c[1])
+                        .isEqualTo(expected);
             }
         }
+    }
+
+    @Test
+    void jsoupReadsEveryCaseTheScannerReadsAsListed() throws IOException {
+        JsoupPageParser jsoup = new JsoupPageParser();
+        for (String[] c : readCases()) {
+            String expected = c.length > 2 ? unescape(c[2]) : "";
+            if (!expected.equals("UNSURE")) {
+                byte[] html = unescape(c[1]).getBytes(StandardCharsets.UTF_8);
+                assertThat(shown(jsoup.parse(html, html.length, null, PAGE))).as("jsoup on case '%s': %s", c[0], c[1])
+                        .isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void labelsEveryUnsureCaseWithoutOffsets() throws IOException {
+        for (String[] c : readCases()) {
+            byte[] html = unescape(c[1]).getBytes(StandardCharsets.UTF_8);
+            if (scanner.scan(html, html.length, null, PAGE) instanceof ScanResult.Unsure unsure) {
+                assertThat(unsure.reason()).as("case '%s'", c[0]).doesNotContainPattern("[0-9]")
+                        .hasSizeLessThan(60);
+                assertThat(unsure.detail()).as("case '%s'", c[0]).startsWith(unsure.reason());
+            }
+        }
+    }
+
+    private static String shown(ParsedPage page) {
+        return page.links().stream()
+                .map(l -> l.kind() + ":" + l.href() + ":" + l.nofollow())
+                .collect(Collectors.joining(" | "));
     }
 
     @Test
     void readsTheFirstTitleCollapsedAndDecoded() {
         ParsedPage page = scanned("<title>\n  Tom &amp; Jerry\t&#8212; &lt;a&gt; </title><title>second</title>");
         assertThat(page.title()).isEqualTo("Tom & Jerry \u2014 <a>");
+    }
+
+    @Test
+    void readsAnSvgTitleAsNoPageTitle() {
+        assertThat(scanned("<svg><title>icon</title></svg><p>x").title()).isNull();
+        assertThat(scanned("<head><svg><title>icon</title></svg><title>page</title>").title()).isEqualTo("page");
+    }
+
+    @Test
+    void readsTheTitleOfANoscriptIslandLikeJsoup() {
+        assertThat(scanned("<noscript><title>ns</title></noscript><title>page</title>").title()).isEqualTo("ns");
+        assertThat(scanned("<noscript><title/></noscript><title>page</title>").title()).isEmpty();
+        String html = "<noscript><title/></noscript><title>page</title>";
+        byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
+        assertThat(new JsoupPageParser().parse(bytes, bytes.length, null, PAGE).title()).isEmpty();
     }
 
     @Test
@@ -67,6 +111,13 @@ class HrefScannerTest {
         ParsedPage none = scanned("<meta name=robots content=none>");
         assertThat(none.noindex()).isTrue();
         assertThat(none.nofollow()).isTrue();
+    }
+
+    @Test
+    void readsRobotsDirectivesOfAMetaThatBreaksOutOfSvgOrSitsInANoscript() {
+        assertThat(scanned("<svg><meta name=robots content=noindex></svg>").noindex()).isTrue();
+        assertThat(scanned("<noscript><meta name=robots content=nofollow></noscript>").nofollow()).isTrue();
+        assertThat(scanned("<math><meta name=robots content=nofollow>").nofollow()).isTrue();
     }
 
     @Test
@@ -103,7 +154,7 @@ class HrefScannerTest {
         byte[] html = "<a href=/x>x</a>".getBytes(StandardCharsets.UTF_16);
         ScanResult result = scanner.scan(html, html.length, null, PAGE);
         assertThat(result).isInstanceOfSatisfying(ScanResult.Unsure.class,
-                u -> assertThat(u.reason()).contains("UTF-16"));
+                u -> assertThat(u.reason()).isEqualTo("charset UTF-16BE"));
     }
 
     @Test

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class PageParserDifferentialTest {
     private static final HttpUrl PAGE_URL = HttpUrl.get("https://www.example.com/dir/page.html");
     private static final long SEED = 20_251_121L;
-    private static final int GENERATED = 600;
+    private static final int GENERATED = 1000;
 
     private final HrefScanner scanner = new HrefScanner();
     private final JsoupPageParser jsoup = new JsoupPageParser();

@@ -2,6 +2,7 @@ package org.sievecrawler.parse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.nio.charset.StandardCharsets;
 import okhttp3.HttpUrl;
@@ -28,6 +29,28 @@ class PageParserTest {
         assertThat(page.links()).extracting(Outlink::href).containsExactly("/fostered");
         assertThat(parser.fallbackPages()).isEqualTo(1);
         assertThat(parser.scannedPages()).isZero();
+    }
+
+    @Test
+    void countsFallbacksByReasonTheMostFrequentFirst() {
+        PageParser parser = new PageParser();
+        parse(parser, "<table><tr><td>c</td></tr><a href=/f>f</a></table>", null);
+        parse(parser, "<p><a href=/1>one</a></p>", null);
+        parse(parser, "<template><a href=/t></a></template>", null);
+        parse(parser, "<table><a href=/g>g</a></table>", null);
+        byte[] nul = "<a href=/n>\u0000</a>".getBytes(StandardCharsets.UTF_8);
+        parser.parse(nul, nul.length, null, PAGE);
+        assertThat(parser.fallbackReasons()).containsExactly(entry("foster-parented <a>", 2L), entry("<template>", 1L),
+                entry("NUL byte", 1L));
+        assertThat(parser.fallbackPages()).isEqualTo(4);
+        assertThat(parser.scannedPages()).isEqualTo(1);
+        assertThat(parser.fallbackShare()).isEqualTo(0.8);
+    }
+
+    @Test
+    void reportsNoFallbackShareBeforeAnyPage() {
+        assertThat(new PageParser().fallbackShare()).isZero();
+        assertThat(new PageParser().fallbackReasons()).isEmpty();
     }
 
     @Test
