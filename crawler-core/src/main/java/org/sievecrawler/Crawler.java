@@ -126,7 +126,8 @@ public final class Crawler {
         try (SpillingQueue pending = restored == null
                         ? SpillingQueue.create(politeness, inMemory, frontier, SpillingQueue.SEGMENT_BYTES)
                         : resumeSpill(politeness, inMemory, frontier, restored);
-                HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock, warc);
+                HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock,
+                        warc, idleConnections(profile));
                 JsonlSink sink = JsonlSink.open(out.resolve("pages.jsonl"));
                 WarcArchive archive = warc ? WarcArchive.open(profile, clock) : null) {
             Sieve sieve = restored == null
@@ -257,6 +258,16 @@ public final class Crawler {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Idle connections worth keeping: each thread may hold {@code politeness.max-connections-per-host} to a host
+     * (at most 1,024 in all; servers close idle ones after a while anyway). With only {@code fetch.threads}, a crawl
+     * of 16 hosts by 32 threads reconnected once every 18 requests.
+     */
+    private static int idleConnections(CrawlProfile profile) {
+        long wanted = (long) profile.fetch().threads() * profile.politeness().maxConnectionsPerHost();
+        return (int) Math.min(1024, wanted);
     }
 
     /** The crawl's live counters (for progress displays and benchmarks); thread-safe. */

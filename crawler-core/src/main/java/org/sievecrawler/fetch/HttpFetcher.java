@@ -39,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * ones on the wire; one that does not capture keeps nothing extra.
  *
  * <p>Threads: safe for any number of fetcher threads; each call blocks its thread until the response is read or
- * a timeout fires. The connection pool keeps up to {@code fetch.threads} idle connections, enough for every
- * fetcher thread to hit one host at once.
+ * a timeout fires. The connection pool keeps up to {@code maxIdleConnections} idle connections (by default
+ * {@code fetch.threads}, enough for every fetcher thread to hit one host at once; the crawl asks for threads times
+ * connections per host, so that moving between hosts does not mean reconnecting).
  *
  * <p>Out of scope: retries and their backoff, following redirects of pages, politeness and interpreting
  * robots.txt (the engine and the politeness package). {@code fetchMillis} is measured with the injected clock.
@@ -83,11 +84,29 @@ public final class HttpFetcher implements AutoCloseable {
      */
     public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> allowedPrivateHosts, Clock clock,
             boolean captureExchanges) {
+        this(fetch, limits, allowedPrivateHosts, clock, captureExchanges, fetch.threads());
+    }
+
+    /**
+     * A fetcher whose pool keeps up to {@code maxIdleConnections} idle connections for reuse (at least
+     * {@code fetch.threads}).
+     *
+     * @param maxIdleConnections idle connections kept, across hosts: the crawl's threads times the connections it
+     *     may hold to one host, so that a crawl moving between hosts reconnects only to hosts it left long ago
+     * @see #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock, boolean)
+     */
+    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> allowedPrivateHosts, Clock clock,
+            boolean captureExchanges, int maxIdleConnections) {
         this(fetch, limits, new AddressGuard(Dns.SYSTEM, fetch.allowPrivateAddresses(), allowedPrivateHosts), clock,
-                captureExchanges);
+                captureExchanges, maxIdleConnections);
     }
 
     HttpFetcher(FetchConfig fetch, LimitsConfig limits, AddressGuard guard, Clock clock, boolean captureExchanges) {
+        this(fetch, limits, guard, clock, captureExchanges, fetch.threads());
+    }
+
+    private HttpFetcher(FetchConfig fetch, LimitsConfig limits, AddressGuard guard, Clock clock,
+            boolean captureExchanges, int maxIdleConnections) {
         this.fetch = fetch;
         this.maxPageBytes = limits.maxPageBytes();
         this.clock = clock;
@@ -108,7 +127,8 @@ public final class HttpFetcher implements AutoCloseable {
                 .followSslRedirects(false)
                 .retryOnConnectionFailure(false)
                 .dispatcher(dispatcher)
-                .connectionPool(new ConnectionPool(fetch.threads(), IDLE_CONNECTION_KEEP_ALIVE_MINUTES,
+                .connectionPool(new ConnectionPool(Math.max(fetch.threads(), maxIdleConnections),
+                        IDLE_CONNECTION_KEEP_ALIVE_MINUTES,
                         TimeUnit.MINUTES))
                 .dns(guard)
                 .addInterceptor(guard)
