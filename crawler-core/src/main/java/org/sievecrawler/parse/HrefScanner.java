@@ -96,6 +96,8 @@ public final class HrefScanner {
         private int contentEnd;
         /** The end of the current tag's last attribute value, to tell whether it self-closes. */
         private int lastValueEnd;
+        /** The hash of the tag name {@link #tagNameEnd} read last. */
+        private int nameHash;
 
         Scan(byte[] b, int length, Charset charset, int start) {
             this.b = b;
@@ -165,7 +167,7 @@ public final class HrefScanner {
         private TagNames.Tag startTag() {
             int at = pos;
             int nameEnd = tagNameEnd(at + 1);
-            TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 1, nameEnd);
+            TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 1, nameEnd, nameHash);
             hrefStart = srcStart = relStart = nameStart = contentStart = lastValueEnd = -1;
             pos = checked(TagLexer.readAttributes(b, nameEnd, end, this), at);
             return tag;
@@ -186,19 +188,23 @@ public final class HrefScanner {
                 return null;
             }
             int nameEnd = tagNameEnd(at + 2);
-            TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 2, nameEnd);
+            TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 2, nameEnd, nameHash);
             pos = checked(TagLexer.readAttributes(b, nameEnd, end, IGNORE), at);
             return tag;
         }
 
-        /** The end of a tag name starting at {@code i}. */
+        /** The end of a tag name starting at {@code i}; its {@link TagNames#hash(byte[], int, int)} is left in {@link #nameHash}. */
         private int tagNameEnd(int i) {
-            while (i < end && !PageRules.isHtmlSpace(b[i]) && b[i] != '/' && b[i] != '>') {
-                if (b[i] == '<') {
+            int h = 0;
+            byte c;
+            while (i < end && !PageRules.isHtmlSpace(c = b[i]) && c != '/' && c != '>') {
+                if (c == '<') {
                     throw new NotSure("'<' inside a tag name", i);
                 }
+                h = 31 * h + TagLexer.lower(c);
                 i++;
             }
+            nameHash = h;
             return i;
         }
 

@@ -67,7 +67,12 @@ final class TagNames {
 
     /** The tag whose name, in any case, is {@code b[start, stop)}: a shared constant for a known element. */
     Tag tag(byte[] b, int start, int stop) {
-        Tag known = known(b, start, stop);
+        return tag(b, start, stop, hash(b, start, stop));
+    }
+
+    /** {@link #tag(byte[], int, int)} for a name whose {@link #hash(byte[], int, int)} is {@code h}. */
+    Tag tag(byte[] b, int start, int stop, int h) {
+        Tag known = known(b, start, stop, h);
         if (known != null) {
             return known;
         }
@@ -81,10 +86,19 @@ final class TagNames {
 
     /** The known element whose name, in any case, is {@code b[start, stop)}, or null; never allocates. */
     Tag known(byte[] b, int start, int stop) {
+        return known(b, start, stop, hash(b, start, stop));
+    }
+
+    /** The hash of a tag name, in any case: {@link String#hashCode()} of its lower-case form. */
+    static int hash(byte[] b, int start, int stop) {
         int h = 0;
         for (int i = start; i < stop; i++) {
             h = 31 * h + TagLexer.lower(b[i]);
         }
+        return h;
+    }
+
+    private Tag known(byte[] b, int start, int stop, int h) {
         for (int slot = h & (SLOTS - 1); table[slot] != null; slot = (slot + 1) & (SLOTS - 1)) {
             if (hashes[slot] == h && matches(bytes[slot], b, start, stop)) {
                 return table[slot];
