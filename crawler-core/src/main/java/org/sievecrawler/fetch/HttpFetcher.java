@@ -5,13 +5,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import okhttp3.ConnectionPool;
 import okhttp3.Dispatcher;
 import okhttp3.Dns;
 import okhttp3.Headers;
@@ -53,13 +52,15 @@ public final class HttpFetcher implements AutoCloseable {
     public static final int MAX_ROBOTS_REDIRECTS = 5;
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpFetcher.class);
-    private static final long IDLE_CONNECTION_KEEP_ALIVE_MINUTES = 5;
+    private static final Duration IDLE_CONNECTION_KEEP_ALIVE = Duration.ofMinutes(5);
 
     private final FetchConfig fetch;
     private final long maxPageBytes;
     private final Clock clock;
     private final boolean capture;
     private final OkHttpClient client;
+    /** The connection pool, swept by a thread of its own (see {@link PoolSweeper}). */
+    private final PoolSweeper sweeper;
 
     /** A fetcher on the system clock; see {@link #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock)}. */
     public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> allowedPrivateHosts) {
@@ -111,6 +112,7 @@ public final class HttpFetcher implements AutoCloseable {
         this.maxPageBytes = limits.maxPageBytes();
         this.clock = clock;
         this.capture = captureExchanges;
+        this.sweeper = new PoolSweeper(Math.max(fetch.threads(), maxIdleConnections), IDLE_CONNECTION_KEEP_ALIVE);
         Dispatcher dispatcher = new Dispatcher();
         dispatcher.setMaxRequests(Math.max(64, fetch.threads()));
         dispatcher.setMaxRequestsPerHost(fetch.threads());
@@ -127,9 +129,7 @@ public final class HttpFetcher implements AutoCloseable {
                 .followSslRedirects(false)
                 .retryOnConnectionFailure(false)
                 .dispatcher(dispatcher)
-                .connectionPool(new ConnectionPool(Math.max(fetch.threads(), maxIdleConnections),
-                        IDLE_CONNECTION_KEEP_ALIVE_MINUTES,
-                        TimeUnit.MINUTES))
+                .connectionPool(sweeper.pool())
                 .dns(guard)
                 .addInterceptor(guard)
                 .addNetworkInterceptor(HttpFetcher::watchTheWire)
@@ -342,7 +342,7 @@ public final class HttpFetcher implements AutoCloseable {
     public void close() {
         client.dispatcher().cancelAll();
         client.dispatcher().executorService().shutdown();
-        client.connectionPool().evictAll();
+        sweeper.close();
     }
 
     private static boolean isRedirect(int status) {

@@ -1,0 +1,117 @@
+package org.sievecrawler.fetch;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.BooleanSupplier;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class PoolSweeperTest {
+    private static WireMockServer server;
+
+    @BeforeAll
+    static void startServer() {
+        server = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1"));
+        server.start();
+        // Slow enough that three requests at once need three connections.
+        server.stubFor(get(anyUrl()).willReturn(aResponse().withStatus(200).withBody("ok").withFixedDelay(300)));
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.stop();
+    }
+
+    @Test
+    void closesIdleConnectionsPastThePoolsLimitWithinASweep() throws Exception {
+        try (PoolSweeper sweeper = new PoolSweeper(1, Duration.ofMinutes(5))) {
+            OkHttpClient client = new OkHttpClient.Builder().connectionPool(sweeper.pool()).build();
+            getAtOnce(client, 3);
+
+            awaitOrFail(() -> sweeper.pool().connectionCount() <= 1, Duration.ofSeconds(5));
+            assertThat(sweeper.pool().connectionCount()).as("the limit of one idle connection").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void closesConnectionsIdlePastTheirKeepAlive() throws Exception {
+        try (PoolSweeper sweeper = new PoolSweeper(10, Duration.ofMillis(200))) {
+            OkHttpClient client = new OkHttpClient.Builder().connectionPool(sweeper.pool()).build();
+            getAtOnce(client, 2);
+
+            awaitOrFail(() -> sweeper.pool().connectionCount() == 0, Duration.ofSeconds(5));
+            assertThat(sweeper.pool().connectionCount()).isZero();
+        }
+    }
+
+    @Test
+    void closeEndsTheSweeperThreadAndClosesTheConnections() throws Exception {
+        PoolSweeper sweeper = new PoolSweeper(10, Duration.ofMinutes(5));
+        OkHttpClient client = new OkHttpClient.Builder().connectionPool(sweeper.pool()).build();
+        getAtOnce(client, 2);
+        assertThat(sweeper.pool().connectionCount()).isEqualTo(2);
+
+        sweeper.close();
+
+        assertThat(sweeper.pool().connectionCount()).isZero();
+        awaitOrFail(() -> sweeperThreads() == 0, Duration.ofSeconds(5));
+        assertThat(sweeperThreads()).isZero();
+    }
+
+    /** Makes {@code count} GETs at the same time, each on its own thread, and reads every body. */
+    private static void getAtOnce(OkHttpClient client, int count) throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Request request = new Request.Builder().url(server.baseUrl() + "/" + i).build();
+            Thread thread = new Thread(() -> {
+                try {
+                    start.await();
+                    try (Response response = client.newCall(request).execute()) {
+                        response.body().string();
+                    }
+                } catch (IOException | InterruptedException e) {
+                    synchronized (failures) {
+                        failures.add(e);
+                    }
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        start.countDown();
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertThat(failures).isEmpty();
+    }
+
+    private static long sweeperThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().startsWith("okhttp-pool-sweeper")
+                        || thread.getName().contains("ConnectionPool"))
+                .filter(Thread::isAlive).count();
+    }
+
+    private static void awaitOrFail(BooleanSupplier condition, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+}
