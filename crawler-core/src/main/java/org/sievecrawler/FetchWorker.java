@@ -7,12 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -61,8 +57,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why a separate pool: fetching waits on the network, parsing burns CPU. With 16 fetcher threads doing both
  * on 2 cores, the runnable threads starved the JIT's compiler thread (the scanner stayed in profiling C1 code
- * for the whole of a short crawl) and thrashed the caches. The pool has one thread per core and a bounded
- * queue; when it is full, the fetcher waits for room, which slows fetching to the speed of parsing while
+ * for the whole of a short crawl) and thrashed the caches (parsing in the fetcher threads again, measured on
+ * real pages: half the context switches, a third more CPU). The {@link ParsePool} has one thread per core and a
+ * bounded backlog; when it is full, fetchers wait for room, which slows fetching to the speed of parsing while
  * keeping the CPU-bound threads as many as the cores.
  *
  * <p>Checkpoints: each step that moves a page task between the queue, the in-flight set and the output (poll,
@@ -77,6 +74,9 @@ final class FetchWorker {
     private static final Duration IDLE_WAIT = Duration.ofMillis(200);
     private static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(10);
     private static final Duration BASE_BACKOFF = Duration.ofSeconds(1);
+    /** Fetched pages that may wait for a parse thread, per core, and their bytes at most (see {@link ParsePool}). */
+    private static final int PARSE_BACKLOG_PAGES_PER_CORE = 32;
+    private static final long PARSE_BACKLOG_BYTES = 32L << 20;
 
     private final CrawlProfile profile;
     private final Sieve sieve;
@@ -105,7 +105,7 @@ final class FetchWorker {
      * the request ends, before parsing; the crawl is out of work only when this is zero too.
      */
     private final AtomicInteger busy = new AtomicInteger();
-    private final ExecutorService parsers;
+    private final ParsePool parsers;
     /** An Error a parse thread met; the fetchers pass it on, which ends the crawl. */
     private final AtomicReference<Error> fatal = new AtomicReference<>();
     private final AtomicReference<IOException> parseFailure =
@@ -126,13 +126,7 @@ final class FetchWorker {
         this.scope = scope;
         this.links = new LinkResolver(normalizer, scope);
         int cores = Runtime.getRuntime().availableProcessors();
-        AtomicInteger parserNumber = new AtomicInteger();
-        this.parsers = new ThreadPoolExecutor(cores, cores, 1, TimeUnit.MINUTES,
-                new ArrayBlockingQueue<>(4 * cores), runnable -> {
-                    Thread thread = new Thread(runnable, "parser-" + parserNumber.getAndIncrement());
-                    thread.setDaemon(true);
-                    return thread;
-                }, FetchWorker::waitForRoom);
+        this.parsers = new ParsePool(cores, PARSE_BACKLOG_PAGES_PER_CORE * cores, PARSE_BACKLOG_BYTES);
         this.sink = sink;
         this.archive = archive;
         this.stats = stats;
@@ -282,24 +276,10 @@ final class FetchWorker {
         }
     }
 
-    /** Rejection policy of the parse pool: the fetcher waits until the queue has room (or parses if stopped). */
-    private static void waitForRoom(Runnable job, ThreadPoolExecutor pool) {
-        if (pool.isShutdown()) {
-            job.run();
-            return;
-        }
-        try {
-            pool.getQueue().put(job);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            job.run();
-        }
-    }
-
     /** Hands the page to the parse pool; it counts as busy until its record is written. */
     private void parseLater(PendingUrl task, FetchResult.Page page, WarcLocation at) {
         busy.incrementAndGet();
-        parsers.execute(() -> {
+        parsers.submit(page.length(), () -> {
             try {
                 parsePage(task, page, at);
             } catch (IOException e) {
@@ -335,13 +315,12 @@ final class FetchWorker {
      * @throws IOException if writing a parsed page's record failed
      */
     void finishParsing() throws IOException {
-        parsers.shutdown();
         try {
-            if (!parsers.awaitTermination(1, TimeUnit.MINUTES)) {
-                parsers.shutdownNow();
+            if (!parsers.finish(Duration.ofMinutes(1))) {
+                parsers.interrupt();
             }
         } catch (InterruptedException e) {
-            parsers.shutdownNow();
+            parsers.interrupt();
             Thread.currentThread().interrupt();
         }
         if (parseFailure.get() != null) {
