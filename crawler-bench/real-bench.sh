@@ -27,7 +27,10 @@
 #           It follows a/area/frame/iframe links and link rel=canonical: HTML pages only.
 #   wget2   wget2 -q --recursive --level=inf --no-parent --max-threads=WGET_THREADS -P DIR SEEDS
 #           It writes every file it fetches to DIR (deleted after the crawl unless KEEP=1) and also fetches page
-#           requisites and what CSS refers to (stylesheets, scripts, images, fonts); robots.txt obeyed.
+#           requisites and what CSS refers to (stylesheets, scripts, images, fonts); robots.txt obeyed. DIR is under
+#           WORK (a disk file system here).
+#   wget2-ram  (unless WGET2_RAM=0) the same, with DIR in RAM_DIR (/dev/shm/sieve-real-bench, tmpfs): wget2 at
+#           its fastest here, its files written to memory only (it took half the time of the disk run on rust-doc).
 #   scrapy  (SCRAPY=1 only) /usr/bin/python3 crawler-bench/real-bench-scrapy.py SCRAPY_CONCURRENCY SEEDS: a
 #           CrawlSpider following a/area/frame/iframe, robots.txt obeyed, nothing written. Installs Debian's
 #           python3-scrapy when missing. It crawls ~20-40 pages/s here: use it with --package python-django-doc.
@@ -50,7 +53,7 @@
 # per package in sustained mode, 4: ~116,000 pages), ADDR (127.0.0.2), BASE_PORT (19100; ports BASE_PORT to
 # BASE_PORT + 10 * COPIES), WORK (/tmp/sieve-real-bench), CRAWLER, KEEP (1 keeps wget2's files), CRAWL_TIMEOUT
 # (600 s per crawl), NGINX_WORKERS (1), REBUILD (1 to run mvn package even if the jar exists), SCRAPY (1 adds
-# Scrapy as a third crawler), SCRAPY_CONCURRENCY (16).
+# Scrapy), SCRAPY_CONCURRENCY (16), WGET2_RAM (1; 0 leaves wget2-ram out), RAM_DIR (/dev/shm/sieve-real-bench).
 # Missing packages (the doc packages, nginx, wget2, time; python3-scrapy with SCRAPY=1) are installed with
 # apt-get install -y --no-install-recommends.
 set -euo pipefail
@@ -88,7 +91,15 @@ CRAWL_TIMEOUT=${CRAWL_TIMEOUT:-600}
 NGINX_WORKERS=${NGINX_WORKERS:-1}
 SCRAPY=${SCRAPY:-0}
 SCRAPY_CONCURRENCY=${SCRAPY_CONCURRENCY:-16}
+# wget2 writes every file it fetches; where they go changes its speed: into a disk file system (WORK, /tmp here) or
+# into RAM (tmpfs, wget2-ram), where the same crawl took it half the time.
+RAM_DIR=${RAM_DIR:-/dev/shm/sieve-real-bench}
+# nginx's access logs (a write per request) live in RAM too: on the disk, right after wget2 had written its files
+# there, their writes stalled nginx and so the next crawl, whichever crawler it was (a third longer at the same CPU).
+LOGS=$RAM_DIR/logs
+WGET2_RAM=${WGET2_RAM:-1}
 CRAWLERS=(sieve wget2)
+[ "$WGET2_RAM" = 1 ] && CRAWLERS+=(wget2-ram)
 [ "$SCRAPY" = 1 ] && CRAWLERS+=(scrapy)
 PROFILE=$ROOT/crawler-bench/real-bench.yaml
 [ "$COPIES" -ge 1 ] && [ "$COPIES" -le 9 ] || { echo "real-bench: COPIES=$COPIES must be 1 to 9" >&2; exit 2; }
@@ -133,14 +144,14 @@ if { [ "$CRAWLER" = crawler-cli/target/crawler ] || [ "$CRAWLER" = "java -jar cr
 fi
 
 # --- the servers: one per package and copy -----------------------------------------------------------------
-rm -rf "$WORK" && mkdir -p "$WORK/logs" "$WORK/crawls"
+rm -rf "$WORK" "$RAM_DIR" && mkdir -p "$LOGS" "$WORK/crawls"
 SRV_PORTS=()
 SEEDS=()
 {
   echo "worker_processes $NGINX_WORKERS;"
   echo "daemon on;"
   echo "pid $WORK/nginx.pid;"
-  echo "error_log $WORK/logs/error.log warn;"
+  echo "error_log $LOGS/error.log warn;"
   echo "events { worker_connections 4096; }"
   echo "http {"
   echo "  include /etc/nginx/mime.types;"
@@ -158,7 +169,7 @@ SEEDS=()
       echo "  server { # ${PKG_NAMES[$i]}, copy $((copy + 1))"
       echo "    listen $ADDR:$port;"
       echo "    root ${PKG_ROOTS[$i]};"
-      echo "    access_log $WORK/logs/$port.log bench;"
+      echo "    access_log $LOGS/$port.log bench;"
       echo "  }"
     done
   done
@@ -182,8 +193,8 @@ for _ in $(seq 50); do [ -s "$WORK/nginx.pid" ] && break; sleep 0.1; done
 for port in "${SRV_PORTS[@]}"; do
   curl -sf -o /dev/null "http://$ADDR:$port/index.html" || { echo "real-bench: nginx does not answer on $ADDR:$port" >&2; exit 1; }
 done
-: > "$WORK/logs/error.log"
-for port in "${SRV_PORTS[@]}"; do : > "$WORK/logs/$port.log"; done
+: > "$LOGS/error.log"
+for port in "${SRV_PORTS[@]}"; do : > "$LOGS/$port.log"; done
 
 # Read every file served once, so that the first crawl does not pay for the disk.
 for i in "${SELECTED[@]}"; do
@@ -201,7 +212,8 @@ echo "real-bench: mode=$MODE packages=$(for i in "${SELECTED[@]}"; do printf '%s
   "ports=${#SRV_PORTS[@]} seeds=${#SEEDS[@]} rounds=$ROUNDS; work in $WORK"
 echo "real-bench: sieve:  $CRAWLER crawl --profile crawler-bench/real-bench.yaml --threads $THREADS --out DIR -q SEEDS"
 echo "real-bench: wget2:  wget2 -q --recursive --level=inf --no-parent --max-threads=$WGET_THREADS -P DIR SEEDS" \
-  "($(wget2 --version 2>/dev/null | head -1 | sed 's/ - .*//'); writes every file to DIR)"
+  "($(wget2 --version 2>/dev/null | head -1 | sed 's/ - .*//'); writes every file to DIR: under $WORK, and for" \
+  "wget2-ram under $RAM_DIR)"
 [ "$SCRAPY" = 1 ] && echo "real-bench: scrapy: /usr/bin/python3 crawler-bench/real-bench-scrapy.py $SCRAPY_CONCURRENCY SEEDS" \
   "(Scrapy $(/usr/bin/python3 -c 'import scrapy; print(scrapy.__version__)'))"
 echo "real-bench: seeds:  ${SEEDS[*]:0:5}$([ ${#SEEDS[@]} -gt 5 ] && echo " ... (${#SEEDS[@]})")"
@@ -211,11 +223,15 @@ echo "real-bench: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 RESULTS=$WORK/results.tsv
 printf 'crawler\tround\tpages\trequests\tseconds\tpages_per_s\tcpu_s\tcpu_ms_per_page\trss_mb\tduplicates\tnginx_cpu_s\tspan_s\tmb\twritten_mb\texit\n' > "$RESULTS"
 
+out_dir() { # WHO DIR: where a crawler writes its output (wget2-ram: into tmpfs)
+  if [ "$1" = wget2-ram ]; then echo "$RAM_DIR/$(basename "$2")"; else echo "$2/out"; fi
+}
+
 crawl() { # WHO ROUND: runs one crawl, keeps its access log in $WORK/crawls/ROUND-WHO, prints a RESULT line
   local who=$1 round=$2 dir rc=0 before after
   dir=$WORK/crawls/$round-$who
   mkdir -p "$dir"
-  for port in "${SRV_PORTS[@]}"; do : > "$WORK/logs/$port.log"; done
+  for port in "${SRV_PORTS[@]}"; do : > "$LOGS/$port.log"; done
   before=$(nginx_ticks)
   case "$who" in
     sieve)
@@ -223,9 +239,9 @@ crawl() { # WHO ROUND: runs one crawl, keeps its access log in $WORK/crawls/ROUN
       /usr/bin/time -f '%e %U %S %M' -o "$dir/time" timeout "$CRAWL_TIMEOUT" $CRAWLER crawl --profile "$PROFILE" \
         --threads "$THREADS" --out "$dir/out" -q "${SEEDS[@]}" > "$dir/crawler.out" 2>&1 &
       ;;
-    wget2)
+    wget2|wget2-ram)
       /usr/bin/time -f '%e %U %S %M' -o "$dir/time" timeout "$CRAWL_TIMEOUT" wget2 -q --recursive --level=inf \
-        --no-parent --max-threads="$WGET_THREADS" -P "$dir/out" "${SEEDS[@]}" > "$dir/crawler.out" 2>&1 &
+        --no-parent --max-threads="$WGET_THREADS" -P "$(out_dir "$who" "$dir")" "${SEEDS[@]}" > "$dir/crawler.out" 2>&1 &
       ;;
     scrapy)
       /usr/bin/time -f '%e %U %S %M' -o "$dir/time" timeout "$CRAWL_TIMEOUT" /usr/bin/python3 \
@@ -236,13 +252,14 @@ crawl() { # WHO ROUND: runs one crawl, keeps its access log in $WORK/crawls/ROUN
   wait "$CRAWL_PID" || rc=$?
   CRAWL_PID=
   after=$(nginx_ticks)
-  for port in "${SRV_PORTS[@]}"; do cat "$WORK/logs/$port.log"; done > "$dir/access.log"
-  for port in "${SRV_PORTS[@]}"; do : > "$WORK/logs/$port.log"; done
+  for port in "${SRV_PORTS[@]}"; do cat "$LOGS/$port.log"; done > "$dir/access.log"
+  for port in "${SRV_PORTS[@]}"; do : > "$LOGS/$port.log"; done
   local written_mb
-  written_mb=$(du -sm "$dir/out" 2>/dev/null | cut -f1 || echo 0)
-  [ "$who" = wget2 ] && [ "$KEEP" != 1 ] && rm -rf "$dir/out"
+  written_mb=$(du -sm "$(out_dir "$who" "$dir")" 2>/dev/null | cut -f1 || echo 0)
+  case "$who" in wget2*) [ "$KEEP" != 1 ] && rm -rf "$(out_dir "$who" "$dir")" ;; esac
+  sync # what this crawl wrote (and deleted) reaches the disk now, not during the next crawl
   # wget2 exits 8 when the server answered an error (404s): the crawl is still whole.
-  if [ "$rc" != 0 ] && ! { [ "$who" = wget2 ] && [ "$rc" = 8 ]; }; then
+  if [ "$rc" != 0 ] && ! { [[ "$who" = wget2* ]] && [ "$rc" = 8 ]; }; then
     echo "real-bench: $who exited with $rc; the last lines of $dir/crawler.out:" >&2
     tail -5 "$dir/crawler.out" >&2
   fi
