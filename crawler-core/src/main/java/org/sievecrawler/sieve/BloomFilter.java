@@ -27,8 +27,9 @@ import java.util.zip.CheckedOutputStream;
  * reduction ({@link DoubleHashing}). After x distinct URLs the false-positive rate is
  * (1 - e<sup>-kx/m</sup>)<sup>k</sup>: p at n, but about 16 % at 2n for a 1 % filter, and 68 % at 4n.
  *
- * <p>The filter keeps an exact count X of its set bits (each bit is set by exactly one successful
- * compare-and-set, which counts it), so two estimates cost O(1) rather than a scan of the array:
+ * <p>The filter keeps an exact count X of its set bits (each bit is set by exactly one atomic write, a
+ * successful compare-and-set or an OR that found it clear, which counts it), so two estimates cost O(1) rather
+ * than a scan of the array:
  * <ul>
  *   <li>{@link #estimatedCardinality()}: n* = -(m/k)·ln(1 - X/m), the number of distinct URLs put
  *       (Swamidass and Baldi 2007); its relative error is well under 1 % at n.</li>
@@ -45,21 +46,27 @@ import java.util.zip.CheckedOutputStream;
  * {@link SievePlan#MAX_BITS} = 2<sup>40</sup> bits. A billion URLs at p = 10<sup>-4</sup> take 2.4 GB.
  *
  * <h2>Batches</h2>
- * In a filter larger than the caches every one of a new URL's k words is a cache miss (~130 ns here, with a
- * TLB miss besides: 4-KiB pages). {@link #put} issues its k loads together, then compare-and-sets the clear
- * bits; a locked instruction lets no later load start, so consecutive puts never overlap their misses, and a
- * put at n = 10 M, p = 10<sup>-4</sup> (24 MB, k = 13) costs ~700-950 ns, as Guava's does. {@link #putAll} takes
- * b URLs at once (a page's links): it hashes them, writes their b·k positions to a scratch array, loads all
- * b·k words in one loop without early exit or data-dependent branch ({@link LongPages#clearBits}), and only
- * then sets the bits of the URLs that had one clear, by one atomic OR per position, on lines now in cache.
- * The load loop keeps as many misses in flight as the core allows, across URLs: ~7 ns a load instead of
- * ~130. Per new URL that is about hashing (~60 ns) + k·7 ns of loads + k locked ORs (~8 ns each): ~300 ns
- * at b ≥ 64, 3x Guava's put (figures and commands in crawler-bench/README.md). Measured and left out: sorting
- * the positions by page (sorting costs ~35 ns a position, five loads' worth), 2-MiB pages
- * ({@code -XX:+UseTransparentHugePages}: no change, so the TLB is not what limits the loads), hashing each URL
- * in the same loop as its loads (slower: 380-500 against 300-350 ns), and cutting a batch into smaller
- * chunks so the writes find their lines in L1 (within 5 %). The outcome of {@code putAll} is that of b puts
- * in list order, and so is the filter after it; the false-positive rate is unchanged.
+ * In a filter larger than the core's share of the caches each of a new URL's k words is a cache miss (and a TLB
+ * miss: 4-KiB pages). {@link #put} issues its k loads together, then compare-and-sets the clear bits; a locked
+ * instruction lets no later load start, so consecutive puts cannot overlap their misses and a put costs about
+ * one memory round trip plus its locked instructions, as Guava's does. {@link #putAll} takes b URLs at once (a
+ * page's links): it hashes them, writes their b·k positions to a scratch array, loads all b·k words in one loop
+ * without early exit or data-dependent branch ({@link LongPages#clearBits}), so the misses of different URLs
+ * are in flight together, and only then sets, by one atomic OR per position, the bits of the URLs that had one
+ * clear, on lines now in cache. Per new URL that costs about
+ * <pre>
+ *   hashing + k·t<sub>load</sub> + k·t<sub>or</sub> ≈ 90 + 13·5 + 13·6 ≈ 235 ns   (n = 10 M, p = 10<sup>-4</sup>, k = 13, b ≥ 64)
+ * </pre>
+ * on the machine of crawler-bench/README.md, where t<sub>load</sub> is the rate at which one core retires
+ * independent random loads from a 24 MB array (5-7 ns whether a lone miss takes 40 or 130 ns), t<sub>or</sub>
+ * a locked OR on a line in L1 or L2, and hashing the URL (50 ns alone, ~90 between lookups). From precomputed
+ * hashes a batch costs ~150 ns a URL. The batch's outcome, and the filter after it, are those of b puts in
+ * list order, so the false-positive rate is the one above. Measured and left out: sorting the positions by
+ * page (sorting costs ~35 ns a position); 2-MiB pages ({@code -XX:+UseTransparentHugePages}: no change);
+ * hashing each URL in the loop of its loads (slower); cutting a batch into chunks whose lines stay in L1, and
+ * ORing only the bits seen clear (both within noise); a compare-and-set only where a bit is seen clear
+ * (~15 % slower: that branch is mispredicted for one bit in four during a fill); plain stores, as under a
+ * single writer lock (~10 % faster, not worth serializing every writer).
  *
  * <h2>Threads</h2>
  * Safe for any number of threads, lock-free: {@link #put} reads its k words, and compare-and-sets only the
