@@ -36,7 +36,7 @@ import org.sievecrawler.sieve.BloomFilter;
  * <pre>
  * mvn -q -DskipTests package &amp;&amp; java -jar crawler-bench/target/benchmarks.jar BloomFilterBenchmark
  * java -jar crawler-bench/target/benchmarks.jar BloomFilterBenchmark -p n=1000000   # filters that fit in cache
- * java -jar crawler-bench/target/benchmarks.jar 'BloomFilterBenchmark.put(1Thread|Batched1Thread)' -p fpp=0.0001 -wi 2 -i 4
+ * java -jar crawler-bench/target/benchmarks.jar 'BloomFilterBenchmark.put(1Thread|Batched1Thread)' -p fpp=0.0001
  * </pre>
  */
 @BenchmarkMode(Mode.SingleShotTime)

@@ -53,20 +53,20 @@ import java.util.zip.CheckedOutputStream;
  * page's links): it hashes them, writes their b·k positions to a scratch array, loads all b·k words in one loop
  * without early exit or data-dependent branch ({@link LongPages#clearBits}), so the misses of different URLs
  * are in flight together, and only then sets, by one atomic OR per position, the bits of the URLs that had one
- * clear, on lines now in cache. Per new URL that costs about
+ * clear, on lines now in cache. At n = 10 M, p = 10<sup>-4</sup> (k = 13) and b ≥ 64 a new URL then costs about
  * <pre>
- *   hashing + k·t<sub>load</sub> + k·t<sub>or</sub> ≈ 90 + 13·5 + 13·6 ≈ 235 ns   (n = 10 M, p = 10<sup>-4</sup>, k = 13, b ≥ 64)
+ *   hashing + k·t<sub>load</sub> + k·t<sub>or</sub> ≈ 90 + 13·5 + 13·6 ≈ 235 ns
  * </pre>
  * on the machine of crawler-bench/README.md, where t<sub>load</sub> is the rate at which one core retires
  * independent random loads from a 24 MB array (5-7 ns whether a lone miss takes 40 or 130 ns), t<sub>or</sub>
  * a locked OR on a line in L1 or L2, and hashing the URL (50 ns alone, ~90 between lookups). From precomputed
  * hashes a batch costs ~150 ns a URL. The batch's outcome, and the filter after it, are those of b puts in
  * list order, so the false-positive rate is the one above. Measured and left out: sorting the positions by
- * page (sorting costs ~35 ns a position); 2-MiB pages ({@code -XX:+UseTransparentHugePages}: no change);
- * hashing each URL in the loop of its loads (slower); cutting a batch into chunks whose lines stay in L1, and
- * ORing only the bits seen clear (both within noise); a compare-and-set only where a bit is seen clear
- * (~15 % slower: that branch is mispredicted for one bit in four during a fill); plain stores, as under a
- * single writer lock (~10 % faster, not worth serializing every writer).
+ * page (sorting costs ~35 ns a position); 2-MiB pages ({@code -XX:+UseTransparentHugePages}: 5-10 % faster, a
+ * JVM flag); hashing each URL in the loop of its loads (slower); cutting a batch into chunks whose lines stay
+ * in L1, and ORing only the bits seen clear (both within noise); a compare-and-set only where a bit is seen
+ * clear (~15 % slower: that branch is mispredicted for one bit in four during a fill); plain stores, as under
+ * a single writer lock (~10 % faster, not worth serializing every writer).
  *
  * <h2>Threads</h2>
  * Safe for any number of threads, lock-free: {@link #put} reads its k words, and compare-and-sets only the
