@@ -343,7 +343,7 @@ final class FetchWorker {
                     decisions.add(pageLinks.decide(link.href(), task.depth() + 1));
                 }
             }
-            shared(() -> decisions.forEach(decision -> offer(decision, task)));
+            shared(() -> sieve.offerAll(accepted(decisions, task)));
         }
         done(task, new PageRecord(task.url(), page.status(), page.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED,
                 page.contentType(), task.depth(), page.length(), page.fetchMillis(), parsed.links().size(),
@@ -376,12 +376,17 @@ final class FetchWorker {
         return fields;
     }
 
-    private void offer(LinkDecision decision, PendingUrl from) {
-        if (decision instanceof LinkDecision.Accept accept) {
-            sieve.offer(PendingUrl.link(accept.url(), from));
-        } else {
-            stats.linkRejected(((LinkDecision.Reject) decision).reason().label());
+    /** The accepted links as URLs found on {@code from}, one batch for the Sieve; rejected ones are counted. */
+    private List<PendingUrl> accepted(List<LinkDecision> decisions, PendingUrl from) {
+        List<PendingUrl> urls = new ArrayList<>(decisions.size());
+        for (LinkDecision decision : decisions) {
+            if (decision instanceof LinkDecision.Accept accept) {
+                urls.add(PendingUrl.link(accept.url(), from));
+            } else {
+                stats.linkRejected(((LinkDecision.Reject) decision).reason().label());
+            }
         }
+        return urls;
     }
 
     private void handleRedirect(PendingUrl task, FetchResult.Redirect redirect, WarcLocation at)

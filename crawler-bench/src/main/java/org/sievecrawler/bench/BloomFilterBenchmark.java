@@ -1,5 +1,7 @@
 package org.sievecrawler.bench;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,6 +20,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
+import org.sievecrawler.sieve.BloomFilter;
 
 /**
  * {@code put} and {@code mightContain} (absent keys) of this crawler's Bloom filter and Guava's, side by side,
@@ -26,11 +29,14 @@ import org.openjdk.jmh.infra.ThreadParams;
  * whole fill, as in a crawl): one filter at n = 10 M; ten at n = 1 M, which shows the cost once the filter
  * fits in cache. {@code mightContain} queries 2 M absent URLs against a filter holding n. The score is ns per
  * operation per thread. At the end of each trial the measured false-positive rate on 2 M absent URLs and the
- * bytes of the bit array are printed.
+ * bytes of the bit array are printed. {@code putBatched1Thread} fills this crawler's filters with the same
+ * URLs through {@code putAll}, in batches of 1 to 256 URLs, as the links of a page (real documentation pages
+ * have ~50-300); its score is ns per URL.
  *
  * <pre>
  * mvn -q -DskipTests package &amp;&amp; java -jar crawler-bench/target/benchmarks.jar BloomFilterBenchmark
  * java -jar crawler-bench/target/benchmarks.jar BloomFilterBenchmark -p n=1000000   # filters that fit in cache
+ * java -jar crawler-bench/target/benchmarks.jar 'BloomFilterBenchmark.put(1Thread|Batched1Thread)' -p fpp=0.0001
  * </pre>
  */
 @BenchmarkMode(Mode.SingleShotTime)
@@ -80,6 +86,48 @@ public class BloomFilterBenchmark {
         }
     }
 
+    /**
+     * Fresh, empty filters of this crawler every iteration, N / n of them, as {@link Empty}: for put in
+     * batches of {@code batch} URLs ({@link BloomFilter#putAll}), as the links of a page.
+     */
+    @State(Scope.Benchmark)
+    public static class Batched {
+        @Param({"1", "16", "64", "256"})
+        public int batch;
+
+        @Param({"0.01", "0.0001"})
+        public double fpp;
+
+        @Param({"10000000"})
+        public int n;
+
+        List<String> keys;
+        BloomFilter[] filters;
+
+        @Setup(Level.Trial)
+        public void corpus() {
+            if (n < 1 || Corpus.N % n != 0) {
+                throw new IllegalArgumentException("n must divide " + Corpus.N + ", was " + n);
+            }
+            keys = Arrays.asList(Corpus.present());
+        }
+
+        @Setup(Level.Iteration)
+        public void fresh() {
+            filters = null;
+            filters = new BloomFilter[Corpus.N / n];
+            for (int i = 0; i < filters.length; i++) {
+                filters[i] = BloomFilter.create(n, fpp);
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void report() {
+            BloomFilterBenchmark.report("putAll batch=" + batch, "sieve", n, fpp,
+                    UrlFilters.of(filters[filters.length - 1]));
+        }
+    }
+
     /** A filter holding n URLs, filled once per trial: for mightContain. */
     @State(Scope.Benchmark)
     public static class Full {
@@ -123,6 +171,22 @@ public class BloomFilterBenchmark {
     @OperationsPerInvocation(5_000_000)
     public int put2Threads(Empty state, ThreadParams thread) {
         return putSlice(state, thread.getThreadIndex(), 2);
+    }
+
+    @Benchmark
+    @Threads(1)
+    @OperationsPerInvocation(10_000_000)
+    public int putBatched1Thread(Batched state) {
+        List<String> keys = state.keys;
+        int changed = 0;
+        for (int f = 0; f < state.filters.length; f++) {
+            BloomFilter filter = state.filters[f];
+            int end = (f + 1) * state.n;
+            for (int i = f * state.n; i < end; i += state.batch) {
+                changed += filter.putAll(keys.subList(i, Math.min(i + state.batch, end)));
+            }
+        }
+        return changed;
     }
 
     @Benchmark

@@ -1,5 +1,7 @@
 package org.sievecrawler.bench;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -18,15 +20,19 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
+import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
 
 /**
  * {@code Sieve.offer} of n = 10 M new URL-like strings into a fresh Sieve sized for n, at p = 1e-2 and 1e-4,
  * with 1 and 2 threads, beside the naive equivalent built from Guava: a Guava {@code BloomFilter.put} and,
- * when it says new, a {@code ConcurrentLinkedQueue.add}. Score: ns per offer per thread.
+ * when it says new, a {@code ConcurrentLinkedQueue.add}; and {@code Sieve.offerAll} of the same URLs in
+ * batches of 1 to 256, as a crawl offers a page's links (real documentation pages have ~50-300). Score: ns
+ * per offered URL per thread.
  *
  * <pre>
  * mvn -q -DskipTests package &amp;&amp; java -jar crawler-bench/target/benchmarks.jar SieveBenchmark
+ * java -jar crawler-bench/target/benchmarks.jar 'SieveBenchmark.offer(1Thread|Batched1Thread)' -p fpp=0.0001 -wi 2 -i 4
  * </pre>
  */
 @BenchmarkMode(Mode.SingleShotTime)
@@ -72,6 +78,31 @@ public class SieveBenchmark {
         }
     }
 
+    /** A fresh Sieve every iteration, for offers in batches of {@code batch} URLs, as the links of a page. */
+    @State(Scope.Benchmark)
+    public static class Batched {
+        @Param({"1", "16", "64", "256"})
+        public int batch;
+
+        @Param({"0.01", "0.0001"})
+        public double fpp;
+
+        String[] keys;
+        Sieve sieve;
+
+        @Setup(Level.Trial)
+        public void corpus() {
+            keys = Corpus.present();
+        }
+
+        @Setup(Level.Iteration)
+        public void fresh() {
+            sieve = null;
+            System.gc(); // the previous iteration's 10 M queued URLs
+            sieve = Sieve.create(Corpus.N, fpp);
+        }
+    }
+
     @Benchmark
     @Threads(1)
     @OperationsPerInvocation(10_000_000)
@@ -84,6 +115,23 @@ public class SieveBenchmark {
     @OperationsPerInvocation(5_000_000)
     public int offer2Threads(Fresh state, ThreadParams thread) {
         return offerSlice(state, thread.getThreadIndex(), 2);
+    }
+
+    @Benchmark
+    @Threads(1)
+    @OperationsPerInvocation(10_000_000)
+    public int offerBatched1Thread(Batched state) {
+        String[] keys = state.keys;
+        List<PendingUrl> page = new ArrayList<>(state.batch);
+        int admitted = 0;
+        for (int i = 0; i < keys.length; i += state.batch) {
+            page.clear();
+            for (int j = i, end = Math.min(keys.length, i + state.batch); j < end; j++) {
+                page.add(PendingUrl.seed(keys[j]));
+            }
+            admitted += state.sieve.offerAll(page);
+        }
+        return admitted;
     }
 
     private static int offerSlice(Fresh state, int thread, int threads) {

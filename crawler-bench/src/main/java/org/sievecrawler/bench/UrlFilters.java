@@ -24,23 +24,7 @@ final class UrlFilters {
     static UrlFilter create(String impl, long expectedInsertions, double falsePositiveRate) {
         switch (impl) {
             case "sieve":
-                BloomFilter sieve = BloomFilter.create(expectedInsertions, falsePositiveRate);
-                return new UrlFilter() {
-                    @Override
-                    public boolean put(String url) {
-                        return sieve.put(url);
-                    }
-
-                    @Override
-                    public boolean mightContain(String url) {
-                        return sieve.mightContain(url);
-                    }
-
-                    @Override
-                    public long bytes() {
-                        return sieve.byteSize();
-                    }
-                };
+                return of(BloomFilter.create(expectedInsertions, falsePositiveRate));
             case "guava":
                 com.google.common.hash.BloomFilter<CharSequence> guava = com.google.common.hash.BloomFilter.create(
                         Funnels.stringFunnel(StandardCharsets.UTF_8), expectedInsertions, falsePositiveRate);
@@ -70,6 +54,26 @@ final class UrlFilters {
             default:
                 throw new IllegalArgumentException("impl must be sieve or guava, was " + impl);
         }
+    }
+
+    /** This crawler's {@code filter} behind the interface. */
+    static UrlFilter of(BloomFilter filter) {
+        return new UrlFilter() {
+            @Override
+            public boolean put(String url) {
+                return filter.put(url);
+            }
+
+            @Override
+            public boolean mightContain(String url) {
+                return filter.mightContain(url);
+            }
+
+            @Override
+            public long bytes() {
+                return filter.byteSize();
+            }
+        };
     }
 
     /** The share of {@code absent} URLs the filter claims to contain. */

@@ -60,6 +60,46 @@ final class LongPages {
         return WORDS.compareAndSet(pages[(int) (index >>> pageShift)], (int) (index & pageMask), expected, value);
     }
 
+    /** Atomically ORs {@code mask} into the word at {@code index}; the word as it was before. */
+    long getAndBitwiseOr(long index, long mask) {
+        return (long) WORDS.getAndBitwiseOr(pages[(int) (index >>> pageShift)], (int) (index & pageMask), mask);
+    }
+
+    /**
+     * For each of {@code groups} runs of {@code k} bit positions in {@code positions} (bit b is bit b &amp; 63 of
+     * word b &gt;&gt;&gt; 6), the OR of its bits that are clear, each in its place within its word, into
+     * {@code clear[group]}: 0 iff all k are set. One loop over all the positions with no early exit and no
+     * branch on the data, so the loads of different runs are in flight together; when the array is one page
+     * (below 2<sup>24</sup> words, 128 MiB) a load costs a handful of instructions.
+     *
+     * <p>Plain loads: a word may be read before a concurrent write lands, so a bit seen clear may be set by
+     * the time the call returns. Callers treat a clear bit as "maybe new" and decide by an atomic write
+     * ({@link #getAndBitwiseOr}); a set bit was set by a write that completed, and stays set.
+     */
+    void clearBits(long[] positions, int groups, int k, long[] clear) {
+        if (pages.length == 1) {
+            long[] page = pages[0];
+            for (int g = 0, p = 0; g < groups; g++) {
+                long bits = 0;
+                for (int i = 0; i < k; i++, p++) {
+                    long position = positions[p];
+                    bits |= ~page[(int) (position >>> 6)] & (1L << position);
+                }
+                clear[g] = bits;
+            }
+        } else {
+            for (int g = 0, p = 0; g < groups; g++) {
+                long bits = 0;
+                for (int i = 0; i < k; i++, p++) {
+                    long position = positions[p];
+                    long index = position >>> 6;
+                    bits |= ~pages[(int) (index >>> pageShift)][(int) (index & pageMask)] & (1L << position);
+                }
+                clear[g] = bits;
+            }
+        }
+    }
+
     /** Plain write, for loading a snapshot before the structure is published to other threads. */
     void setPlain(long index, long value) {
         pages[(int) (index >>> pageShift)][(int) (index & pageMask)] = value;

@@ -19,6 +19,17 @@ import org.slf4j.LoggerFactory;
  * refused lock-free, on reads alone; a new URL is admitted under one of 64 locks picked by its hash, so two
  * threads offering the same new URL at once admit it exactly once.
  *
+ * <p>Batches: {@link #offerAll} offers a page's links together, with the outcome of single offers in list
+ * order. It hashes them all and refuses those in the recent-hash cache, then looks the rest up in each layer
+ * at once, lock-free (all their words loaded in one loop, so the cache misses of different URLs overlap: see
+ * {@link BloomFilter}, "Batches"), and admits the URLs the newest layer lacked one by one under their stripe
+ * locks, setting bits the lookup brought into cache. A URL admitted by another thread between the lookup and
+ * the lock, or earlier in the same batch, finds its bits set under the lock and is refused; if a layer was
+ * added in between, the URL is checked against the older layers under the lock, as a single offer is. At
+ * n = 10 M, p = 10<sup>-4</sup>, new URLs in batches of 64 or more cost ~250 ns each with a queue that keeps
+ * nothing (the filter's batch cost: see {@link BloomFilter}, "Batches"), against 600-700 ns for single offers; the
+ * FIFO adds ~180 ns a URL (its nodes and the records it keeps, copied by the collector).
+ *
  * <p>Overflow: the filter is sized for {@code expectedUrls} at {@code falsePositiveRate}. Past that the rate
  * climbs fast (a 1 % filter is at about 16 % at twice its size). With {@link OverflowPolicy#WARN} the Sieve
  * logs one WARN when its estimate n* first passes the expected size and one each time n* doubles after;
@@ -136,30 +147,91 @@ public final class Sieve {
         UrlHash hash = UrlHash.forCurrentThread().hash(url.url());
         long h1 = hash.h1();
         long h2 = hash.h2();
-        int recentSlot = 2 * (int) (h2 & (RECENT_SLOTS - 1));
-        if (recent[recentSlot] == h1 && recent[recentSlot + 1] == h2) {
+        if (isRecent(h1, h2)) {
             return false;
         }
         Layers current = layers.get();
         for (BloomFilter layer : current.filters) {
             if (layer.mightContain(h1, h2)) {
-                remember(recentSlot, h1, h2);
+                remember(h1, h2);
                 return false;
             }
         }
+        return admit(url, h1, h2, current, null, 0);
+    }
+
+    /**
+     * Enqueues each URL of {@code urls} that the Sieve has not seen before, in list order: the outcome, the
+     * counts and the pending order are those of {@code urls.size()} calls of {@link #offer(PendingUrl)} in a
+     * row, so a URL listed twice is admitted at most once. Concurrent batches and single offers admit a new
+     * URL exactly once between them. Faster than single offers for a page's links when the filter is larger
+     * than the caches: the filter words of all the URLs are read together, so their cache misses overlap (see
+     * "Batches" in the class notes).
+     *
+     * @return how many of the URLs were new and are now pending
+     */
+    public int offerAll(List<PendingUrl> urls) {
+        int size = urls.size();
+        if (size == 0) {
+            return 0;
+        }
+        offered.add(size);
+        HashBatch batch = HashBatch.forCurrentThread();
+        for (int i = 0; i < size; i++) {
+            batch.add(urls.get(i).url());
+            if (isRecent(batch.h1(i), batch.h2(i))) {
+                batch.close(i);
+            }
+        }
+        Layers current = layers.get();
+        for (BloomFilter layer : current.filters) {
+            if (batch.select() == 0) {
+                return 0;
+            }
+            layer.lookUp(batch);
+            for (int j = 0, count = batch.selectedCount(); j < count; j++) {
+                if (batch.missing(j) == 0) {
+                    int url = batch.selected(j);
+                    batch.close(url);
+                    remember(batch.h1(url), batch.h2(url));
+                }
+            }
+        }
+        // The selection, masks and positions are now the newest layer's: its words are in cache.
+        int admittedNow = 0;
+        for (int j = 0, count = batch.selectedCount(); j < count; j++) {
+            if (batch.missing(j) != 0) {
+                int url = batch.selected(j);
+                if (admit(urls.get(url), batch.h1(url), batch.h2(url), current, batch, j)) {
+                    admittedNow++;
+                }
+            }
+        }
+        return admittedNow;
+    }
+
+    /**
+     * Admits a URL that no layer of {@code checked} held when it was looked up, unless a thread has admitted it
+     * since or a layer grown since holds it; under the lock of its hash's stripe, so exactly once. A batch
+     * passes itself and the URL's index j in its last lookup, whose positions in the newest layer it reuses.
+     */
+    private boolean admit(PendingUrl url, long h1, long h2, Layers checked, HashBatch batch, int j) {
         Layers now;
         synchronized (stripes[(int) (h1 >>> (64 - STRIPE_BITS))]) {
             now = layers.get();
-            if (now != current) {
+            boolean added;
+            if (now == checked) {
+                added = batch == null ? now.newest().put(h1, h2) : now.newest().putSelected(batch, j);
+            } else {
                 // Grown since the check: the URL may sit in the layer that was newest then.
                 for (int i = 0; i < now.filters.length - 1; i++) {
                     if (now.filters[i].mightContain(h1, h2)) {
                         return false;
                     }
                 }
+                added = now.newest().put(h1, h2);
             }
-            boolean added = now.newest().put(h1, h2);
-            remember(recentSlot, h1, h2);
+            remember(h1, h2);
             if (!added) {
                 return false;
             }
@@ -174,9 +246,19 @@ public final class Sieve {
         return true;
     }
 
-    private void remember(int slot, long h1, long h2) {
+    private boolean isRecent(long h1, long h2) {
+        int slot = recentSlot(h2);
+        return recent[slot] == h1 && recent[slot + 1] == h2;
+    }
+
+    private void remember(long h1, long h2) {
+        int slot = recentSlot(h2);
         recent[slot] = h1;
         recent[slot + 1] = h2;
+    }
+
+    private static int recentSlot(long h2) {
+        return 2 * (int) (h2 & (RECENT_SLOTS - 1));
     }
 
     /**
