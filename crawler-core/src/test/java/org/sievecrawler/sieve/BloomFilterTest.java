@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntConsumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -81,30 +82,13 @@ class BloomFilterTest {
     @Test
     void findsEveryUrlPutByFourThreadsConcurrently() throws Exception {
         BloomFilter filter = BloomFilter.create(N, 0.01);
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        try {
-            List<Callable<Void>> tasks = new ArrayList<>();
-            for (int t = 0; t < 4; t++) {
-                int thread = t;
-                tasks.add(() -> {
-                    // Interleaved slices, so the threads contend for the same words all the time.
-                    for (int i = thread; i < N; i += 4) {
-                        filter.put(present[i]);
-                    }
-                    return null;
-                });
+        onFourThreads(thread -> {
+            // Interleaved slices, so the threads contend for the same words all the time.
+            for (int i = thread; i < N; i += 4) {
+                filter.put(present[i]);
             }
-            for (Future<Void> f : pool.invokeAll(tasks)) {
-                f.get();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-        for (int i = 0; i < N; i++) {
-            assertThat(filter.mightContain(present[i])).as(present[i]).isTrue();
-        }
-        // No lost update: the maintained count equals the bits actually set.
-        assertThat(filter.setBitCount()).isEqualTo(roundTrip(filter).setBitCount());
+        });
+        assertHoldsAllWithExactCount(filter);
     }
 
     @ParameterizedTest(name = "p = {0}")
@@ -316,17 +300,25 @@ class BloomFilterTest {
     void findsEveryUrlPutInOverlappingBatchesByFourThreadsAtOnce() throws Exception {
         BloomFilter filter = BloomFilter.create(N, 0.01);
         List<String> urls = Arrays.asList(present).subList(0, N);
+        onFourThreads(thread -> {
+            // Every thread puts every URL in the same order, cut into batches of other sizes, so
+            // batches of different threads overlap and race on the same new URLs.
+            for (List<String> batch : batches(urls, 200, 10 + thread)) {
+                filter.putAll(batch);
+            }
+        });
+        assertHoldsAllWithExactCount(filter);
+    }
+
+    /** Runs {@code work} on four threads at once (numbered 0 to 3) and waits for all; a failure fails the test. */
+    private static void onFourThreads(IntConsumer work) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Callable<Void>> tasks = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
                 int thread = t;
                 tasks.add(() -> {
-                    // Every thread puts every URL in the same order, cut into batches of other sizes, so
-                    // batches of different threads overlap and race on the same new URLs.
-                    for (List<String> batch : batches(urls, 200, 10 + thread)) {
-                        filter.putAll(batch);
-                    }
+                    work.accept(thread);
                     return null;
                 });
             }
@@ -336,10 +328,13 @@ class BloomFilterTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** Every one of the first N URLs is found, and no concurrent update was lost from the set-bit count. */
+    private static void assertHoldsAllWithExactCount(BloomFilter filter) throws IOException {
         for (int i = 0; i < N; i++) {
             assertThat(filter.mightContain(present[i])).as(present[i]).isTrue();
         }
-        // No lost update: the maintained count equals the bits actually set.
         assertThat(filter.setBitCount()).isEqualTo(roundTrip(filter).setBitCount());
     }
 
