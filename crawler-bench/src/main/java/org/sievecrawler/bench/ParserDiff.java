@@ -11,13 +11,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.stream.Stream;
 import okhttp3.HttpUrl;
 import org.sievecrawler.parse.HrefScanner;
 import org.sievecrawler.parse.JsoupPageParser;
 import org.sievecrawler.parse.PageParser;
-import org.sievecrawler.parse.Outlink;
 import org.sievecrawler.parse.ParsedPage;
 import org.sievecrawler.parse.ScanResult;
 
@@ -109,7 +107,7 @@ public final class ParserDiff {
             }
             scanned++;
             ParsedPage expected = jsoup.parse(body, body.length, CONTENT_TYPE, url);
-            String difference = difference(((ScanResult.Scanned) result).page(), expected);
+            String difference = ((ScanResult.Scanned) result).page().differenceFrom(expected);
             if (difference != null) {
                 differing++;
                 if (diffs.size() < diffsShown) {
@@ -130,40 +128,6 @@ public final class ParserDiff {
             System.out.printf("  ... %d more reasons%n", reasons.size() - TOP_REASONS);
         }
         diffs.forEach(d -> System.out.println("  differs: " + d));
-    }
-
-    /** The first difference between the scanner's and jsoup's reading, or null when they agree. */
-    static String difference(ParsedPage actual, ParsedPage expected) {
-        if (!Objects.equals(actual.title(), expected.title())) {
-            return "title " + quote(actual.title()) + " but jsoup " + quote(expected.title());
-        }
-        if (!actual.base().equals(expected.base())) {
-            return "base " + actual.base() + " but jsoup " + expected.base();
-        }
-        List<Outlink> a = actual.links();
-        List<Outlink> e = expected.links();
-        for (int i = 0; i < Math.max(a.size(), e.size()); i++) {
-            Outlink x = i < a.size() ? a.get(i) : null;
-            Outlink y = i < e.size() ? e.get(i) : null;
-            if (!Objects.equals(x, y)) {
-                return "link #" + i + " of " + a.size() + " is " + x + " but jsoup's of " + e.size() + " is " + y;
-            }
-        }
-        if (!Objects.equals(actual.canonical(), expected.canonical())) {
-            return "canonical " + quote(actual.canonical()) + " but jsoup " + quote(expected.canonical());
-        }
-        if (actual.noindex() != expected.noindex() || actual.nofollow() != expected.nofollow()) {
-            return "noindex/nofollow " + actual.noindex() + "/" + actual.nofollow() + " but jsoup "
-                    + expected.noindex() + "/" + expected.nofollow();
-        }
-        if (!actual.charset().equals(expected.charset())) {
-            return "charset " + actual.charset() + " but jsoup " + expected.charset();
-        }
-        return null;
-    }
-
-    private static String quote(String s) {
-        return s == null ? "null" : '"' + s + '"';
     }
 
     /**

@@ -2,7 +2,6 @@ package org.sievecrawler.fetch;
 
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -94,10 +93,9 @@ final class PoolSweeper implements TaskRunner.Backend, AutoCloseable {
         synchronized (runner) {
             runner.notifyAll(); // it finds nothing left to sweep and ends
         }
-        ExecutorService executor = threads;
-        executor.shutdown();
+        threads.shutdown();
         try {
-            executor.awaitTermination(SWEEP_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+            threads.awaitTermination(SWEEP_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -111,33 +111,55 @@ public final class HrefScanner {
             if (nul >= 0) {
                 throw new NotSure("NUL byte", nul);
             }
-            while (true) {
-                int lt = TagLexer.indexOf(b, pos, end, (byte) '<');
-                if (lt < 0 || lt + 1 >= end) {
-                    return;
-                }
-                pos = lt;
-                byte c = b[lt + 1];
-                if (c == '!') {
-                    markupDeclaration();
-                } else if (c == '?') {
-                    pos = afterGt(lt + 2, "<?");
-                } else if (c == '/') {
+            for (int next = nextTag(false); next != NO_TAG; next = nextTag(false)) {
+                int lt = pos;
+                if (next == END_TAG) {
                     TagNames.Tag tag = endTag();
                     if (tag != null) {
                         open.end(tag, lt);
                     }
-                } else if (isAsciiLetter(c)) {
+                } else {
                     startElement(startTag(), lt);
+                }
+            }
+        }
+
+        /**
+         * Moves {@code pos} to the next start tag ({@code <} and a letter) or end tag ({@code </}) and says which,
+         * skipping text, comments, declarations, processing instructions and a {@code <} that opens nothing; at
+         * the end of the body, {@code pos} is there and the answer is {@link #NO_TAG}.
+         *
+         * @param cdataIsText whether a CDATA section is text to skip (foreign content) rather than a bogus comment
+         */
+        private int nextTag(boolean cdataIsText) {
+            while (true) {
+                int lt = TagLexer.indexOf(b, pos, end, (byte) '<');
+                if (lt < 0 || lt + 1 >= end) {
+                    pos = end;
+                    return NO_TAG;
+                }
+                pos = lt;
+                byte c = b[lt + 1];
+                if (c == '/') {
+                    return END_TAG;
+                } else if (isAsciiLetter(c)) {
+                    return START_TAG;
+                } else if (c == '!') {
+                    markupDeclaration(cdataIsText);
+                } else if (c == '?') {
+                    pos = afterGt(lt + 2, "<?");
                 } else {
                     pos = lt + 1;
                 }
             }
         }
 
-        private void markupDeclaration() {
+        private void markupDeclaration(boolean cdataIsText) {
             int at = pos;
-            if (TagLexer.startsWith(b, at, end, "<!--")) {
+            if (cdataIsText && TagLexer.startsWith(b, at, end, "<![CDATA[")) {
+                int close = TagLexer.indexOf(b, at + 9, end, "]]>");
+                pos = close < 0 ? end : close + 3;
+            } else if (TagLexer.startsWith(b, at, end, "<!--")) {
                 if (at + 4 < end && b[at + 4] == '>') {
                     pos = at + 5;
                 } else if (TagLexer.startsWith(b, at + 4, end, "->")) {
@@ -176,21 +198,32 @@ public final class HrefScanner {
         /** Reads an end tag at {@code pos}, up to after its {@code >}; null for {@code </>} and bogus comments. */
         private TagNames.Tag endTag() {
             int at = pos;
+            int nameEnd = endTagNameEnd(at);
+            if (nameEnd < 0) {
+                return null;
+            }
+            TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 2, nameEnd, nameHash);
+            pos = checked(TagLexer.readAttributes(b, nameEnd, end, IGNORE), at);
+            return tag;
+        }
+
+        /**
+         * The end of the name of the end tag at {@code at} ({@code </} and a letter); or -1, with {@code pos} past
+         * it, for {@code </>} and for {@code </} and no letter, a bogus comment.
+         */
+        private int endTagNameEnd(int at) {
             if (at + 2 >= end) {
                 throw new NotSure("'</' at the end of the body", at);
             }
             if (b[at + 2] == '>') {
                 pos = at + 3;
-                return null;
+                return -1;
             }
             if (!isAsciiLetter(b[at + 2])) {
                 pos = afterGt(at + 2, "</");
-                return null;
+                return -1;
             }
-            int nameEnd = tagNameEnd(at + 2);
-            TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 2, nameEnd, nameHash);
-            pos = checked(TagLexer.readAttributes(b, nameEnd, end, IGNORE), at);
-            return tag;
+            return tagNameEnd(at + 2);
         }
 
         /** The end of a tag name starting at {@code i}; its {@link TagNames#hash(byte[], int, int)} is left in {@link #nameHash}. */
@@ -282,24 +315,14 @@ public final class HrefScanner {
          * open elements outside are as they were when the island ends.
          */
         private void island() {
-            while (true) {
-                int lt = TagLexer.indexOf(b, pos, end, (byte) '<');
-                if (lt < 0 || lt + 1 >= end) {
-                    pos = end;
-                    return;
-                }
-                pos = lt;
-                byte c = b[lt + 1];
-                if (c == '!') {
-                    markupDeclaration();
-                } else if (c == '?') {
-                    pos = afterGt(lt + 2, "<?");
-                } else if (c == '/') {
+            for (int next = nextTag(false); next != NO_TAG; next = nextTag(false)) {
+                int lt = pos;
+                if (next == END_TAG) {
                     TagNames.Tag tag = endTag();
                     if (tag != null && tag.is(OpenElements.ISLAND)) {
                         return;
                     }
-                } else if (isAsciiLetter(c)) {
+                } else {
                     TagNames.Tag tag = startTag();
                     if (tag.is(OpenElements.READ)) {
                         readLinks(tag);
@@ -310,8 +333,6 @@ public final class HrefScanner {
                     } else if (selfClosing && tag.name().equals("title") && title == null) {
                         title = "";
                     }
-                } else {
-                    pos = lt + 1;
                 }
             }
         }
@@ -327,28 +348,14 @@ public final class HrefScanner {
             }
             foreign.open(at + 1, at + (math ? 5 : 4), math);
             while (foreign.isOpen()) {
-                int lt = TagLexer.indexOf(b, pos, end, (byte) '<');
-                if (lt < 0 || lt + 1 >= end) {
-                    pos = end;
+                int next = nextTag(true);
+                if (next == NO_TAG) {
                     return;
                 }
-                pos = lt;
-                byte c = b[lt + 1];
-                if (c == '!') {
-                    if (TagLexer.startsWith(b, lt, end, "<![CDATA[")) {
-                        int close = TagLexer.indexOf(b, lt + 9, end, "]]>");
-                        pos = close < 0 ? end : close + 3;
-                    } else {
-                        markupDeclaration();
-                    }
-                } else if (c == '?') {
-                    pos = afterGt(lt + 2, "<?");
-                } else if (c == '/') {
-                    foreignEndTag(lt);
-                } else if (isAsciiLetter(c)) {
-                    foreignStartTag(lt);
+                if (next == END_TAG) {
+                    foreignEndTag(pos);
                 } else {
-                    pos = lt + 1;
+                    foreignStartTag(pos);
                 }
             }
         }
@@ -369,41 +376,17 @@ public final class HrefScanner {
         }
 
         private void foreignEndTag(int lt) {
-            if (lt + 2 >= end) {
-                throw new NotSure("'</' at the end of the body", lt);
-            }
-            if (b[lt + 2] == '>') {
-                pos = lt + 3;
+            int nameEnd = endTagNameEnd(lt);
+            if (nameEnd < 0) {
                 return;
             }
-            if (!isAsciiLetter(b[lt + 2])) {
-                pos = afterGt(lt + 2, "</");
-                return;
-            }
-            int nameEnd = tagNameEnd(lt + 2);
             int next = checked(TagLexer.readAttributes(b, nameEnd, end, IGNORE), lt);
             pos = foreign.end(lt + 2, nameEnd, lt) == ForeignElements.BREAKOUT ? lt : next;
         }
 
         /** Skips to after the element's end tag; reads the first title's text. */
         private void skipRawText(String name, int at) {
-            int i = pos;
-            int close = -1;
-            while (!name.equals("script")) {
-                close = TagLexer.indexOf(b, i, end, "</");
-                if (close < 0) {
-                    throw new NotSure("<" + name + "> never closed", at);
-                }
-                int after = close + 2 + name.length();
-                if (TagLexer.startsWithIgnoreCase(b, close + 2, end, name) && after < end
-                        && (PageRules.isHtmlSpace(b[after]) || b[after] == '/' || b[after] == '>')) {
-                    break;
-                }
-                i = close + 2;
-            }
-            if (name.equals("script")) {
-                close = scriptEnd(at);
-            }
+            int close = name.equals("script") ? scriptEnd(at) : rawTextEnd(name, at);
             if (name.equals("title") && title == null) {
                 String text = CharacterReferences.decode(new String(b, pos, close - pos, charset));
                 if (text == null) {
@@ -412,6 +395,20 @@ public final class HrefScanner {
                 title = PageRules.collapseWhitespace(text);
             }
             pos = checked(TagLexer.readAttributes(b, close + 2 + name.length(), end, IGNORE), close);
+        }
+
+        /** The start of the end tag named {@code name} that ends raw text started at {@code pos}. */
+        private int rawTextEnd(String name, int at) {
+            for (int i = pos; ; ) {
+                int close = TagLexer.indexOf(b, i, end, "</");
+                if (close < 0) {
+                    throw new NotSure("<" + name + "> never closed", at);
+                }
+                if (TagLexer.startsWithIgnoreCase(b, close + 2, end, name) && endsTagName(close + 2 + name.length())) {
+                    return close;
+                }
+                i = close + 2;
+            }
         }
 
         /**
@@ -425,9 +422,10 @@ public final class HrefScanner {
             while (i < end) {
                 byte c = b[i];
                 if (c == '<') {
-                    if (state != 2 && isTag(i, "</script")) {
-                        return i;
-                    } else if (state == 2 && isTag(i, "</script")) {
+                    if (isTag(i, "</script")) {
+                        if (state != 2) {
+                            return i;
+                        }
                         state = 1;
                         i += 8;
                         continue;
@@ -452,9 +450,12 @@ public final class HrefScanner {
 
         /** Whether {@code tag} (lower case, like {@code "</script"}) starts at i, followed by space, / or >. */
         private boolean isTag(int i, String tag) {
-            int after = i + tag.length();
-            return TagLexer.startsWithIgnoreCase(b, i, end, tag) && after < end
-                    && (PageRules.isHtmlSpace(b[after]) || b[after] == '/' || b[after] == '>');
+            return TagLexer.startsWithIgnoreCase(b, i, end, tag) && endsTagName(i + tag.length());
+        }
+
+        /** Whether a tag name ends just before {@code i}: a space, {@code /} or {@code >} there. */
+        private boolean endsTagName(int i) {
+            return i < end && (PageRules.isHtmlSpace(b[i]) || b[i] == '/' || b[i] == '>');
         }
 
         /** Skips a select holding only options and option groups; unsure of anything else in it. */
@@ -466,17 +467,20 @@ public final class HrefScanner {
                 }
                 pos = lt;
                 if (TagLexer.startsWith(b, lt, end, "<!--")) {
-                    markupDeclaration();
+                    markupDeclaration(false);
                 } else if (isTag(lt, "</select")) {
                     pos = checked(TagLexer.readAttributes(b, lt + 8, end, IGNORE), lt);
                     return;
-                } else if (optionTagLength(lt) > 0) {
-                    pos = checked(TagLexer.readAttributes(b, lt + optionTagLength(lt), end, IGNORE), lt);
-                } else if (lt + 1 < end && (isAsciiLetter(b[lt + 1]) || b[lt + 1] == '/' || b[lt + 1] == '!'
-                        || b[lt + 1] == '?')) {
-                    throw new NotSure("markup other than options in a <select>", at);
                 } else {
-                    pos = lt + 1;
+                    int option = optionTagLength(lt);
+                    if (option > 0) {
+                        pos = checked(TagLexer.readAttributes(b, lt + option, end, IGNORE), lt);
+                    } else if (lt + 1 < end && (isAsciiLetter(b[lt + 1]) || b[lt + 1] == '/' || b[lt + 1] == '!'
+                            || b[lt + 1] == '?')) {
+                        throw new NotSure("markup other than options in a <select>", at);
+                    } else {
+                        pos = lt + 1;
+                    }
                 }
             }
         }
@@ -533,6 +537,10 @@ public final class HrefScanner {
     }
 
     private static final TagLexer.AttributeSink IGNORE = (ns, ne, vs, ve) -> { };
+    /** What {@link Scan#nextTag} found. */
+    private static final int NO_TAG = 0;
+    private static final int START_TAG = 1;
+    private static final int END_TAG = 2;
 
     private static boolean isAsciiLetter(byte c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');

@@ -44,4 +44,42 @@ public record ParsedPage(
         Objects.requireNonNull(charset, "charset");
         Objects.requireNonNull(parsedBy, "parsedBy");
     }
+
+    /**
+     * The first way this reading of a page differs from {@code reference}'s in what the crawl uses (title, base,
+     * links in order with their kind and nofollow, canonical, noindex and nofollow, charset), or null when they
+     * agree: the scanner's differential contract with jsoup, checked by the tests and by the bench's ParserDiff.
+     */
+    public String differenceFrom(ParsedPage reference) {
+        if (!Objects.equals(title, reference.title)) {
+            return "title " + quote(title) + " but " + reference.parsedBy + " " + quote(reference.title);
+        }
+        if (!base.equals(reference.base)) {
+            return "base " + base + " but " + reference.parsedBy + " " + reference.base;
+        }
+        List<Outlink> other = reference.links;
+        for (int i = 0; i < Math.max(links.size(), other.size()); i++) {
+            Outlink mine = i < links.size() ? links.get(i) : null;
+            Outlink theirs = i < other.size() ? other.get(i) : null;
+            if (!Objects.equals(mine, theirs)) {
+                return "link #" + i + " of " + links.size() + " is " + mine + " but " + reference.parsedBy + "'s of "
+                        + other.size() + " is " + theirs;
+            }
+        }
+        if (!Objects.equals(canonical, reference.canonical)) {
+            return "canonical " + quote(canonical) + " but " + reference.parsedBy + " " + quote(reference.canonical);
+        }
+        if (noindex != reference.noindex || nofollow != reference.nofollow) {
+            return "noindex/nofollow " + noindex + "/" + nofollow + " but " + reference.parsedBy + " "
+                    + reference.noindex + "/" + reference.nofollow;
+        }
+        if (!charset.equals(reference.charset)) {
+            return "charset " + charset + " but " + reference.parsedBy + " " + reference.charset;
+        }
+        return null;
+    }
+
+    private static String quote(String s) {
+        return s == null ? "null" : '"' + s + '"';
+    }
 }

@@ -74,10 +74,6 @@ final class HashBatch {
         add(hash.h1(), hash.h2());
     }
 
-    int size() {
-        return size;
-    }
-
     long h1(int url) {
         return h1[url];
     }

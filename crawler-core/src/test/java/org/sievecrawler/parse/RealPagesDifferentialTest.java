@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.zip.GZIPInputStream;
 import okhttp3.HttpUrl;
@@ -61,8 +60,8 @@ class RealPagesDifferentialTest {
                 }
                 continue;
             }
-            String difference = difference(((ScanResult.Scanned) result).page(),
-                    jsoup.parse(body, body.length, "text/html", url));
+            String difference = ((ScanResult.Scanned) result).page()
+                    .differenceFrom(jsoup.parse(body, body.length, "text/html", url));
             if (difference != null) {
                 problems.add(path + ": " + difference);
             }
@@ -71,36 +70,6 @@ class RealPagesDifferentialTest {
         assertThat(withConstruct).as("pages of %s holding %s", pkg, CONSTRUCT.get(pkg))
                 .isGreaterThanOrEqualTo(EXPECTED.get(pkg)[1]);
         assertThat(problems).as("pages of %s the scanner did not read as jsoup does", pkg).isEmpty();
-    }
-
-    /** The first difference between the scanner's reading and jsoup's, or null. */
-    static String difference(ParsedPage actual, ParsedPage expected) {
-        if (!Objects.equals(actual.title(), expected.title())) {
-            return "title " + actual.title() + " but jsoup " + expected.title();
-        }
-        if (!actual.base().equals(expected.base())) {
-            return "base " + actual.base() + " but jsoup " + expected.base();
-        }
-        List<Outlink> a = actual.links();
-        List<Outlink> e = expected.links();
-        for (int i = 0; i < Math.max(a.size(), e.size()); i++) {
-            Outlink x = i < a.size() ? a.get(i) : null;
-            Outlink y = i < e.size() ? e.get(i) : null;
-            if (!Objects.equals(x, y)) {
-                return "link #" + i + " of " + a.size() + " is " + x + " but jsoup's of " + e.size() + " is " + y;
-            }
-        }
-        if (!Objects.equals(actual.canonical(), expected.canonical())) {
-            return "canonical " + actual.canonical() + " but jsoup " + expected.canonical();
-        }
-        if (actual.noindex() != expected.noindex() || actual.nofollow() != expected.nofollow()) {
-            return "noindex/nofollow " + actual.noindex() + "/" + actual.nofollow() + " but jsoup "
-                    + expected.noindex() + "/" + expected.nofollow();
-        }
-        if (!actual.charset().equals(expected.charset())) {
-            return "charset " + actual.charset() + " but jsoup " + expected.charset();
-        }
-        return null;
     }
 
     private static List<String> index() throws IOException {

@@ -98,13 +98,7 @@ class BloomFilterTest {
         for (int i = 0; i < N; i++) {
             filter.put(present[i]);
         }
-        int falsePositives = 0;
-        for (String url : absent) {
-            if (filter.mightContain(url)) {
-                falsePositives++;
-            }
-        }
-        double measured = (double) falsePositives / absent.length;
+        double measured = measuredFalsePositiveRate(filter);
         // Expected p*1M = 10,000 or 1,000 hits; +-20% is at least 6 standard deviations.
         assertThat(measured).isBetween(0.8 * p, 1.2 * p);
         // The rate the filter reports of itself agrees with what was measured.
@@ -217,13 +211,7 @@ class BloomFilterTest {
         for (List<String> batch : batches(Arrays.asList(present).subList(0, N), 256, 2)) {
             filter.putAll(batch);
         }
-        int falsePositives = 0;
-        for (String url : absent) {
-            if (filter.mightContain(url)) {
-                falsePositives++;
-            }
-        }
-        double measured = (double) falsePositives / absent.length;
+        double measured = measuredFalsePositiveRate(filter);
         // The same bound as single puts: +-20% is at least 6 standard deviations.
         assertThat(measured).isBetween(0.8 * p, 1.2 * p);
         assertThat(filter.expectedFalsePositiveRate()).isCloseTo(measured, within(0.15 * p));
@@ -375,6 +363,17 @@ class BloomFilterTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         filter.writeTo(out);
         return out.toByteArray();
+    }
+
+    /** The share of the {@code absent} URLs (never put) that {@code filter} claims to hold. */
+    private static double measuredFalsePositiveRate(BloomFilter filter) {
+        int falsePositives = 0;
+        for (String url : absent) {
+            if (filter.mightContain(url)) {
+                falsePositives++;
+            }
+        }
+        return (double) falsePositives / absent.length;
     }
 
     private static BloomFilter roundTrip(BloomFilter filter) throws IOException {
