@@ -186,7 +186,8 @@ public final class Crawler {
                     reason, stats.decided(), stats.fetched(),
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
                     profile.sieve().expectedUrls(), sieve.estimatedSeen(), sieve.falsePositiveRate(), sieve.size(),
-                    new CrawlSummary.Parsing(parser.scannedPages(), parser.fallbackPages(), parser.fallbackReasons()));
+                    new CrawlSummary.Parsing(parser.scannedPages(), parser.fallbackPages(), parser.fallbackReasons()),
+                    stats.failedAttempts(), stats.retries(), fetcher.reconnects(), politeness.unreachableHosts());
             summary.writeTo(out.resolve("summary.json"));
             ProgressReporter.LOG.info(summary.line());
             return summary;
@@ -397,7 +398,8 @@ public final class Crawler {
         return new ProgressLine(fetched, Math.round((fetched - previousFetched) / interval),
                 Math.round(fetched / elapsed), sieve.size(), Math.round(sieve.estimatedSeen()),
                 sieve.falsePositiveRate(), parser.fallbackShare(), politeness.hostCount(), politeness.inFlight(),
-                profile.fetch().threads(), stats.count(Outcome.ERROR), stats.count(Outcome.ROBOTS_DISALLOWED),
+                profile.fetch().threads(), stats.failedAttempts(), stats.retries(),
+                stats.count(Outcome.ROBOTS_DISALLOWED),
                 stats.bytes(), Math.round(elapsed));
     }
 }

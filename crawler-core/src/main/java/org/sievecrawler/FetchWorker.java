@@ -17,6 +17,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongPredicate;
 import okhttp3.HttpUrl;
 import org.sievecrawler.checkpoint.SnapshotLock;
+import org.sievecrawler.fetch.FailureKind;
 import org.sievecrawler.fetch.FetchResult;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.fetch.HttpFetcher;
@@ -29,6 +30,7 @@ import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.Outlink;
 import org.sievecrawler.parse.PageParser;
 import org.sievecrawler.parse.ParsedPage;
+import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.politeness.RobotsPolicy;
 import org.sievecrawler.politeness.RobotsRules;
@@ -223,12 +225,14 @@ final class FetchWorker {
 
     private void handle(PendingUrl task) throws IOException {
         if (task.isRobots()) {
-            RobotsResponse response = fetcher.fetchRobots(task.url());
-            politeness.robotsFetched(task, robots.interpret(task.url(), response.status(), response.body(),
-                    response.error()));
-            for (HttpExchange exchange : response.exchanges()) {
-                archive(exchange);
-            }
+            handleRobots(task);
+            return;
+        }
+        String down = politeness.unreachableReason(task.url());
+        if (down != null) {
+            politeness.skipped(task);
+            done(task, PageRecord.refused(task.url(), Outcome.UNREACHABLE, task.depth(), task.referrer(),
+                    unreachable(task.url(), down) + "; not tried"), null);
             return;
         }
         RobotsRules rules = politeness.rules(task.url());
@@ -258,7 +262,9 @@ final class FetchWorker {
             handleRedirect(task, redirect, archive(redirect.exchange()));
         } else {
             FetchResult.Failure failure = (FetchResult.Failure) result;
+            stats.failedAttempt();
             if (failure.kind().retryable() && task.attempt() < profile.fetch().retries()) {
+                stats.retried();
                 archive(failure.exchange());
                 Duration backoff = backoff(task.attempt(), failure.retryAfter());
                 shared(() -> {
@@ -267,13 +273,52 @@ final class FetchWorker {
                 });
                 return;
             }
-            politeness.finished(task);
+            boolean unreachable = failure.kind().unreachable();
+            if (unreachable) {
+                politeness.unreachable(task, failure.kind().unreachableReason());
+            } else {
+                politeness.finished(task);
+            }
             String tries = task.attempt() > 0 ? " (after " + (task.attempt() + 1) + " attempts)" : "";
-            done(task, new PageRecord(task.url(), failure.status(),
-                    failure.status() > 0 ? Outcome.HTTP_ERROR : Outcome.ERROR, null, task.depth(), 0,
+            done(task, new PageRecord(task.url(), failure.status(), failure.status() > 0 ? Outcome.HTTP_ERROR
+                    : unreachable ? Outcome.UNREACHABLE : Outcome.ERROR, null, task.depth(), 0,
                     failure.fetchMillis(), 0, null, null, task.referrer(), failure.detail() + tries, false),
                     archive(failure.exchange()));
         }
+    }
+
+    /**
+     * Fetches a host's robots.txt and reports the rules to the scheduler. A failure to reach the host is retried
+     * like a page's (the crawl's retries and backoff, a few seconds in all by default) and then makes the host
+     * unreachable; any other failure (a timeout, a 5xx) is the scheduler's to retry after
+     * {@code politeness.robots-retry}.
+     */
+    private void handleRobots(PendingUrl task) throws IOException {
+        RobotsResponse response = fetcher.fetchRobots(task.url());
+        if (response.failed() || response.status() >= 500) {
+            stats.failedAttempt();
+        }
+        FailureKind failure = response.failure();
+        if (failure != null && failure.unreachable()) {
+            if (failure.retryable() && task.attempt() < profile.fetch().retries()) {
+                stats.retried();
+                politeness.retryRobots(task, backoff(task.attempt(), null));
+            } else {
+                LOG.info("{}: {}", task.url(), response.error());
+                politeness.unreachable(task, failure.unreachableReason());
+            }
+        } else {
+            politeness.robotsFetched(task, robots.interpret(task.url(), response.status(), response.body(),
+                    response.error()));
+        }
+        for (HttpExchange exchange : response.exchanges()) {
+            archive(exchange);
+        }
+    }
+
+    /** The error of a URL of an unreachable host, e.g. "http://127.0.0.1:9 unreachable (connection refused)". */
+    private static String unreachable(String url, String reason) {
+        return HostKey.of(url) + " unreachable (" + reason + ")";
     }
 
     /** Hands the page to the parse pool; it counts as busy until its record is written. */

@@ -11,7 +11,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
@@ -20,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.fixtures.FixtureSite;
+import org.sievecrawler.fixtures.SocketSite;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
@@ -475,5 +480,120 @@ class CrawlerTest {
         assertThatThrownBy(() -> new Crawler(profile("ftp://example.org/", "not a url")).run())
                 .isInstanceOf(CrawlException.class)
                 .hasMessageStartingWith("no usable seed: seed \"ftp://example.org/\": ");
+    }
+
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** The paths of the URLs in pages.jsonl, each with its outcome. */
+    private static Map<String, String> pathOutcomes(CrawlOutput output, String origin) {
+        Map<String, String> paths = new TreeMap<>();
+        output.outcomes().forEach((url, outcome) -> paths.put(url.substring(origin.length()), outcome));
+        return paths;
+    }
+
+    private CrawlOutput crawlInto(Path dir, CrawlProfile profile) throws CrawlException {
+        new Crawler(profile.withOutput(OutputConfig.defaults().withDir(dir))).run();
+        return CrawlOutput.read(dir);
+    }
+
+    @Test
+    void crawlsAnHttp10ServerThatClosesEveryConnectionAndAKeepAliveOneLikeWireMock() throws Exception {
+        Map<String, String> pages = FixtureSite.linkedPages(30);
+        site.pages(pages);
+        try (SocketSite http10 = SocketSite.http10(pages);
+                SocketSite keepAlive = SocketSite.keepAlive(pages, Duration.ofSeconds(1))) {
+            CrawlOutput wiremock = crawlInto(out.resolve("wiremock"), profile(site.url("/")));
+            CrawlOutput closing = crawlInto(out.resolve("http10"), profile(http10.url("/")));
+            CrawlOutput persistent = crawlInto(out.resolve("keep-alive"), profile(keepAlive.url("/")));
+
+            Map<String, String> expected = pathOutcomes(wiremock, site.origin());
+            assertThat(expected).hasSize(31);
+            assertThat(expected.values()).containsOnly("fetched");
+            assertThat(pathOutcomes(closing, http10.origin())).isEqualTo(expected);
+            assertThat(pathOutcomes(persistent, keepAlive.origin())).isEqualTo(expected);
+            for (CrawlOutput output : List.of(wiremock, closing, persistent)) {
+                assertThat(output.summary.get("errors").asLong()).isZero();
+                assertThat(output.summary.get("retries").asLong()).isZero();
+            }
+            assertThat(closing.summary.get("reconnects").asLong()).as("HTTP/1.0 connections are not pooled").isZero();
+            assertThat(http10.connections()).as("one connection per request").isEqualTo(32);
+        }
+    }
+
+    @Test
+    void crawlsAKeepAliveServerThatClosesIdleConnectionsWithDelaysLongerThanItsIdleTimeout() throws Exception {
+        Map<String, String> pages = FixtureSite.linkedPages(3);
+        try (SocketSite keepAlive = SocketSite.keepAlive(pages, Duration.ofSeconds(1))) {
+            CrawlProfile profile = profile(keepAlive.url("/"));
+            profile = profile.withPoliteness(profile.politeness().withDelay(Duration.ofMillis(1_300))
+                    .withMaxConnectionsPerHost(1));
+
+            CrawlOutput output = crawl(profile);
+
+            assertThat(pathOutcomes(output, keepAlive.origin())).containsOnlyKeys("/", "/p0", "/p1", "/p2")
+                    .containsValues("fetched").doesNotContainValue("error");
+            assertThat(output.summary.get("errors").asLong()).isZero();
+            assertThat(output.summary.get("retries").asLong()).isZero();
+            assertThat(keepAlive.idleClosed()).as("the server closed idle connections").isPositive();
+            assertThat(output.summary.get("reconnects").asLong()).as("requests met a closed pooled connection")
+                    .isPositive();
+        }
+    }
+
+    @Test
+    void recordsASeedOnAClosedPortAsUnreachableAfterTheCrawlsRetriesNotTheRobotsRetry() throws Exception {
+        String seed = "http://127.0.0.1:" + closedPort() + "/";
+        CrawlProfile profile = profile(seed);
+        profile = profile.withPoliteness(profile.politeness().withRobotsRetry(Duration.ofMinutes(10)));
+
+        CrawlOutput output = crawl(profile);
+
+        JsonNode record = output.record(seed);
+        String host = seed.substring(0, seed.length() - 1);
+        assertThat(record.get("outcome").asText()).isEqualTo("unreachable");
+        assertThat(record.get("error").asText()).isEqualTo(host + " unreachable (connection refused); not tried");
+        assertThat(output.summary.get("endReason").asText()).isEqualTo("finished");
+        assertThat(output.summary.get("fetched").asLong()).isZero();
+        assertThat(output.summary.get("errors").asLong()).as("three robots.txt attempts").isEqualTo(3);
+        assertThat(output.summary.get("retries").asLong()).isEqualTo(2);
+        JsonNode down = output.summary.get("unreachableHosts");
+        assertThat(down).hasSize(1);
+        assertThat(down.get(0).get("host").asText()).isEqualTo(host);
+        assertThat(down.get(0).get("reason").asText()).isEqualTo("connection refused");
+    }
+
+    @Test
+    void recordsTheOtherUrlsOfAnUnreachableHostWithoutTryingEachAgain() throws Exception {
+        String origin = "http://127.0.0.1:" + closedPort();
+        CrawlProfile profile = profile(origin + "/a", origin + "/b", origin + "/c");
+        profile = profile.withPoliteness(profile.politeness().withRespectRobots(false).withMaxConnectionsPerHost(1));
+
+        CrawlOutput output = crawl(profile);
+
+        assertThat(output.outcomes()).containsOnlyKeys(origin + "/a", origin + "/b", origin + "/c");
+        assertThat(output.outcomes().values()).containsOnly("unreachable");
+        assertThat(output.records.stream().map(r -> r.get("error").asText()))
+                .containsOnlyOnce("connect to " + origin.substring("http://".length()) + " refused (after 3 attempts)")
+                .filteredOn(error -> error.endsWith("not tried")).hasSize(2);
+        assertThat(output.summary.get("errors").asLong()).as("only the first URL's attempts").isEqualTo(3);
+        assertThat(output.summary.get("retries").asLong()).isEqualTo(2);
+        assertThat(output.summaryCount("outcomes", "unreachable")).isEqualTo(3);
+    }
+
+    @Test
+    void recordsAnUnknownHostAsUnreachableWithoutRetrying() throws Exception {
+        CrawlOutput output = crawl(profile("http://down.invalid/", "http://down.invalid/other"));
+
+        assertThat(output.outcomes()).containsOnlyKeys("http://down.invalid/", "http://down.invalid/other");
+        assertThat(output.outcomes().values()).containsOnly("unreachable");
+        assertThat(output.record("http://down.invalid/").get("error").asText())
+                .isEqualTo("http://down.invalid unreachable (unknown host); not tried");
+        assertThat(output.summary.get("errors").asLong()).as("one robots.txt attempt").isEqualTo(1);
+        assertThat(output.summary.get("retries").asLong()).isZero();
+        assertThat(output.summary.get("unreachableHosts").get(0).get("reason").asText()).isEqualTo("unknown host");
     }
 }

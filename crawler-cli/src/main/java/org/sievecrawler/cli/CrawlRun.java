@@ -15,8 +15,11 @@ import org.sievecrawler.progress.CrawlSummary;
 /**
  * One crawl run from the command line: logs to crawl.log in the output folder, runs the {@link Crawler},
  * turns a stop signal (Ctrl-C) into a graceful stop, prints the output folder and the summary, and answers
- * the exit code: 0 finished, 1 the crawl failed, 2 refused (another crawl holds the folder, nothing valid to
- * resume), 130 stopped by the signal.
+ * the exit code: 0 finished; 1 the crawl failed, including a crawl that received no response at all (every host
+ * unreachable, say), which also prints {@code crawl failed: no page could be fetched: ...} on stderr; 2 refused
+ * (another crawl holds the folder, nothing valid to resume); 130 stopped by Ctrl-C. A SIGTERM ends the JVM with
+ * status 143 whatever this returns (128 + 15, the JVM's status for SIGTERM), after the same graceful stop: the
+ * shutdown hook stops the crawl and waits for its summary, so the output is whole.
  *
  * <p>Runs on the command's thread; the stop action runs on the signal's thread and waits until this run has
  * printed its summary, so the JVM does not exit half-way.
@@ -60,7 +63,14 @@ final class CrawlRun {
                     ? ", " + dir.resolve("crawl.log") + " and WARC files "
                             + dir.resolve(profile.output().warcPrefix() + "-*.warc.gz")
                     : " and " + dir.resolve("crawl.log")));
-            return stopped.get() ? STOPPED : FINISHED;
+            if (stopped.get()) {
+                return STOPPED;
+            }
+            if (summary.nothingFetched()) {
+                err.println("crawl failed: " + summary.whyNothingFetched());
+                return FAILED;
+            }
+            return FINISHED;
         } catch (CrawlException e) {
             if (e.refused()) {
                 err.println("crawl: " + e.getMessage());

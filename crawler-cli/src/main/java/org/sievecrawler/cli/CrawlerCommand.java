@@ -9,7 +9,10 @@ import picocli.CommandLine.Command;
  * {@code profile check}, {@code sieve-plan} and {@code warc ls}. It also holds what the subcommands share: where
  * profiles come from and where a stop signal comes from (a test replaces both).
  *
- * <p>Exit codes: 0 finished; 1 the crawl failed; 2 usage or profile error; 130 stopped by Ctrl-C.
+ * <p>Exit codes: 0 finished; 1 the crawl failed (including a crawl that received no response at all); 2 usage or
+ * profile error, or a crawl refused (output folder in use, nothing to resume); 130 stopped by Ctrl-C (SIGINT);
+ * 143 stopped by SIGTERM (the JVM's own status for it; the shutdown hook has run the same graceful stop, so the
+ * output is whole).
  */
 @Command(
         name = "crawler",
@@ -21,9 +24,10 @@ import picocli.CommandLine.Command;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             " 0:finished",
-            " 1:the crawl failed (e.g. output not writable)",
-            " 2:usage or profile error",
-            "130:stopped by Ctrl-C after a graceful stop"},
+            " 1:the crawl failed (e.g. output not writable, or no page could be fetched)",
+            " 2:usage or profile error, or the crawl refused",
+            "130:stopped by Ctrl-C (SIGINT) after a graceful stop",
+            "143:stopped by SIGTERM after a graceful stop"},
         footer = {"", "A first crawl, no internet needed: crawler demo",
             "Help on a command: crawler COMMAND --help"})
 public final class CrawlerCommand implements Callable<Integer> {

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -215,6 +217,26 @@ class CrawlCommandTest {
         assertThat(run.exit()).isEqualTo(1);
         assertThat(run.err()).startsWith("crawl failed: cannot create output.dir " + file)
                 .doesNotContain("\tat ");
+    }
+
+    @Test
+    void aCrawlThatFetchesNothingFailsWithExitCodeOneAndSaysWhyInOneLine() throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            port = socket.getLocalPort();
+        }
+        Path out = dir.resolve("out");
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--delay", "0ms",
+                "--out", out.toString(), "http://127.0.0.1:" + port + "/");
+
+        assertThat(run.exit()).as(run.err()).isEqualTo(1);
+        assertThat(run.err().lines().filter(line -> line.startsWith("crawl failed:")))
+                .containsExactly("crawl failed: no page could be fetched: http://127.0.0.1:" + port
+                        + " unreachable (connection refused)");
+        assertThat(run.out()).contains("crawl finished: decided=1 fetched=0",
+                "unreachable: http://127.0.0.1:" + port + " (connection refused)");
+        assertThat(out.resolve("summary.json")).isNotEmptyFile();
     }
 
     @Test

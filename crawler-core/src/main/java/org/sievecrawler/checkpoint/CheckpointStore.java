@@ -364,7 +364,13 @@ public final class CheckpointStore {
                 }
             }
             return new CrawlCounters(number("counters.decided"), number("counters.fetched"),
-                    number("counters.bytes"), outcomes, statuses, rejections);
+                    number("counters.bytes"), outcomes, statuses, rejections, numberOrZero("counters.failed-attempts"),
+                    numberOrZero("counters.retries"));
+        }
+
+        /** {@link #number}, or 0 when a checkpoint of an older build does not have the key. */
+        long numberOrZero(String key) throws CheckpointException {
+            return entries.containsKey(key) ? number(key) : 0;
         }
     }
 
@@ -372,6 +378,8 @@ public final class CheckpointStore {
         entries.put("counters.decided", Long.toString(counters.decided()));
         entries.put("counters.fetched", Long.toString(counters.fetched()));
         entries.put("counters.bytes", Long.toString(counters.bytes()));
+        entries.put("counters.failed-attempts", Long.toString(counters.failedAttempts()));
+        entries.put("counters.retries", Long.toString(counters.retries()));
         counters.outcomes().forEach((label, count) -> entries.put("counters.outcome." + label, count.toString()));
         counters.statuses().forEach((status, count) -> entries.put("counters.status." + status, count.toString()));
         counters.linkRejections().forEach((reason, count) ->

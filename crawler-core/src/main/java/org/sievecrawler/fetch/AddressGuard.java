@@ -21,6 +21,9 @@ import okhttp3.Response;
  * address that was checked (no window for DNS rebinding); as an application {@link Interceptor} it checks hosts
  * written as IP literals, which OkHttp connects to without asking the {@code Dns}.
  *
+ * <p>Names under the {@code .invalid} top-level domain never resolve (RFC 6761, section 6.4): they fail at once
+ * with an {@link UnknownHostException}, without a query to the system's resolver.
+ *
  * <p>Thread-safe and immutable. Out of scope: proxies (a proxy host is looked up through this guard too) and
  * addresses of special use other than those named above (multicast, shared address space 100.64.0.0/10).
  */
@@ -41,6 +44,10 @@ final class AddressGuard implements Dns, Interceptor {
 
     @Override
     public List<InetAddress> lookup(String hostname) throws UnknownHostException {
+        String name = canonicalHost(hostname);
+        if (name.equals("invalid") || name.endsWith(".invalid") || name.endsWith(".invalid.")) {
+            throw new UnknownHostException(hostname + ": names under .invalid never resolve (RFC 6761)");
+        }
         List<InetAddress> resolved = resolver.lookup(hostname);
         if (allows(hostname)) {
             return resolved;

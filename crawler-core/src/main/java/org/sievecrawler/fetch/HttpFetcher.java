@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The crawler's HTTP client: one shared {@link OkHttpClient} that makes single attempts, never follows redirects
- * or retries on its own, sends the profile's User-Agent, refuses private addresses (see {@link AddressGuard}) and
+ * or retries on its own (but for a GET that met a pooled connection the server had closed: it goes out again at
+ * once, see {@link StaleConnections}, and is counted in {@link #reconnects()}), sends the profile's User-Agent, refuses private addresses (see {@link AddressGuard}) and
  * reads bodies after gzip decompression up to {@code limits.max-page-bytes}. Every response and every network
  * error becomes a {@link FetchResult}; nothing is thrown for network trouble.
  *
@@ -61,6 +62,7 @@ public final class HttpFetcher implements AutoCloseable {
     private final OkHttpClient client;
     /** The connection pool, swept by a thread of its own (see {@link PoolSweeper}). */
     private final PoolSweeper sweeper;
+    private final StaleConnections stale = new StaleConnections();
 
     /** A fetcher on the system clock; see {@link #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock)}. */
     public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> allowedPrivateHosts) {
@@ -132,6 +134,8 @@ public final class HttpFetcher implements AutoCloseable {
                 .connectionPool(sweeper.pool())
                 .dns(guard)
                 .addInterceptor(guard)
+                .addInterceptor(stale::retry)
+                .addNetworkInterceptor(stale::watch)
                 .addNetworkInterceptor(HttpFetcher::watchTheWire)
                 .build();
     }
@@ -269,7 +273,7 @@ public final class HttpFetcher implements AutoCloseable {
         HttpUrl current = robotsUrl == null ? null : HttpUrl.parse(robotsUrl);
         List<HttpExchange> exchanges = new ArrayList<>(1);
         if (current == null) {
-            return RobotsResponse.failed(robotsUrl, "robots.txt url \"" + robotsUrl
+            return RobotsResponse.failed(robotsUrl, FailureKind.INVALID_URL, "robots.txt url \"" + robotsUrl
                     + "\" is not an absolute http or https URL", exchanges);
         }
         for (int redirects = 0; ; redirects++) {
@@ -292,20 +296,20 @@ public final class HttpFetcher implements AutoCloseable {
                 String location = response.header("Location");
                 HttpUrl next = location == null ? null : current.resolve(location);
                 if (redirects == MAX_ROBOTS_REDIRECTS) {
-                    return RobotsResponse.failed(current.toString(), "robots.txt " + robotsUrl
+                    return RobotsResponse.failed(current.toString(), FailureKind.PROTOCOL, "robots.txt " + robotsUrl
                             + " redirected more than " + MAX_ROBOTS_REDIRECTS + " times; the last, from " + current
                             + ", to \"" + location + "\"", exchanges);
                 }
                 if (next == null) {
-                    return RobotsResponse.failed(current.toString(), "robots.txt redirect " + status + " from "
-                            + current + (location == null ? " has no Location"
+                    return RobotsResponse.failed(current.toString(), FailureKind.PROTOCOL, "robots.txt redirect "
+                            + status + " from " + current + (location == null ? " has no Location"
                                     : " to \"" + location + "\" is not an http(s) URL"), exchanges);
                 }
                 current = next;
             } catch (IOException e) {
-                String detail = NetworkErrors.failure(e, current, fetch, 0, 0).detail();
-                LOG.debug("robots.txt {} failed: {}", current, detail);
-                return RobotsResponse.failed(current.toString(), detail, exchanges);
+                FetchResult.Failure failure = NetworkErrors.failure(e, current, fetch, 0, 0);
+                LOG.debug("robots.txt {} failed: {}", current, failure.detail());
+                return RobotsResponse.failed(current.toString(), failure.kind(), failure.detail(), exchanges);
             }
         }
     }
@@ -335,6 +339,14 @@ public final class HttpFetcher implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    /**
+     * Requests sent again at once, without counting as an attempt, because the pooled connection they went out
+     * on had been closed by the server (see {@link StaleConnections}); since this fetcher was made.
+     */
+    public long reconnects() {
+        return stale.reconnects();
     }
 
     /** Cancels calls in flight and closes idle connections. */

@@ -43,26 +43,27 @@ final class NetworkErrors {
             kind = FailureKind.TLS;
             detail = "TLS with " + hostPort + " failed: " + messages(e);
         } else if (find(e, SocketTimeoutException.class) != null) {
-            kind = FailureKind.TIMEOUT;
-            detail = messages(e).toLowerCase(Locale.ROOT).contains("connect")
+            boolean connecting = messages(e).toLowerCase(Locale.ROOT).contains("connect");
+            kind = connecting ? FailureKind.CONNECT_TIMEOUT : FailureKind.TIMEOUT;
+            detail = connecting
                     ? "connect to " + hostPort + " timed out after " + config.connectTimeout().toMillis() + " ms"
                     : "read from " + url + " timed out after " + config.readTimeout().toMillis() + " ms" + during;
         } else if (e instanceof InterruptedIOException && "timeout".equals(e.getMessage())) {
             kind = FailureKind.TIMEOUT;
             detail = "call to " + url + " timed out after " + config.callTimeout().toMillis() + " ms" + during;
-        } else if (find(e, ConnectException.class) != null) {
-            kind = FailureKind.CONNECT;
-            detail = messages(e).toLowerCase(Locale.ROOT).contains("refused")
-                    ? "connect to " + hostPort + " refused"
-                    : "connect to " + hostPort + " failed: " + messages(e);
         } else if (find(e, NoRouteToHostException.class) != null || find(e, PortUnreachableException.class) != null) {
-            kind = FailureKind.CONNECT;
+            kind = FailureKind.NO_ROUTE;
             detail = hostPort + " unreachable: " + messages(e);
+        } else if (find(e, ConnectException.class) != null) {
+            boolean connectRefused = messages(e).toLowerCase(Locale.ROOT).contains("refused");
+            kind = connectRefused ? FailureKind.REFUSED : FailureKind.NO_ROUTE;
+            detail = connectRefused ? "connect to " + hostPort + " refused"
+                    : "connect to " + hostPort + " failed: " + messages(e);
         } else if (find(e, SocketException.class) != null) {
-            kind = FailureKind.CONNECT;
+            kind = FailureKind.CONNECTION_LOST;
             detail = "connection to " + hostPort + " failed" + during + ": " + messages(e);
         } else if (find(e, EOFException.class) != null) {
-            kind = FailureKind.CONNECT;
+            kind = FailureKind.CONNECTION_LOST;
             detail = hostPort + " closed the connection early" + during + ": " + messages(e);
         } else {
             kind = FailureKind.PROTOCOL;

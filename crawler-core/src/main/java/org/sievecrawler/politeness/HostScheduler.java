@@ -31,8 +31,16 @@ import org.slf4j.LoggerFactory;
  * the host's pages back and is retried after {@code robots-retry}, doubling, three attempts in all; then the
  * host's pages are handed out and {@link #rules} says "unavailable", so the crawl records them as refused.
  *
+ * <p>A host found unreachable ({@link #unreachable}: it did not resolve or refused connections, after the crawl's
+ * retries) stays so for the rest of the crawl: its robots.txt is not fetched, and its URLs, queued or added later,
+ * are handed out at once, without the politeness delay, since no request is made to it any more; the crawl records
+ * them as unreachable ({@link #unreachableReason}). A robots.txt that failed that way is retried with the crawl's
+ * backoff ({@link #retryRobots}), not after {@code robots-retry}: a refused connection is not a server in trouble
+ * that needs minutes.
+ *
  * <p>Every URL handed out must be reported back exactly once: {@link #finished} (a request was made),
- * {@link #skipped} (none was), {@link #retry} (another attempt later) or {@link #robotsFetched}.
+ * {@link #skipped} (none was), {@link #retry} (another attempt later), {@link #robotsFetched},
+ * {@link #retryRobots} or {@link #unreachable}.
  *
  * <p>Threads: safe for any number of threads; one lock guards all state (a few operations per page).
  * Time comes from the injected {@link Clock}; {@link #awaitWork} waits in real time.
@@ -141,6 +149,80 @@ public final class HostScheduler implements PendingQueue {
      */
     public void retry(PendingUrl url, Duration backoff) {
         release(url, backoff.toMillis(), true, url.nextAttempt());
+    }
+
+    /**
+     * The robots.txt task for a host could not reach the host; it is fetched again, first of the host's tasks,
+     * no sooner than {@code backoff} from now. Its attempt number ({@link PendingUrl#attempt()}) goes up by one.
+     */
+    public void retryRobots(PendingUrl robotsTask, Duration backoff) {
+        lock.lock();
+        try {
+            long now = clock.millis();
+            Host host = hosts.get(HostKey.of(robotsTask.url()));
+            host.inFlight--;
+            inFlight--;
+            host.robotsFailures++;
+            host.robots = RobotsState.FAILED;
+            host.robotsRetryAt = now + backoff.toMillis();
+            wakeOneIfReady(schedule(host, now), now);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The task {@code task} (robots.txt or a page) found its host unreachable after the crawl's retries, for
+     * {@code reason} (e.g. "connection refused"): the host is unreachable from now on, and its URLs are handed out
+     * at once for the crawl to record as such.
+     */
+    public void unreachable(PendingUrl task, String reason) {
+        lock.lock();
+        try {
+            long now = clock.millis();
+            Host host = hosts.get(HostKey.of(task.url()));
+            host.inFlight--;
+            inFlight--;
+            if (host.unreachable == null) {
+                host.unreachable = reason;
+                LOG.warn("{}: unreachable ({}); its {} pending URLs are recorded as unreachable", host.key, reason,
+                        host.queue.size());
+            }
+            host.robots = RobotsState.READY;
+            host.robotsFetchedAt = Long.MAX_VALUE / 2;
+            host.nextAllowed = now;
+            schedule(host, now);
+            changed.signalAll(); // its URLs are ready for any fetcher, and the crawl may be out of work
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Why the host of {@code url} is unreachable, or null while it is not known to be. */
+    public String unreachableReason(String url) {
+        lock.lock();
+        try {
+            Host host = hosts.get(HostKey.of(url));
+            return host == null ? null : host.unreachable;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The hosts found unreachable so far, by host key (sorted), with why. */
+    public Map<String, String> unreachableHosts() {
+        lock.lock();
+        try {
+            Map<String, String> down = new java.util.TreeMap<>();
+            for (Host host : hosts.values()) {
+                if (host.unreachable != null) {
+                    down.put(host.key, host.unreachable);
+                }
+            }
+            return down;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The robots.txt task for a host ended now with {@code rules}. */
@@ -315,6 +397,13 @@ public final class HostScheduler implements PendingQueue {
             return new PendingUrl(HostKey.robotsUrl(host.key), 0, null, host.robotsFailures, 0,
                     PendingUrl.Purpose.ROBOTS);
         }
+        if (host.unreachable != null && !host.queue.isEmpty()) { // no request is made: no limit, no delay
+            PendingUrl url = host.queue.pollFirst();
+            queued--;
+            host.inFlight++;
+            inFlight++;
+            return url;
+        }
         if (host.robots == RobotsState.FETCHING || host.queue.isEmpty()
                 || host.inFlight >= host.maxConnections || host.nextAllowed > now) {
             return null;
@@ -336,7 +425,9 @@ public final class HostScheduler implements PendingQueue {
         if (host.queue.isEmpty()) {
             return -1;
         }
-        if (needsRobots(host, now)) {
+        if (host.unreachable != null) {
+            readyAt = now;
+        } else if (needsRobots(host, now)) {
             if (host.robots == RobotsState.FETCHING) {
                 return -1;
             }
@@ -368,7 +459,7 @@ public final class HostScheduler implements PendingQueue {
     }
 
     private boolean needsRobots(Host host, long now) {
-        if (!config.respectRobots()) {
+        if (!config.respectRobots() || host.unreachable != null) {
             return false;
         }
         switch (host.robots) {
@@ -420,6 +511,8 @@ public final class HostScheduler implements PendingQueue {
         int maxConnections;
         RobotsState robots = RobotsState.UNKNOWN;
         RobotsRules rules;
+        /** Why the host cannot be reached, once the crawl knows it; null while it may be reachable. */
+        String unreachable;
         long robotsFetchedAt;
         long robotsRetryAt;
         int robotsFailures;

@@ -11,9 +11,11 @@ import java.util.Map;
  * @param outcomes records by outcome label
  * @param statuses responses by HTTP status
  * @param linkRejections links not offered to the Sieve, by reason label
+ * @param failedAttempts requests that got no usable answer, each attempt counted (see {@link CrawlStats#failedAttempt})
+ * @param retries attempts the crawl made again later, after a backoff (see {@link CrawlStats#retried})
  */
 public record CrawlCounters(long decided, long fetched, long bytes, Map<String, Long> outcomes,
-        Map<Integer, Long> statuses, Map<String, Long> linkRejections) {
+        Map<Integer, Long> statuses, Map<String, Long> linkRejections, long failedAttempts, long retries) {
     public CrawlCounters {
         outcomes = Map.copyOf(outcomes);
         statuses = Map.copyOf(statuses);

@@ -9,7 +9,8 @@ import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
 
 /**
- * The crawl's counters: decisions by outcome and HTTP status, bytes, and links refused by reason.
+ * The crawl's counters: decisions by outcome and HTTP status, bytes, links refused by reason, failed attempts and
+ * retries.
  * Thread-safe and lock-free (one {@link LongAdder} per counter).
  */
 public final class CrawlStats {
@@ -19,6 +20,8 @@ public final class CrawlStats {
     private final LongAdder decided = new LongAdder();
     private final LongAdder fetched = new LongAdder();
     private final LongAdder bytes = new LongAdder();
+    private final LongAdder failedAttempts = new LongAdder();
+    private final LongAdder retries = new LongAdder();
 
     public CrawlStats() {
         for (Outcome outcome : Outcome.values()) {
@@ -35,6 +38,31 @@ public final class CrawlStats {
             statuses.computeIfAbsent(record.status(), s -> new LongAdder()).increment();
         }
         bytes.add(record.bytes());
+    }
+
+    /**
+     * Counts one request (of a page or a robots.txt) that got no usable answer: a network error, a timeout, a 429,
+     * 502, 503 or 504 (for robots.txt, any 5xx); whether or not it is tried again. A request sent again at once
+     * because its pooled connection had been closed by the server is not one (the fetcher counts those as
+     * reconnects), unless the second attempt fails too.
+     */
+    public void failedAttempt() {
+        failedAttempts.increment();
+    }
+
+    /** Counts a failed attempt that the crawl will make again later, after a backoff (a crawl retry). */
+    public void retried() {
+        retries.increment();
+    }
+
+    /** Requests that got no usable answer, each attempt counted: the progress line's {@code errors}. */
+    public long failedAttempts() {
+        return failedAttempts.sum();
+    }
+
+    /** Failed attempts made again after a backoff: the progress line's {@code retries}. */
+    public long retries() {
+        return retries.sum();
     }
 
     /** Counts a link that was not offered to the Sieve, by the reason's label. */
@@ -62,7 +90,8 @@ public final class CrawlStats {
 
     /** The counters now, for a checkpoint; consistent only while no record is counted (its lock held). */
     public CrawlCounters snapshot() {
-        return new CrawlCounters(decided(), fetched(), bytes(), outcomes(), statuses(), linkRejections());
+        return new CrawlCounters(decided(), fetched(), bytes(), outcomes(), statuses(), linkRejections(),
+                failedAttempts(), retries());
     }
 
     /**
@@ -74,6 +103,8 @@ public final class CrawlStats {
         decided.add(counters.decided());
         fetched.add(counters.fetched());
         bytes.add(counters.bytes());
+        failedAttempts.add(counters.failedAttempts());
+        retries.add(counters.retries());
         counters.outcomes().forEach((label, count) -> outcomes.get(Outcome.fromLabel(label)).add(count));
         counters.statuses().forEach((status, count) ->
                 statuses.computeIfAbsent(status, s -> new LongAdder()).add(count));

@@ -32,10 +32,17 @@ import java.util.Objects;
  * @param sieveFalsePositiveRate the Sieve's false-positive rate at the end
  * @param pending URLs still pending when the crawl ended
  * @param parsing how the HTML pages were parsed
+ * @param errors failed attempts (see {@link ProgressLine}), since the crawl started (a resume counts on)
+ * @param retries failed attempts made again after a backoff, since the crawl started
+ * @param reconnects requests sent again at once because the server had closed their pooled connection, in this run
+ *     (a resumed crawl counts from the resume)
+ * @param unreachableHosts the hosts found unreachable in this run, by host key (sorted), with why, e.g.
+ *     {@code http://127.0.0.1:9} → {@code connection refused}
  */
 public record CrawlSummary(Instant startedAt, Duration duration, String endReason, long decided, long fetched,
         long bytes, Map<String, Long> outcomes, Map<Integer, Long> statuses, Map<String, Long> linkRejections,
-        long sieveExpected, double sieveEstimate, double sieveFalsePositiveRate, long pending, Parsing parsing) {
+        long sieveExpected, double sieveEstimate, double sieveFalsePositiveRate, long pending, Parsing parsing,
+        long errors, long retries, long reconnects, Map<String, String> unreachableHosts) {
     /** The fallback reasons summary.json lists, the most frequent first. */
     static final int MAX_REASONS = 20;
 
@@ -44,7 +51,11 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
         statuses = Map.copyOf(statuses);
         linkRejections = Map.copyOf(linkRejections);
         Objects.requireNonNull(parsing, "parsing");
+        unreachableHosts = Collections.unmodifiableMap(new java.util.TreeMap<>(unreachableHosts));
     }
+
+    /** Hosts named at most on the summary line; summary.json lists them all. */
+    static final int MAX_LINE_HOSTS = 5;
 
     /**
      * How the HTML pages of this run of the crawl were parsed (a resumed crawl counts from the resume).
@@ -65,12 +76,67 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
         return seconds > 0 ? fetched / seconds : 0;
     }
 
-    /** The one summary line for the log. */
+    /**
+     * The one summary line for the log, ending with the unreachable hosts if any, e.g.
+     * {@code ... errors=3 retries=2 unreachable: http://127.0.0.1:9 (connection refused)}.
+     */
     public String line() {
-        return String.format(Locale.ROOT,
-                "crawl %s: decided=%d fetched=%d avg=%.0f/s bytes=%s duration=%.1fs pending=%d seen~%.0f fpr=%.3g%%",
+        String line = String.format(Locale.ROOT,
+                "crawl %s: decided=%d fetched=%d avg=%.0f/s bytes=%s duration=%.1fs pending=%d seen~%.0f fpr=%.3g%%"
+                        + " errors=%d retries=%d",
                 endReason, decided, fetched, pagesPerSecond(), ProgressLine.megabytes(bytes),
-                duration.toMillis() / 1000.0, pending, sieveEstimate, sieveFalsePositiveRate * 100);
+                duration.toMillis() / 1000.0, pending, sieveEstimate, sieveFalsePositiveRate * 100, errors, retries);
+        return unreachableHosts.isEmpty() ? line : line + " unreachable: " + unreachableHostsText();
+    }
+
+    /**
+     * The unreachable hosts as text, e.g. {@code http://127.0.0.1:9 (connection refused)}: at most
+     * {@link #MAX_LINE_HOSTS}, then how many more.
+     */
+    public String unreachableHostsText() {
+        StringBuilder text = new StringBuilder();
+        int shown = 0;
+        for (Map.Entry<String, String> host : unreachableHosts.entrySet()) {
+            if (shown == MAX_LINE_HOSTS) {
+                return text.append(" and ").append(unreachableHosts.size() - shown).append(" more").toString();
+            }
+            text.append(shown++ == 0 ? "" : ", ").append(host.getKey()).append(" (").append(host.getValue())
+                    .append(')');
+        }
+        return text.toString();
+    }
+
+    /** Whether no response at all was received: no page record has an HTTP status. */
+    public boolean nothingFetched() {
+        return fetched == 0;
+    }
+
+    /**
+     * Why nothing was fetched, for a one-line error: the unreachable hosts, else the outcomes of the URLs decided,
+     * e.g. "no page could be fetched: http://127.0.0.1:9 unreachable (connection refused)".
+     */
+    public String whyNothingFetched() {
+        if (!unreachableHosts.isEmpty()) {
+            StringBuilder text = new StringBuilder("no page could be fetched: ");
+            int shown = 0;
+            for (Map.Entry<String, String> host : unreachableHosts.entrySet()) {
+                if (shown == MAX_LINE_HOSTS) {
+                    text.append(" and ").append(unreachableHosts.size() - shown).append(" more hosts");
+                    break;
+                }
+                text.append(shown++ == 0 ? "" : ", ").append(host.getKey()).append(" unreachable (")
+                        .append(host.getValue()).append(')');
+            }
+            return text.toString();
+        }
+        StringBuilder decidedAs = new StringBuilder();
+        new java.util.TreeMap<>(outcomes).forEach((outcome, count) -> {
+            if (count > 0) {
+                decidedAs.append(decidedAs.length() == 0 ? "" : ", ").append(count).append(' ').append(outcome);
+            }
+        });
+        return "no page could be fetched: " + (decided == 0 ? "no URL was decided (" + endReason + ")"
+                : decided + " URLs decided, none with a response: " + decidedAs);
     }
 
     /** Writes summary.json to {@code path} through a temporary file, so a reader never sees half of it. */
@@ -87,6 +153,17 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
             json.writeNumberField("pagesPerSecond", Math.round(pagesPerSecond() * 10) / 10.0);
             json.writeNumberField("bytes", bytes);
             json.writeNumberField("pending", pending);
+            json.writeNumberField("errors", errors);
+            json.writeNumberField("retries", retries);
+            json.writeNumberField("reconnects", reconnects);
+            json.writeArrayFieldStart("unreachableHosts");
+            for (Map.Entry<String, String> host : unreachableHosts.entrySet()) {
+                json.writeStartObject();
+                json.writeStringField("host", host.getKey());
+                json.writeStringField("reason", host.getValue());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
             writeCounts(json, "outcomes", outcomes);
             json.writeObjectFieldStart("statuses");
             for (Map.Entry<Integer, Long> e : new java.util.TreeMap<>(statuses).entrySet()) {

@@ -5,8 +5,16 @@ import java.util.Locale;
 /**
  * One progress line, in a stable {@code key=value} form that grep and awk can read, e.g.
  * {@code fetched=12034 rate=2510/s avg=2400/s queued=8123 seen~20155 fpr=0.02% fallback=0.3% hosts=3 active=16/16
- * errors=12 robots-refused=4 bytes=140MB elapsed=5s}. {@code rate} is over the last interval, {@code avg} over the
- * crawl.
+ * errors=12 retries=8 robots-refused=4 bytes=140MB elapsed=5s}. {@code rate} is over the last interval, {@code avg}
+ * over the crawl.
+ *
+ * <p>{@code errors} counts failed attempts, not URLs: every request (of a page or a robots.txt) that got no usable
+ * answer (a network error, a timeout, a 429, 502, 503 or 504; for robots.txt any 5xx), whether or not it was
+ * tried again. {@code retries} counts those the crawl tried again later, after a backoff. So a URL that failed
+ * twice and then succeeded adds 2 to both; one that failed three times and was given up adds 3 to errors and 2
+ * to retries (with {@code fetch.retries} 2). A request sent again at once because its pooled connection had been
+ * closed by the server is neither (summary.json counts it in {@code reconnects}) unless it fails again. The URLs
+ * that ended without an answer are in summary.json's outcomes ({@code error}, {@code unreachable}).
  *
  * @param fetched responses received
  * @param ratePerSecond responses per second over the last interval
@@ -18,23 +26,24 @@ import java.util.Locale;
  * @param hosts hosts seen
  * @param active requests in flight
  * @param threads fetcher threads
- * @param errors URLs that ended in an error
+ * @param errors failed attempts (requests without a usable answer), retried or not
+ * @param retries failed attempts the crawl made again after a backoff
  * @param robotsRefused URLs refused by robots.txt
  * @param bytes body bytes read
  * @param elapsedSeconds seconds since the start
  */
 public record ProgressLine(long fetched, long ratePerSecond, long averagePerSecond, long queued, long seen,
         double falsePositiveRate, double fallbackShare, int hosts, int active, int threads, long errors,
-        long robotsRefused, long bytes, long elapsedSeconds) {
+        long retries, long robotsRefused, long bytes, long elapsedSeconds) {
 
     @Override
     public String toString() {
         return String.format(Locale.ROOT,
                 "fetched=%d rate=%d/s avg=%d/s queued=%d seen~%d fpr=%s%% fallback=%.1f%% hosts=%d active=%d/%d"
-                        + " errors=%d robots-refused=%d bytes=%s elapsed=%ds",
+                        + " errors=%d retries=%d robots-refused=%d bytes=%s elapsed=%ds",
                 fetched, ratePerSecond, averagePerSecond, queued, seen, percent(falsePositiveRate),
                 fallbackShare * 100, hosts, active,
-                threads, errors, robotsRefused, megabytes(bytes), elapsedSeconds);
+                threads, errors, retries, robotsRefused, megabytes(bytes), elapsedSeconds);
     }
 
     private static String percent(double rate) {

@@ -18,7 +18,13 @@ public enum Outcome {
     ROBOTS_DISALLOWED,
     /** A redirect target outside the crawl's scope. */
     OUT_OF_SCOPE,
-    /** No answer: connection, timeout, DNS, TLS or protocol failure, or a redirect chain too long. */
+    /**
+     * The host could not be reached (did not resolve, refused the connection, connecting timed out, TLS failed),
+     * after the crawl's retries; {@code error} says why. Once a host is found unreachable, its other URLs get this
+     * outcome without a request.
+     */
+    UNREACHABLE,
+    /** No answer from a host that was reached: a lost connection, a timeout, a protocol failure; or a redirect chain too long. */
     ERROR;
 
     /** The kebab-case label, e.g. "robots-disallowed". */

@@ -31,7 +31,7 @@ class CheckpointStoreTest {
                         PendingUrl.Purpose.PAGE)),
                 new SpillPosition(2, 40, 3, 120, 7),
                 new CrawlCounters(5, 4, 1234, Map.of("fetched", 4L, "http-error", 1L), Map.of(200, 4L, 404, 1L),
-                        Map.of("out-of-scope-host", 3L)), 987);
+                        Map.of("out-of-scope-host", 3L), 6, 2), 987);
     }
 
     private Path folderFile(String name) throws IOException {

@@ -32,6 +32,18 @@ class AddressGuardTest {
     }
 
     @Test
+    void answersUnknownHostForNamesUnderInvalidWithoutAskingTheResolver() {
+        AddressGuard guard = new AddressGuard(host -> {
+            throw new AssertionError("the resolver was asked for " + host);
+        }, true, Set.of("down.invalid"));
+
+        for (String host : List.of("down.invalid", "a.b.INVALID", "invalid")) {
+            assertThatThrownBy(() -> guard.lookup(host)).as(host).isInstanceOf(UnknownHostException.class)
+                    .hasMessageContaining("never resolve");
+        }
+    }
+
+    @Test
     void refusesAHostThatResolvesOnlyToPrivateAddresses() {
         AddressGuard guard = new AddressGuard(resolvingTo("127.0.0.1", "10.0.0.1"), false, Set.of());
 

@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterAll;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvFileSource;
+import org.sievecrawler.fixtures.SocketSite;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
 
@@ -212,8 +214,9 @@ class HttpFetcherTest {
 
         FetchResult.Failure failure = failure(fetcher.fetch("http://127.0.0.1:" + port + "/"));
 
-        assertThat(failure.kind()).isEqualTo(FailureKind.CONNECT);
+        assertThat(failure.kind()).isEqualTo(FailureKind.REFUSED);
         assertThat(failure.kind().retryable()).isTrue();
+        assertThat(failure.kind().unreachable()).isTrue();
         assertThat(failure.status()).isZero();
         assertThat(failure.detail()).isEqualTo("connect to 127.0.0.1:" + port + " refused");
     }
@@ -233,19 +236,19 @@ class HttpFetcherTest {
     }
 
     @Test
-    void reportsAConnectionResetAsAConnectFailure() {
+    void reportsAConnectionResetAsALostConnection() {
         server.stubFor(get("/reset").willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
 
-        assertThat(failure(fetcher.fetch(url("/reset"))).kind()).isEqualTo(FailureKind.CONNECT);
+        assertThat(failure(fetcher.fetch(url("/reset"))).kind()).isEqualTo(FailureKind.CONNECTION_LOST);
     }
 
     @Test
-    void reportsAConnectionClosedBeforeAnyResponseAsAConnectFailure() {
+    void reportsAConnectionClosedBeforeAnyResponseAsALostConnection() {
         server.stubFor(get("/empty").willReturn(aResponse().withFault(Fault.EMPTY_RESPONSE)));
 
         FetchResult.Failure failure = failure(fetcher.fetch(url("/empty")));
 
-        assertThat(failure.kind()).as(failure.detail()).isEqualTo(FailureKind.CONNECT);
+        assertThat(failure.kind()).as(failure.detail()).isEqualTo(FailureKind.CONNECTION_LOST);
         assertThat(failure.detail()).startsWith("127.0.0.1:" + server.port() + " closed the connection early");
     }
 
@@ -449,6 +452,73 @@ class HttpFetcherTest {
 
         assertThat(robots.status()).isZero();
         assertThat(robots.error()).isEqualTo("connect to 127.0.0.1:" + port + " refused");
+        assertThat(robots.failure()).isEqualTo(FailureKind.REFUSED);
+    }
+
+    @Test
+    void reportsAHostUnderInvalidAsUnknownAndUnreachable() {
+        try (HttpFetcher any = new HttpFetcher(CONFIG, LIMITS, Set.of("down.invalid"))) {
+            FetchResult.Failure failure = failure(any.fetch("http://down.invalid/"));
+
+            assertThat(failure.kind()).as(failure.detail()).isEqualTo(FailureKind.DNS);
+            assertThat(failure.kind().unreachableReason()).isEqualTo("unknown host");
+        }
+    }
+
+    @Test
+    void sendsAGetAgainAtOnceOnAFreshConnectionWhenTheServerClosedThePooledOne() throws IOException {
+        try (SocketSite site = SocketSite.keepAlive(Map.of("/", "<title>home</title>"), Duration.ofMinutes(1))) {
+            assertThat(page(fetcher.fetch(site.url("/"))).status()).isEqualTo(200);
+            site.closeIdleConnections();
+
+            FetchResult.Page again = page(fetcher.fetch(site.url("/")));
+
+            assertThat(again.status()).isEqualTo(200);
+            assertThat(site.idleClosed()).isEqualTo(1);
+            assertThat(site.connections()).isEqualTo(2);
+            assertThat(fetcher.reconnects()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void keepsUsingAPooledConnectionTheServerKeepsOpen() throws IOException {
+        try (SocketSite site = SocketSite.keepAlive(Map.of("/", "<title>home</title>"), Duration.ofMinutes(1))) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(page(fetcher.fetch(site.url("/"))).status()).isEqualTo(200);
+            }
+
+            assertThat(site.connections()).isEqualTo(1);
+            assertThat(fetcher.reconnects()).isZero();
+        }
+    }
+
+    @Test
+    void neverPoolsAnHttp10ConnectionThatDoesNotAskForKeepAlive() throws IOException {
+        try (SocketSite site = SocketSite.http10(Map.of("/", "<title>home</title>"))) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(page(fetcher.fetch(site.url("/"))).status()).isEqualTo(200);
+            }
+
+            assertThat(site.connections()).isEqualTo(3);
+            assertThat(fetcher.reconnects()).as("no request went out on a closed connection").isZero();
+        }
+    }
+
+    @Test
+    void doesNotSendAGetAgainAfterAReadTimeoutOnAPooledConnection() {
+        server.stubFor(get("/fast").willReturn(aResponse().withStatus(200).withBody("fast")));
+        server.stubFor(get("/slow").willReturn(aResponse().withStatus(200).withBody("late").withFixedDelay(1500)));
+        FetchConfig impatient =
+                CONFIG.withTimeouts(Duration.ofMillis(800), Duration.ofMillis(300), Duration.ofSeconds(5));
+
+        try (HttpFetcher quick = new HttpFetcher(impatient, LIMITS, SEED_HOSTS)) {
+            page(quick.fetch(url("/fast")));
+            FetchResult.Failure failure = failure(quick.fetch(url("/slow")));
+
+            assertThat(failure.kind()).isEqualTo(FailureKind.TIMEOUT);
+            assertThat(quick.reconnects()).isZero();
+            server.verify(1, getRequestedFor(urlEqualTo("/slow")));
+        }
     }
 
     @Test

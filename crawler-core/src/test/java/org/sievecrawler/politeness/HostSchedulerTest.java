@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -169,6 +170,33 @@ class HostSchedulerTest {
         assertThat(rules.allows(page.url())).isFalse();
         assertThat(rules.reason()).contains("answered 500");
         scheduler.skipped(page);
+        assertThat(scheduler.isIdle()).isTrue();
+    }
+
+    @Test
+    void retriesARobotsTxtThatCouldNotConnectAfterTheGivenBackoffThenHandsOutAnUnreachableHostsUrlsAtOnce() {
+        HostScheduler scheduler = scheduler(PolitenessConfig.defaults().withDelay(Duration.ofSeconds(5))
+                .withRobotsRetry(Duration.ofMinutes(10)));
+        scheduler.add(PendingUrl.seed("http://down.example/a"));
+        scheduler.add(PendingUrl.seed("http://down.example/b"));
+
+        PendingUrl attempt1 = scheduler.poll();
+        scheduler.retryRobots(attempt1, Duration.ofSeconds(1));
+        assertThat(scheduler.poll()).isNull();
+        clock.advance(Duration.ofSeconds(1));
+        PendingUrl attempt2 = scheduler.poll();
+        assertThat(attempt2.isRobots()).isTrue();
+        assertThat(attempt2.attempt()).isEqualTo(1);
+        scheduler.unreachable(attempt2, "connection refused");
+
+        PendingUrl a = scheduler.poll();
+        PendingUrl b = scheduler.poll();
+        assertThat(a.url()).isEqualTo("http://down.example/a");
+        assertThat(b.url()).as("no delay, no connection limit: no request is made").isEqualTo("http://down.example/b");
+        assertThat(scheduler.unreachableReason(a.url())).isEqualTo("connection refused");
+        assertThat(scheduler.unreachableHosts()).containsExactly(Map.entry("http://down.example", "connection refused"));
+        scheduler.skipped(a);
+        scheduler.skipped(b);
         assertThat(scheduler.isIdle()).isTrue();
     }
 
