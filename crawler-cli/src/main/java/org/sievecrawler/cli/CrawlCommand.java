@@ -19,11 +19,12 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code crawler crawl}: crawls from seeds given by the profile, the arguments and a seed file, with flags
- * that override the profile. Runs on the caller's thread; not reusable.
+ * {@code crawler crawl}: crawls from the seeds given as arguments and in a seed file, or else from the profile's
+ * seeds, with flags that override the profile. Runs on the caller's thread; not reusable.
  */
 @Command(name = "crawl", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Crawls from the seeds of the profile, the URL arguments and the --seeds file.",
+        description = {"Crawls from the URL arguments and the --seeds file; seeds given there replace the"
+                + " profile's, which are used only when none are given.",
             "Flags override the profile; without --profile the built-in defaults apply.",
             "Progress is logged every progress.interval; pages.jsonl, summary.json and crawl.log go to the"
                     + " output folder."})
@@ -37,7 +38,8 @@ final class CrawlCommand implements Callable<Integer> {
     @Mixin
     LoggingOptions logging;
 
-    @Parameters(paramLabel = "URL", arity = "0..*", description = "Seed URLs (http or https).")
+    @Parameters(paramLabel = "URL", arity = "0..*",
+            description = "Seed URLs (http or https); with --seeds, they replace the profile's seeds.")
     List<String> urls = List.of();
 
     @Option(names = "--seeds", paramLabel = "FILE",
@@ -90,9 +92,11 @@ final class CrawlCommand implements Callable<Integer> {
             return CrawlerCommand.USAGE;
         }
         SeedList seeds = new SeedList();
-        String profileName = profileFile == null ? "profile" : profileFile.toString();
-        for (int i = 0; i < profile.seeds().size(); i++) {
-            seeds.add(profileName + ": seeds[" + i + "]", profile.seeds().get(i));
+        if (urls.isEmpty() && seedFile == null) { // seeds given on the command line replace the profile's
+            String profileName = profileFile == null ? "profile" : profileFile.toString();
+            for (int i = 0; i < profile.seeds().size(); i++) {
+                seeds.add(profileName + ": seeds[" + i + "]", profile.seeds().get(i));
+            }
         }
         for (int i = 0; i < urls.size(); i++) {
             seeds.add("argument " + (i + 1), urls.get(i));

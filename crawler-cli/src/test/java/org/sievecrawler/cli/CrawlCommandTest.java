@@ -52,7 +52,7 @@ class CrawlCommandTest {
     }
 
     @Test
-    void crawlsTheSeedsOfTheProfileTheArgumentsAndTheSeedFileTogether() throws IOException {
+    void theArgumentsAndTheSeedFileReplaceTheSeedsOfTheProfile() throws IOException {
         Path out = dir.resolve("out");
         CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
         Path seeds = Files.writeString(dir.resolve("seeds.txt"), "# more seeds\n" + site.url("/c") + "\n");
@@ -61,9 +61,22 @@ class CrawlCommandTest {
                 "crawl", "--profile", "site.yaml", "--seeds", seeds.toString(), site.url("/b"));
 
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(urls(out)).containsExactlyInAnyOrder(site.url("/a"), site.url("/b"), site.url("/c"));
-        assertThat(run.out()).contains("output folder: " + out.toAbsolutePath(), "crawl finished: decided=3");
+        assertThat(urls(out)).containsExactlyInAnyOrder(site.url("/b"), site.url("/c"));
+        assertThat(site.requests("/a")).isZero();
+        assertThat(run.out()).contains("output folder: " + out.toAbsolutePath(), "crawl finished: decided=2");
         assertThat(out.resolve("summary.json")).isNotEmptyFile();
+    }
+
+    @Test
+    void crawlsTheSeedsOfTheProfileWhenTheCommandLineGivesNone() throws IOException {
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a"), site.url("/b")));
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
+                "crawl", "--profile", "site.yaml");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(urls(out)).containsExactlyInAnyOrder(site.url("/a"), site.url("/b"));
     }
 
     @Test
