@@ -18,6 +18,7 @@ import org.sievecrawler.checkpoint.Checkpoint;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.checkpoint.Checkpointer;
+import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.checkpoint.SnapshotLock;
 import org.sievecrawler.fetch.HttpFetcher;
@@ -58,8 +59,6 @@ import org.slf4j.LoggerFactory;
 public final class Crawler {
     private static final Logger LOG = LoggerFactory.getLogger(Crawler.class);
     static final Duration STOP_GRACE = Duration.ofSeconds(10);
-    /** The output folder's subfolder for pending URLs spilled past sieve.max-in-memory-urls. */
-    static final String FRONTIER_DIR = "frontier";
 
     private final CrawlProfile profile;
     private final Clock clock;
@@ -69,41 +68,65 @@ public final class Crawler {
     /** A bug or an Error (e.g. OutOfMemoryError) that ended a fetcher thread, and so the crawl. */
     private final AtomicReference<Throwable> crawlFailure = new AtomicReference<>();
     private final CrawlStats stats = new CrawlStats();
-    private final boolean resume;
+    private final Start start;
+
+    /** What a crawl does with its output folder: begin there, begin afresh, or go on. */
+    public enum Start {
+        /** A new crawl; refused if the folder holds an earlier crawl's output ({@link CrawlFolder#earlierOutput()}). */
+        NEW,
+        /** A new crawl that first deletes an earlier crawl's files in the folder ({@link CrawlFolder#clear()}). */
+        OVERWRITE,
+        /** The crawl in the folder goes on from its checkpoint. */
+        RESUME
+    }
 
     /**
      * A crawl that goes on from the checkpoint in {@code profile.output().dir()}; {@code profile} is the one
-     * {@link CheckpointStore#readProfile()} gives.
+     * {@link CheckpointStore#readProfile()} gives, its limits possibly raised.
      */
     public static Crawler resuming(CrawlProfile profile) {
-        return new Crawler(profile, Clock.systemUTC(), true);
+        return new Crawler(profile, Start.RESUME);
     }
 
     public Crawler(CrawlProfile profile) {
         this(profile, Clock.systemUTC());
     }
 
-    public Crawler(CrawlProfile profile, Clock clock) {
-        this(profile, clock, false);
+    public Crawler(CrawlProfile profile, Start start) {
+        this(profile, Clock.systemUTC(), start);
     }
 
-    private Crawler(CrawlProfile profile, Clock clock, boolean resume) {
+    public Crawler(CrawlProfile profile, Clock clock) {
+        this(profile, clock, Start.NEW);
+    }
+
+    private Crawler(CrawlProfile profile, Clock clock, Start start) {
         this.profile = profile;
         this.clock = clock;
-        this.resume = resume;
+        this.start = start;
     }
 
     /**
      * Runs the crawl to its end and returns its summary (also written to summary.json).
      *
      * @throws CrawlException if the output cannot be written or no seed is usable; the message says which.
-     *     {@link CrawlException#refused()} when another crawl holds the folder, when a new crawl would overwrite
-     *     one that can be resumed, or when a resume finds no valid checkpoint or a finished crawl
+     *     {@link CrawlException#refused()} when another crawl holds the folder, when a new crawl would mix its
+     *     output with an earlier crawl's ({@link Start#NEW}), or when a resume finds no valid checkpoint or a
+     *     finished crawl
      */
     public CrawlSummary run() throws CrawlException {
+        return run(() -> { });
+    }
+
+    /**
+     * {@link #run()}, calling {@code claimed} once the output folder is this crawl's (locked, checked, an earlier
+     * crawl's files deleted with {@link Start#OVERWRITE}) and before the crawl writes anything there: the command
+     * line opens crawl.log then, so a refused crawl leaves the folder as it was.
+     */
+    public CrawlSummary run(Runnable claimed) throws CrawlException {
         Path out = createOutputDir(profile.output().dir());
         try (CrawlLock lock = CrawlLock.acquire(out)) {
-            return runLocked(out);
+            return runLocked(out, claimed);
         } catch (CheckpointException e) {
             throw CrawlException.refused(e.getMessage(), e);
         } catch (IOException e) {
@@ -111,16 +134,21 @@ public final class Crawler {
         }
     }
 
-    private CrawlSummary runLocked(Path out) throws CrawlException, CheckpointException, IOException {
+    private CrawlSummary runLocked(Path out, Runnable claimed) throws CrawlException, CheckpointException,
+            IOException {
         Instant startedAt = clock.instant();
         UrlNormalizer normalizer = new UrlNormalizer();
         List<String> seeds = normalizeSeeds(normalizer);
         CheckpointStore checkpoints = new CheckpointStore(out);
-        Checkpoint restored = resume ? restorable(checkpoints) : prepareNewCrawl(checkpoints, out);
+        Checkpoint restored = start == Start.RESUME ? restorable(checkpoints) : prepareNewCrawl(checkpoints, out);
+        claimed.run();
+        if (restored != null) {
+            cutPartialPages(restored);
+        }
         HostScheduler politeness = new HostScheduler(profile.politeness(), clock);
         LinkScope scope = new LinkScope(profile.scope(), seeds, profile.fetch().allowPrivateAddresses());
         RobotsPolicy robots = new RobotsPolicy(profile.fetch().robotsAgentName(), profile.politeness().maxCrawlDelay());
-        Path frontier = out.resolve(FRONTIER_DIR);
+        Path frontier = out.resolve(CrawlFolder.FRONTIER);
         int inMemory = profile.sieve().maxInMemoryUrls();
         boolean warc = profile.output().warc();
         try (SpillingQueue pending = restored == null
@@ -128,7 +156,7 @@ public final class Crawler {
                         : resumeSpill(politeness, inMemory, frontier, restored);
                 HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock,
                         warc, idleConnections(profile));
-                JsonlSink sink = JsonlSink.open(out.resolve("pages.jsonl"));
+                JsonlSink sink = JsonlSink.open(out.resolve(CrawlFolder.PAGES));
                 WarcArchive archive = warc ? WarcArchive.open(profile, clock) : null) {
             Sieve sieve = restored == null
                     ? Sieve.create(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
@@ -187,7 +215,7 @@ public final class Crawler {
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
                     profile.sieve().expectedUrls(), sieve.estimatedSeen(), sieve.falsePositiveRate(), sieve.size(),
                     new CrawlSummary.Parsing(parser.scannedPages(), parser.fallbackPages(), parser.fallbackReasons()));
-            summary.writeTo(out.resolve("summary.json"));
+            summary.writeTo(out.resolve(CrawlFolder.SUMMARY));
             ProgressReporter.LOG.info(summary.line());
             return summary;
         } catch (java.io.UncheckedIOException e) {
@@ -203,7 +231,12 @@ public final class Crawler {
                     + checkpoint.endReason() + ", " + checkpoint.counters().decided()
                     + " URLs decided); there is nothing to resume");
         }
-        Path pages = profile.output().dir().resolve("pages.jsonl");
+        return checkpoint;
+    }
+
+    /** Cuts a partial last line a crash left off pages.jsonl, and warns when it is shorter than at the checkpoint. */
+    private void cutPartialPages(Checkpoint checkpoint) throws IOException {
+        Path pages = profile.output().dir().resolve(CrawlFolder.PAGES);
         long cut = JsonlSink.cutPartialLine(pages);
         if (cut > 0) {
             LOG.warn("cut a partial last line of {} bytes off {}", cut, pages);
@@ -213,26 +246,52 @@ public final class Crawler {
             LOG.warn("{} is {} bytes long, shorter than the {} bytes at the checkpoint; records are lost",
                     pages, length, checkpoint.pagesBytes());
         }
-        return checkpoint;
     }
 
-    /** A new crawl may not overwrite one that can be resumed; the checkpoint of a finished crawl is cleared. */
-    private static Checkpoint prepareNewCrawl(CheckpointStore checkpoints, Path out) throws CheckpointException,
+    /**
+     * A new crawl never mixes its output with an earlier crawl's: a folder holding one is refused, naming its files
+     * and whether it can be resumed, unless the crawl starts afresh ({@link Start#OVERWRITE}), which deletes them.
+     */
+    private Checkpoint prepareNewCrawl(CheckpointStore checkpoints, Path out) throws CheckpointException,
             IOException {
-        if (checkpoints.exists()) {
-            Checkpoint.State state;
-            try {
-                state = checkpoints.read().state();
-            } catch (CheckpointException e) {
-                state = Checkpoint.State.RUNNING; // unreadable: not ours to throw away
-            }
-            if (state != Checkpoint.State.FINISHED) {
-                throw new CheckpointException(out + " holds a crawl that did not finish (" + checkpoints.manifest()
-                        + "); resume it with --resume " + out + ", or choose another output folder");
-            }
-            checkpoints.clear();
+        CrawlFolder folder = new CrawlFolder(out, profile.output().warcPrefix());
+        List<Path> earlier = folder.earlierOutput();
+        if (earlier.isEmpty()) {
+            return null;
         }
-        return null;
+        if (start == Start.OVERWRITE) {
+            folder.clear();
+            LOG.info("started afresh: deleted the earlier crawl's {} and crawl.log",
+                    String.join(", ", names(out, earlier)));
+            return null;
+        }
+        String files = String.join(", ", names(out, earlier));
+        String unfinished = checkpoints.exists() ? resumable(checkpoints) : null;
+        String overwrite = "start afresh with --overwrite, which deletes its " + files + " and crawl.log (no other"
+                + " file), or choose another output folder";
+        throw new CheckpointException(unfinished != null
+                ? out + " holds a crawl that did not finish (" + unfinished + "): resume it with crawler crawl"
+                        + " --resume " + out + ", " + overwrite
+                : out + " holds the output of an earlier crawl (" + files + "); a new crawl would mix its pages"
+                        + " with them: " + overwrite);
+    }
+
+    /** How far the crawl of a checkpoint got, if it can be resumed; null if it finished. */
+    private static String resumable(CheckpointStore checkpoints) {
+        try {
+            Checkpoint checkpoint = checkpoints.read();
+            if (checkpoint.state() == Checkpoint.State.FINISHED) {
+                return null;
+            }
+            return (checkpoint.endReason() == null ? "killed or crashed" : checkpoint.endReason()) + ", "
+                    + checkpoint.counters().decided() + " URLs decided";
+        } catch (CheckpointException e) {
+            return "its checkpoint is unreadable: " + e.getMessage();
+        }
+    }
+
+    private static List<String> names(Path out, List<Path> files) {
+        return files.stream().map(f -> out.relativize(f) + (Files.isDirectory(f) ? "/" : "")).toList();
     }
 
     private static SpillingQueue resumeSpill(HostScheduler politeness, int inMemory, Path frontier,

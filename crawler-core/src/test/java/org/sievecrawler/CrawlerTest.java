@@ -460,6 +460,38 @@ class CrawlerTest {
     }
 
     @Test
+    void refusesANewCrawlIntoAFolderHoldingAFinishedCrawlNamingOverwriteAndLeavesItAlone() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a")).page("/a", FixtureSite.linkPage("a"));
+        crawl(profile(site.url("/")));
+        byte[] pages = Files.readAllBytes(out.resolve("pages.jsonl"));
+        byte[] summary = Files.readAllBytes(out.resolve("summary.json"));
+
+        assertThatThrownBy(() -> new Crawler(profile(site.url("/"))).run())
+                .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
+                .hasMessage(out + " holds the output of an earlier crawl (pages.jsonl, summary.json, checkpoint/);"
+                        + " a new crawl would mix its pages with them: start afresh with --overwrite, which deletes"
+                        + " its pages.jsonl, summary.json, checkpoint/ and crawl.log (no other file), or choose"
+                        + " another output folder");
+        assertThat(out.resolve("pages.jsonl")).hasBinaryContent(pages);
+        assertThat(out.resolve("summary.json")).hasBinaryContent(summary);
+    }
+
+    @Test
+    void overwriteStartsAfreshDeletingOnlyTheCrawlersOwnFiles() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a")).page("/a", FixtureSite.linkPage("a"));
+        crawl(profile(site.url("/")));
+        Files.writeString(out.resolve("notes.txt"), "mine\n");
+
+        new Crawler(profile(site.url("/")), Crawler.Start.OVERWRITE).run();
+
+        CrawlOutput output = CrawlOutput.read(out);
+        assertThat(output.records).extracting(r -> r.get("url").asText())
+                .containsExactlyInAnyOrder(site.url("/"), site.url("/a"));
+        assertThat(output.summary.get("decided").asLong()).isEqualTo(2);
+        assertThat(out.resolve("notes.txt")).hasContent("mine");
+    }
+
+    @Test
     void failsWithAClearMessageWhenTheOutputCannotBeCreated() throws IOException {
         Path file = Files.writeString(out.resolve("a-file"), "not a folder");
         CrawlProfile profile = profile(site.url("/"))

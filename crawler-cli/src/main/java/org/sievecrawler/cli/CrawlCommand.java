@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import org.sievecrawler.Crawler;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.profile.CrawlProfile;
@@ -13,6 +16,7 @@ import org.sievecrawler.profile.ProfileException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -29,6 +33,9 @@ import picocli.CommandLine.Spec;
             "Progress is logged every progress.interval; pages.jsonl, summary.json and crawl.log go to the"
                     + " output folder."})
 final class CrawlCommand implements Callable<Integer> {
+    /** The options a resumed crawl takes (besides the logging ones): everything else is its profile's. */
+    private static final Set<String> WITH_RESUME = Set.of("--resume");
+
     @Spec
     CommandSpec spec;
 
@@ -71,6 +78,12 @@ final class CrawlCommand implements Callable<Integer> {
 
     @Option(names = "--warc", description = "Write WARC files too, next to pages.jsonl (output.warc).")
     boolean warc;
+
+    @Option(names = "--overwrite",
+            description = "Start afresh in an output folder that holds an earlier crawl: delete its pages.jsonl,"
+                    + " summary.json, crawl.log, checkpoint/, frontier/ and WARC files (no other file) first."
+                    + " Without it such a folder is refused.")
+    boolean overwrite;
 
     @Option(names = "--resume", paramLabel = "DIR",
             description = "Continue the stopped or killed crawl in DIR, with the profile it was started with"
@@ -121,15 +134,26 @@ final class CrawlCommand implements Callable<Integer> {
             err.println("crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
-        return CrawlRun.run(profile, false, root.stopSignal(), logging.format, spec.commandLine().getOut(), err);
+        return CrawlRun.run(profile, overwrite ? Crawler.Start.OVERWRITE : Crawler.Start.NEW, root.stopSignal(),
+                logging.format, spec.commandLine().getOut(), err);
     }
 
     /** {@code --resume DIR}: the crawl goes on with the profile its checkpoint saved; other options are refused. */
     private int resume(PrintWriter err) {
-        if (!urls.isEmpty() || seedFile != null || profileFile != null || out != null || threads != null
-                || maxPages != null || maxDepth != null || delay != null || userAgent != null || warc) {
+        List<String> refused = new ArrayList<>();
+        if (!urls.isEmpty()) {
+            refused.add("seed URLs");
+        }
+        for (OptionSpec option : spec.commandLine().getParseResult().matchedOptions()) {
+            String name = option.longestName();
+            if (!WITH_RESUME.contains(name) && !refused.contains(name)
+                    && spec.mixins().get("logging").findOption(name) == null) {
+                refused.add(name);
+            }
+        }
+        if (!refused.isEmpty()) {
             err.println("crawl: --resume " + resume + ": a resumed crawl runs with the profile it was started with;"
-                    + " give no seeds, --profile or overriding options with it");
+                    + " " + String.join(", ", refused) + " cannot be given with --resume");
             return CrawlerCommand.USAGE;
         }
         CrawlProfile profile;
@@ -139,7 +163,8 @@ final class CrawlCommand implements Callable<Integer> {
             err.println("crawl: --resume " + resume + ": " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
-        return CrawlRun.run(profile, true, root.stopSignal(), logging.format, spec.commandLine().getOut(), err);
+        return CrawlRun.run(profile, Crawler.Start.RESUME, root.stopSignal(), logging.format,
+                spec.commandLine().getOut(), err);
     }
 
     /** The profile with every flag given applied; the records validate the values, naming their key. */

@@ -7,8 +7,10 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.sievecrawler.CrawlException;
 import org.sievecrawler.Crawler;
+import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlSummary;
 
@@ -32,10 +34,10 @@ final class CrawlRun {
     private CrawlRun() {
     }
 
-    static int run(CrawlProfile profile, boolean resume, StopSignal signal, LogSetup.Format logFormat,
+    static int run(CrawlProfile profile, Crawler.Start start, StopSignal signal, LogSetup.Format logFormat,
             PrintWriter out, PrintWriter err) {
         Path dir = profile.output().dir();
-        Crawler crawler = resume ? Crawler.resuming(profile) : new Crawler(profile);
+        Crawler crawler = new Crawler(profile, start);
         AtomicBoolean stopped = new AtomicBoolean();
         CountDownLatch reported = new CountDownLatch(1);
         StopSignal.Registration registration = signal.onStop(() -> {
@@ -49,11 +51,13 @@ final class CrawlRun {
                 Thread.currentThread().interrupt();
             }
         });
-        AutoCloseable fileLog = fileLog(dir, logFormat);
+        AtomicReference<AutoCloseable> fileLog = new AtomicReference<>(() -> { });
         try {
             out.println("output folder: " + dir.toAbsolutePath().normalize());
             out.flush();
-            CrawlSummary summary = crawler.run();
+            // crawl.log opens once the folder is the crawl's: a refused crawl leaves an earlier crawl's log alone
+            CrawlSummary summary = crawler.run(() -> fileLog.set(fileLog(dir, logFormat,
+                    start == Crawler.Start.RESUME)));
             out.println(summary.line());
             String written = dir.resolve("pages.jsonl") + ", " + dir.resolve("summary.json");
             out.println("wrote " + written + (profile.output().warc()
@@ -71,17 +75,20 @@ final class CrawlRun {
         } finally {
             out.flush();
             err.flush();
-            closeQuietly(fileLog);
+            closeQuietly(fileLog.get());
             reported.countDown();
             registration.close();
         }
     }
 
-    /** crawl.log in the output folder, if the folder can be created (if not, the crawl reports why). */
-    private static AutoCloseable fileLog(Path dir, LogSetup.Format format) {
+    /**
+     * crawl.log in the output folder, if the folder can be created (if not, the crawl reports why): a new crawl's
+     * from empty, a resumed crawl's appended to.
+     */
+    private static AutoCloseable fileLog(Path dir, LogSetup.Format format, boolean append) {
         try {
             Files.createDirectories(dir);
-            return LogSetup.logToFile(dir.resolve("crawl.log"), format);
+            return LogSetup.logToFile(dir.resolve(CrawlFolder.LOG), format, append);
         } catch (IOException e) {
             return () -> { };
         }

@@ -296,6 +296,46 @@ class CrawlCommandTest {
     }
 
     @Test
+    void aSecondCrawlIntoTheFolderOfAFinishedOneIsRefusedAndLeavesItsFilesAndLogAlone() throws IOException {
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+        CrawlerCommand root = CommandRun.withProfiles(Map.of("site.yaml", profile));
+        assertThat(CommandRun.execute(root, "crawl", "--profile", "site.yaml").exit()).isZero();
+        String pages = Files.readString(out.resolve("pages.jsonl"));
+        String log = Files.readString(out.resolve("crawl.log"));
+
+        CommandRun again = CommandRun.execute(root, "crawl", "--profile", "site.yaml");
+
+        assertThat(again.exit()).isEqualTo(2);
+        assertThat(again.err()).startsWith("crawl: " + out + " holds the output of an earlier crawl (pages.jsonl,"
+                + " summary.json, checkpoint/)").contains("start afresh with --overwrite").doesNotContain("--resume");
+        assertThat(out.resolve("pages.jsonl")).hasContent(pages);
+        assertThat(out.resolve("crawl.log")).hasContent(log);
+    }
+
+    @Test
+    void overwriteStartsAfreshWithNewPagesSummaryAndLog() throws IOException {
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+        CrawlerCommand root = CommandRun.withProfiles(Map.of("site.yaml", profile));
+        assertThat(CommandRun.execute(root, "crawl", "--profile", "site.yaml").exit()).isZero();
+
+        CommandRun again = CommandRun.execute(root, "crawl", "--profile", "site.yaml", "--overwrite", site.url("/b"));
+
+        assertThat(again.exit()).as(again.err()).isZero();
+        assertThat(urls(out)).containsExactly(site.url("/b"));
+        assertThat(Files.readString(out.resolve("crawl.log"))).containsOnlyOnce("crawl finished:");
+    }
+
+    @Test
+    void overwriteIsRefusedWithResume() {
+        CommandRun run = CommandRun.execute("crawl", "--resume", dir.toString(), "--overwrite");
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("--overwrite");
+    }
+
+    @Test
     void resumeOfAFolderWithoutACheckpointExitsWithCodeTwo() {
         CommandRun run = CommandRun.execute("crawl", "--resume", dir.toString());
 

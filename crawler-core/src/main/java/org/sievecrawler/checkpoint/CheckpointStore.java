@@ -449,7 +449,7 @@ public final class CheckpointStore {
         return out.toString();
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }
