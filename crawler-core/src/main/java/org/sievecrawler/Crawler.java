@@ -208,7 +208,7 @@ public final class Crawler {
                 LOG.info("WARC files: {}", archive.files());
             }
             String reason = endReason.get() == null ? "finished" : endReason.get();
-            boolean finished = reason.equals("finished") || reason.equals("max-pages");
+            boolean finished = reason.equals("finished"); // one stopped at a limit goes on with a higher one
             checkpointer.write(finished ? Checkpoint.State.FINISHED : Checkpoint.State.STOPPED, reason);
             CrawlSummary summary = new CrawlSummary(startedAt, Duration.between(startedAt, clock.instant()),
                     reason, stats.decided(), stats.fetched(),
@@ -223,13 +223,24 @@ public final class Crawler {
         }
     }
 
-    /** The checkpoint to resume from: refused when it is missing, invalid or of a crawl that finished. */
+    /**
+     * The checkpoint to resume from: refused when it is missing, invalid or of a crawl that ran out of URLs, or when
+     * the crawl stopped at limits.max-pages and the limit is not raised. (A checkpoint an earlier build marked
+     * finished at max-pages is resumable too.)
+     */
     private Checkpoint restorable(CheckpointStore checkpoints) throws CheckpointException, IOException {
         Checkpoint checkpoint = checkpoints.read();
-        if (checkpoint.state() == Checkpoint.State.FINISHED) {
-            throw new CheckpointException("the crawl in " + profile.output().dir() + " already finished ("
-                    + checkpoint.endReason() + ", " + checkpoint.counters().decided()
-                    + " URLs decided); there is nothing to resume");
+        Path dir = profile.output().dir();
+        long decided = checkpoint.counters().decided();
+        if (checkpoint.state() == Checkpoint.State.FINISHED && !"max-pages".equals(checkpoint.endReason())) {
+            throw new CheckpointException("the crawl in " + dir + " already finished (" + checkpoint.endReason()
+                    + ", " + decided + " URLs decided); there is nothing to resume");
+        }
+        long maxPages = profile.limits().maxPages();
+        if (maxPages > 0 && decided >= maxPages) {
+            throw new CheckpointException("the crawl in " + dir + " stopped at limits.max-pages " + maxPages + " ("
+                    + decided + " URLs decided); resume it with a higher limit, e.g. crawler crawl --resume " + dir
+                    + " --max-pages " + (maxPages * 2) + " (0 for none)");
         }
         return checkpoint;
     }

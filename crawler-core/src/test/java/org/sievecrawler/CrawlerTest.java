@@ -19,6 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.checkpoint.Checkpoint;
+import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.fixtures.FixtureSite;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
@@ -489,6 +491,53 @@ class CrawlerTest {
                 .containsExactlyInAnyOrder(site.url("/"), site.url("/a"));
         assertThat(output.summary.get("decided").asLong()).isEqualTo(2);
         assertThat(out.resolve("notes.txt")).hasContent("mine");
+    }
+
+    @Test
+    void refusesANewCrawlIntoAFolderHoldingAStoppedCrawlNamingResumeAndOverwrite() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a", "/b")).page("/a", FixtureSite.linkPage("a"))
+                .page("/b", FixtureSite.linkPage("b"));
+        CrawlProfile profile = profile(site.url("/"));
+        crawl(profile.withLimits(profile.limits().withMaxPages(1)));
+
+        assertThatThrownBy(() -> new Crawler(profile).run())
+                .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
+                .hasMessageStartingWith(out + " holds a crawl that did not finish (max-pages, 1 URLs decided):"
+                        + " resume it with crawler crawl --resume " + out + ", start afresh with --overwrite");
+    }
+
+    @Test
+    void aCrawlStoppedAtMaxPagesGoesOnWhenResumedWithAHigherLimit() throws Exception {
+        String[] links = new String[20];
+        for (int i = 0; i < links.length; i++) {
+            links[i] = "/p" + i;
+            site.page(links[i], FixtureSite.linkPage("p" + i));
+        }
+        site.page("/", FixtureSite.linkPage("home", links));
+        CrawlProfile profile = profile(site.url("/"));
+        crawl(profile.withLimits(profile.limits().withMaxPages(5)));
+        assertThat(new CheckpointStore(out).read().state()).isEqualTo(Checkpoint.State.STOPPED);
+        CrawlProfile saved = new CheckpointStore(out).readProfile();
+
+        CrawlSummary summary = Crawler.resuming(saved.withLimits(saved.limits().withMaxPages(0))).run();
+
+        assertThat(summary.endReason()).isEqualTo("finished");
+        assertThat(CrawlOutput.read(out).records).extracting(r -> r.get("url").asText()).hasSize(21)
+                .doesNotHaveDuplicates();
+        assertThat(new CheckpointStore(out).read().state()).isEqualTo(Checkpoint.State.FINISHED);
+    }
+
+    @Test
+    void refusesToResumeACrawlStoppedAtMaxPagesWithoutAHigherLimit() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a", "/b")).page("/a", FixtureSite.linkPage("a"))
+                .page("/b", FixtureSite.linkPage("b"));
+        CrawlProfile profile = profile(site.url("/"));
+        crawl(profile.withLimits(profile.limits().withMaxPages(2)));
+
+        assertThatThrownBy(() -> Crawler.resuming(new CheckpointStore(out).readProfile()).run())
+                .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
+                .hasMessage("the crawl in " + out + " stopped at limits.max-pages 2 (2 URLs decided); resume it"
+                        + " with a higher limit, e.g. crawler crawl --resume " + out + " --max-pages 4 (0 for none)");
     }
 
     @Test

@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
                     + " output folder."})
 final class CrawlCommand implements Callable<Integer> {
     /** The options a resumed crawl takes (besides the logging ones): everything else is its profile's. */
-    private static final Set<String> WITH_RESUME = Set.of("--resume");
+    private static final Set<String> WITH_RESUME = Set.of("--resume", "--max-pages");
 
     @Spec
     CommandSpec spec;
@@ -86,8 +86,9 @@ final class CrawlCommand implements Callable<Integer> {
     boolean overwrite;
 
     @Option(names = "--resume", paramLabel = "DIR",
-            description = "Continue the stopped or killed crawl in DIR, with the profile it was started with"
-                    + " (no other option applies).")
+            description = "Continue the stopped or killed crawl in DIR, with the profile it was started with;"
+                    + " only a limit may be given with it: --max-pages N extends a crawl that stopped at its"
+                    + " max-pages.")
     Path resume;
 
     @Override
@@ -153,14 +154,20 @@ final class CrawlCommand implements Callable<Integer> {
         }
         if (!refused.isEmpty()) {
             err.println("crawl: --resume " + resume + ": a resumed crawl runs with the profile it was started with;"
-                    + " " + String.join(", ", refused) + " cannot be given with --resume");
+                    + " " + String.join(", ", refused) + " cannot be given with --resume (only --max-pages can)");
             return CrawlerCommand.USAGE;
         }
         CrawlProfile profile;
         try {
             profile = new CheckpointStore(resume).readProfile();
+            if (maxPages != null) { // a limit is the one thing a resume may change: it extends a stopped crawl
+                profile = profile.withLimits(profile.limits().withMaxPages(maxPages));
+            }
         } catch (CheckpointException e) {
             err.println("crawl: --resume " + resume + ": " + e.getMessage());
+            return CrawlerCommand.USAGE;
+        } catch (IllegalArgumentException e) {
+            err.println("crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
         return CrawlRun.run(profile, Crawler.Start.RESUME, root.stopSignal(), logging.format,

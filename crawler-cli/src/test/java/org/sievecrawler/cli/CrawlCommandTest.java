@@ -336,6 +336,37 @@ class CrawlCommandTest {
     }
 
     @Test
+    void resumeWithAHigherMaxPagesExtendsACrawlThatStoppedAtItsLimit() throws IOException {
+        site.page("/", linkPage("Home", "/a", "/b", "/c", "/d"));
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/")));
+        CrawlerCommand root = CommandRun.withProfiles(Map.of("site.yaml", profile));
+        CommandRun first = CommandRun.execute(root, "crawl", "--profile", "site.yaml", "--max-pages", "2");
+        assertThat(first.out()).contains("crawl max-pages: decided=2");
+
+        CommandRun same = CommandRun.execute(root, "crawl", "--resume", out.toString());
+        CommandRun raised = CommandRun.execute(root, "crawl", "--resume", out.toString(), "--max-pages", "4");
+
+        assertThat(same.exit()).isEqualTo(2);
+        assertThat(same.err()).contains("stopped at limits.max-pages 2 (2 URLs decided); resume it with a higher"
+                + " limit, e.g. crawler crawl --resume " + out + " --max-pages 4");
+        assertThat(raised.exit()).as(raised.err()).isZero();
+        assertThat(raised.out()).contains("crawl max-pages: decided=4");
+        assertThat(urls(out)).hasSize(4).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void resumeRefusesEveryOptionButALimitNamingThem() {
+        CommandRun run = CommandRun.execute("crawl", "--resume", dir.toString(), "--threads", "4", "--warc",
+                site.url("/a"));
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err().strip()).isEqualTo("crawl: --resume " + dir + ": a resumed crawl runs with the profile"
+                + " it was started with; seed URLs, --threads, --warc cannot be given with --resume (only --max-pages"
+                + " can)");
+    }
+
+    @Test
     void resumeOfAFolderWithoutACheckpointExitsWithCodeTwo() {
         CommandRun run = CommandRun.execute("crawl", "--resume", dir.toString());
 
