@@ -183,8 +183,11 @@ public final class Crawler {
             Checkpointer checkpointer = new Checkpointer(checkpoints, gate, pending, () -> new Checkpoint(
                     Checkpoint.State.RUNNING, null, profile, sieve.copyFilters(), inFlightThenQueued(worker, politeness),
                     pending.position(), stats.snapshot(), flushedLength(sink)));
-            try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(),
-                    previous -> progressLine(stats, sieve, politeness, parser, startedAt, previous));
+            long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's rate
+            AtomicReference<Instant> previousLine = new AtomicReference<>(startedAt);
+            try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(), fetchedBefore,
+                    previous -> progressLine(stats, sieve, politeness, parser, startedAt, fetchedBefore,
+                            previousLine, previous));
                     Checkpointer periodic = checkpointer.every(profile.checkpoint().interval())) {
                 try {
                     runFetchers(worker, politeness);
@@ -211,7 +214,7 @@ public final class Crawler {
             boolean finished = reason.equals("finished"); // one stopped at a limit goes on with a higher one
             checkpointer.write(finished ? Checkpoint.State.FINISHED : Checkpoint.State.STOPPED, reason);
             CrawlSummary summary = new CrawlSummary(startedAt, Duration.between(startedAt, clock.instant()),
-                    reason, stats.decided(), stats.fetched(),
+                    reason, stats.decided(), stats.fetched(), stats.fetched() - fetchedBefore,
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
                     profile.sieve().expectedUrls(), sieve.estimatedSeen(), sieve.falsePositiveRate(), sieve.size(),
                     new CrawlSummary.Parsing(parser.scannedPages(), parser.fallbackPages(), parser.fallbackReasons()));
@@ -459,13 +462,18 @@ public final class Crawler {
         }
     }
 
+    /**
+     * The progress line now: {@code rate} over the time since the previous line (the last line's interval may be
+     * short), {@code avg} over this run's responses and time, {@code fetched} the crawl's total.
+     */
     private ProgressLine progressLine(CrawlStats stats, Sieve sieve, HostScheduler politeness, PageParser parser,
-            Instant startedAt, long previousFetched) {
+            Instant startedAt, long fetchedBefore, AtomicReference<Instant> previousLine, long previousFetched) {
         long fetched = stats.fetched();
-        double elapsed = Math.max(0.001, Duration.between(startedAt, clock.instant()).toMillis() / 1000.0);
-        double interval = profile.progress().interval().toMillis() / 1000.0;
-        return new ProgressLine(fetched, Math.round((fetched - previousFetched) / interval),
-                Math.round(fetched / elapsed), sieve.size(), Math.round(sieve.estimatedSeen()),
+        Instant now = clock.instant();
+        double elapsed = Math.max(0.001, Duration.between(startedAt, now).toMillis() / 1000.0);
+        double interval = Math.max(0.001, Duration.between(previousLine.getAndSet(now), now).toMillis() / 1000.0);
+        return new ProgressLine(fetched, (fetched - previousFetched) / interval,
+                (fetched - fetchedBefore) / elapsed, sieve.size(), Math.round(sieve.estimatedSeen()),
                 sieve.falsePositiveRate(), parser.fallbackShare(), politeness.hostCount(), politeness.inFlight(),
                 profile.fetch().threads(), stats.count(Outcome.ERROR), stats.count(Outcome.ROBOTS_DISALLOWED),
                 stats.bytes(), Math.round(elapsed));

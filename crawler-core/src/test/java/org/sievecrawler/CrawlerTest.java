@@ -522,6 +522,8 @@ class CrawlerTest {
         CrawlSummary summary = Crawler.resuming(saved.withLimits(saved.limits().withMaxPages(0))).run();
 
         assertThat(summary.endReason()).isEqualTo("finished");
+        assertThat(summary.fetched()).isEqualTo(21);
+        assertThat(summary.fetchedThisRun()).as("this run's pages, what its avg counts").isEqualTo(16);
         assertThat(CrawlOutput.read(out).records).extracting(r -> r.get("url").asText()).hasSize(21)
                 .doesNotHaveDuplicates();
         assertThat(new CheckpointStore(out).read().state()).isEqualTo(Checkpoint.State.FINISHED);
