@@ -543,6 +543,30 @@ class CrawlerTest {
     }
 
     @Test
+    void namesTheHeapASieveNeedsAndTheXmxThatHoldsIt() {
+        SieveConfig sieve = new SieveConfig(5_000_000_000L, 0.01, OverflowPolicy.WARN);
+
+        assertThat(Crawler.heapShortfall(sieve, 4L << 30)).isEqualTo("sieve.expected-urls 5000000000 at"
+                + " sieve.false-positive-rate 0.01 needs a 5.58 GiB Bloom filter, twice while a checkpoint copies it:"
+                + " with 100000 pending URLs in memory (sieve.max-in-memory-urls) and room for the rest, 11.2 GiB of"
+                + " heap; this JVM's heap is at most 4.00 GiB (Runtime.maxMemory): raise it with JAVA_OPTS=-Xmx12g,"
+                + " or lower sieve.expected-urls");
+        assertThat(Crawler.heapShortfall(sieve, 12L << 30)).isNull();
+        assertThat(Crawler.heapShortfall(sieve, Long.MAX_VALUE)).isNull();
+    }
+
+    @Test
+    void refusesASieveTooLargeForTheHeapBeforeAllocatingIt() {
+        CrawlProfile profile = profile(site.url("/"))
+                .withSieve(new SieveConfig(100_000_000_000L, 0.01, OverflowPolicy.WARN));
+
+        assertThatThrownBy(() -> new Crawler(profile).run())
+                .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
+                .hasMessageContaining("needs a 112 GiB Bloom filter").hasMessageContaining("JAVA_OPTS=-Xmx");
+        assertThat(site.requestLog()).isEmpty();
+    }
+
+    @Test
     void failsWithAClearMessageWhenTheOutputCannotBeCreated() throws IOException {
         Path file = Files.writeString(out.resolve("a-file"), "not a folder");
         CrawlProfile profile = profile(site.url("/"))
