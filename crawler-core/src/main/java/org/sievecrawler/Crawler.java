@@ -74,6 +74,8 @@ public final class Crawler {
     /** A bug or an Error (e.g. OutOfMemoryError) that ended a fetcher thread, and so the crawl. */
     private final AtomicReference<Throwable> crawlFailure = new AtomicReference<>();
     private final CrawlStats stats = new CrawlStats();
+    /** pages.jsonl while the crawl runs, for {@link #halt()}. */
+    private final AtomicReference<JsonlSink> openSink = new AtomicReference<>();
     private final Start start;
 
     /** What a crawl does with its output folder: begin there, begin afresh, or go on. */
@@ -173,6 +175,7 @@ public final class Crawler {
                             profile.sieve().onOverflow(), pending)
                     : Sieve.restore(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
                             profile.sieve().onOverflow(), pending, restored.filters());
+            openSink.set(sink);
             if (restored != null) {
                 pending.addInMemory(restored.pending()); // in the filters already: not offered again
                 stats.restore(restored.counters());
@@ -379,6 +382,24 @@ public final class Crawler {
     /** The crawl's live counters (for progress displays and benchmarks); thread-safe. */
     public CrawlStats stats() {
         return stats;
+    }
+
+    /**
+     * Ends the crawl's output at once, for a process about to exit without waiting (a second Ctrl-C): pages.jsonl
+     * is flushed and closed, so it holds whole lines only and no other is added; the last checkpoint written stays
+     * the current one (one under way is committed whole or not at all), so a resume fetches again what was in
+     * flight or recorded after it. No summary is written. Returns once the file is closed.
+     */
+    public void halt() {
+        stop();
+        JsonlSink sink = openSink.get();
+        if (sink != null) {
+            try {
+                sink.close(); // waits for a line being appended; later appends fail, the process ends anyway
+            } catch (IOException e) {
+                LOG.warn("pages.jsonl could not be flushed at the halt: {}", e.getMessage());
+            }
+        }
     }
 
     /** Asks the crawl to stop: no new URL is taken, requests in flight finish, the summary is written. */

@@ -18,7 +18,8 @@ import org.sievecrawler.progress.CrawlSummary;
  * One crawl run from the command line: logs to crawl.log in the output folder, runs the {@link Crawler},
  * turns a stop signal (Ctrl-C) into a graceful stop, prints the output folder and the summary, and answers
  * the exit code: 0 finished, 1 the crawl failed, 2 refused (another crawl holds the folder, nothing valid to
- * resume), 130 stopped by the signal.
+ * resume), 130 stopped by the signal. A second Ctrl-C ends the output at once ({@link Crawler#halt()}) and the
+ * process with it.
  *
  * <p>Runs on the command's thread; the stop action runs on the signal's thread and waits until this run has
  * printed its summary, so the JVM does not exit half-way.
@@ -40,9 +41,11 @@ final class CrawlRun {
         Crawler crawler = new Crawler(profile, start);
         AtomicBoolean stopped = new AtomicBoolean();
         CountDownLatch reported = new CountDownLatch(1);
+        String resumeWith = "resume with: crawler crawl --resume " + dir;
         StopSignal.Registration registration = signal.onStop(() -> {
             stopped.set(true);
-            err.println("stopping: no new URLs are taken; requests in flight finish and the summary is written");
+            err.println("stopping: no new URLs are taken; requests in flight finish and the summary is written"
+                    + " (Ctrl-C again to stop at once); " + resumeWith);
             err.flush();
             crawler.stop();
             try {
@@ -50,6 +53,11 @@ final class CrawlRun {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }, () -> {
+            crawler.halt();
+            err.println("stopped at once: requests in flight are abandoned and fetched again on resume; pages.jsonl"
+                    + " holds whole lines; the last checkpoint stays; " + resumeWith);
+            err.flush();
         });
         AtomicReference<AutoCloseable> fileLog = new AtomicReference<>(() -> { });
         try {

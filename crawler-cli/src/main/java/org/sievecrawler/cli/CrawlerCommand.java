@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
  * {@code profile check}, {@code sieve-plan} and {@code warc ls}. It also holds what the subcommands share: where
  * profiles come from and where a stop signal comes from (a test replaces both).
  *
- * <p>Exit codes: 0 finished; 1 the crawl failed; 2 usage or profile error; 130 stopped by Ctrl-C.
+ * <p>Exit codes: 0 finished; 1 the crawl failed; 2 usage or profile error; 130 stopped by Ctrl-C (once or twice).
  */
 @Command(
         name = "crawler",
@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
             " 0:finished",
             " 1:the crawl failed (e.g. output not writable)",
             " 2:usage or profile error",
-            "130:stopped by Ctrl-C after a graceful stop"},
+            "130:stopped by Ctrl-C (a second Ctrl-C stops at once)"},
         footer = {"", "A first crawl, no internet needed: crawler demo",
             "Help on a command: crawler COMMAND --help"})
 public final class CrawlerCommand implements Callable<Integer> {

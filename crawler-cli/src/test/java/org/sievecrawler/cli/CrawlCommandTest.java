@@ -402,7 +402,8 @@ class CrawlCommandTest {
             signal.join(60_000);
 
             assertThat(result.exit()).isEqualTo(130);
-            assertThat(result.err()).contains("stopping: no new URLs are taken");
+            assertThat(result.err()).contains("stopping: no new URLs are taken",
+                    "resume with: crawler crawl --resume " + out);
             assertThat(result.out()).contains("crawl stopped:");
             assertThat(signal.isAlive()).isFalse();
             assertThat(Files.readString(out.resolve("summary.json"))).contains("\"endReason\" : \"stopped\"");
