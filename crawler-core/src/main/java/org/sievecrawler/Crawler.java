@@ -18,6 +18,7 @@ import org.sievecrawler.checkpoint.Checkpoint;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.checkpoint.Checkpointer;
+import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.checkpoint.SnapshotLock;
 import org.sievecrawler.fetch.HttpFetcher;
@@ -28,6 +29,7 @@ import org.sievecrawler.parse.PageParser;
 import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.politeness.RobotsPolicy;
 import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
@@ -35,6 +37,7 @@ import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sieve.CorruptFilterException;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
+import org.sievecrawler.sieve.SievePlan;
 import org.sievecrawler.sieve.SpillingQueue;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
@@ -57,9 +60,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class Crawler {
     private static final Logger LOG = LoggerFactory.getLogger(Crawler.class);
+    /** A pending URL held in memory, roughly: the string, its record and the queue's slot. */
+    static final int BYTES_PER_PENDING_URL = 100;
+    /** Heap for all but the Sieve: buffers, parsers, connections, the JVM's own. */
+    static final int HEAP_HEADROOM_MB = 64;
     static final Duration STOP_GRACE = Duration.ofSeconds(10);
-    /** The output folder's subfolder for pending URLs spilled past sieve.max-in-memory-urls. */
-    static final String FRONTIER_DIR = "frontier";
 
     private final CrawlProfile profile;
     private final Clock clock;
@@ -69,41 +74,67 @@ public final class Crawler {
     /** A bug or an Error (e.g. OutOfMemoryError) that ended a fetcher thread, and so the crawl. */
     private final AtomicReference<Throwable> crawlFailure = new AtomicReference<>();
     private final CrawlStats stats = new CrawlStats();
-    private final boolean resume;
+    /** pages.jsonl while the crawl runs, for {@link #halt()}. */
+    private final AtomicReference<JsonlSink> openSink = new AtomicReference<>();
+    private final Start start;
+
+    /** What a crawl does with its output folder: begin there, begin afresh, or go on. */
+    public enum Start {
+        /** A new crawl; refused if the folder holds an earlier crawl's output ({@link CrawlFolder#earlierOutput()}). */
+        NEW,
+        /** A new crawl that first deletes an earlier crawl's files in the folder ({@link CrawlFolder#clear()}). */
+        OVERWRITE,
+        /** The crawl in the folder goes on from its checkpoint. */
+        RESUME
+    }
 
     /**
      * A crawl that goes on from the checkpoint in {@code profile.output().dir()}; {@code profile} is the one
-     * {@link CheckpointStore#readProfile()} gives.
+     * {@link CheckpointStore#readProfile()} gives, its limits possibly raised.
      */
     public static Crawler resuming(CrawlProfile profile) {
-        return new Crawler(profile, Clock.systemUTC(), true);
+        return new Crawler(profile, Start.RESUME);
     }
 
     public Crawler(CrawlProfile profile) {
         this(profile, Clock.systemUTC());
     }
 
-    public Crawler(CrawlProfile profile, Clock clock) {
-        this(profile, clock, false);
+    public Crawler(CrawlProfile profile, Start start) {
+        this(profile, Clock.systemUTC(), start);
     }
 
-    private Crawler(CrawlProfile profile, Clock clock, boolean resume) {
+    public Crawler(CrawlProfile profile, Clock clock) {
+        this(profile, clock, Start.NEW);
+    }
+
+    private Crawler(CrawlProfile profile, Clock clock, Start start) {
         this.profile = profile;
         this.clock = clock;
-        this.resume = resume;
+        this.start = start;
     }
 
     /**
      * Runs the crawl to its end and returns its summary (also written to summary.json).
      *
      * @throws CrawlException if the output cannot be written or no seed is usable; the message says which.
-     *     {@link CrawlException#refused()} when another crawl holds the folder, when a new crawl would overwrite
-     *     one that can be resumed, or when a resume finds no valid checkpoint or a finished crawl
+     *     {@link CrawlException#refused()} when another crawl holds the folder, when a new crawl would mix its
+     *     output with an earlier crawl's ({@link Start#NEW}), or when a resume finds no valid checkpoint or a
+     *     finished crawl
      */
     public CrawlSummary run() throws CrawlException {
+        return run(() -> { });
+    }
+
+    /**
+     * {@link #run()}, calling {@code claimed} once the output folder is this crawl's (locked, checked, an earlier
+     * crawl's files deleted with {@link Start#OVERWRITE}) and before the crawl writes anything there: the command
+     * line opens crawl.log then, so a refused crawl leaves the folder as it was.
+     */
+    public CrawlSummary run(Runnable claimed) throws CrawlException {
         Path out = createOutputDir(profile.output().dir());
         try (CrawlLock lock = CrawlLock.acquire(out)) {
-            return runLocked(out);
+            return runLocked(out, claimed);
         } catch (CheckpointException e) {
             throw CrawlException.refused(e.getMessage(), e);
         } catch (IOException e) {
@@ -111,16 +142,25 @@ public final class Crawler {
         }
     }
 
-    private CrawlSummary runLocked(Path out) throws CrawlException, CheckpointException, IOException {
+    private CrawlSummary runLocked(Path out, Runnable claimed) throws CrawlException, CheckpointException,
+            IOException {
         Instant startedAt = clock.instant();
         UrlNormalizer normalizer = new UrlNormalizer();
         List<String> seeds = normalizeSeeds(normalizer);
+        String shortfall = heapShortfall(profile.sieve(), Runtime.getRuntime().maxMemory());
+        if (shortfall != null) { // refused before the filter (or a checkpoint's copy of it) is allocated
+            throw CrawlException.refused(shortfall, null);
+        }
         CheckpointStore checkpoints = new CheckpointStore(out);
-        Checkpoint restored = resume ? restorable(checkpoints) : prepareNewCrawl(checkpoints, out);
+        Checkpoint restored = start == Start.RESUME ? restorable(checkpoints) : prepareNewCrawl(checkpoints, out);
+        claimed.run();
+        if (restored != null) {
+            cutPartialPages(restored);
+        }
         HostScheduler politeness = new HostScheduler(profile.politeness(), clock);
         LinkScope scope = new LinkScope(profile.scope(), seeds, profile.fetch().allowPrivateAddresses());
         RobotsPolicy robots = new RobotsPolicy(profile.fetch().robotsAgentName(), profile.politeness().maxCrawlDelay());
-        Path frontier = out.resolve(FRONTIER_DIR);
+        Path frontier = out.resolve(CrawlFolder.FRONTIER);
         int inMemory = profile.sieve().maxInMemoryUrls();
         boolean warc = profile.output().warc();
         try (SpillingQueue pending = restored == null
@@ -128,13 +168,14 @@ public final class Crawler {
                         : resumeSpill(politeness, inMemory, frontier, restored);
                 HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock,
                         warc, idleConnections(profile));
-                JsonlSink sink = JsonlSink.open(out.resolve("pages.jsonl"));
+                JsonlSink sink = JsonlSink.open(out.resolve(CrawlFolder.PAGES));
                 WarcArchive archive = warc ? WarcArchive.open(profile, clock) : null) {
             Sieve sieve = restored == null
                     ? Sieve.create(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
                             profile.sieve().onOverflow(), pending)
                     : Sieve.restore(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
                             profile.sieve().onOverflow(), pending, restored.filters());
+            openSink.set(sink);
             if (restored != null) {
                 pending.addInMemory(restored.pending()); // in the filters already: not offered again
                 stats.restore(restored.counters());
@@ -155,8 +196,11 @@ public final class Crawler {
             Checkpointer checkpointer = new Checkpointer(checkpoints, gate, pending, () -> new Checkpoint(
                     Checkpoint.State.RUNNING, null, profile, sieve.copyFilters(), inFlightThenQueued(worker, politeness),
                     pending.position(), stats.snapshot(), flushedLength(sink)));
-            try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(),
-                    previous -> progressLine(stats, sieve, politeness, parser, startedAt, previous));
+            long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's rate
+            AtomicReference<Instant> previousLine = new AtomicReference<>(startedAt);
+            try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(), fetchedBefore,
+                    previous -> progressLine(stats, sieve, politeness, parser, startedAt, fetchedBefore,
+                            previousLine, previous));
                     Checkpointer periodic = checkpointer.every(profile.checkpoint().interval())) {
                 try {
                     runFetchers(worker, politeness);
@@ -180,15 +224,15 @@ public final class Crawler {
                 LOG.info("WARC files: {}", archive.files());
             }
             String reason = endReason.get() == null ? "finished" : endReason.get();
-            boolean finished = reason.equals("finished") || reason.equals("max-pages");
+            boolean finished = reason.equals("finished"); // one stopped at a limit goes on with a higher one
             checkpointer.write(finished ? Checkpoint.State.FINISHED : Checkpoint.State.STOPPED, reason);
             CrawlSummary summary = new CrawlSummary(startedAt, Duration.between(startedAt, clock.instant()),
-                    reason, stats.decided(), stats.fetched(),
+                    reason, stats.decided(), stats.fetched(), stats.fetched() - fetchedBefore,
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
                     profile.sieve().expectedUrls(), sieve.estimatedSeen(), sieve.falsePositiveRate(), sieve.size(),
                     new CrawlSummary.Parsing(parser.scannedPages(), parser.fallbackPages(), parser.fallbackReasons()),
                     stats.failedAttempts(), stats.retries(), fetcher.reconnects(), politeness.unreachableHosts());
-            summary.writeTo(out.resolve("summary.json"));
+            summary.writeTo(out.resolve(CrawlFolder.SUMMARY));
             ProgressReporter.LOG.info(summary.line());
             return summary;
         } catch (java.io.UncheckedIOException e) {
@@ -196,15 +240,31 @@ public final class Crawler {
         }
     }
 
-    /** The checkpoint to resume from: refused when it is missing, invalid or of a crawl that finished. */
+    /**
+     * The checkpoint to resume from: refused when it is missing, invalid or of a crawl that ran out of URLs, or when
+     * the crawl stopped at limits.max-pages and the limit is not raised. (A checkpoint an earlier build marked
+     * finished at max-pages is resumable too.)
+     */
     private Checkpoint restorable(CheckpointStore checkpoints) throws CheckpointException, IOException {
         Checkpoint checkpoint = checkpoints.read();
-        if (checkpoint.state() == Checkpoint.State.FINISHED) {
-            throw new CheckpointException("the crawl in " + profile.output().dir() + " already finished ("
-                    + checkpoint.endReason() + ", " + checkpoint.counters().decided()
-                    + " URLs decided); there is nothing to resume");
+        Path dir = profile.output().dir();
+        long decided = checkpoint.counters().decided();
+        if (checkpoint.state() == Checkpoint.State.FINISHED && !"max-pages".equals(checkpoint.endReason())) {
+            throw new CheckpointException("the crawl in " + dir + " already finished (" + checkpoint.endReason()
+                    + ", " + decided + " URLs decided); there is nothing to resume");
         }
-        Path pages = profile.output().dir().resolve("pages.jsonl");
+        long maxPages = profile.limits().maxPages();
+        if (maxPages > 0 && decided >= maxPages) {
+            throw new CheckpointException("the crawl in " + dir + " stopped at limits.max-pages " + maxPages + " ("
+                    + decided + " URLs decided); resume it with a higher limit, e.g. crawler crawl --resume " + dir
+                    + " --max-pages " + (maxPages * 2) + " (0 for none)");
+        }
+        return checkpoint;
+    }
+
+    /** Cuts a partial last line a crash left off pages.jsonl, and warns when it is shorter than at the checkpoint. */
+    private void cutPartialPages(Checkpoint checkpoint) throws IOException {
+        Path pages = profile.output().dir().resolve(CrawlFolder.PAGES);
         long cut = JsonlSink.cutPartialLine(pages);
         if (cut > 0) {
             LOG.warn("cut a partial last line of {} bytes off {}", cut, pages);
@@ -214,26 +274,52 @@ public final class Crawler {
             LOG.warn("{} is {} bytes long, shorter than the {} bytes at the checkpoint; records are lost",
                     pages, length, checkpoint.pagesBytes());
         }
-        return checkpoint;
     }
 
-    /** A new crawl may not overwrite one that can be resumed; the checkpoint of a finished crawl is cleared. */
-    private static Checkpoint prepareNewCrawl(CheckpointStore checkpoints, Path out) throws CheckpointException,
+    /**
+     * A new crawl never mixes its output with an earlier crawl's: a folder holding one is refused, naming its files
+     * and whether it can be resumed, unless the crawl starts afresh ({@link Start#OVERWRITE}), which deletes them.
+     */
+    private Checkpoint prepareNewCrawl(CheckpointStore checkpoints, Path out) throws CheckpointException,
             IOException {
-        if (checkpoints.exists()) {
-            Checkpoint.State state;
-            try {
-                state = checkpoints.read().state();
-            } catch (CheckpointException e) {
-                state = Checkpoint.State.RUNNING; // unreadable: not ours to throw away
-            }
-            if (state != Checkpoint.State.FINISHED) {
-                throw new CheckpointException(out + " holds a crawl that did not finish (" + checkpoints.manifest()
-                        + "); resume it with --resume " + out + ", or choose another output folder");
-            }
-            checkpoints.clear();
+        CrawlFolder folder = new CrawlFolder(out, profile.output().warcPrefix());
+        List<Path> earlier = folder.earlierOutput();
+        if (earlier.isEmpty()) {
+            return null;
         }
-        return null;
+        if (start == Start.OVERWRITE) {
+            folder.clear();
+            LOG.info("started afresh: deleted the earlier crawl's {} and crawl.log",
+                    String.join(", ", names(out, earlier)));
+            return null;
+        }
+        String files = String.join(", ", names(out, earlier));
+        String unfinished = checkpoints.exists() ? resumable(checkpoints) : null;
+        String overwrite = "start afresh with --overwrite, which deletes its " + files + " and crawl.log (no other"
+                + " file), or choose another output folder";
+        throw new CheckpointException(unfinished != null
+                ? out + " holds a crawl that did not finish (" + unfinished + "): resume it with crawler crawl"
+                        + " --resume " + out + ", " + overwrite
+                : out + " holds the output of an earlier crawl (" + files + "); a new crawl would mix its pages"
+                        + " with them: " + overwrite);
+    }
+
+    /** How far the crawl of a checkpoint got, if it can be resumed; null if it finished. */
+    private static String resumable(CheckpointStore checkpoints) {
+        try {
+            Checkpoint checkpoint = checkpoints.read();
+            if (checkpoint.state() == Checkpoint.State.FINISHED) {
+                return null;
+            }
+            return (checkpoint.endReason() == null ? "killed or crashed" : checkpoint.endReason()) + ", "
+                    + checkpoint.counters().decided() + " URLs decided";
+        } catch (CheckpointException e) {
+            return "its checkpoint is unreadable: " + e.getMessage();
+        }
+    }
+
+    private static List<String> names(Path out, List<Path> files) {
+        return files.stream().map(f -> out.relativize(f) + (Files.isDirectory(f) ? "/" : "")).toList();
     }
 
     private static SpillingQueue resumeSpill(HostScheduler politeness, int inMemory, Path frontier,
@@ -244,6 +330,29 @@ public final class Crawler {
         } catch (CorruptFilterException e) {
             throw new CheckpointException(e.getMessage(), e);
         }
+    }
+
+    /**
+     * Why the Sieve cannot fit a heap of {@code maxHeap} bytes, or null if it fits: its Bloom filter twice (a
+     * checkpoint copies it while the crawl goes on), {@code sieve.max-in-memory-urls} pending URLs at
+     * {@value #BYTES_PER_PENDING_URL} bytes each, and {@value #HEAP_HEADROOM_MB} MB for the rest of the crawl
+     * (buffers, parsers, connections). A filter grown past its first layer ({@code on-overflow: grow}) is not
+     * foreseen. {@code maxHeap} is {@link Runtime#maxMemory()}; Long.MAX_VALUE when the JVM sets no limit.
+     */
+    static String heapShortfall(SieveConfig sieve, long maxHeap) {
+        long filter = SievePlan.of(sieve.expectedUrls(), sieve.falsePositiveRate()).bytes();
+        long needed = 2 * filter + (long) sieve.maxInMemoryUrls() * BYTES_PER_PENDING_URL
+                + HEAP_HEADROOM_MB * 1_000_000L;
+        if (maxHeap == Long.MAX_VALUE || needed <= maxHeap) {
+            return null;
+        }
+        long gibibytes = (needed + (1L << 30) - 1) >> 30;
+        return "sieve.expected-urls " + sieve.expectedUrls() + " at sieve.false-positive-rate "
+                + sieve.falsePositiveRate() + " needs a " + SievePlan.humanBytes(filter) + " Bloom filter, twice while"
+                + " a checkpoint copies it: with " + sieve.maxInMemoryUrls() + " pending URLs in memory"
+                + " (sieve.max-in-memory-urls) and room for the rest, " + SievePlan.humanBytes(needed) + " of heap;"
+                + " this JVM's heap is at most " + SievePlan.humanBytes(maxHeap) + " (Runtime.maxMemory): raise it"
+                + " with JAVA_OPTS=-Xmx" + gibibytes + "g, or lower sieve.expected-urls";
     }
 
     /** In-flight page tasks first (fetched again on resume), then the URLs waiting in memory. */
@@ -274,6 +383,24 @@ public final class Crawler {
     /** The crawl's live counters (for progress displays and benchmarks); thread-safe. */
     public CrawlStats stats() {
         return stats;
+    }
+
+    /**
+     * Ends the crawl's output at once, for a process about to exit without waiting (a second Ctrl-C): pages.jsonl
+     * is flushed and closed, so it holds whole lines only and no other is added; the last checkpoint written stays
+     * the current one (one under way is committed whole or not at all), so a resume fetches again what was in
+     * flight or recorded after it. No summary is written. Returns once the file is closed.
+     */
+    public void halt() {
+        stop();
+        JsonlSink sink = openSink.get();
+        if (sink != null) {
+            try {
+                sink.close(); // waits for a line being appended; later appends fail, the process ends anyway
+            } catch (IOException e) {
+                LOG.warn("pages.jsonl could not be flushed at the halt: {}", e.getMessage());
+            }
+        }
     }
 
     /** Asks the crawl to stop: no new URL is taken, requests in flight finish, the summary is written. */
@@ -390,13 +517,18 @@ public final class Crawler {
         }
     }
 
+    /**
+     * The progress line now: {@code rate} over the time since the previous line (the last line's interval may be
+     * short), {@code avg} over this run's responses and time, {@code fetched} the crawl's total.
+     */
     private ProgressLine progressLine(CrawlStats stats, Sieve sieve, HostScheduler politeness, PageParser parser,
-            Instant startedAt, long previousFetched) {
+            Instant startedAt, long fetchedBefore, AtomicReference<Instant> previousLine, long previousFetched) {
         long fetched = stats.fetched();
-        double elapsed = Math.max(0.001, Duration.between(startedAt, clock.instant()).toMillis() / 1000.0);
-        double interval = profile.progress().interval().toMillis() / 1000.0;
-        return new ProgressLine(fetched, Math.round((fetched - previousFetched) / interval),
-                Math.round(fetched / elapsed), sieve.size(), Math.round(sieve.estimatedSeen()),
+        Instant now = clock.instant();
+        double elapsed = Math.max(0.001, Duration.between(startedAt, now).toMillis() / 1000.0);
+        double interval = Math.max(0.001, Duration.between(previousLine.getAndSet(now), now).toMillis() / 1000.0);
+        return new ProgressLine(fetched, (fetched - previousFetched) / interval,
+                (fetched - fetchedBefore) / elapsed, sieve.size(), Math.round(sieve.estimatedSeen()),
                 sieve.falsePositiveRate(), parser.fallbackShare(), politeness.hostCount(), politeness.inFlight(),
                 profile.fetch().threads(), stats.failedAttempts(), stats.retries(),
                 stats.count(Outcome.ROBOTS_DISALLOWED),

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.checkpoint.Checkpoint;
+import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.fixtures.FixtureSite;
 import org.sievecrawler.fixtures.SocketSite;
 import org.sievecrawler.profile.CrawlProfile;
@@ -462,6 +464,111 @@ class CrawlerTest {
         assertThat(output.records.size()).isBetween(1, 40);
         assertThat(output.summary.get("decided").asLong()).isEqualTo(output.records.size());
         assertThat(output.summary.get("pending").asLong()).isPositive();
+    }
+
+    @Test
+    void refusesANewCrawlIntoAFolderHoldingAFinishedCrawlNamingOverwriteAndLeavesItAlone() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a")).page("/a", FixtureSite.linkPage("a"));
+        crawl(profile(site.url("/")));
+        byte[] pages = Files.readAllBytes(out.resolve("pages.jsonl"));
+        byte[] summary = Files.readAllBytes(out.resolve("summary.json"));
+
+        assertThatThrownBy(() -> new Crawler(profile(site.url("/"))).run())
+                .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
+                .hasMessage(out + " holds the output of an earlier crawl (pages.jsonl, summary.json, checkpoint/);"
+                        + " a new crawl would mix its pages with them: start afresh with --overwrite, which deletes"
+                        + " its pages.jsonl, summary.json, checkpoint/ and crawl.log (no other file), or choose"
+                        + " another output folder");
+        assertThat(out.resolve("pages.jsonl")).hasBinaryContent(pages);
+        assertThat(out.resolve("summary.json")).hasBinaryContent(summary);
+    }
+
+    @Test
+    void overwriteStartsAfreshDeletingOnlyTheCrawlersOwnFiles() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a")).page("/a", FixtureSite.linkPage("a"));
+        crawl(profile(site.url("/")));
+        Files.writeString(out.resolve("notes.txt"), "mine\n");
+
+        new Crawler(profile(site.url("/")), Crawler.Start.OVERWRITE).run();
+
+        CrawlOutput output = CrawlOutput.read(out);
+        assertThat(output.records).extracting(r -> r.get("url").asText())
+                .containsExactlyInAnyOrder(site.url("/"), site.url("/a"));
+        assertThat(output.summary.get("decided").asLong()).isEqualTo(2);
+        assertThat(out.resolve("notes.txt")).hasContent("mine");
+    }
+
+    @Test
+    void refusesANewCrawlIntoAFolderHoldingAStoppedCrawlNamingResumeAndOverwrite() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a", "/b")).page("/a", FixtureSite.linkPage("a"))
+                .page("/b", FixtureSite.linkPage("b"));
+        CrawlProfile profile = profile(site.url("/"));
+        crawl(profile.withLimits(profile.limits().withMaxPages(1)));
+
+        assertThatThrownBy(() -> new Crawler(profile).run())
+                .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
+                .hasMessageStartingWith(out + " holds a crawl that did not finish (max-pages, 1 URLs decided):"
+                        + " resume it with crawler crawl --resume " + out + ", start afresh with --overwrite");
+    }
+
+    @Test
+    void aCrawlStoppedAtMaxPagesGoesOnWhenResumedWithAHigherLimit() throws Exception {
+        String[] links = new String[20];
+        for (int i = 0; i < links.length; i++) {
+            links[i] = "/p" + i;
+            site.page(links[i], FixtureSite.linkPage("p" + i));
+        }
+        site.page("/", FixtureSite.linkPage("home", links));
+        CrawlProfile profile = profile(site.url("/"));
+        crawl(profile.withLimits(profile.limits().withMaxPages(5)));
+        assertThat(new CheckpointStore(out).read().state()).isEqualTo(Checkpoint.State.STOPPED);
+        CrawlProfile saved = new CheckpointStore(out).readProfile();
+
+        CrawlSummary summary = Crawler.resuming(saved.withLimits(saved.limits().withMaxPages(0))).run();
+
+        assertThat(summary.endReason()).isEqualTo("finished");
+        assertThat(summary.fetched()).isEqualTo(21);
+        assertThat(summary.fetchedThisRun()).as("this run's pages, what its avg counts").isEqualTo(16);
+        assertThat(CrawlOutput.read(out).records).extracting(r -> r.get("url").asText()).hasSize(21)
+                .doesNotHaveDuplicates();
+        assertThat(new CheckpointStore(out).read().state()).isEqualTo(Checkpoint.State.FINISHED);
+    }
+
+    @Test
+    void refusesToResumeACrawlStoppedAtMaxPagesWithoutAHigherLimit() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a", "/b")).page("/a", FixtureSite.linkPage("a"))
+                .page("/b", FixtureSite.linkPage("b"));
+        CrawlProfile profile = profile(site.url("/"));
+        crawl(profile.withLimits(profile.limits().withMaxPages(2)));
+
+        assertThatThrownBy(() -> Crawler.resuming(new CheckpointStore(out).readProfile()).run())
+                .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
+                .hasMessage("the crawl in " + out + " stopped at limits.max-pages 2 (2 URLs decided); resume it"
+                        + " with a higher limit, e.g. crawler crawl --resume " + out + " --max-pages 4 (0 for none)");
+    }
+
+    @Test
+    void namesTheHeapASieveNeedsAndTheXmxThatHoldsIt() {
+        SieveConfig sieve = new SieveConfig(5_000_000_000L, 0.01, OverflowPolicy.WARN);
+
+        assertThat(Crawler.heapShortfall(sieve, 4L << 30)).isEqualTo("sieve.expected-urls 5000000000 at"
+                + " sieve.false-positive-rate 0.01 needs a 5.58 GiB Bloom filter, twice while a checkpoint copies it:"
+                + " with 100000 pending URLs in memory (sieve.max-in-memory-urls) and room for the rest, 11.2 GiB of"
+                + " heap; this JVM's heap is at most 4.00 GiB (Runtime.maxMemory): raise it with JAVA_OPTS=-Xmx12g,"
+                + " or lower sieve.expected-urls");
+        assertThat(Crawler.heapShortfall(sieve, 12L << 30)).isNull();
+        assertThat(Crawler.heapShortfall(sieve, Long.MAX_VALUE)).isNull();
+    }
+
+    @Test
+    void refusesASieveTooLargeForTheHeapBeforeAllocatingIt() {
+        CrawlProfile profile = profile(site.url("/"))
+                .withSieve(new SieveConfig(100_000_000_000L, 0.01, OverflowPolicy.WARN));
+
+        assertThatThrownBy(() -> new Crawler(profile).run())
+                .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
+                .hasMessageContaining("needs a 112 GiB Bloom filter").hasMessageContaining("JAVA_OPTS=-Xmx");
+        assertThat(site.requestLog()).isEmpty();
     }
 
     @Test

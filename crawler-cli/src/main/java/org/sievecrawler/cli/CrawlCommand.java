@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import org.sievecrawler.Crawler;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.profile.CrawlProfile;
@@ -13,21 +16,26 @@ import org.sievecrawler.profile.ProfileException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code crawler crawl}: crawls from seeds given by the profile, the arguments and a seed file, with flags
- * that override the profile. Runs on the caller's thread; not reusable.
+ * {@code crawler crawl}: crawls from the seeds given as arguments and in a seed file, or else from the profile's
+ * seeds, with flags that override the profile. Runs on the caller's thread; not reusable.
  */
 @Command(name = "crawl", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Crawls from the seeds of the profile, the URL arguments and the --seeds file.",
+        description = {"Crawls from the URL arguments and the --seeds file; seeds given there replace the"
+                + " profile's, which are used only when none are given.",
             "Flags override the profile; without --profile the built-in defaults apply.",
             "Progress is logged every progress.interval; pages.jsonl, summary.json and crawl.log go to the"
                     + " output folder."})
 final class CrawlCommand implements Callable<Integer> {
+    /** The options a resumed crawl takes (besides the logging ones): everything else is its profile's. */
+    private static final Set<String> WITH_RESUME = Set.of("--resume", "--max-pages");
+
     @Spec
     CommandSpec spec;
 
@@ -37,7 +45,8 @@ final class CrawlCommand implements Callable<Integer> {
     @Mixin
     LoggingOptions logging;
 
-    @Parameters(paramLabel = "URL", arity = "0..*", description = "Seed URLs (http or https).")
+    @Parameters(paramLabel = "URL", arity = "0..*",
+            description = "Seed URLs (http or https); with --seeds, they replace the profile's seeds.")
     List<String> urls = List.of();
 
     @Option(names = "--seeds", paramLabel = "FILE",
@@ -70,9 +79,16 @@ final class CrawlCommand implements Callable<Integer> {
     @Option(names = "--warc", description = "Write WARC files too, next to pages.jsonl (output.warc).")
     boolean warc;
 
+    @Option(names = "--overwrite",
+            description = "Start afresh in an output folder that holds an earlier crawl: delete its pages.jsonl,"
+                    + " summary.json, crawl.log, checkpoint/, frontier/ and WARC files (no other file) first."
+                    + " Without it such a folder is refused.")
+    boolean overwrite;
+
     @Option(names = "--resume", paramLabel = "DIR",
-            description = "Continue the stopped or killed crawl in DIR, with the profile it was started with"
-                    + " (no other option applies).")
+            description = "Continue the stopped or killed crawl in DIR, with the profile it was started with;"
+                    + " only a limit may be given with it: --max-pages N extends a crawl that stopped at its"
+                    + " max-pages.")
     Path resume;
 
     @Override
@@ -90,9 +106,11 @@ final class CrawlCommand implements Callable<Integer> {
             return CrawlerCommand.USAGE;
         }
         SeedList seeds = new SeedList();
-        String profileName = profileFile == null ? "profile" : profileFile.toString();
-        for (int i = 0; i < profile.seeds().size(); i++) {
-            seeds.add(profileName + ": seeds[" + i + "]", profile.seeds().get(i));
+        if (urls.isEmpty() && seedFile == null) { // seeds given on the command line replace the profile's
+            String profileName = profileFile == null ? "profile" : profileFile.toString();
+            for (int i = 0; i < profile.seeds().size(); i++) {
+                seeds.add(profileName + ": seeds[" + i + "]", profile.seeds().get(i));
+            }
         }
         for (int i = 0; i < urls.size(); i++) {
             seeds.add("argument " + (i + 1), urls.get(i));
@@ -117,25 +135,43 @@ final class CrawlCommand implements Callable<Integer> {
             err.println("crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
-        return CrawlRun.run(profile, false, root.stopSignal(), logging.format, spec.commandLine().getOut(), err);
+        return CrawlRun.run(profile, overwrite ? Crawler.Start.OVERWRITE : Crawler.Start.NEW, root.stopSignal(),
+                logging.format, spec.commandLine().getOut(), err);
     }
 
     /** {@code --resume DIR}: the crawl goes on with the profile its checkpoint saved; other options are refused. */
     private int resume(PrintWriter err) {
-        if (!urls.isEmpty() || seedFile != null || profileFile != null || out != null || threads != null
-                || maxPages != null || maxDepth != null || delay != null || userAgent != null || warc) {
+        List<String> refused = new ArrayList<>();
+        if (!urls.isEmpty()) {
+            refused.add("seed URLs");
+        }
+        for (OptionSpec option : spec.commandLine().getParseResult().matchedOptions()) {
+            String name = option.longestName();
+            if (!WITH_RESUME.contains(name) && !refused.contains(name)
+                    && spec.mixins().get("logging").findOption(name) == null) {
+                refused.add(name);
+            }
+        }
+        if (!refused.isEmpty()) {
             err.println("crawl: --resume " + resume + ": a resumed crawl runs with the profile it was started with;"
-                    + " give no seeds, --profile or overriding options with it");
+                    + " " + String.join(", ", refused) + " cannot be given with --resume (only --max-pages can)");
             return CrawlerCommand.USAGE;
         }
         CrawlProfile profile;
         try {
             profile = new CheckpointStore(resume).readProfile();
+            if (maxPages != null) { // a limit is the one thing a resume may change: it extends a stopped crawl
+                profile = profile.withLimits(profile.limits().withMaxPages(maxPages));
+            }
         } catch (CheckpointException e) {
             err.println("crawl: --resume " + resume + ": " + e.getMessage());
             return CrawlerCommand.USAGE;
+        } catch (IllegalArgumentException e) {
+            err.println("crawl: " + e.getMessage());
+            return CrawlerCommand.USAGE;
         }
-        return CrawlRun.run(profile, true, root.stopSignal(), logging.format, spec.commandLine().getOut(), err);
+        return CrawlRun.run(profile, Crawler.Start.RESUME, root.stopSignal(), logging.format,
+                spec.commandLine().getOut(), err);
     }
 
     /** The profile with every flag given applied; the records validate the values, naming their key. */

@@ -7,8 +7,10 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.sievecrawler.CrawlException;
 import org.sievecrawler.Crawler;
+import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlSummary;
 
@@ -17,7 +19,8 @@ import org.sievecrawler.progress.CrawlSummary;
  * turns a stop signal (Ctrl-C) into a graceful stop, prints the output folder and the summary, and answers
  * the exit code: 0 finished; 1 the crawl failed, including a crawl that received no response at all (every host
  * unreachable, say), which also prints {@code crawl failed: no page could be fetched: ...} on stderr; 2 refused
- * (another crawl holds the folder, nothing valid to resume); 130 stopped by Ctrl-C. A SIGTERM ends the JVM with
+ * (another crawl holds the folder, nothing valid to resume); 130 stopped by Ctrl-C (a second Ctrl-C ends the
+ * output at once, {@link Crawler#halt()}, and the process with it). A SIGTERM ends the JVM with
  * status 143 whatever this returns (128 + 15, the JVM's status for SIGTERM), after the same graceful stop: the
  * shutdown hook stops the crawl and waits for its summary, so the output is whole.
  *
@@ -35,15 +38,17 @@ final class CrawlRun {
     private CrawlRun() {
     }
 
-    static int run(CrawlProfile profile, boolean resume, StopSignal signal, LogSetup.Format logFormat,
+    static int run(CrawlProfile profile, Crawler.Start start, StopSignal signal, LogSetup.Format logFormat,
             PrintWriter out, PrintWriter err) {
         Path dir = profile.output().dir();
-        Crawler crawler = resume ? Crawler.resuming(profile) : new Crawler(profile);
+        Crawler crawler = new Crawler(profile, start);
         AtomicBoolean stopped = new AtomicBoolean();
         CountDownLatch reported = new CountDownLatch(1);
+        String resumeWith = "resume with: crawler crawl --resume " + dir;
         StopSignal.Registration registration = signal.onStop(() -> {
             stopped.set(true);
-            err.println("stopping: no new URLs are taken; requests in flight finish and the summary is written");
+            err.println("stopping: no new URLs are taken; requests in flight finish and the summary is written"
+                    + " (Ctrl-C again to stop at once); " + resumeWith);
             err.flush();
             crawler.stop();
             try {
@@ -51,12 +56,19 @@ final class CrawlRun {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }, () -> {
+            crawler.halt();
+            err.println("stopped at once: requests in flight are abandoned and fetched again on resume; pages.jsonl"
+                    + " holds whole lines; the last checkpoint stays; " + resumeWith);
+            err.flush();
         });
-        AutoCloseable fileLog = fileLog(dir, logFormat);
+        AtomicReference<AutoCloseable> fileLog = new AtomicReference<>(() -> { });
         try {
             out.println("output folder: " + dir.toAbsolutePath().normalize());
             out.flush();
-            CrawlSummary summary = crawler.run();
+            // crawl.log opens once the folder is the crawl's: a refused crawl leaves an earlier crawl's log alone
+            CrawlSummary summary = crawler.run(() -> fileLog.set(fileLog(dir, logFormat,
+                    start == Crawler.Start.RESUME)));
             out.println(summary.line());
             String written = dir.resolve("pages.jsonl") + ", " + dir.resolve("summary.json");
             out.println("wrote " + written + (profile.output().warc()
@@ -81,17 +93,20 @@ final class CrawlRun {
         } finally {
             out.flush();
             err.flush();
-            closeQuietly(fileLog);
+            closeQuietly(fileLog.get());
             reported.countDown();
             registration.close();
         }
     }
 
-    /** crawl.log in the output folder, if the folder can be created (if not, the crawl reports why). */
-    private static AutoCloseable fileLog(Path dir, LogSetup.Format format) {
+    /**
+     * crawl.log in the output folder, if the folder can be created (if not, the crawl reports why): a new crawl's
+     * from empty, a resumed crawl's appended to.
+     */
+    private static AutoCloseable fileLog(Path dir, LogSetup.Format format, boolean append) {
         try {
             Files.createDirectories(dir);
-            return LogSetup.logToFile(dir.resolve("crawl.log"), format);
+            return LogSetup.logToFile(dir.resolve(CrawlFolder.LOG), format, append);
         } catch (IOException e) {
             return () -> { };
         }

@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
  * profiles come from and where a stop signal comes from (a test replaces both).
  *
  * <p>Exit codes: 0 finished; 1 the crawl failed (including a crawl that received no response at all); 2 usage or
- * profile error, or a crawl refused (output folder in use, nothing to resume); 130 stopped by Ctrl-C (SIGINT);
+ * profile error, or a crawl refused (output folder in use, nothing to resume); 130 stopped by Ctrl-C (SIGINT;
+ * a second Ctrl-C stops at once);
  * 143 stopped by SIGTERM (the JVM's own status for it; the shutdown hook has run the same graceful stop, so the
  * output is whole).
  */
@@ -26,7 +27,7 @@ import picocli.CommandLine.Command;
             " 0:finished",
             " 1:the crawl failed (e.g. output not writable, or no page could be fetched)",
             " 2:usage or profile error, or the crawl refused",
-            "130:stopped by Ctrl-C (SIGINT) after a graceful stop",
+            "130:stopped by Ctrl-C (SIGINT) after a graceful stop; a second Ctrl-C stops at once",
             "143:stopped by SIGTERM after a graceful stop"},
         footer = {"", "A first crawl, no internet needed: crawler demo",
             "Help on a command: crawler COMMAND --help"})

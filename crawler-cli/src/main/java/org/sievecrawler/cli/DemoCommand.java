@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.sievecrawler.Crawler;
 import org.sievecrawler.cli.demo.DemoSite;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileLoader;
@@ -37,6 +38,10 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "The output folder (default: a new temporary folder).")
     Path out;
 
+    @Option(names = "--overwrite",
+            description = "Start afresh in a --out folder that holds an earlier crawl: delete its files first.")
+    boolean overwrite;
+
     @Override
     public Integer call() throws IOException {
         logging.apply();
@@ -45,8 +50,8 @@ final class DemoCommand implements Callable<Integer> {
         try (DemoSite site = DemoSite.start()) {
             stdout.println("demo site: " + site.homeUrl() + " (" + DemoSite.pageCount()
                     + " pages, a robots.txt, a few broken links and redirects)");
-            int exit = CrawlRun.run(profile(site.homeUrl(), dir), false, root.stopSignal(), logging.format, stdout,
-                    spec.commandLine().getErr());
+            int exit = CrawlRun.run(profile(site.homeUrl(), dir), overwrite ? Crawler.Start.OVERWRITE
+                    : Crawler.Start.NEW, root.stopSignal(), logging.format, stdout, spec.commandLine().getErr());
             stdout.println(exit == CrawlRun.FINISHED
                     ? "demo site stopped. One line per URL: head " + dir.resolve("pages.jsonl")
                     : "demo site stopped.");

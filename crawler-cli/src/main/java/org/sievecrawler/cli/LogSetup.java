@@ -57,7 +57,7 @@ final class LogSetup {
     /**
      * Logs to {@code file} too, in {@code format}, until the returned handle is closed.
      */
-    static AutoCloseable logToFile(Path file, Format format) {
+    static AutoCloseable logToFile(Path file, Format format, boolean append) {
         if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
             return () -> { };
         }
@@ -65,7 +65,7 @@ final class LogSetup {
         appender.setContext(context);
         appender.setName("FILE " + file);
         appender.setFile(file.toString());
-        appender.setAppend(true);
+        appender.setAppend(append);
         appender.setEncoder(encoder(context, format, FILE_PATTERN));
         appender.start();
         Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);

@@ -12,8 +12,8 @@ import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.UrlNormalizer;
 
 /**
- * The seeds of a crawl gathered from the profile, the command's arguments and a seed file, in that order and
- * without duplicates, with one problem line per seed that is not a usable http(s) URL (that seed is skipped).
+ * The seeds of a crawl gathered from the command's arguments and a seed file, or else from the profile, in that
+ * order and without duplicates, with one problem line per seed that is not a usable http(s) URL (that seed is skipped).
  *
  * <p>A seed file has one URL per line; blank lines and lines starting with {@code #} are skipped. Not
  * thread-safe; built and read on the command's thread.

@@ -54,7 +54,7 @@ class CrawlCommandTest {
     }
 
     @Test
-    void crawlsTheSeedsOfTheProfileTheArgumentsAndTheSeedFileTogether() throws IOException {
+    void theArgumentsAndTheSeedFileReplaceTheSeedsOfTheProfile() throws IOException {
         Path out = dir.resolve("out");
         CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
         Path seeds = Files.writeString(dir.resolve("seeds.txt"), "# more seeds\n" + site.url("/c") + "\n");
@@ -63,9 +63,22 @@ class CrawlCommandTest {
                 "crawl", "--profile", "site.yaml", "--seeds", seeds.toString(), site.url("/b"));
 
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(urls(out)).containsExactlyInAnyOrder(site.url("/a"), site.url("/b"), site.url("/c"));
-        assertThat(run.out()).contains("output folder: " + out.toAbsolutePath(), "crawl finished: decided=3");
+        assertThat(urls(out)).containsExactlyInAnyOrder(site.url("/b"), site.url("/c"));
+        assertThat(site.requests("/a")).isZero();
+        assertThat(run.out()).contains("output folder: " + out.toAbsolutePath(), "crawl finished: decided=2");
         assertThat(out.resolve("summary.json")).isNotEmptyFile();
+    }
+
+    @Test
+    void crawlsTheSeedsOfTheProfileWhenTheCommandLineGivesNone() throws IOException {
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a"), site.url("/b")));
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
+                "crawl", "--profile", "site.yaml");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(urls(out)).containsExactlyInAnyOrder(site.url("/a"), site.url("/b"));
     }
 
     @Test
@@ -305,6 +318,77 @@ class CrawlCommandTest {
     }
 
     @Test
+    void aSecondCrawlIntoTheFolderOfAFinishedOneIsRefusedAndLeavesItsFilesAndLogAlone() throws IOException {
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+        CrawlerCommand root = CommandRun.withProfiles(Map.of("site.yaml", profile));
+        assertThat(CommandRun.execute(root, "crawl", "--profile", "site.yaml").exit()).isZero();
+        String pages = Files.readString(out.resolve("pages.jsonl"));
+        String log = Files.readString(out.resolve("crawl.log"));
+
+        CommandRun again = CommandRun.execute(root, "crawl", "--profile", "site.yaml");
+
+        assertThat(again.exit()).isEqualTo(2);
+        assertThat(again.err()).startsWith("crawl: " + out + " holds the output of an earlier crawl (pages.jsonl,"
+                + " summary.json, checkpoint/)").contains("start afresh with --overwrite").doesNotContain("--resume");
+        assertThat(out.resolve("pages.jsonl")).hasContent(pages);
+        assertThat(out.resolve("crawl.log")).hasContent(log);
+    }
+
+    @Test
+    void overwriteStartsAfreshWithNewPagesSummaryAndLog() throws IOException {
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+        CrawlerCommand root = CommandRun.withProfiles(Map.of("site.yaml", profile));
+        assertThat(CommandRun.execute(root, "crawl", "--profile", "site.yaml").exit()).isZero();
+
+        CommandRun again = CommandRun.execute(root, "crawl", "--profile", "site.yaml", "--overwrite", site.url("/b"));
+
+        assertThat(again.exit()).as(again.err()).isZero();
+        assertThat(urls(out)).containsExactly(site.url("/b"));
+        assertThat(Files.readString(out.resolve("crawl.log"))).containsOnlyOnce("crawl finished:");
+    }
+
+    @Test
+    void overwriteIsRefusedWithResume() {
+        CommandRun run = CommandRun.execute("crawl", "--resume", dir.toString(), "--overwrite");
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("--overwrite");
+    }
+
+    @Test
+    void resumeWithAHigherMaxPagesExtendsACrawlThatStoppedAtItsLimit() throws IOException {
+        site.page("/", linkPage("Home", "/a", "/b", "/c", "/d"));
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/")));
+        CrawlerCommand root = CommandRun.withProfiles(Map.of("site.yaml", profile));
+        CommandRun first = CommandRun.execute(root, "crawl", "--profile", "site.yaml", "--max-pages", "2");
+        assertThat(first.out()).contains("crawl max-pages: decided=2");
+
+        CommandRun same = CommandRun.execute(root, "crawl", "--resume", out.toString());
+        CommandRun raised = CommandRun.execute(root, "crawl", "--resume", out.toString(), "--max-pages", "4");
+
+        assertThat(same.exit()).isEqualTo(2);
+        assertThat(same.err()).contains("stopped at limits.max-pages 2 (2 URLs decided); resume it with a higher"
+                + " limit, e.g. crawler crawl --resume " + out + " --max-pages 4");
+        assertThat(raised.exit()).as(raised.err()).isZero();
+        assertThat(raised.out()).contains("crawl max-pages: decided=4");
+        assertThat(urls(out)).hasSize(4).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void resumeRefusesEveryOptionButALimitNamingThem() {
+        CommandRun run = CommandRun.execute("crawl", "--resume", dir.toString(), "--threads", "4", "--warc",
+                site.url("/a"));
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err().strip()).isEqualTo("crawl: --resume " + dir + ": a resumed crawl runs with the profile"
+                + " it was started with; seed URLs, --threads, --warc cannot be given with --resume (only --max-pages"
+                + " can)");
+    }
+
+    @Test
     void resumeOfAFolderWithoutACheckpointExitsWithCodeTwo() {
         CommandRun run = CommandRun.execute("crawl", "--resume", dir.toString());
 
@@ -340,7 +424,8 @@ class CrawlCommandTest {
             signal.join(60_000);
 
             assertThat(result.exit()).isEqualTo(130);
-            assertThat(result.err()).contains("stopping: no new URLs are taken");
+            assertThat(result.err()).contains("stopping: no new URLs are taken",
+                    "resume with: crawler crawl --resume " + out);
             assertThat(result.out()).contains("crawl stopped:");
             assertThat(signal.isAlive()).isFalse();
             assertThat(Files.readString(out.resolve("summary.json"))).contains("\"endReason\" : \"stopped\"");

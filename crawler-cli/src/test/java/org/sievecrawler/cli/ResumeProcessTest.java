@@ -148,6 +148,49 @@ class ResumeProcessTest {
         assertThat(output()).contains("already finished");
     }
 
+    @Test
+    void aSecondCtrlCStopsAtOnceWithExitCode130AndLeavesWholeOutputToResumeFrom() throws Exception {
+        Process crawl = start("crawl", url("/"), "--profile", profile().toString(), "--out", dir.toString());
+        awaitCheckpointAndPages(crawl, 300);
+        site.stubFor(get(urlPathMatching("/p/[0-9]+")).willReturn(aResponse().withStatus(200).withFixedDelay(30_000)
+                .withHeader("Content-Type", "text/html; charset=utf-8").withTransformers("pages")));
+        String pid = Long.toString(crawl.pid());
+
+        interrupt(pid); // Ctrl-C: a graceful stop, which waits for the requests now hanging
+        awaitOutput("stopping:");
+        interrupt(pid); // Ctrl-C again: at once
+
+        assertThat(crawl.waitFor(5, TimeUnit.SECONDS)).as("ends well before the grace period: %s", output()).isTrue();
+        assertThat(crawl.exitValue()).as(output()).isEqualTo(130);
+        assertThat(output()).contains("resume with: crawler crawl --resume " + dir, "stopped at once");
+        List<String> recorded = recordedUrls(); // every line whole JSON
+        assertThat(recorded).doesNotHaveDuplicates();
+        assertThat(new CheckpointStore(dir).read().pagesBytes()).isLessThanOrEqualTo(Files.size(
+                dir.resolve("pages.jsonl")));
+
+        site.stubFor(get(urlPathMatching("/p/[0-9]+")).willReturn(aResponse().withStatus(200)
+                .withHeader("Content-Type", "text/html; charset=utf-8").withTransformers("pages")));
+        Process resumed = start("crawl", "--resume", dir.toString());
+        assertThat(resumed.waitFor(60, TimeUnit.SECONDS)).as("the resumed crawl ends").isTrue();
+        assertThat(resumed.exitValue()).as(output()).isZero();
+        assertThat(recordedUrls()).containsAll(allPaths().stream().map(this::url).toList());
+    }
+
+    /** Sends SIGINT, as Ctrl-C in a terminal does. */
+    private static void interrupt(String pid) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-INT", pid).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.exitValue()).isZero();
+    }
+
+    private void awaitOutput(String text) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!output().contains(text)) {
+            assertThat(System.nanoTime()).as("\"%s\" in the output: %s", text, output()).isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
     private Path profile() throws IOException {
         Path file = tmp.resolve("resume.yaml");
         Files.writeString(file, String.join("\n",

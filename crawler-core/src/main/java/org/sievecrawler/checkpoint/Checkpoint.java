@@ -11,7 +11,7 @@ import org.sievecrawler.sieve.SpillPosition;
  * A crawl's state at one moment: what a checkpoint writes and a resume reads.
  *
  * @param state whether the crawl was running, stopped (resumable) or finished
- * @param endReason why it ended ("stopped", "max-duration", ...), or null while running
+ * @param endReason why it ended ("finished", "stopped", "max-pages", "max-duration", ...), or null while running
  * @param profile the effective profile the crawl runs with
  * @param filters the Sieve's Bloom filter layers, oldest first
  * @param pending the URLs in flight (fetched again on resume) and then the pending URLs held in memory
@@ -26,9 +26,12 @@ public record Checkpoint(State state, String endReason, CrawlProfile profile, Li
     public enum State {
         /** Written while the crawl ran: a crash may have followed; resumable. */
         RUNNING,
-        /** Written at a graceful stop (or max-duration): resumable, nothing in flight. */
+        /**
+         * Written at a graceful stop or at a limit (max-pages, max-duration): resumable, nothing in flight; a crawl
+         * that stopped at max-pages goes on with a higher limit.
+         */
         STOPPED,
-        /** Written when the crawl ran out of work or reached max-pages: nothing to resume. */
+        /** Written when the crawl ran out of URLs: nothing to resume. */
         FINISHED
     }
 

@@ -457,7 +457,7 @@ public final class CheckpointStore {
         return out.toString();
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

@@ -18,11 +18,12 @@ import java.util.Objects;
 /**
  * What a finished (or stopped) crawl did, written to summary.json.
  *
- * @param startedAt when the crawl started
- * @param duration how long it ran
+ * @param startedAt when this run of the crawl started (its start, or its resume)
+ * @param duration how long this run took
  * @param endReason why it ended: "finished" (no work left), "max-pages", "max-duration", "stopped", "failed"
  * @param decided URLs decided (records written)
  * @param fetched responses received
+ * @param fetchedThisRun responses received in this run: {@code fetched} less those of the runs before a resume
  * @param bytes body bytes read
  * @param outcomes records by outcome label
  * @param statuses responses by HTTP status
@@ -40,9 +41,10 @@ import java.util.Objects;
  *     {@code http://127.0.0.1:9} → {@code connection refused}
  */
 public record CrawlSummary(Instant startedAt, Duration duration, String endReason, long decided, long fetched,
-        long bytes, Map<String, Long> outcomes, Map<Integer, Long> statuses, Map<String, Long> linkRejections,
-        long sieveExpected, double sieveEstimate, double sieveFalsePositiveRate, long pending, Parsing parsing,
-        long errors, long retries, long reconnects, Map<String, String> unreachableHosts) {
+        long fetchedThisRun, long bytes, Map<String, Long> outcomes, Map<Integer, Long> statuses,
+        Map<String, Long> linkRejections, long sieveExpected, double sieveEstimate, double sieveFalsePositiveRate,
+        long pending, Parsing parsing, long errors, long retries, long reconnects,
+        Map<String, String> unreachableHosts) {
     /** The fallback reasons summary.json lists, the most frequent first. */
     static final int MAX_REASONS = 20;
 
@@ -70,10 +72,10 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
         }
     }
 
-    /** Responses per second over the whole crawl. */
+    /** Responses per second in this run: its responses over its duration (a resume does not count earlier runs). */
     public double pagesPerSecond() {
         double seconds = duration.toMillis() / 1000.0;
-        return seconds > 0 ? fetched / seconds : 0;
+        return seconds > 0 ? fetchedThisRun / seconds : 0;
     }
 
     /**
@@ -82,9 +84,9 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
      */
     public String line() {
         String line = String.format(Locale.ROOT,
-                "crawl %s: decided=%d fetched=%d avg=%.0f/s bytes=%s duration=%.1fs pending=%d seen~%.0f fpr=%.3g%%"
+                "crawl %s: decided=%d fetched=%d avg=%s/s bytes=%s duration=%.1fs pending=%d seen~%.0f fpr=%.3g%%"
                         + " errors=%d retries=%d",
-                endReason, decided, fetched, pagesPerSecond(), ProgressLine.megabytes(bytes),
+                endReason, decided, fetched, ProgressLine.rate(pagesPerSecond()), ProgressLine.megabytes(bytes),
                 duration.toMillis() / 1000.0, pending, sieveEstimate, sieveFalsePositiveRate * 100, errors, retries);
         return unreachableHosts.isEmpty() ? line : line + " unreachable: " + unreachableHostsText();
     }
@@ -150,7 +152,10 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
             json.writeStringField("endReason", endReason);
             json.writeNumberField("decided", decided);
             json.writeNumberField("fetched", fetched);
-            json.writeNumberField("pagesPerSecond", Math.round(pagesPerSecond() * 10) / 10.0);
+            json.writeNumberField("fetchedThisRun", fetchedThisRun);
+            double rate = pagesPerSecond();
+            json.writeNumberField("pagesPerSecond", rate < 10 ? Math.round(rate * 100) / 100.0
+                    : Math.round(rate * 10) / 10.0);
             json.writeNumberField("bytes", bytes);
             json.writeNumberField("pending", pending);
             json.writeNumberField("errors", errors);

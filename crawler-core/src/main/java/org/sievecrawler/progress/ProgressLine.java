@@ -6,7 +6,8 @@ import java.util.Locale;
  * One progress line, in a stable {@code key=value} form that grep and awk can read, e.g.
  * {@code fetched=12034 rate=2510/s avg=2400/s queued=8123 seen~20155 fpr=0.02% fallback=0.3% hosts=3 active=16/16
  * errors=12 retries=8 robots-refused=4 bytes=140MB elapsed=5s}. {@code rate} is over the last interval, {@code avg}
- * over the crawl.
+ * over this run of the crawl (since its start or its resume); both show decimals below 10/s ({@code rate=0.25/s},
+ * {@code rate=3.4/s}) so a polite crawl does not read 0.
  *
  * <p>{@code errors} counts failed attempts, not URLs: every request (of a page or a robots.txt) that got no usable
  * answer (a network error, a timeout, a 429, 502, 503 or 504; for robots.txt any 5xx), whether or not it was
@@ -18,7 +19,7 @@ import java.util.Locale;
  *
  * @param fetched responses received
  * @param ratePerSecond responses per second over the last interval
- * @param averagePerSecond responses per second since the start
+ * @param averagePerSecond responses per second in this run: since the start, or the resume
  * @param queued URLs pending in the Sieve
  * @param seen the Sieve's estimate of distinct URLs seen
  * @param falsePositiveRate the Sieve's false-positive rate now
@@ -32,18 +33,29 @@ import java.util.Locale;
  * @param bytes body bytes read
  * @param elapsedSeconds seconds since the start
  */
-public record ProgressLine(long fetched, long ratePerSecond, long averagePerSecond, long queued, long seen,
+public record ProgressLine(long fetched, double ratePerSecond, double averagePerSecond, long queued, long seen,
         double falsePositiveRate, double fallbackShare, int hosts, int active, int threads, long errors,
         long retries, long robotsRefused, long bytes, long elapsedSeconds) {
 
     @Override
     public String toString() {
         return String.format(Locale.ROOT,
-                "fetched=%d rate=%d/s avg=%d/s queued=%d seen~%d fpr=%s%% fallback=%.1f%% hosts=%d active=%d/%d"
+                "fetched=%d rate=%s/s avg=%s/s queued=%d seen~%d fpr=%s%% fallback=%.1f%% hosts=%d active=%d/%d"
                         + " errors=%d retries=%d robots-refused=%d bytes=%s elapsed=%ds",
-                fetched, ratePerSecond, averagePerSecond, queued, seen, percent(falsePositiveRate),
+                fetched, rate(ratePerSecond), rate(averagePerSecond), queued, seen, percent(falsePositiveRate),
                 fallbackShare * 100, hosts, active,
                 threads, errors, retries, robotsRefused, megabytes(bytes), elapsedSeconds);
+    }
+
+    /** A rate per second: whole above 10 ("2510"), one decimal below ("3.4"), two below 1 ("0.25"), and "0". */
+    static String rate(double perSecond) {
+        if (perSecond >= 9.95) {
+            return String.format(Locale.ROOT, "%.0f", perSecond);
+        }
+        if (perSecond >= 0.995) {
+            return String.format(Locale.ROOT, "%.1f", perSecond);
+        }
+        return perSecond > 0 ? String.format(Locale.ROOT, "%.2f", perSecond) : "0";
     }
 
     private static String percent(double rate) {

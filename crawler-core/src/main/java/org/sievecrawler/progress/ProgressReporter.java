@@ -22,10 +22,12 @@ public final class ProgressReporter implements AutoCloseable {
 
     /**
      * @param interval time between two lines
-     * @param snapshot builds the line, given the responses counted at the previous line
+     * @param fetchedAtStart the responses counted when this run started (a resumed crawl's earlier ones)
+     * @param snapshot builds the line, given the responses counted at the previous line (or at the start)
      */
-    public ProgressReporter(Duration interval, LongFunction<ProgressLine> snapshot) {
+    public ProgressReporter(Duration interval, long fetchedAtStart, LongFunction<ProgressLine> snapshot) {
         this.snapshot = snapshot;
+        previous.set(fetchedAtStart);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "progress");
             thread.setDaemon(true);

@@ -39,6 +39,13 @@ class ProfileLoaderTest {
         assertThat(ProfileLoader.load(file).name()).isNotBlank();
     }
 
+    @ParameterizedTest
+    @MethodSource("shippedProfiles")
+    void noShippedProfileSeedsAThirdPartySite(Path file) throws ProfileException {
+        assertThat(ProfileLoader.load(file).seeds()).allSatisfy(seed ->
+                assertThat(seed).matches("https?://(localhost|127\\.0\\.0\\.1)([:/].*)?"));
+    }
+
     @Test
     void defaultYamlHoldsTheRecordDefaults() throws ProfileException {
         assertThat(ProfileLoader.load(CONFIG.resolve("default.yaml"))).isEqualTo(CrawlProfile.defaults());

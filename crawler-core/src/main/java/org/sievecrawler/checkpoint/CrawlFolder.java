@@ -1,0 +1,92 @@
+package org.sievecrawler.checkpoint;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The files a crawl keeps in its output folder, by name: {@code pages.jsonl}, {@code summary.json},
+ * {@code crawl.log}, {@code checkpoint/}, {@code frontier/} and the WARC files {@code PREFIX-*.warc.gz}; and what a
+ * new crawl must know of them: whether an earlier crawl left its output there ({@link #earlierOutput()}), so the
+ * two are never mixed, and how to start afresh ({@link #clear()}), deleting those files and no other.
+ *
+ * <p>Not thread-safe; used by the crawl holding the folder's {@link CrawlLock}, before it starts. Which earlier
+ * crawl may be resumed is the {@link CheckpointStore}'s to say.
+ */
+public final class CrawlFolder {
+    public static final String PAGES = "pages.jsonl";
+    public static final String SUMMARY = "summary.json";
+    public static final String LOG = "crawl.log";
+    /** Pending URLs spilled past sieve.max-in-memory-urls. */
+    public static final String FRONTIER = "frontier";
+
+    private final Path dir;
+    private final Pattern warcFile;
+
+    /**
+     * @param dir the output folder
+     * @param warcPrefix the profile's {@code output.warc-prefix}: WARC files of another prefix are not this crawl's
+     */
+    public CrawlFolder(Path dir, String warcPrefix) {
+        this.dir = dir;
+        this.warcFile = Pattern.compile(Pattern.quote(warcPrefix) + "-\\d{14}-\\d{5}\\.warc\\.gz");
+    }
+
+    /**
+     * The output an earlier crawl left: pages.jsonl, summary.json, checkpoint/, frontier/ and WARC files, those that
+     * exist, in that order. A crawl.log alone does not count (a crawl refused before it started leaves one).
+     *
+     * @throws IOException naming the folder when it cannot be listed
+     */
+    public List<Path> earlierOutput() throws IOException {
+        List<Path> found = new ArrayList<>();
+        for (String name : List.of(PAGES, SUMMARY, CheckpointStore.DIR, FRONTIER)) {
+            if (Files.exists(dir.resolve(name))) {
+                found.add(dir.resolve(name));
+            }
+        }
+        found.addAll(warcFiles());
+        return found;
+    }
+
+    /**
+     * Deletes the crawler's own files: pages.jsonl, summary.json, crawl.log, checkpoint/, frontier/ and the WARC
+     * files of the prefix. Other files in the folder are left alone, and so is the lock file.
+     *
+     * @throws IOException naming the file that could not be deleted
+     */
+    public void clear() throws IOException {
+        List<Path> files = new ArrayList<>(earlierOutput());
+        files.add(dir.resolve(LOG));
+        for (Path file : files) {
+            try {
+                CheckpointStore.deleteTree(file);
+            } catch (IOException e) {
+                throw new IOException("cannot delete " + file + " of the earlier crawl: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private List<Path> warcFiles() throws IOException {
+        List<Path> files = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return files;
+        }
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*.warc.gz")) {
+            for (Path entry : entries) {
+                if (warcFile.matcher(entry.getFileName().toString()).matches()) {
+                    files.add(entry);
+                }
+            }
+        } catch (IOException e) {
+            throw new IOException("cannot list the output folder " + dir + ": " + e.getMessage(), e);
+        }
+        files.sort(Comparator.naturalOrder());
+        return files;
+    }
+}
