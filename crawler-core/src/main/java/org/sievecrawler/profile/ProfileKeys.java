@@ -182,11 +182,11 @@ public final class ProfileKeys {
     public static final ProfileKey<Path> OUTPUT_DIR = key("output.dir", folder(), Path.of("crawl-out"),
             "The output folder, relative to the working directory.", p -> p.output().dir());
     public static final ProfileKey<Boolean> OUTPUT_WARC = key("output.warc", bool(), false,
-            "Whether WARC 1.1 files (PREFIX-yyyyMMddHHmmss-NNNNN.warc.gz, each record gzipped on its own) are"
-                    + " written too: a warcinfo record first in each file, then a request and a response record for"
-                    + " every response received (pages, redirects, error pages, robots.txt), the body as"
-                    + " transferred. Each page's line in pages.jsonl gives its response record's warcFile and"
-                    + " warcOffset.", p -> p.output().warc());
+            "Whether WARC 1.1 files are written too, next to pages.jsonl. Each file,"
+                    + " PREFIX-yyyyMMddHHmmss-NNNNN.warc.gz, each record gzipped on its own, holds a warcinfo record"
+                    + " first, then a request and a response record for every response received (pages, redirects,"
+                    + " error pages, robots.txt), the body as transferred. Each page's line in pages.jsonl gives its"
+                    + " response record's warcFile and warcOffset.", p -> p.output().warc());
     public static final ProfileKey<String> OUTPUT_WARC_PREFIX = key("output.warc-prefix",
             matching(OutputConfig.WARC_PREFIX, "must be letters, digits, '.', '_' and '-', starting with a letter"
                     + " or digit"), "crawl",
