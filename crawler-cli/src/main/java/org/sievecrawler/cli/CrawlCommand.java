@@ -3,7 +3,6 @@ package org.sievecrawler.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -13,6 +12,9 @@ import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileException;
+import org.sievecrawler.profile.ProfileKey;
+import org.sievecrawler.profile.ProfileKeys;
+import org.sievecrawler.profile.ProfileOverrides;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,14 +29,17 @@ import picocli.CommandLine.Spec;
  * seeds, with flags that override the profile. Runs on the caller's thread; not reusable.
  */
 @Command(name = "crawl", mixinStandardHelpOptions = true, sortOptions = false,
+        resourceBundle = "org.sievecrawler.cli.CrawlHelp",
         description = {"Crawls from the URL arguments and the --seeds file; seeds given there replace the"
                 + " profile's, which are used only when none are given.",
-            "Flags override the profile; without --profile the built-in defaults apply.",
+            "Flags override the profile (--set any key of it); without --profile the built-in defaults apply.",
             "Progress is logged every progress.interval; pages.jsonl, summary.json and crawl.log go to the"
                     + " output folder."})
 final class CrawlCommand implements Callable<Integer> {
     /** The options a resumed crawl takes (besides the logging ones): everything else is its profile's. */
-    private static final Set<String> WITH_RESUME = Set.of("--resume", "--max-pages");
+    private static final Set<String> WITH_RESUME = Set.of("--resume", "--max-pages", "--set");
+    /** The keys {@code --set} may change on a resume. */
+    private static final String LIMITS_PREFIX = "limits.";
 
     @Spec
     CommandSpec spec;
@@ -56,27 +61,33 @@ final class CrawlCommand implements Callable<Integer> {
     @Option(names = "--profile", paramLabel = "FILE", description = "A YAML crawl profile.")
     Path profileFile;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "The output folder (output.dir).")
-    Path out;
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = {"Sets a profile key, e.g. --set politeness.max-connections-per-host=4; repeatable, the"
+                    + " last wins. A list as [a, b] (quote an item holding a comma: [\"a,b\"]), or one item;"
+                    + " durations as 500ms, 1.5s or 2 (seconds). The keys and their defaults are listed below."})
+    List<String> sets = new ArrayList<>();
 
-    @Option(names = "--threads", paramLabel = "N", description = "Fetcher threads (fetch.threads).")
-    Integer threads;
+    // Shorthands for --set: each names its key, which gives its description and default (CrawlHelp).
 
-    @Option(names = "--max-pages", paramLabel = "N", description = "Pages at most, 0 for no limit (limits.max-pages).")
-    Long maxPages;
+    @Option(names = "--out", paramLabel = "DIR", descriptionKey = "key.output.dir")
+    String out;
 
-    @Option(names = "--max-depth", paramLabel = "N",
-            description = "Links followed from the seeds at most, -1 for no limit (scope.max-depth).")
-    Integer maxDepth;
+    @Option(names = "--threads", paramLabel = "N", descriptionKey = "key.fetch.threads")
+    String threads;
 
-    @Option(names = "--delay", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "Delay between two requests to a host, e.g. 500ms, 2s (politeness.delay).")
-    Duration delay;
+    @Option(names = "--max-pages", paramLabel = "N", descriptionKey = "key.limits.max-pages")
+    String maxPages;
 
-    @Option(names = "--user-agent", paramLabel = "S", description = "The User-Agent header (fetch.user-agent).")
+    @Option(names = "--max-depth", paramLabel = "N", descriptionKey = "key.scope.max-depth")
+    String maxDepth;
+
+    @Option(names = "--delay", paramLabel = "DURATION", descriptionKey = "key.politeness.delay")
+    String delay;
+
+    @Option(names = "--user-agent", paramLabel = "S", descriptionKey = "key.fetch.user-agent")
     String userAgent;
 
-    @Option(names = "--warc", description = "Write WARC files too, next to pages.jsonl (output.warc).")
+    @Option(names = "--warc", descriptionKey = "key.output.warc")
     boolean warc;
 
     @Option(names = "--overwrite",
@@ -152,17 +163,21 @@ final class CrawlCommand implements Callable<Integer> {
                 refused.add(name);
             }
         }
+        for (String set : sets) {
+            if (!set.startsWith(LIMITS_PREFIX)) {
+                refused.add("--set " + set);
+            }
+        }
         if (!refused.isEmpty()) {
             err.println("crawl: --resume " + resume + ": a resumed crawl runs with the profile it was started with;"
-                    + " " + String.join(", ", refused) + " cannot be given with --resume (only --max-pages can)");
+                    + " " + String.join(", ", refused) + " cannot be given with --resume (only limits can:"
+                    + " --max-pages N, --set limits.KEY=VALUE)");
             return CrawlerCommand.USAGE;
         }
         CrawlProfile profile;
         try {
-            profile = new CheckpointStore(resume).readProfile();
-            if (maxPages != null) { // a limit is the one thing a resume may change: it extends a stopped crawl
-                profile = profile.withLimits(profile.limits().withMaxPages(maxPages));
-            }
+            // the limits are the one thing a resume may change: a higher one extends a crawl stopped at it
+            profile = overrides(new CheckpointStore(resume).readProfile());
         } catch (CheckpointException e) {
             err.println("crawl: --resume " + resume + ": " + e.getMessage());
             return CrawlerCommand.USAGE;
@@ -174,31 +189,33 @@ final class CrawlCommand implements Callable<Integer> {
                 spec.commandLine().getOut(), err);
     }
 
-    /** The profile with every flag given applied; the records validate the values, naming their key. */
+    /**
+     * The profile with every flag given applied, through the table of profile keys: the shorthands first, then
+     * each {@code --set} in order.
+     *
+     * @throws IllegalArgumentException naming each flag, key, rule and value that is wrong, one per line
+     */
     CrawlProfile overrides(CrawlProfile profile) {
-        CrawlProfile result = profile;
-        if (out != null) {
-            result = result.withOutput(result.output().withDir(out));
+        ProfileOverrides given = new ProfileOverrides();
+        shorthand(given, "--out", ProfileKeys.OUTPUT_DIR, out);
+        shorthand(given, "--threads", ProfileKeys.FETCH_THREADS, threads);
+        shorthand(given, "--user-agent", ProfileKeys.FETCH_USER_AGENT, userAgent);
+        shorthand(given, "--max-pages", ProfileKeys.LIMITS_MAX_PAGES, maxPages);
+        shorthand(given, "--max-depth", ProfileKeys.SCOPE_MAX_DEPTH, maxDepth);
+        shorthand(given, "--delay", ProfileKeys.POLITENESS_DELAY, delay);
+        shorthand(given, "--warc", ProfileKeys.OUTPUT_WARC, warc ? "true" : null);
+        sets.forEach(given::set);
+        try {
+            return given.applyTo(profile);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage().replace("\n", System.lineSeparator() + "crawl: "), e);
         }
-        if (threads != null) {
-            result = result.withFetch(result.fetch().withThreads(threads));
+    }
+
+    private static void shorthand(ProfileOverrides given, String option, ProfileKey<?> key, String value) {
+        if (value != null) {
+            given.set(option, key.name(), value);
         }
-        if (userAgent != null) {
-            result = result.withFetch(result.fetch().withUserAgent(userAgent));
-        }
-        if (maxPages != null) {
-            result = result.withLimits(result.limits().withMaxPages(maxPages));
-        }
-        if (maxDepth != null) {
-            result = result.withScope(result.scope().withMaxDepth(maxDepth));
-        }
-        if (delay != null) {
-            result = result.withPoliteness(result.politeness().withDelay(delay));
-        }
-        if (warc) {
-            result = result.withOutput(result.output().withWarc(true));
-        }
-        return result;
     }
 
     private static String describe(IOException e) {

@@ -13,6 +13,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,7 @@ import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.ProfileException;
 import org.sievecrawler.profile.ProfileProblem;
+import picocli.CommandLine;
 
 class CrawlCommandTest {
     private static final Pattern PROGRESS_FIELD = Pattern.compile("[a-z-]+[=~][0-9.]+(e-?[0-9]+)?(%|/s|/\\d+|KB|MB|s)?");
@@ -306,15 +308,65 @@ class CrawlCommandTest {
                 site.url("/a"));
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("crawl: fetch.threads must be in [1, 1024], was 0" + System.lineSeparator());
+        assertThat(run.err()).isEqualTo("crawl: --threads 0 (fetch.threads): must be in [1, 1024]"
+                + System.lineSeparator());
     }
 
     @Test
-    void aBadDurationIsAUsageErrorWithExitCodeTwo() {
+    void aBadDurationIsAUsageErrorShowingTheAcceptedForms() {
         CommandRun run = CommandRun.execute("crawl", "--delay", "5 seconds", site.url("/a"));
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("Invalid value for option '--delay': \"5 seconds\" is not a duration");
+        assertThat(run.err()).isEqualTo("crawl: --delay 5 seconds (politeness.delay): must be a duration like 500ms,"
+                + " 1.5s, 10s, 2m, 1h or 1d (a bare number is seconds)" + System.lineSeparator());
+    }
+
+    @Test
+    void setOverridesAnyProfileKeyAndTheShorthandsGoThroughTheSameKeys() {
+        CrawlCommand crawl = new CrawlCommand();
+        new CommandLine(crawl).parseArgs("--delay", "1.5", "--threads", "3",
+                "--set", "politeness.max-connections-per-host=4", "--set", "scope.exclude=[/calendar/, \"[?&]q=\"]",
+                "--set", "fetch.headers=[From: crawler@example.org, X-Team: crawl]", "--set", "limits.max-page-bytes=2MB",
+                "--set", "fetch.proxy=http://proxy.example:3128", "--set", "fetch.threads=5");
+
+        CrawlProfile profile = crawl.overrides(CrawlProfile.defaults());
+
+        assertThat(profile.fetch().threads()).as("the last value given wins").isEqualTo(5);
+        assertThat(profile.politeness().delay()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(profile.politeness().maxConnectionsPerHost()).isEqualTo(4);
+        assertThat(profile.scope().exclude()).extracting(Pattern::pattern).containsExactly("/calendar/", "[?&]q=");
+        assertThat(profile.fetch().headers()).containsExactly("From: crawler@example.org", "X-Team: crawl");
+        assertThat(profile.limits().maxPageBytes()).isEqualTo(2L * 1024 * 1024);
+        assertThat(profile.fetch().proxy()).isEqualTo("http://proxy.example:3128");
+    }
+
+    @Test
+    void aBadSetNamesTheKeyTheRuleAndTheValueAndAnUnknownKeyItsNearest() {
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl",
+                "--set", "politeness.delay=-3s", "--set", "politeness.dealy=2s", "--set", "delay=2s",
+                "--set", "fetch.headers=Host: example.org", "--set", "threads", site.url("/a"));
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err().lines()).containsExactly(
+                "crawl: --set politeness.delay=-3s: must be >= 0",
+                "crawl: --set politeness.dealy=2s: unknown key \"politeness.dealy\" (did you mean"
+                        + " \"politeness.delay\"?)",
+                "crawl: --set delay=2s: unknown key \"delay\" (did you mean \"politeness.delay\"?)",
+                "crawl: --set fetch.headers=Host: example.org: must not set Host: the HTTP client sets it for each"
+                        + " request",
+                "crawl: --set threads: must be KEY=VALUE, e.g. politeness.delay=2s");
+        assertThat(site.requestLog()).isEmpty();
+    }
+
+    @Test
+    void helpShowsEachShorthandsDefaultAndEveryKeySetTakes() {
+        CommandRun run = CommandRun.execute("crawl", "--help");
+
+        assertThat(run.exit()).isZero();
+        String unwrapped = run.out().replaceAll("\\.\\R +", ".").replaceAll("\\R {20,}", " ");
+        assertThat(unwrapped).contains("Fetcher threads, 1 to 1024. Default: 16 (fetch.threads).",
+                "Default: 1s (politeness.delay).", "--set=KEY=VALUE", "  politeness.max-connections-per-host    1",
+                "  fetch.proxy                            none");
     }
 
     @Test
@@ -375,17 +427,22 @@ class CrawlCommandTest {
         assertThat(raised.exit()).as(raised.err()).isZero();
         assertThat(raised.out()).contains("crawl max-pages: decided=4");
         assertThat(urls(out)).hasSize(4).doesNotHaveDuplicates();
+
+        CommandRun set = CommandRun.execute(root, "crawl", "--resume", out.toString(), "--set", "limits.max-pages=5");
+
+        assertThat(set.exit()).as(set.err()).isZero();
+        assertThat(urls(out)).hasSize(5).doesNotHaveDuplicates();
     }
 
     @Test
     void resumeRefusesEveryOptionButALimitNamingThem() {
         CommandRun run = CommandRun.execute("crawl", "--resume", dir.toString(), "--threads", "4", "--warc",
-                site.url("/a"));
+                "--set", "limits.max-pages=9", "--set", "fetch.retries=1", site.url("/a"));
 
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err().strip()).isEqualTo("crawl: --resume " + dir + ": a resumed crawl runs with the profile"
-                + " it was started with; seed URLs, --threads, --warc cannot be given with --resume (only --max-pages"
-                + " can)");
+                + " it was started with; seed URLs, --threads, --warc, --set fetch.retries=1 cannot be given with"
+                + " --resume (only limits can: --max-pages N, --set limits.KEY=VALUE)");
     }
 
     @Test

@@ -24,8 +24,12 @@ import okhttp3.Response;
  * <p>Names under the {@code .invalid} top-level domain never resolve (RFC 6761, section 6.4): they fail at once
  * with an {@link UnknownHostException}, without a query to the system's resolver.
  *
- * <p>Thread-safe and immutable. Out of scope: proxies (a proxy host is looked up through this guard too) and
- * addresses of special use other than those named above (multicast, shared address space 100.64.0.0/10).
+ * <p>Through a proxy OkHttp looks up the proxy's host here, not the target's (the proxy resolves that): the
+ * fetcher adds the proxy's host to the allowed hosts, since the user named it, and a target name is then not
+ * checked at DNS time (an IP literal still is, by the interceptor).
+ *
+ * <p>Thread-safe and immutable. Out of scope: addresses of special use other than those named above (multicast,
+ * shared address space 100.64.0.0/10).
  */
 final class AddressGuard implements Dns, Interceptor {
     /** The forms OkHttp treats as IP literals and connects to without a lookup (its own test, copied). */

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import okhttp3.Dispatcher;
 import okhttp3.Dns;
@@ -28,8 +29,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The crawler's HTTP client: one shared {@link OkHttpClient} that makes single attempts, never follows redirects
  * or retries on its own (but for a GET that met a pooled connection the server had closed: it goes out again at
- * once, see {@link StaleConnections}, and is counted in {@link #reconnects()}), sends the profile's User-Agent, refuses private addresses (see {@link AddressGuard}) and
- * reads bodies after gzip decompression up to {@code limits.max-page-bytes}. Every response and every network
+ * once, see {@link StaleConnections}, and is counted in {@link #reconnects()}), sends the profile's User-Agent and
+ * extra headers ({@code fetch.headers}), goes through the proxy of {@code fetch.proxy} or the environment
+ * ({@link ProxyRoutes}), refuses private addresses (see {@link AddressGuard}) and reads bodies after gzip
+ * decompression up to {@code limits.max-page-bytes}. Every response and every network
  * error becomes a {@link FetchResult}; nothing is thrown for network trouble.
  *
  * <p>It sends {@code Accept-Encoding: gzip} itself, so OkHttp leaves the body coded, and inflates it itself (see
@@ -60,6 +63,8 @@ public final class HttpFetcher implements AutoCloseable {
     private final Clock clock;
     private final boolean capture;
     private final OkHttpClient client;
+    /** {@code fetch.headers}, sent with every request. */
+    private final Headers extraHeaders;
     /** The connection pool, swept by a thread of its own (see {@link PoolSweeper}). */
     private final PoolSweeper sweeper;
     private final StaleConnections stale = new StaleConnections();
@@ -100,15 +105,34 @@ public final class HttpFetcher implements AutoCloseable {
      */
     public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> allowedPrivateHosts, Clock clock,
             boolean captureExchanges, int maxIdleConnections) {
-        this(fetch, limits, new AddressGuard(Dns.SYSTEM, fetch.allowPrivateAddresses(), allowedPrivateHosts), clock,
+        this(fetch, limits, allowedPrivateHosts, clock, captureExchanges, maxIdleConnections, System.getenv());
+    }
+
+    /**
+     * A fetcher that reads the proxy variables ({@code http_proxy}, {@code https_proxy}, {@code no_proxy}) from
+     * {@code env} when {@code fetch.proxy} is {@code none} (see {@link ProxyRoutes}). A proxy's host may resolve to a
+     * private address whatever {@code fetch.allow-private-addresses} says: the user named it.
+     *
+     * @see #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock, boolean, int)
+     */
+    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> allowedPrivateHosts, Clock clock,
+            boolean captureExchanges, int maxIdleConnections, Map<String, String> env) {
+        this(fetch, limits, ProxyRoutes.of(fetch, env), allowedPrivateHosts, clock, captureExchanges,
+                maxIdleConnections);
+    }
+
+    private HttpFetcher(FetchConfig fetch, LimitsConfig limits, ProxyRoutes proxies, Set<String> allowedPrivateHosts,
+            Clock clock, boolean captureExchanges, int maxIdleConnections) {
+        this(fetch, limits, proxies, new AddressGuard(Dns.SYSTEM, fetch.allowPrivateAddresses(),
+                union(allowedPrivateHosts, proxies == null ? Set.of() : proxies.proxyHosts())), clock,
                 captureExchanges, maxIdleConnections);
     }
 
     HttpFetcher(FetchConfig fetch, LimitsConfig limits, AddressGuard guard, Clock clock, boolean captureExchanges) {
-        this(fetch, limits, guard, clock, captureExchanges, fetch.threads());
+        this(fetch, limits, ProxyRoutes.of(fetch, Map.of()), guard, clock, captureExchanges, fetch.threads());
     }
 
-    private HttpFetcher(FetchConfig fetch, LimitsConfig limits, AddressGuard guard, Clock clock,
+    private HttpFetcher(FetchConfig fetch, LimitsConfig limits, ProxyRoutes proxies, AddressGuard guard, Clock clock,
             boolean captureExchanges, int maxIdleConnections) {
         this.fetch = fetch;
         this.maxPageBytes = limits.maxPageBytes();
@@ -122,6 +146,14 @@ public final class HttpFetcher implements AutoCloseable {
         if (captureExchanges) {
             builder.protocols(List.of(Protocol.HTTP_1_1));
         }
+        if (proxies != null) {
+            builder.proxySelector(proxies);
+        }
+        Headers.Builder extra = new Headers.Builder();
+        for (String header : fetch.headers()) {
+            extra.add(header);
+        }
+        this.extraHeaders = extra.build();
         this.client = builder
                 .connectTimeout(fetch.connectTimeout())
                 .readTimeout(fetch.readTimeout())
@@ -166,11 +198,11 @@ public final class HttpFetcher implements AutoCloseable {
     }
 
     /**
-     * A GET of {@code url} with the profile's User-Agent and {@code Accept-Encoding: gzip} (so OkHttp leaves the body
+     * A GET of {@code url} with the profile's extra headers, its User-Agent and {@code Accept-Encoding: gzip} (so OkHttp leaves the body
      * coded for {@link CappedBody} to inflate), carrying {@code wire} for the network interceptor.
      */
     private Request request(HttpUrl url, Wire wire) {
-        return new Request.Builder().url(url).header("User-Agent", fetch.userAgent())
+        return new Request.Builder().url(url).headers(extraHeaders).header("User-Agent", fetch.userAgent())
                 .header("Accept-Encoding", "gzip").tag(Wire.class, wire).build();
     }
 
@@ -355,6 +387,12 @@ public final class HttpFetcher implements AutoCloseable {
         client.dispatcher().cancelAll();
         client.dispatcher().executorService().shutdown();
         sweeper.close();
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return all;
     }
 
     private static boolean isRedirect(int status) {

@@ -9,13 +9,11 @@ import java.time.Duration;
  */
 public record CheckpointConfig(Duration interval) {
     public CheckpointConfig {
-        if (interval == null || interval.isNegative()) {
-            throw new IllegalArgumentException("checkpoint.interval must be >= 0, was " + interval);
-        }
+        ProfileKeys.CHECKPOINT_INTERVAL.require(interval);
     }
 
     public static CheckpointConfig defaults() {
-        return new CheckpointConfig(Duration.ofSeconds(60));
+        return CrawlProfile.defaults().checkpoint();
     }
 
     public CheckpointConfig withInterval(Duration value) {

@@ -14,12 +14,9 @@ public record CrawlProfile(String name, List<String> seeds, ScopeConfig scope, L
         seeds = List.copyOf(seeds);
     }
 
-    /** The built-in defaults (the values of config/default.yaml), with no seeds. */
+    /** The built-in defaults (the values of config/default.yaml, {@link ProfileKeys}), with no seeds. */
     public static CrawlProfile defaults() {
-        return new CrawlProfile("default", List.of(), ScopeConfig.defaults(), LimitsConfig.defaults(),
-                FetchConfig.defaults(), PolitenessConfig.defaults(), ParseConfig.defaults(), SieveConfig.defaults(),
-                OutputConfig.defaults(), ProgressConfig.defaults(),
-                CheckpointConfig.defaults());
+        return ProfileKeys.defaults();
     }
 
     public CrawlProfile withSeeds(List<String> value) {

@@ -15,41 +15,43 @@ import java.util.List;
  * @param retries retries after a connection error, 429, 502, 503 or 504
  * @param accept media types that are parsed for links (others are recorded, not parsed)
  * @param allowPrivateAddresses whether links may lead to loopback, private or link-local addresses
+ * @param proxy {@link #PROXY_NONE} (the environment's {@code http_proxy}, {@code https_proxy} and {@code no_proxy}
+ *     decide), {@link #PROXY_DIRECT} (never a proxy), or the proxy's URL, {@code http://host:port}
+ * @param headers extra request headers, each {@code Name: value}, sent with every request
  */
 public record FetchConfig(int threads, String userAgent, Duration connectTimeout, Duration readTimeout,
-        Duration callTimeout, int maxRedirects, int retries, List<String> accept, boolean allowPrivateAddresses) {
+        Duration callTimeout, int maxRedirects, int retries, List<String> accept, boolean allowPrivateAddresses,
+        String proxy, List<String> headers) {
 
     public static final String DEFAULT_USER_AGENT =
             "SieveCrawler/0.1 (+https://github.com/sievecrawler/sievecrawler)";
+    /** {@code fetch.proxy: none}: no proxy of the profile's own; the environment variables decide. */
+    public static final String PROXY_NONE = "none";
+    /** {@code fetch.proxy: direct}: never a proxy, whatever the environment says. */
+    public static final String PROXY_DIRECT = "direct";
 
     public FetchConfig {
-        accept = List.copyOf(accept);
-        if (threads < 1 || threads > 1024) {
-            throw new IllegalArgumentException("fetch.threads must be in [1, 1024], was " + threads);
-        }
-        if (userAgent == null || userAgent.isBlank()) {
-            throw new IllegalArgumentException("fetch.user-agent must not be empty");
-        }
-        requirePositive("fetch.connect-timeout", connectTimeout);
-        requirePositive("fetch.read-timeout", readTimeout);
-        requirePositive("fetch.call-timeout", callTimeout);
-        if (maxRedirects < 0) {
-            throw new IllegalArgumentException("fetch.max-redirects must be >= 0, was " + maxRedirects);
-        }
-        if (retries < 0) {
-            throw new IllegalArgumentException("fetch.retries must be >= 0, was " + retries);
-        }
+        accept = List.copyOf(ProfileKeys.FETCH_ACCEPT.require(accept));
+        headers = List.copyOf(ProfileKeys.FETCH_HEADERS.require(headers));
+        ProfileKeys.FETCH_THREADS.require(threads);
+        ProfileKeys.FETCH_USER_AGENT.require(userAgent);
+        ProfileKeys.FETCH_CONNECT_TIMEOUT.require(connectTimeout);
+        ProfileKeys.FETCH_READ_TIMEOUT.require(readTimeout);
+        ProfileKeys.FETCH_CALL_TIMEOUT.require(callTimeout);
+        ProfileKeys.FETCH_MAX_REDIRECTS.require(maxRedirects);
+        ProfileKeys.FETCH_RETRIES.require(retries);
+        ProfileKeys.FETCH_PROXY.require(proxy);
     }
 
-    private static void requirePositive(String key, Duration value) {
-        if (value == null || value.isZero() || value.isNegative()) {
-            throw new IllegalArgumentException(key + " must be > 0, was " + value);
-        }
+    /** Without a proxy of its own and without extra headers. */
+    public FetchConfig(int threads, String userAgent, Duration connectTimeout, Duration readTimeout,
+            Duration callTimeout, int maxRedirects, int retries, List<String> accept, boolean allowPrivateAddresses) {
+        this(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries, accept,
+                allowPrivateAddresses, PROXY_NONE, List.of());
     }
 
     public static FetchConfig defaults() {
-        return new FetchConfig(16, DEFAULT_USER_AGENT, Duration.ofSeconds(10), Duration.ofSeconds(30),
-                Duration.ofSeconds(60), 5, 2, List.of("text/html", "application/xhtml+xml"), false);
+        return CrawlProfile.defaults().fetch();
     }
 
     /** The robots.txt agent name: the user agent's first product token, e.g. "SieveCrawler". */
@@ -60,26 +62,36 @@ public record FetchConfig(int threads, String userAgent, Duration connectTimeout
 
     public FetchConfig withThreads(int count) {
         return new FetchConfig(count, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
-                accept, allowPrivateAddresses);
+                accept, allowPrivateAddresses, proxy, headers);
     }
 
     public FetchConfig withUserAgent(String agent) {
         return new FetchConfig(threads, agent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
-                accept, allowPrivateAddresses);
+                accept, allowPrivateAddresses, proxy, headers);
     }
 
     public FetchConfig withTimeouts(Duration connect, Duration read, Duration call) {
         return new FetchConfig(threads, userAgent, connect, read, call, maxRedirects, retries, accept,
-                allowPrivateAddresses);
+                allowPrivateAddresses, proxy, headers);
     }
 
     public FetchConfig withRetries(int count) {
         return new FetchConfig(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, count,
-                accept, allowPrivateAddresses);
+                accept, allowPrivateAddresses, proxy, headers);
     }
 
     public FetchConfig withAllowPrivateAddresses(boolean allow) {
         return new FetchConfig(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
-                accept, allow);
+                accept, allow, proxy, headers);
+    }
+
+    public FetchConfig withProxy(String value) {
+        return new FetchConfig(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
+                accept, allowPrivateAddresses, value, headers);
+    }
+
+    public FetchConfig withHeaders(List<String> value) {
+        return new FetchConfig(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
+                accept, allowPrivateAddresses, proxy, value);
     }
 }

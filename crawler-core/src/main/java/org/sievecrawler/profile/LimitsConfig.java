@@ -11,19 +11,13 @@ import java.time.Duration;
  */
 public record LimitsConfig(long maxPages, Duration maxDuration, long maxPageBytes) {
     public LimitsConfig {
-        if (maxPages < 0) {
-            throw new IllegalArgumentException("limits.max-pages must be >= 0 (0 = no limit), was " + maxPages);
-        }
-        if (maxDuration.isNegative()) {
-            throw new IllegalArgumentException("limits.max-duration must be >= 0 (0 = no limit), was " + maxDuration);
-        }
-        if (maxPageBytes < 1) {
-            throw new IllegalArgumentException("limits.max-page-bytes must be >= 1, was " + maxPageBytes);
-        }
+        ProfileKeys.LIMITS_MAX_PAGES.require(maxPages);
+        ProfileKeys.LIMITS_MAX_DURATION.require(maxDuration);
+        ProfileKeys.LIMITS_MAX_PAGE_BYTES.require(maxPageBytes);
     }
 
     public static LimitsConfig defaults() {
-        return new LimitsConfig(0, Duration.ZERO, 10L * 1024 * 1024);
+        return CrawlProfile.defaults().limits();
     }
 
     public LimitsConfig withMaxPages(long pages) {

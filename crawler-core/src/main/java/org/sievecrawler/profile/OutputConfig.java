@@ -18,17 +18,13 @@ public record OutputConfig(Path dir, boolean warc, String warcPrefix, long warcM
     public static final Pattern WARC_PREFIX = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
     public OutputConfig {
-        if (warcPrefix == null || !WARC_PREFIX.matcher(warcPrefix).matches()) {
-            throw new IllegalArgumentException("output.warc-prefix must be letters, digits, '.', '_' and '-',"
-                    + " starting with a letter or digit, was \"" + warcPrefix + "\"");
-        }
-        if (warcMaxSize < 1) {
-            throw new IllegalArgumentException("output.warc-max-size must be >= 1, was " + warcMaxSize);
-        }
+        ProfileKeys.OUTPUT_DIR.require(dir);
+        ProfileKeys.OUTPUT_WARC_PREFIX.require(warcPrefix);
+        ProfileKeys.OUTPUT_WARC_MAX_SIZE.require(warcMaxSize);
     }
 
     public static OutputConfig defaults() {
-        return new OutputConfig(Path.of("crawl-out"), false, "crawl", 1024L * 1024 * 1024, false);
+        return CrawlProfile.defaults().output();
     }
 
     public OutputConfig withDir(Path value) {

@@ -8,6 +8,6 @@ package org.sievecrawler.profile;
  */
 public record ParseConfig(boolean followNofollow) {
     public static ParseConfig defaults() {
-        return new ParseConfig(false);
+        return CrawlProfile.defaults().parse();
     }
 }

@@ -15,23 +15,14 @@ public record PolitenessConfig(Duration delay, int maxConnectionsPerHost, boolea
         Duration maxCrawlDelay, Duration robotsRetry) {
 
     public PolitenessConfig {
-        if (delay == null || delay.isNegative()) {
-            throw new IllegalArgumentException("politeness.delay must be >= 0, was " + delay);
-        }
-        if (maxConnectionsPerHost < 1) {
-            throw new IllegalArgumentException(
-                    "politeness.max-connections-per-host must be >= 1, was " + maxConnectionsPerHost);
-        }
-        if (maxCrawlDelay == null || maxCrawlDelay.isNegative()) {
-            throw new IllegalArgumentException("politeness.max-crawl-delay must be >= 0, was " + maxCrawlDelay);
-        }
-        if (robotsRetry == null || robotsRetry.isNegative()) {
-            throw new IllegalArgumentException("politeness.robots-retry must be >= 0, was " + robotsRetry);
-        }
+        ProfileKeys.POLITENESS_DELAY.require(delay);
+        ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST.require(maxConnectionsPerHost);
+        ProfileKeys.POLITENESS_MAX_CRAWL_DELAY.require(maxCrawlDelay);
+        ProfileKeys.POLITENESS_ROBOTS_RETRY.require(robotsRetry);
     }
 
     public static PolitenessConfig defaults() {
-        return new PolitenessConfig(Duration.ofSeconds(1), 1, true, Duration.ofSeconds(30), Duration.ofSeconds(30));
+        return CrawlProfile.defaults().politeness();
     }
 
     public PolitenessConfig withDelay(Duration value) {

@@ -1,56 +1,63 @@
 package org.sievecrawler.profile;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Durations and sizes as profiles write them: {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h}, {@code 1d}
- * ({@code 0} alone too), and {@code 512KB}, {@code 10MB}, {@code 1GB} (powers of 1024) or a plain number of bytes.
- * Stateless. Fractions ({@code 1.5s}) and combinations ({@code 1m30s}) are out of scope: write {@code 1500ms}.
+ * Durations and sizes, one meaning wherever they are written or shown: in profiles, on the command line
+ * ({@code --delay 1.5s}, {@code --set limits.max-page-bytes=2MB}) and in the progress line and summary. Stateless.
+ *
+ * <ul>
+ *   <li>A duration is a number and a unit, {@code ms}, {@code s}, {@code m}, {@code h} or {@code d}: {@code 500ms},
+ *       {@code 1.5s}, {@code 2m}, {@code 1d}; a bare number is seconds ({@code 2} is {@code 2s}). Decimals must come
+ *       to whole milliseconds. Combinations ({@code 1m30s}) are out of scope: write {@code 90s}.</li>
+ *   <li>A size is a whole number and a unit, {@code KB}, {@code MB} or {@code GB}, each a power of 1024
+ *       (1 MB = 1024² bytes; {@code KiB}, {@code MiB}, {@code GiB} say the same), or a number of bytes.</li>
+ * </ul>
  */
-final class ProfileUnits {
-    static final String DURATION_FORMS = "a duration like 500ms, 10s, 2m or 1h";
-    static final String SIZE_FORMS = "a size like 512KB, 10MB or 1GB, or a number of bytes";
+public final class ProfileUnits {
+    /** The accepted forms of a duration, for messages. */
+    public static final String DURATION_FORMS =
+            "a duration like 500ms, 1.5s, 10s, 2m, 1h or 1d (a bare number is seconds)";
+    /** The accepted forms of a size, for messages. */
+    public static final String SIZE_FORMS = "a size like 512KB, 10MB or 1GB (1KB = 1024 bytes), or a number of bytes";
 
-    private static final Pattern DURATION = Pattern.compile("(-?\\d+)\\s*(ms|s|m|h|d)?");
-    private static final Pattern SIZE = Pattern.compile("(-?\\d+)\\s*(b|kb|mb|gb)?");
+    private static final long KB = 1024;
+    private static final long MB = 1024 * KB;
+    private static final long GB = 1024 * MB;
+    private static final Pattern DURATION = Pattern.compile("(-?\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h|d)?");
+    private static final Pattern SIZE = Pattern.compile("(-?\\d+)\\s*(b|kb|mb|gb|kib|mib|gib)?");
 
     private ProfileUnits() {
     }
 
     /** The duration written as {@code text}, or null when it is not one of the forms above. */
-    static Duration parseDuration(String text) {
+    public static Duration parseDuration(String text) {
         Matcher matcher = DURATION.matcher(text.strip());
         if (!matcher.matches()) {
             return null;
         }
-        long amount;
+        String unit = matcher.group(2) == null ? "s" : matcher.group(2);
+        long unitMillis = switch (unit) {
+            case "ms" -> 1;
+            case "s" -> 1000;
+            case "m" -> 60_000;
+            case "h" -> 3_600_000;
+            default -> 86_400_000;
+        };
         try {
-            amount = Long.parseLong(matcher.group(1));
-        } catch (NumberFormatException e) {
-            return null;
-        }
-        String unit = matcher.group(2);
-        if (unit == null) {
-            return amount == 0 ? Duration.ZERO : null;
-        }
-        try {
-            return switch (unit) {
-                case "ms" -> Duration.ofMillis(amount);
-                case "s" -> Duration.ofSeconds(amount);
-                case "m" -> Duration.ofMinutes(amount);
-                case "h" -> Duration.ofHours(amount);
-                default -> Duration.ofDays(amount);
-            };
-        } catch (ArithmeticException e) {
+            return Duration.ofMillis(new BigDecimal(matcher.group(1)).multiply(BigDecimal.valueOf(unitMillis))
+                    .longValueExact());
+        } catch (ArithmeticException notWholeMillisecondsOrTooLarge) {
             return null;
         }
     }
 
     /** The shortest exact form: {@code 0s}, {@code 250ms}, {@code 90s}, {@code 2m}, {@code 1h}. */
-    static String formatDuration(Duration duration) {
+    public static String formatDuration(Duration duration) {
         if (duration.isZero()) {
             return "0s";
         }
@@ -72,16 +79,16 @@ final class ProfileUnits {
     }
 
     /** The number of bytes written as {@code text}, or null when it is not one of the forms above. */
-    static Long parseSize(String text) {
+    public static Long parseSize(String text) {
         Matcher matcher = SIZE.matcher(text.strip().toLowerCase(Locale.ROOT));
         if (!matcher.matches()) {
             return null;
         }
         String unit = matcher.group(2) == null ? "b" : matcher.group(2);
         long factor = switch (unit) {
-            case "kb" -> 1024L;
-            case "mb" -> 1024L * 1024;
-            case "gb" -> 1024L * 1024 * 1024;
+            case "kb", "kib" -> KB;
+            case "mb", "mib" -> MB;
+            case "gb", "gib" -> GB;
             default -> 1L;
         };
         try {
@@ -92,18 +99,26 @@ final class ProfileUnits {
     }
 
     /** The largest exact unit: {@code 10MB}, {@code 512KB}, or plain bytes such as {@code 1000}. */
-    static String formatSize(long bytes) {
+    public static String formatSize(long bytes) {
         if (bytes != 0) {
-            if (bytes % (1024L * 1024 * 1024) == 0) {
-                return bytes / (1024L * 1024 * 1024) + "GB";
+            if (bytes % GB == 0) {
+                return bytes / GB + "GB";
             }
-            if (bytes % (1024L * 1024) == 0) {
-                return bytes / (1024L * 1024) + "MB";
+            if (bytes % MB == 0) {
+                return bytes / MB + "MB";
             }
-            if (bytes % 1024 == 0) {
-                return bytes / 1024 + "KB";
+            if (bytes % KB == 0) {
+                return bytes / KB + "KB";
             }
         }
         return Long.toString(bytes);
+    }
+
+    /**
+     * An amount of bytes read, rounded down, for a glance at the log: whole megabytes from 1 MB on ({@code 140MB}),
+     * else whole kilobytes ({@code 512KB}); in the units of profiles, 1 MB = 1024² bytes.
+     */
+    public static String roundedSize(long bytes) {
+        return bytes >= MB ? bytes / MB + "MB" : bytes / KB + "KB";
     }
 }

@@ -16,19 +16,14 @@ public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Patter
     public static final String SAME_AS_SEEDS = "same-as-seeds";
 
     public ScopeConfig {
-        hosts = List.copyOf(hosts);
-        include = List.copyOf(include);
-        exclude = List.copyOf(exclude);
-        if (hosts.isEmpty()) {
-            throw new IllegalArgumentException("scope.hosts must not be empty: use [" + SAME_AS_SEEDS + "]");
-        }
-        if (maxDepth < -1) {
-            throw new IllegalArgumentException("scope.max-depth must be >= 0, or -1 for no limit, was " + maxDepth);
-        }
+        hosts = List.copyOf(ProfileKeys.SCOPE_HOSTS.require(hosts));
+        include = List.copyOf(ProfileKeys.SCOPE_INCLUDE.require(include));
+        exclude = List.copyOf(ProfileKeys.SCOPE_EXCLUDE.require(exclude));
+        ProfileKeys.SCOPE_MAX_DEPTH.require(maxDepth);
     }
 
     public static ScopeConfig defaults() {
-        return new ScopeConfig(List.of(SAME_AS_SEEDS), List.of(), List.of(), -1);
+        return CrawlProfile.defaults().scope();
     }
 
     public boolean sameAsSeeds() {

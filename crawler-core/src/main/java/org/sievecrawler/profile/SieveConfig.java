@@ -16,10 +16,11 @@ public record SieveConfig(long expectedUrls, double falsePositiveRate, OverflowP
     public static final int DEFAULT_MAX_IN_MEMORY_URLS = 100_000;
 
     public SieveConfig {
-        SievePlan.of(expectedUrls, falsePositiveRate); // validates both, naming them
-        if (maxInMemoryUrls < 1) {
-            throw new IllegalArgumentException("sieve.max-in-memory-urls must be >= 1, was " + maxInMemoryUrls);
-        }
+        ProfileKeys.SIEVE_EXPECTED_URLS.require(expectedUrls);
+        ProfileKeys.SIEVE_FALSE_POSITIVE_RATE.require(falsePositiveRate);
+        ProfileKeys.SIEVE_ON_OVERFLOW.require(onOverflow);
+        ProfileKeys.SIEVE_MAX_IN_MEMORY_URLS.require(maxInMemoryUrls);
+        SievePlan.of(expectedUrls, falsePositiveRate); // the filter must fit in memory
     }
 
     /** The sizing with the default in-memory limit. */
@@ -28,7 +29,7 @@ public record SieveConfig(long expectedUrls, double falsePositiveRate, OverflowP
     }
 
     public static SieveConfig defaults() {
-        return new SieveConfig(10_000_000L, 0.01, OverflowPolicy.WARN, DEFAULT_MAX_IN_MEMORY_URLS);
+        return CrawlProfile.defaults().sieve();
     }
 
     public SieveConfig withMaxInMemoryUrls(int value) {

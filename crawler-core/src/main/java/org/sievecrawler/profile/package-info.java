@@ -1,6 +1,7 @@
 /**
  * The crawl profile: one immutable, validated record per concern (scope, limits, fetch, politeness, parse,
- * sieve, output, progress), grouped in {@link org.sievecrawler.profile.CrawlProfile}, loaded from YAML by
+ * sieve, output, progress), grouped in {@link org.sievecrawler.profile.CrawlProfile}, each key declared once in
+ * {@link org.sievecrawler.profile.ProfileKeys} (type, rule, default, meaning), loaded from YAML by
  * {@link org.sievecrawler.profile.ProfileLoader} (every mistake reported at its file, line and column) and written
  * back by {@link org.sievecrawler.profile.ProfileYaml}. Records are immutable and so safe to share between threads;
  * the loader and writer are stateless.

@@ -1,6 +1,7 @@
 package org.sievecrawler.progress;
 
 import java.util.Locale;
+import org.sievecrawler.profile.ProfileUnits;
 
 /**
  * One progress line, in a stable {@code key=value} form that grep and awk can read, e.g.
@@ -63,8 +64,11 @@ public record ProgressLine(long fetched, double ratePerSecond, double averagePer
         return p >= 0.1 || p == 0 ? String.format(Locale.ROOT, "%.2f", p) : String.format(Locale.ROOT, "%.2g", p);
     }
 
-    /** Bytes as whole megabytes (10^6), e.g. "140MB"; below 1 MB in kilobytes, e.g. "512KB". */
+    /**
+     * Bytes as whole megabytes, e.g. "140MB"; below 1 MB in kilobytes, e.g. "512KB"; in the units of profiles,
+     * 1 MB = 1024² bytes ({@link ProfileUnits#roundedSize}).
+     */
     static String megabytes(long bytes) {
-        return bytes >= 1_000_000 ? (bytes / 1_000_000) + "MB" : (bytes / 1_000) + "KB";
+        return ProfileUnits.roundedSize(bytes);
     }
 }

@@ -360,6 +360,52 @@ class HttpFetcherTest {
     }
 
     @Test
+    void goesThroughTheProfilesProxyWhoseLoopbackHostTheGuardLetsThrough() {
+        server.stubFor(get("/page").willReturn(aResponse().withStatus(200).withBody("via the proxy")));
+        FetchConfig proxied = CONFIG.withProxy("http://localhost:" + server.port());
+
+        try (HttpFetcher viaProxy = new HttpFetcher(proxied, LIMITS, Set.of(), Clock.systemUTC(), false, 2,
+                Map.of())) {
+            FetchResult.Page page = page(viaProxy.fetch("http://site.invalid/page"));
+
+            assertThat(new String(page.body(), StandardCharsets.UTF_8)).isEqualTo("via the proxy");
+        }
+        server.verify(getRequestedFor(urlEqualTo("/page")).withHeader("Host", equalTo("site.invalid")));
+    }
+
+    @Test
+    void takesTheProxyFromTheEnvironmentExceptForTheHostsOfNoProxy() throws IOException {
+        server.stubFor(get("/page").willReturn(aResponse().withStatus(200).withBody("ok")));
+        int nothingListens = closedPort();
+        Map<String, String> env = Map.of("http_proxy", "http://127.0.0.1:" + server.port(),
+                "no_proxy", "example.test, 127.0.0.1:" + nothingListens);
+
+        try (HttpFetcher viaEnv = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), false, 2, env)) {
+            assertThat(page(viaEnv.fetch("http://site.invalid/page")).status()).isEqualTo(200);
+            FetchResult.Failure direct = failure(viaEnv.fetch("http://127.0.0.1:" + nothingListens + "/page"));
+
+            assertThat(direct.kind()).as("no_proxy: straight to a closed port").isEqualTo(FailureKind.REFUSED);
+        }
+        server.verify(1, getRequestedFor(urlEqualTo("/page")));
+    }
+
+    @Test
+    void sendsTheProfilesHeadersWithPagesAndRobotsTxt() {
+        server.stubFor(get("/").willReturn(aResponse().withStatus(200).withBody("page")));
+        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(200).withBody("User-agent: *\n")));
+        FetchConfig withHeaders = CONFIG.withHeaders(List.of("From: crawler@example.org", "X-Team: crawl"));
+
+        try (HttpFetcher headed = new HttpFetcher(withHeaders, LIMITS, SEED_HOSTS)) {
+            headed.fetch(url("/"));
+            headed.fetchRobots(url("/robots.txt"));
+        }
+        for (String path : List.of("/", "/robots.txt")) {
+            server.verify(getRequestedFor(urlEqualTo(path)).withHeader("From", equalTo("crawler@example.org"))
+                    .withHeader("X-Team", equalTo("crawl")).withHeader("User-Agent", equalTo(USER_AGENT)));
+        }
+    }
+
+    @Test
     void fetchesLocalhostWhenTheProfileAllowsPrivateAddresses() {
         server.stubFor(get("/").willReturn(aResponse().withStatus(200).withBody("local")));
 

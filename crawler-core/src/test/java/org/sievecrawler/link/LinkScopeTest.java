@@ -172,7 +172,8 @@ class LinkScopeTest {
                 "*.", "")) {
             assertThatIllegalArgumentException().as(pattern)
                     .isThrownBy(() -> new LinkScope(ScopeConfig.defaults().withHosts(List.of(pattern)), SEED, false))
-                    .withMessageContaining("scope.hosts: \"" + pattern + "\" is not a host name or IP address");
+                    .withMessageContaining("scope.hosts[0] must be a host name such as example.org")
+                    .withMessageContaining("was \"" + pattern + "\""); // refused by the record, by the key's rule
         }
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new LinkScope(ScopeConfig.defaults(), SEED, false).decide("https://example.org/", -1))

@@ -15,6 +15,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class ProfileYamlTest {
+    private static final Path DEFAULT_YAML = Path.of("../" + ProfileYaml.DEFAULT_YAML);
+
     @TempDir
     Path dir;
 
@@ -35,8 +37,33 @@ class ProfileYamlTest {
         String yaml = ProfileYaml.write(CrawlProfile.defaults());
 
         assertThat(yaml).contains("  threads: 16\n", "  call-timeout: 1m\n", "  max-page-bytes: 10MB\n",
-                "  on-overflow: warn\n", "  robots-retry: 30s\n", "  include: []\n", "  follow-nofollow: false\n");
-        assertThat(keys(yaml)).containsExactlyElementsOf(keys(Files.readString(Path.of("../config/default.yaml"))));
+                "  on-overflow: warn\n", "  robots-retry: 30s\n", "  include: []\n", "  follow-nofollow: false\n",
+                "  proxy: none\n", "  headers: []\n");
+        assertThat(keys(yaml)).containsExactlyElementsOf(keys(Files.readString(DEFAULT_YAML)));
+    }
+
+    /**
+     * config/default.yaml is the table of keys written out, comments included. After a change to the table,
+     * regenerate it: {@code mvn -q -pl crawler-core test -Dtest=ProfileYamlTest -Dregenerate-default-yaml}.
+     */
+    @Test
+    void defaultYamlIsTheTableOfKeysWrittenOut() throws IOException {
+        String table = ProfileYaml.documentedDefaults();
+        if (System.getProperty("regenerate-default-yaml") != null) {
+            Files.writeString(DEFAULT_YAML, table);
+        }
+
+        assertThat(Files.readString(DEFAULT_YAML)).as("config/default.yaml differs from the table of ProfileKeys;"
+                + " regenerate it with: mvn -q -pl crawler-core test -Dtest=ProfileYamlTest -Dregenerate-default-yaml")
+                .isEqualTo(table);
+    }
+
+    @Test
+    void writesListsOfTheDefaultsInFlowFormAndTheirItemsPlainWhenThatReadsBackTheSame() {
+        assertThat(ProfileYaml.documentedDefaults()).contains("  hosts: [same-as-seeds]\n",
+                "  accept: [text/html, application/xhtml+xml]\n",
+                "  user-agent: \"SieveCrawler/0.1 (+https://github.com/sievecrawler/sievecrawler)\"\n",
+                "  # Fetcher threads, 1 to 1024. Default: 16\n");
     }
 
     @Test

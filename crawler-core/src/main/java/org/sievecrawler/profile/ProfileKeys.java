@@ -1,0 +1,380 @@
+package org.sievecrawler.profile;
+
+import static org.sievecrawler.profile.KeyType.bool;
+import static org.sievecrawler.profile.KeyType.duration;
+import static org.sievecrawler.profile.KeyType.folder;
+import static org.sievecrawler.profile.KeyType.hostPattern;
+import static org.sievecrawler.profile.KeyType.integer;
+import static org.sievecrawler.profile.KeyType.longInteger;
+import static org.sievecrawler.profile.KeyType.matching;
+import static org.sievecrawler.profile.KeyType.mediaType;
+import static org.sievecrawler.profile.KeyType.overflow;
+import static org.sievecrawler.profile.KeyType.rate;
+import static org.sievecrawler.profile.KeyType.regex;
+import static org.sievecrawler.profile.KeyType.seed;
+import static org.sievecrawler.profile.KeyType.size;
+import static org.sievecrawler.profile.KeyType.text;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.sievecrawler.sieve.OverflowPolicy;
+
+/**
+ * The table of profile keys: every key declared once, with its type, rule, default and meaning, in the order of
+ * {@code config/default.yaml}; and the groups (one record per concern) they are built into. Immutable and
+ * thread-safe. Binding ({@link ProfileBinder}), writing ({@link ProfileYaml}), the records' checks, the
+ * command line's {@code --set} and its help read the keys from here; {@code ProfileYamlTest} holds
+ * {@code config/default.yaml} equal to {@link ProfileYaml#documentedDefaults()}.
+ */
+public final class ProfileKeys {
+    private static final String SAME = ScopeConfig.SAME_AS_SEEDS;
+    private static final List<ProfileKey<?>> KEYS = new ArrayList<>();
+    private static final Map<String, String> GROUP_DOCS = new LinkedHashMap<>();
+
+    public static final ProfileKey<String> NAME = key("name", text(), "default",
+            "The profile's name, shown in the log and summary; not inherited through extends."
+                    + " Default: the file name without .yaml.", CrawlProfile::name);
+    public static final ProfileKey<List<String>> SEEDS = key("seeds", list(seed()), List.of(),
+            "Start URLs (http or https), used when the command line gives none: URLs given as arguments or in"
+                    + " --seeds FILE replace these.", CrawlProfile::seeds);
+
+    static {
+        group("scope", "Which URLs the crawl may follow.");
+    }
+
+    public static final ProfileKey<List<String>> SCOPE_HOSTS = key("scope.hosts",
+            new KeyType.ListOf<>(hostPattern(), true, false), List.of(SAME),
+            "Hosts links may lead to: same-as-seeds (the seeds' hosts), example.org (that host only) or"
+                    + " *.example.org (the domain and all its subdomains); no scheme, port or path; not empty.",
+            p -> p.scope().hosts());
+    public static final ProfileKey<List<Pattern>> SCOPE_INCLUDE = key("scope.include", list(regex()), List.of(),
+            "Regular expressions; if any are given, a URL must contain a match of one of them.",
+            p -> p.scope().include());
+    public static final ProfileKey<List<Pattern>> SCOPE_EXCLUDE = key("scope.exclude", list(regex()), List.of(),
+            "Regular expressions; a URL containing a match of any of them is refused.", p -> p.scope().exclude());
+    public static final ProfileKey<Integer> SCOPE_MAX_DEPTH = key("scope.max-depth",
+            integer(-1, Integer.MAX_VALUE, "must be >= 0, or -1 for no limit"), -1,
+            "Links followed away from the seeds (which are depth 0) at most; -1 for no limit.",
+            p -> p.scope().maxDepth());
+
+    static {
+        group("limits", "When the crawl stops and how much of a page it reads.");
+    }
+
+    public static final ProfileKey<Long> LIMITS_MAX_PAGES = key("limits.max-pages",
+            longInteger(0, "must be >= 0 (0 = no limit)"), 0L, "Pages fetched at most; 0 for no limit.",
+            p -> p.limits().maxPages());
+    public static final ProfileKey<Duration> LIMITS_MAX_DURATION = key("limits.max-duration", duration(false),
+            Duration.ZERO, "Wall-clock time at most; 0 for no limit.", p -> p.limits().maxDuration());
+    public static final ProfileKey<Long> LIMITS_MAX_PAGE_BYTES = key("limits.max-page-bytes", size(1),
+            10L * 1024 * 1024,
+            "Body bytes read per page after decompression; the rest is cut and the page marked truncated.",
+            p -> p.limits().maxPageBytes());
+
+    static {
+        group("fetch", "How pages are fetched.");
+    }
+
+    public static final ProfileKey<Integer> FETCH_THREADS = key("fetch.threads",
+            integer(1, 1024, "must be in [1, 1024]"), 16, "Fetcher threads, 1 to 1024.", p -> p.fetch().threads());
+    public static final ProfileKey<String> FETCH_USER_AGENT = key("fetch.user-agent", text(),
+            FetchConfig.DEFAULT_USER_AGENT,
+            "The User-Agent header; its first product token is the name looked up in robots.txt.",
+            p -> p.fetch().userAgent());
+    public static final ProfileKey<Duration> FETCH_CONNECT_TIMEOUT = key("fetch.connect-timeout", duration(true),
+            Duration.ofSeconds(10), "TCP connect timeout, > 0.", p -> p.fetch().connectTimeout());
+    public static final ProfileKey<Duration> FETCH_READ_TIMEOUT = key("fetch.read-timeout", duration(true),
+            Duration.ofSeconds(30), "Longest wait between two reads of a response, > 0.",
+            p -> p.fetch().readTimeout());
+    public static final ProfileKey<Duration> FETCH_CALL_TIMEOUT = key("fetch.call-timeout", duration(true),
+            Duration.ofSeconds(60), "Longest time for a whole request, from connect to the end of the body, > 0.",
+            p -> p.fetch().callTimeout());
+    public static final ProfileKey<Integer> FETCH_MAX_REDIRECTS = key("fetch.max-redirects",
+            integer(0, Integer.MAX_VALUE, "must be >= 0"), 5,
+            "Redirects followed in one chain before it is recorded as an error, >= 0.",
+            p -> p.fetch().maxRedirects());
+    public static final ProfileKey<Integer> FETCH_RETRIES = key("fetch.retries",
+            integer(0, Integer.MAX_VALUE, "must be >= 0"), 2,
+            "Retries after a connection error, 429, 502, 503 or 504, >= 0. A host that still cannot be reached"
+                    + " (refused, no route, connect timeout) is then unreachable for the rest of the crawl.", p -> p.fetch().retries());
+    public static final ProfileKey<List<String>> FETCH_ACCEPT = key("fetch.accept", list(mediaType()),
+            List.of("text/html", "application/xhtml+xml"),
+            "Media types parsed for links; pages of other types are recorded, not parsed.",
+            p -> p.fetch().accept());
+    public static final ProfileKey<Boolean> FETCH_ALLOW_PRIVATE_ADDRESSES = key("fetch.allow-private-addresses",
+            bool(), false, "Whether links may lead to loopback, private or link-local addresses (seeds on such"
+                    + " addresses are always allowed, and so is a proxy).", p -> p.fetch().allowPrivateAddresses());
+    public static final ProfileKey<String> FETCH_PROXY = key("fetch.proxy", KeyType.proxy(), FetchConfig.PROXY_NONE,
+            "The HTTP proxy every request goes through, as http://host:port (https URLs are tunnelled with"
+                    + " CONNECT). none: the environment variables decide, as for curl and wget: http_proxy for http"
+                    + " URLs, https_proxy for https ones (or HTTP_PROXY, HTTPS_PROXY), except for the hosts in"
+                    + " no_proxy (NO_PROXY): a comma-separated list of host names, each also matching its"
+                    + " subdomains, host:port, IP addresses, or * for all. direct: no proxy, whatever the"
+                    + " environment says.", p -> p.fetch().proxy());
+    public static final ProfileKey<List<String>> FETCH_HEADERS = key("fetch.headers",
+            new KeyType.ListOf<>(KeyType.header(), false, true), List.of(),
+            "Extra request headers sent with every request, robots.txt included, each \"Name: value\"; not"
+                    + " Host, Content-Length, Transfer-Encoding, Connection, Accept-Encoding or User-Agent (use"
+                    + " user-agent).", p -> p.fetch().headers());
+
+    static {
+        group("politeness", "How gently each host (scheme, host name and port) is treated.");
+    }
+
+    public static final ProfileKey<Duration> POLITENESS_DELAY = key("politeness.delay", duration(false),
+            Duration.ofSeconds(1), "Least time from the end of one request to a host to the start of the next, >= 0.",
+            p -> p.politeness().delay());
+    public static final ProfileKey<Integer> POLITENESS_MAX_CONNECTIONS_PER_HOST = key(
+            "politeness.max-connections-per-host", integer(1, Integer.MAX_VALUE, "must be >= 1"), 1,
+            "Requests in flight to one host at most, >= 1.", p -> p.politeness().maxConnectionsPerHost());
+    public static final ProfileKey<Boolean> POLITENESS_RESPECT_ROBOTS = key("politeness.respect-robots", bool(),
+            true, "Whether robots.txt is fetched and obeyed; turn off only for your own sites.",
+            p -> p.politeness().respectRobots());
+    public static final ProfileKey<Duration> POLITENESS_MAX_CRAWL_DELAY = key("politeness.max-crawl-delay",
+            duration(false), Duration.ofSeconds(30),
+            "The largest robots.txt Crawl-delay honoured; a host asking for more is skipped, >= 0.",
+            p -> p.politeness().maxCrawlDelay());
+    public static final ProfileKey<Duration> POLITENESS_ROBOTS_RETRY = key("politeness.robots-retry",
+            duration(false), Duration.ofSeconds(30),
+            "Wait before fetching an unavailable robots.txt (5xx, timeout) again (doubling, three attempts in all),"
+                    + " >= 0. A host that cannot be reached at all is retried as fetch.retries says.",
+            p -> p.politeness().robotsRetry());
+
+    static {
+        group("parse", "How pages are read for links.");
+    }
+
+    public static final ProfileKey<Boolean> PARSE_FOLLOW_NOFOLLOW = key("parse.follow-nofollow", bool(), false,
+            "Whether rel=nofollow links, and the links of pages with <meta name=robots content=nofollow>, are"
+                    + " followed.", p -> p.parse().followNofollow());
+
+    static {
+        group("sieve", "The Sieve: the Bloom filter that remembers which URLs were seen. Memory is about"
+                + " -n * ln(p) / (ln 2)^2 bits: 10 million URLs at 1% take about 11.4 MB (see `crawler sieve-plan`).");
+    }
+
+    public static final ProfileKey<Long> SIEVE_EXPECTED_URLS = key("sieve.expected-urls",
+            longInteger(1, "must be >= 1"), 10_000_000L,
+            "n, the distinct URLs the crawl is expected to discover, >= 1.", p -> p.sieve().expectedUrls());
+    public static final ProfileKey<Double> SIEVE_FALSE_POSITIVE_RATE = key("sieve.false-positive-rate", rate(), 0.01,
+            "p at n, in (0, 1): the share of new URLs wrongly taken as already seen, and so never fetched.",
+            p -> p.sieve().falsePositiveRate());
+    public static final ProfileKey<OverflowPolicy> SIEVE_ON_OVERFLOW = key("sieve.on-overflow", overflow(),
+            OverflowPolicy.WARN, "Past n: warn (keep one filter, log a warning; the rate climbs) or grow (add a"
+                    + " larger filter layer each time one is full; the rate stays under 2p and memory grows with the"
+                    + " crawl).", p -> p.sieve().onOverflow());
+    public static final ProfileKey<Integer> SIEVE_MAX_IN_MEMORY_URLS = key("sieve.max-in-memory-urls",
+            integer(1, Integer.MAX_VALUE, "must be >= 1"), SieveConfig.DEFAULT_MAX_IN_MEMORY_URLS,
+            "Pending URLs held in memory at most (about 100 bytes each); the rest wait in append-only segment"
+                    + " files in the output folder's frontier/ and are read back in order, >= 1.",
+            p -> p.sieve().maxInMemoryUrls());
+
+    static {
+        group("output", "Where the crawl writes: pages.jsonl, summary.json, crawl.log (and WARC files).");
+    }
+
+    public static final ProfileKey<Path> OUTPUT_DIR = key("output.dir", folder(), Path.of("crawl-out"),
+            "The output folder, relative to the working directory.", p -> p.output().dir());
+    public static final ProfileKey<Boolean> OUTPUT_WARC = key("output.warc", bool(), false,
+            "Whether WARC 1.1 files are written too, next to pages.jsonl. Each file,"
+                    + " PREFIX-yyyyMMddHHmmss-NNNNN.warc.gz, each record gzipped on its own, holds a warcinfo record"
+                    + " first, then a request and a response record for every response received (pages, redirects,"
+                    + " error pages, robots.txt), the body as transferred. Each page's line in pages.jsonl gives its"
+                    + " response record's warcFile and warcOffset.", p -> p.output().warc());
+    public static final ProfileKey<String> OUTPUT_WARC_PREFIX = key("output.warc-prefix",
+            matching(OutputConfig.WARC_PREFIX, "must be letters, digits, '.', '_' and '-', starting with a letter"
+                    + " or digit"), "crawl",
+            "The start of each WARC file's name: letters, digits, '.', '_' and '-'.", p -> p.output().warcPrefix());
+    public static final ProfileKey<Long> OUTPUT_WARC_MAX_SIZE = key("output.warc-max-size", size(1),
+            1024L * 1024 * 1024, "A WARC file is not continued past this size; the next records go to a new file"
+                    + " (a record larger than this gets a file of its own), >= 1.", p -> p.output().warcMaxSize());
+    public static final ProfileKey<Boolean> OUTPUT_WARC_METADATA = key("output.warc-metadata", bool(), false,
+            "Whether each parsed page also gets a WARC metadata record listing its outlinks.",
+            p -> p.output().warcMetadata());
+
+    static {
+        group("progress", "The progress line in the log (logger org.sievecrawler.progress).");
+    }
+
+    public static final ProfileKey<Duration> PROGRESS_INTERVAL = key("progress.interval", duration(true),
+            Duration.ofSeconds(10), "Time between two progress lines, > 0.", p -> p.progress().interval());
+
+    static {
+        group("checkpoint", "Checkpoints: the state `crawler crawl --resume DIR` continues from, written to the"
+                + " output folder's checkpoint/ (the Bloom filter, the pending URLs, the counters), and always once"
+                + " more when the crawl stops.");
+    }
+
+    public static final ProfileKey<Duration> CHECKPOINT_INTERVAL = key("checkpoint.interval", duration(false),
+            Duration.ofSeconds(60), "Time between two checkpoints; 0 for one only when the crawl stops, >= 0.",
+            p -> p.checkpoint().interval());
+
+    private static final List<ProfileKey<?>> ALL = Collections.unmodifiableList(new ArrayList<>(KEYS));
+    private static final Map<String, ProfileKey<?>> BY_NAME = byName();
+
+    private ProfileKeys() {
+    }
+
+    /** Every key, in the order of config/default.yaml. */
+    public static List<ProfileKey<?>> all() {
+        return ALL;
+    }
+
+    /** The key named {@code name} (dotted), or null. */
+    public static ProfileKey<?> named(String name) {
+        return BY_NAME.get(name);
+    }
+
+    /** The groups in order, each with its comment: scope, limits, fetch, ... */
+    static Map<String, String> groups() {
+        return Collections.unmodifiableMap(GROUP_DOCS);
+    }
+
+    /**
+     * The nearest key to an unknown {@code name}, as {@code did you mean "politeness.delay"?}: one whose name
+     * within its group is {@code name}'s, else the closest by edit distance; or a pointer to the list of keys.
+     */
+    public static String suggestion(String name) {
+        String leaf = name.substring(name.indexOf('.') + 1);
+        ProfileKey<?> best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (ProfileKey<?> key : ALL) {
+            int distance = key.leaf().equals(leaf) ? 0 : ProfileBinder.editDistance(name, key.name());
+            if (distance < bestDistance) {
+                best = key;
+                bestDistance = distance;
+            }
+        }
+        if (best != null && bestDistance <= Math.max(3, name.length() / 3)) {
+            return "did you mean \"" + best.name() + "\"?";
+        }
+        return "the keys are listed by crawler crawl --help and in config/default.yaml";
+    }
+
+    /** The built-in defaults: every key's default, the values of config/default.yaml. */
+    static CrawlProfile defaults() {
+        return Defaults.PROFILE;
+    }
+
+    /**
+     * The profile of {@code values}, each group's record built from its keys; a record that refuses (a rule
+     * spanning keys) is passed to {@code onRefusal} with its group's name, and the default record stands in.
+     */
+    static CrawlProfile assemble(Values v, BiConsumer<String, IllegalArgumentException> onRefusal) {
+        return new CrawlProfile(v.get(NAME), v.get(SEEDS),
+                build("scope", () -> new ScopeConfig(v.get(SCOPE_HOSTS), v.get(SCOPE_INCLUDE), v.get(SCOPE_EXCLUDE),
+                        v.get(SCOPE_MAX_DEPTH)), CrawlProfile::scope, onRefusal),
+                build("limits", () -> new LimitsConfig(v.get(LIMITS_MAX_PAGES), v.get(LIMITS_MAX_DURATION),
+                        v.get(LIMITS_MAX_PAGE_BYTES)), CrawlProfile::limits, onRefusal),
+                build("fetch", () -> new FetchConfig(v.get(FETCH_THREADS), v.get(FETCH_USER_AGENT),
+                        v.get(FETCH_CONNECT_TIMEOUT), v.get(FETCH_READ_TIMEOUT), v.get(FETCH_CALL_TIMEOUT),
+                        v.get(FETCH_MAX_REDIRECTS), v.get(FETCH_RETRIES), v.get(FETCH_ACCEPT),
+                        v.get(FETCH_ALLOW_PRIVATE_ADDRESSES), v.get(FETCH_PROXY), v.get(FETCH_HEADERS)),
+                        CrawlProfile::fetch, onRefusal),
+                build("politeness", () -> new PolitenessConfig(v.get(POLITENESS_DELAY),
+                        v.get(POLITENESS_MAX_CONNECTIONS_PER_HOST), v.get(POLITENESS_RESPECT_ROBOTS),
+                        v.get(POLITENESS_MAX_CRAWL_DELAY), v.get(POLITENESS_ROBOTS_RETRY)), CrawlProfile::politeness,
+                        onRefusal),
+                build("parse", () -> new ParseConfig(v.get(PARSE_FOLLOW_NOFOLLOW)), CrawlProfile::parse, onRefusal),
+                build("sieve", () -> sieve(v.get(SIEVE_EXPECTED_URLS), v.get(SIEVE_FALSE_POSITIVE_RATE),
+                        v.get(SIEVE_ON_OVERFLOW), v.get(SIEVE_MAX_IN_MEMORY_URLS)), CrawlProfile::sieve, onRefusal),
+                build("output", () -> new OutputConfig(v.get(OUTPUT_DIR), v.get(OUTPUT_WARC), v.get(OUTPUT_WARC_PREFIX),
+                        v.get(OUTPUT_WARC_MAX_SIZE), v.get(OUTPUT_WARC_METADATA)), CrawlProfile::output, onRefusal),
+                build("progress", () -> new ProgressConfig(v.get(PROGRESS_INTERVAL)), CrawlProfile::progress,
+                        onRefusal),
+                build("checkpoint", () -> new CheckpointConfig(v.get(CHECKPOINT_INTERVAL)), CrawlProfile::checkpoint,
+                        onRefusal));
+    }
+
+    private static <R> R build(String group, java.util.function.Supplier<R> make, Function<CrawlProfile, R> fallback,
+            BiConsumer<String, IllegalArgumentException> onRefusal) {
+        try {
+            return make.get();
+        } catch (IllegalArgumentException e) {
+            onRefusal.accept(group, e);
+            return fallback.apply(defaults());
+        }
+    }
+
+    /** The Sieve's record, its sizing error (too large for memory) told in the profile's key names. */
+    private static SieveConfig sieve(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow,
+            int maxInMemoryUrls) {
+        try {
+            return new SieveConfig(expectedUrls, falsePositiveRate, onOverflow, maxInMemoryUrls);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage().replace("expectedInsertions", "expected-urls")
+                    .replace("falsePositiveRate", "false-positive-rate"), e);
+        }
+    }
+
+    /** A value for every key, as a binding or an override fills them in. Not thread-safe. */
+    static final class Values {
+        private final Map<ProfileKey<?>, Object> values = new IdentityHashMap<>();
+
+        /** Every key's value in {@code profile}. */
+        static Values of(CrawlProfile profile) {
+            Values v = new Values();
+            for (ProfileKey<?> key : ALL) {
+                v.values.put(key, key.valueIn(profile));
+            }
+            return v;
+        }
+
+        /** Every key's default. */
+        static Values defaults() {
+            Values v = new Values();
+            for (ProfileKey<?> key : ALL) {
+                v.values.put(key, key.defaultValue());
+            }
+            return v;
+        }
+
+        @SuppressWarnings("unchecked")
+        <T> T get(ProfileKey<T> key) {
+            return (T) values.get(key);
+        }
+
+        <T> void put(ProfileKey<T> key, T value) {
+            values.put(key, value);
+        }
+    }
+
+    private static <T> ProfileKey<T> key(String name, KeyType<T> type, T defaultValue, String doc,
+            Function<CrawlProfile, T> read) {
+        ProfileKey<T> key = new ProfileKey<>(name, type, defaultValue, doc, read);
+        KEYS.add(key);
+        return key;
+    }
+
+    private static <E> KeyType.ListOf<E> list(KeyType.Scalar<E> item) {
+        return new KeyType.ListOf<>(item, false, false);
+    }
+
+    private static void group(String name, String doc) {
+        GROUP_DOCS.put(name, doc);
+    }
+
+    private static Map<String, ProfileKey<?>> byName() {
+        Map<String, ProfileKey<?>> map = new LinkedHashMap<>();
+        for (ProfileKey<?> key : KEYS) {
+            map.put(key.name(), key);
+        }
+        return Collections.unmodifiableMap(map);
+    }
+
+    /** The defaults, built once the table is complete. */
+    private static final class Defaults {
+        static final CrawlProfile PROFILE = assemble(Values.defaults(), (group, e) -> {
+            throw new IllegalStateException("the default " + group + " is refused: " + e.getMessage(), e);
+        });
+    }
+}
