@@ -255,9 +255,13 @@ public final class Crawler {
         }
         long maxPages = profile.limits().maxPages();
         if (maxPages > 0 && decided >= maxPages) {
-            throw new CheckpointException("the crawl in " + dir + " stopped at limits.max-pages " + maxPages + " ("
-                    + decided + " URLs decided); resume it with a higher limit, e.g. crawler crawl --resume " + dir
-                    + " --max-pages " + (maxPages * 2) + " (0 for none)");
+            String where = "max-pages".equals(checkpoint.endReason())
+                    ? "the crawl in " + dir + " stopped at limits.max-pages " + maxPages + " (" + decided
+                            + " URLs decided)"
+                    : "limits.max-pages " + maxPages + " is not above the " + decided + " URLs the crawl in " + dir
+                            + " already decided";
+            throw new CheckpointException(where + "; resume it with a higher limit, e.g. crawler crawl --resume "
+                    + dir + " --max-pages " + (decided * 2) + " (0 for none)");
         }
         return checkpoint;
     }
