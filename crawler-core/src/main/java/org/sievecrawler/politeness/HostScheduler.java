@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -58,6 +59,8 @@ public final class HostScheduler implements PendingQueue {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Map<String, Host> hosts = new HashMap<>();
+    /** The unreachable hosts' keys and reasons: written under the lock, read without it. */
+    private final Map<String, String> unreachableHosts = new ConcurrentHashMap<>();
     private final PriorityQueue<Ticket> tickets =
             new PriorityQueue<>(Comparator.comparingLong(Ticket::readyAt).thenComparingLong(Ticket::sequence));
     private long ticketSequence;
@@ -185,6 +188,7 @@ public final class HostScheduler implements PendingQueue {
             inFlight--;
             if (host.unreachable == null) {
                 host.unreachable = reason;
+                unreachableHosts.put(host.key, reason);
                 LOG.warn("{}: unreachable ({}); its {} pending URLs are recorded as unreachable", host.key, reason,
                         host.queue.size());
             }
@@ -198,31 +202,17 @@ public final class HostScheduler implements PendingQueue {
         }
     }
 
-    /** Why the host of {@code url} is unreachable, or null while it is not known to be. */
+    /**
+     * Why the host of {@code url} is unreachable, or null while it is not known to be. Asked for every URL handed
+     * out, so it takes no lock: while no host is down it is one read.
+     */
     public String unreachableReason(String url) {
-        lock.lock();
-        try {
-            Host host = hosts.get(HostKey.of(url));
-            return host == null ? null : host.unreachable;
-        } finally {
-            lock.unlock();
-        }
+        return unreachableHosts.isEmpty() ? null : unreachableHosts.get(HostKey.of(url));
     }
 
     /** The hosts found unreachable so far, by host key (sorted), with why. */
     public Map<String, String> unreachableHosts() {
-        lock.lock();
-        try {
-            Map<String, String> down = new java.util.TreeMap<>();
-            for (Host host : hosts.values()) {
-                if (host.unreachable != null) {
-                    down.put(host.key, host.unreachable);
-                }
-            }
-            return down;
-        } finally {
-            lock.unlock();
-        }
+        return new java.util.TreeMap<>(unreachableHosts);
     }
 
     /** The robots.txt task for a host ended now with {@code rules}. */

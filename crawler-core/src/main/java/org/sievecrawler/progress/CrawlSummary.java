@@ -96,13 +96,18 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
      * {@link #MAX_LINE_HOSTS}, then how many more.
      */
     public String unreachableHostsText() {
+        return hostList(" (", " more");
+    }
+
+    /** The unreachable hosts, each as its key, {@code beforeReason}, the reason and ")"; at most {@link #MAX_LINE_HOSTS}. */
+    private String hostList(String beforeReason, String more) {
         StringBuilder text = new StringBuilder();
         int shown = 0;
         for (Map.Entry<String, String> host : unreachableHosts.entrySet()) {
             if (shown == MAX_LINE_HOSTS) {
-                return text.append(" and ").append(unreachableHosts.size() - shown).append(" more").toString();
+                return text.append(" and ").append(unreachableHosts.size() - shown).append(more).toString();
             }
-            text.append(shown++ == 0 ? "" : ", ").append(host.getKey()).append(" (").append(host.getValue())
+            text.append(shown++ == 0 ? "" : ", ").append(host.getKey()).append(beforeReason).append(host.getValue())
                     .append(')');
         }
         return text.toString();
@@ -119,17 +124,7 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
      */
     public String whyNothingFetched() {
         if (!unreachableHosts.isEmpty()) {
-            StringBuilder text = new StringBuilder("no page could be fetched: ");
-            int shown = 0;
-            for (Map.Entry<String, String> host : unreachableHosts.entrySet()) {
-                if (shown == MAX_LINE_HOSTS) {
-                    text.append(" and ").append(unreachableHosts.size() - shown).append(" more hosts");
-                    break;
-                }
-                text.append(shown++ == 0 ? "" : ", ").append(host.getKey()).append(" unreachable (")
-                        .append(host.getValue()).append(')');
-            }
-            return text.toString();
+            return "no page could be fetched: " + hostList(" unreachable (", " more hosts");
         }
         StringBuilder decidedAs = new StringBuilder();
         new java.util.TreeMap<>(outcomes).forEach((outcome, count) -> {
