@@ -17,18 +17,22 @@ import org.sievecrawler.address.SpecialRange.Reach;
  * the IANA IPv4 and IPv6 Special-Purpose Address Registries (iana-ipv4-special-registry,
  * iana-ipv6-special-registry; RFC 6890), in their order, plus multicast (224.0.0.0/4, ff00::/8), the deprecated
  * IPv6 site-local (fec0::/10) and IPv4-compatible (::/96) blocks. Each row's reach follows the registry's
- * "Globally Reachable" column: True is {@link Reach#REACHABLE}, False is {@link Reach#REFUSED}; the
- * deprecated 6to4 relay anycast block, whose column reads N/A, is refused (no web site lives there), and so are
- * multicast and site-local. The IPv4-embedding IPv6 forms (mapped, compatible, NAT64, 6to4, Teredo) take the verdict of the IPv4
- * address inside: a link to {@code [::ffff:10.0.0.1]} or {@code [2002:a00:1::]} is a link to 10.0.0.1.
+ * "Globally Reachable" column: True is {@link Reach#REACHABLE}, False is {@link Reach#REFUSED}; the deprecated
+ * 6to4 relay anycast block, whose column reads N/A, is refused (no web site lives there), and so are multicast and
+ * site-local. The IPv4-embedding IPv6 forms (mapped, compatible, NAT64 64:ff9b::/96, 6to4, Teredo) take the
+ * verdict of the IPv4 address inside: a link to {@code [::ffff:10.0.0.1]} or {@code [2002:a00:1::]} is a link to
+ * 10.0.0.1. The local-use NAT64 prefix 64:ff9b:1::/48 (RFC 8215) places the IPv4 address where its operator's
+ * prefix length says (RFC 6052 section 2.2), which an address does not tell: only its /96 form
+ * {@code 64:ff9b:1::a.b.c.d} is decoded, the rest of the /48 is refused as the registry says.
  *
  * <p>The most specific row wins (longest prefix), as in a routing table: 192.0.0.9/32 (port control protocol
  * anycast, globally reachable) is reachable inside the refused 192.0.0.0/24, and 2001::/32 (Teredo) is decided by
  * its embedded address inside the refused 2001::/23. An address in no row is an ordinary address: reachable.
  *
- * <p>Why a Java table and not a resource file: it is read once per address on every link and every DNS answer,
- * it is checked by the compiler and by {@code SpecialRangesTest} (every block canonical, every row sampled), and it
- * reads like the registry: one row a line, block, name, reach, RFC. To review it, put it next to
+ * <p>Why a Java table and not a resource file: the compiler checks each row's reach, a malformed block fails as
+ * the class loads and in {@code SpecialRangesTest} (every block canonical, every row sampled by the table test in
+ * {@code /address/special-addresses.tsv}) rather than in a running crawl, and it still reads like the registry:
+ * one row a line, block, name, reach, RFC. To review it, put it next to
  * https://www.iana.org/assignments/iana-ipv4-special-registry/ and iana-ipv6-special-registry/.
  *
  * <p>Thread-safe: immutable. Out of scope: names that resolve to these addresses (the fetcher resolves and asks

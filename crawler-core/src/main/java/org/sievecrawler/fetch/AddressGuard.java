@@ -140,7 +140,8 @@ final class AddressGuard implements Dns, Interceptor {
             Verdict verdict = address == null ? Verdict.UNLISTED : SpecialRanges.check(address);
             if (verdict.refused()) {
                 throw new PrivateAddressException("host \"" + host + "\" is in " + verdict.range() + " and "
-                        + origin(url) + " is not a seed's host and port; set fetch.allow-private-addresses to crawl it");
+                        + origin(url) + " is not a seed's host and port;"
+                        + " set fetch.allow-private-addresses to crawl it");
             }
         }
         return chain.proceed(chain.request());

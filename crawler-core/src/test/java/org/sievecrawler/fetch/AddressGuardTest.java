@@ -179,8 +179,9 @@ class AddressGuardTest {
                 for (String url : List.of("http://" + refused.getKey() + "/", literalUrl(refused.getValue()))) {
                     FetchResult result = fetcher.fetch(url);
 
-                    assertThat(result).as("%s (%s)", url, refused.getValue()).isInstanceOfSatisfying(
-                            FetchResult.Failure.class, f -> assertThat(f.kind()).isEqualTo(FailureKind.PRIVATE_ADDRESS));
+                    assertThat(result).as("%s (%s)", url, refused.getValue())
+                            .isInstanceOfSatisfying(FetchResult.Failure.class,
+                                    f -> assertThat(f.kind()).isEqualTo(FailureKind.PRIVATE_ADDRESS));
                     assertThat(sockets.connects).as("connections after %s (%s)", url, refused.getValue()).isEmpty();
                 }
             }
