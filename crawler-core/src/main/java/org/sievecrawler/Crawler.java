@@ -166,7 +166,7 @@ public final class Crawler {
         try (SpillingQueue pending = restored == null
                         ? SpillingQueue.create(politeness, inMemory, frontier, SpillingQueue.SEGMENT_BYTES)
                         : resumeSpill(politeness, inMemory, frontier, restored);
-                HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedHosts(seeds), clock,
+                HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedOrigins(seeds), clock,
                         warc, idleConnections(profile));
                 JsonlSink sink = JsonlSink.open(out.resolve(CrawlFolder.PAGES));
                 WarcArchive archive = warc ? WarcArchive.open(profile, clock) : null) {
@@ -501,12 +501,14 @@ public final class Crawler {
         return seeds;
     }
 
-    private static Set<String> seedHosts(List<String> seeds) {
-        Set<String> hosts = new HashSet<>();
+    /** The seeds' origins, {@code host:port}: the only ones the fetcher reaches on a special-purpose address. */
+    private static Set<String> seedOrigins(List<String> seeds) {
+        Set<String> origins = new HashSet<>();
         for (String seed : seeds) {
-            hosts.add(HttpUrl.get(seed).host());
+            HttpUrl url = HttpUrl.get(seed);
+            origins.add((url.host().indexOf(':') >= 0 ? "[" + url.host() + "]" : url.host()) + ":" + url.port());
         }
-        return hosts;
+        return origins;
     }
 
     private static Path createOutputDir(Path dir) throws CrawlException {

@@ -309,7 +309,7 @@ final class FetchWorker {
             }
         } else {
             politeness.robotsFetched(task, robots.interpret(task.url(), response.status(), response.body(),
-                    response.error()));
+                    response.error(), response.unavailable()));
         }
         for (HttpExchange exchange : response.exchanges()) {
             archive(exchange);

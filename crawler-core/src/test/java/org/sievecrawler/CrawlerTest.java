@@ -196,6 +196,27 @@ class CrawlerTest {
         assertThat(site.requests("/")).isZero();
     }
 
+    /**
+     * Issue 12's exploit: the seed's robots.txt redirects to another port of its private address. That hop is
+     * refused as a link there would be (not a seed's host and port), nothing connects to the other port, and
+     * robots.txt counts as unavailable: everything allowed (RFC 9309 2.3.1.2).
+     */
+    @Test
+    void refusesARobotsRedirectToAnotherPortOfThePrivateSeedAndAllowsEverything() throws Exception {
+        try (FixtureSite other = FixtureSite.start()) {
+            other.robots("User-agent: *\nDisallow: /\n");
+            site.respond("/robots.txt", aResponse().withStatus(301).withHeader("Location", other.url("/robots.txt")))
+                    .page("/", FixtureSite.linkPage("home", "/a")).page("/a", FixtureSite.linkPage("a"));
+
+            CrawlOutput output = crawl(profile(site.url("/")).withOutput(OutputConfig.defaults().withDir(out)
+                    .withWarc(true)));
+
+            assertThat(output.outcomes().values()).containsOnly("fetched");
+            assertThat(output.urls()).containsExactlyInAnyOrder(site.url("/"), site.url("/a"));
+            assertThat(other.server().getAllServeEvents()).as("requests to the other port").isEmpty();
+        }
+    }
+
     @Test
     void recordsRedirectsFollowsTheirTargetsOnceAndStopsLoopsAndLongChains() throws Exception {
         site.page("/", FixtureSite.linkPage("home", "/old", "/loop1", "/away", "/r1"))

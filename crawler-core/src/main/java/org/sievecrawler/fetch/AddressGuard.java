@@ -1,35 +1,54 @@
 package org.sievecrawler.fetch;
 
 import java.io.IOException;
-import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import okhttp3.Dns;
+import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.Response;
+import org.sievecrawler.address.IpLiteral;
+import org.sievecrawler.address.SpecialRanges;
+import org.sievecrawler.address.Verdict;
 
 /**
- * The address guard: keeps the crawler away from loopback, private, link-local and unspecified addresses unless
- * the profile allows them or the host is one of the allowed hosts (the seeds' hosts). As a {@link Dns} it drops
- * such addresses from every lookup and refuses the host when none is left, so OkHttp only ever connects to an
- * address that was checked (no window for DNS rebinding); as an application {@link Interceptor} it checks hosts
- * written as IP literals, which OkHttp connects to without asking the {@code Dns}.
+ * The address guard: keeps the crawler's connections away from the addresses the {@link SpecialRanges} table
+ * refuses (loopback, private-use, shared, link-local, documentation, multicast, ..., and the IPv6 forms that embed
+ * such an IPv4 address), unless the profile allows them ({@code fetch.allow-private-addresses}) or the request
+ * goes to a seed's host <em>and port</em> &mdash; the same rule as the link check of {@code link.LinkScope}.
+ *
+ * <p>How each part is checked, before any connection is made:
+ * <ul>
+ *   <li>A host written as an IP literal, which OkHttp connects to without asking a {@link Dns}: this application
+ *       {@link Interceptor} refuses it unless its host:port is a seed's.
+ *   <li>A host name, as a {@link Dns}: refused addresses are dropped from every answer and the host refused when
+ *       none is left, so OkHttp only ever connects to an address that was checked (no window for DNS rebinding).
+ *       A seed's host name may resolve to refused addresses, but OkHttp's {@code Dns} sees only the name, not the
+ *       port, so the guard has two: this strict one, and {@link #forSeedOrigins()}, which also lets the seeds'
+ *       host names through. The fetcher sends a request to a seed's host:port through a client built on the
+ *       second, and every other request through the first: {@code http://intranet:8080/} as a seed does not open
+ *       {@code http://intranet:6379/}, not even a TCP connection.
+ * </ul>
+ *
+ * <p>Seeds are given as {@code host:port} origins ({@code 127.0.0.1:8080}, {@code [::1]:8080}); a bare host
+ * ({@code 127.0.0.1}) allows every port of it, the looser rule of earlier versions.
  *
  * <p>Names under the {@code .invalid} top-level domain never resolve (RFC 6761, section 6.4): they fail at once
  * with an {@link UnknownHostException}, without a query to the system's resolver.
  *
  * <p>Through a proxy OkHttp looks up the proxy's host here, not the target's (the proxy resolves that): the
- * fetcher adds the proxy's host to the allowed hosts, since the user named it, and a target name is then not
- * checked at DNS time (an IP literal still is, by the interceptor).
+ * proxy's host is allowed, since the user named it, and a target name is then not checked at DNS time (an IP
+ * literal still is, by the interceptor).
  *
- * <p>Thread-safe and immutable. Out of scope: addresses of special use other than those named above (multicast,
- * shared address space 100.64.0.0/10).
+ * <p>Thread-safe and immutable. Out of scope: which ranges are refused (the table), and names that resolve to
+ * refused addresses inside a proxy.
  */
 final class AddressGuard implements Dns, Interceptor {
     /** The forms OkHttp treats as IP literals and connects to without a lookup (its own test, copied). */
@@ -37,72 +56,140 @@ final class AddressGuard implements Dns, Interceptor {
 
     private final Dns resolver;
     private final boolean allowPrivate;
-    private final Set<String> allowedHosts;
+    /** "host:port" of each seed given with a port (as {@link HttpUrl#host()} writes the host). */
+    private final Set<String> seedOrigins;
+    /** The host names of all seeds, for {@link #forSeedOrigins()}. */
+    private final Set<String> seedHosts;
+    /** Seeds given without a port: every port allowed. */
+    private final Set<String> anyPortHosts;
+    private final Set<String> proxyHosts;
+    private final Dns seedDns = hostname -> lookup(hostname, true);
 
-    AddressGuard(Dns resolver, boolean allowPrivate, Set<String> allowedHosts) {
-        this.resolver = resolver;
-        this.allowPrivate = allowPrivate;
-        this.allowedHosts = allowedHosts.stream().map(AddressGuard::canonicalHost)
-                .collect(Collectors.toUnmodifiableSet());
+    /** A guard without a proxy; see {@link #AddressGuard(Dns, boolean, Set, Set)}. */
+    AddressGuard(Dns resolver, boolean allowPrivate, Set<String> seeds) {
+        this(resolver, allowPrivate, seeds, Set.of());
     }
 
+    /**
+     * @param resolver the DNS the guard checks the answers of
+     * @param allowPrivate {@code fetch.allow-private-addresses}: no check at all
+     * @param seeds the seeds' origins, {@code host:port} (or a bare host: any port)
+     * @param proxyHosts the proxies' host names, allowed whatever they resolve to
+     */
+    AddressGuard(Dns resolver, boolean allowPrivate, Set<String> seeds, Set<String> proxyHosts) {
+        this.resolver = resolver;
+        this.allowPrivate = allowPrivate;
+        Set<String> origins = new HashSet<>();
+        Set<String> hosts = new HashSet<>();
+        Set<String> anyPort = new HashSet<>();
+        for (String seed : seeds) {
+            String[] hostPort = hostAndPort(seed);
+            hosts.add(hostPort[0]);
+            if (hostPort[1] == null) {
+                anyPort.add(hostPort[0]);
+            } else {
+                origins.add(hostPort[0] + ":" + hostPort[1]);
+            }
+        }
+        this.seedOrigins = Set.copyOf(origins);
+        this.seedHosts = Set.copyOf(hosts);
+        this.anyPortHosts = Set.copyOf(anyPort);
+        this.proxyHosts = proxyHosts.stream().map(h -> hostAndPort(h)[0]).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /** The strict lookup: refused addresses dropped for every name but a proxy's (and a seed's given without port). */
     @Override
     public List<InetAddress> lookup(String hostname) throws UnknownHostException {
+        return lookup(hostname, false);
+    }
+
+    /** The lookup for requests to a seed's host:port: the seeds' host names may resolve to refused addresses. */
+    Dns forSeedOrigins() {
+        return seedDns;
+    }
+
+    /** Whether {@code url} is on a seed's host and port (or a seed's host given without a port). */
+    boolean isSeedOrigin(HttpUrl url) {
+        return anyPortHosts.contains(url.host()) || seedOrigins.contains(url.host() + ":" + url.port());
+    }
+
+    private List<InetAddress> lookup(String hostname, boolean seedOrigin) throws UnknownHostException {
         String name = canonicalHost(hostname);
         if (name.equals("invalid") || name.endsWith(".invalid") || name.endsWith(".invalid.")) {
             throw new UnknownHostException(hostname + ": names under .invalid never resolve (RFC 6761)");
         }
         List<InetAddress> resolved = resolver.lookup(hostname);
-        if (allows(hostname)) {
+        if (allowPrivate || proxyHosts.contains(name) || anyPortHosts.contains(name)
+                || (seedOrigin && seedHosts.contains(name))) {
             return resolved;
         }
-        List<InetAddress> reachable = resolved.stream().filter(a -> !isPrivate(a)).toList();
+        List<InetAddress> reachable = resolved.stream().filter(a -> !SpecialRanges.check(a).refused()).toList();
         if (reachable.isEmpty()) {
-            throw refusal(hostname, resolved);
+            throw refusal(hostname, name, resolved);
         }
         return reachable;
     }
 
     @Override
     public Response intercept(Chain chain) throws IOException {
-        String host = chain.request().url().host();
-        if (!allows(host) && IP_LITERAL.matcher(host).matches()) {
-            InetAddress address = InetAddress.getByName(host);
-            if (isPrivate(address)) {
-                throw refusal(host, List.of(address));
+        HttpUrl url = chain.request().url();
+        String host = url.host();
+        if (!allowPrivate && IP_LITERAL.matcher(host).matches() && !isSeedOrigin(url)
+                && !proxyHosts.contains(host)) {
+            byte[] address = IpLiteral.bytes(host); // null: not a literal after all, the Dns checks it
+            Verdict verdict = address == null ? Verdict.UNLISTED : SpecialRanges.check(address);
+            if (verdict.refused()) {
+                throw new PrivateAddressException("host \"" + host + "\" is in " + verdict.range() + " and "
+                        + origin(url) + " is not a seed's host and port;"
+                        + " set fetch.allow-private-addresses to crawl it");
             }
         }
         return chain.proceed(chain.request());
     }
 
-    private boolean allows(String host) {
-        return allowPrivate || allowedHosts.contains(canonicalHost(host));
+    private PrivateAddressException refusal(String hostname, String name, List<InetAddress> addresses) {
+        String listed = addresses.stream()
+                .map(a -> a.getHostAddress() + " (" + SpecialRanges.check(a).range() + ")")
+                .collect(Collectors.joining(", "));
+        String seedPorts = seedOrigins.stream().filter(o -> o.startsWith(name + ":"))
+                .map(o -> o.substring(name.length() + 1)).collect(Collectors.toCollection(TreeSet::new)).toString();
+        return new PrivateAddressException("host \"" + hostname + "\" resolves only to addresses a crawl may not"
+                + " reach: " + listed + (seedHosts.contains(name)
+                        ? "; it is a seed's host, allowed on the seeds' ports " + seedPorts + " only"
+                        : "; set fetch.allow-private-addresses to crawl them"));
     }
 
-    private static PrivateAddressException refusal(String host, List<InetAddress> addresses) {
-        String listed = addresses.stream().map(InetAddress::getHostAddress).collect(Collectors.joining(", ", "[", "]"));
-        return new PrivateAddressException("host \"" + host + "\" resolves only to loopback, private, link-local or "
-                + "unspecified addresses " + listed + "; set fetch.allow-private-addresses to crawl them");
+    private static String origin(HttpUrl url) {
+        return (url.host().indexOf(':') >= 0 ? "[" + url.host() + "]" : url.host()) + ":" + url.port();
     }
 
+    /** A seed or proxy entry split into its host (as {@link HttpUrl#host()} writes it) and port (or null). */
+    private static String[] hostAndPort(String entry) {
+        String e = entry.trim().toLowerCase(Locale.ROOT);
+        String host;
+        String port = null;
+        if (e.startsWith("[")) {
+            int close = e.indexOf(']');
+            host = close < 0 ? e.substring(1) : e.substring(1, close);
+            String rest = close < 0 ? "" : e.substring(close + 1);
+            port = rest.startsWith(":") ? rest.substring(1) : null;
+        } else if (e.indexOf(':') >= 0 && e.indexOf(':') == e.lastIndexOf(':')) {
+            host = e.substring(0, e.indexOf(':'));
+            port = e.substring(e.indexOf(':') + 1);
+        } else {
+            host = e;
+        }
+        return new String[] {canonicalHost(host), port};
+    }
+
+    /** A host as {@link HttpUrl#host()} writes it: lower case, IPv6 compressed and without brackets. */
     private static String canonicalHost(String host) {
         String h = host.trim().toLowerCase(Locale.ROOT);
-        return h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
-    }
-
-    /**
-     * Whether the address is loopback (127/8, ::1), private (10/8, 172.16/12, 192.168/16, fc00::/7, fec0::/10),
-     * link-local (169.254/16, fe80::/10) or unspecified (0/8, ::).
-     */
-    static boolean isPrivate(InetAddress address) {
-        if (address.isLoopbackAddress() || address.isAnyLocalAddress() || address.isLinkLocalAddress()
-                || address.isSiteLocalAddress()) {
-            return true;
+        h = h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
+        if (h.indexOf(':') >= 0) {
+            HttpUrl url = HttpUrl.parse("http://[" + h + "]/");
+            return url == null ? h : url.host();
         }
-        byte[] bytes = address.getAddress();
-        if (address instanceof Inet4Address) {
-            return bytes[0] == 0;
-        }
-        return address instanceof Inet6Address && (bytes[0] & 0xfe) == 0xfc;
+        return h;
     }
 }

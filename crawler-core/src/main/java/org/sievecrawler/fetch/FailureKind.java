@@ -19,7 +19,10 @@ public enum FailureKind {
     CONNECTION_LOST(true, null),
     /** Reading took longer than {@code fetch.read-timeout}, or the whole call than {@code fetch.call-timeout}. */
     TIMEOUT(true, null),
-    /** The host resolved only to loopback, private, link-local or unspecified addresses, which are not allowed. */
+    /**
+     * The host resolved only to addresses the crawl may not reach ({@link org.sievecrawler.address.SpecialRanges}),
+     * or is such an IP literal, and is not a seed's host and port.
+     */
     PRIVATE_ADDRESS(false, null),
     /** The server answered with something that is not valid HTTP. */
     PROTOCOL(false, null),

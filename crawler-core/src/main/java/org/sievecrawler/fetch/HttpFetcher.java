@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import javax.net.SocketFactory;
 import okhttp3.Dispatcher;
 import okhttp3.Dns;
 import okhttp3.Headers;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * or retries on its own (but for a GET that met a pooled connection the server had closed: it goes out again at
  * once, see {@link StaleConnections}, and is counted in {@link #reconnects()}), sends the profile's User-Agent and
  * extra headers ({@code fetch.headers}), goes through the proxy of {@code fetch.proxy} or the environment
- * ({@link ProxyRoutes}), refuses private addresses (see {@link AddressGuard}) and reads bodies after gzip
+ * ({@link ProxyRoutes}), refuses the addresses of special-purpose ranges but on a seed's host and port (see
+ * {@link AddressGuard}, for every request: each redirect hop is a request of its own) and reads bodies after gzip
  * decompression up to {@code limits.max-page-bytes}. Every response and every network
  * error becomes a {@link FetchResult}; nothing is thrown for network trouble.
  *
@@ -62,7 +64,11 @@ public final class HttpFetcher implements AutoCloseable {
     private final long maxPageBytes;
     private final Clock clock;
     private final boolean capture;
+    /** The client for every request but those to a seed's host:port: its DNS refuses special-purpose ranges. */
     private final OkHttpClient client;
+    /** {@link #client} with the DNS that lets the seeds' host names resolve to refused addresses. */
+    private final OkHttpClient seedClient;
+    private final AddressGuard guard;
     /** {@code fetch.headers}, sent with every request. */
     private final Headers extraHeaders;
     /** The connection pool, swept by a thread of its own (see {@link PoolSweeper}). */
@@ -70,19 +76,20 @@ public final class HttpFetcher implements AutoCloseable {
     private final StaleConnections stale = new StaleConnections();
 
     /** A fetcher on the system clock; see {@link #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock)}. */
-    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> allowedPrivateHosts) {
-        this(fetch, limits, allowedPrivateHosts, Clock.systemUTC());
+    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> seedOrigins) {
+        this(fetch, limits, seedOrigins, Clock.systemUTC());
     }
 
     /**
      * A fetcher with its own connection pool; {@link #close()} releases it.
      *
-     * @param allowedPrivateHosts hosts that may resolve to private addresses even when
-     *     {@code fetch.allow-private-addresses} is false (the seeds' hosts, when a seed is on such an address)
+     * @param seedOrigins the seeds' origins, {@code host:port} ({@code [::1]:8080} for IPv6): those may be on
+     *     refused addresses even when {@code fetch.allow-private-addresses} is false, on those ports only; a bare
+     *     host (no port) allows every port of it
      * @param clock the source of "now" for Retry-After dates and for {@code fetchMillis}
      */
-    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> allowedPrivateHosts, Clock clock) {
-        this(fetch, limits, allowedPrivateHosts, clock, false);
+    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> seedOrigins, Clock clock) {
+        this(fetch, limits, seedOrigins, clock, false);
     }
 
     /**
@@ -90,9 +97,9 @@ public final class HttpFetcher implements AutoCloseable {
      *
      * @see #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock)
      */
-    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> allowedPrivateHosts, Clock clock,
+    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> seedOrigins, Clock clock,
             boolean captureExchanges) {
-        this(fetch, limits, allowedPrivateHosts, clock, captureExchanges, fetch.threads());
+        this(fetch, limits, seedOrigins, clock, captureExchanges, fetch.threads());
     }
 
     /**
@@ -103,9 +110,9 @@ public final class HttpFetcher implements AutoCloseable {
      *     may hold to one host, so that a crawl moving between hosts reconnects only to hosts it left long ago
      * @see #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock, boolean)
      */
-    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> allowedPrivateHosts, Clock clock,
+    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> seedOrigins, Clock clock,
             boolean captureExchanges, int maxIdleConnections) {
-        this(fetch, limits, allowedPrivateHosts, clock, captureExchanges, maxIdleConnections, System.getenv());
+        this(fetch, limits, seedOrigins, clock, captureExchanges, maxIdleConnections, System.getenv());
     }
 
     /**
@@ -115,25 +122,30 @@ public final class HttpFetcher implements AutoCloseable {
      *
      * @see #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock, boolean, int)
      */
-    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> allowedPrivateHosts, Clock clock,
+    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> seedOrigins, Clock clock,
             boolean captureExchanges, int maxIdleConnections, Map<String, String> env) {
-        this(fetch, limits, ProxyRoutes.of(fetch, env), allowedPrivateHosts, clock, captureExchanges,
+        this(fetch, limits, ProxyRoutes.of(fetch, env), seedOrigins, clock, captureExchanges,
                 maxIdleConnections);
     }
 
-    private HttpFetcher(FetchConfig fetch, LimitsConfig limits, ProxyRoutes proxies, Set<String> allowedPrivateHosts,
+    private HttpFetcher(FetchConfig fetch, LimitsConfig limits, ProxyRoutes proxies, Set<String> seedOrigins,
             Clock clock, boolean captureExchanges, int maxIdleConnections) {
-        this(fetch, limits, proxies, new AddressGuard(Dns.SYSTEM, fetch.allowPrivateAddresses(),
-                union(allowedPrivateHosts, proxies == null ? Set.of() : proxies.proxyHosts())), clock,
-                captureExchanges, maxIdleConnections);
+        this(fetch, limits, proxies, new AddressGuard(Dns.SYSTEM, fetch.allowPrivateAddresses(), seedOrigins,
+                proxies == null ? Set.of() : proxies.proxyHosts()), clock, captureExchanges, maxIdleConnections, null);
     }
 
     HttpFetcher(FetchConfig fetch, LimitsConfig limits, AddressGuard guard, Clock clock, boolean captureExchanges) {
-        this(fetch, limits, ProxyRoutes.of(fetch, Map.of()), guard, clock, captureExchanges, fetch.threads());
+        this(fetch, limits, guard, clock, captureExchanges, null);
+    }
+
+    /** A fetcher whose connections are made by {@code sockets} (null: the default), for tests that watch them. */
+    HttpFetcher(FetchConfig fetch, LimitsConfig limits, AddressGuard guard, Clock clock, boolean captureExchanges,
+            SocketFactory sockets) {
+        this(fetch, limits, ProxyRoutes.of(fetch, Map.of()), guard, clock, captureExchanges, fetch.threads(), sockets);
     }
 
     private HttpFetcher(FetchConfig fetch, LimitsConfig limits, ProxyRoutes proxies, AddressGuard guard, Clock clock,
-            boolean captureExchanges, int maxIdleConnections) {
+            boolean captureExchanges, int maxIdleConnections, SocketFactory sockets) {
         this.fetch = fetch;
         this.maxPageBytes = limits.maxPageBytes();
         this.clock = clock;
@@ -148,6 +160,9 @@ public final class HttpFetcher implements AutoCloseable {
         }
         if (proxies != null) {
             builder.proxySelector(proxies);
+        }
+        if (sockets != null) {
+            builder.socketFactory(sockets);
         }
         Headers.Builder extra = new Headers.Builder();
         for (String header : fetch.headers()) {
@@ -170,6 +185,13 @@ public final class HttpFetcher implements AutoCloseable {
                 .addNetworkInterceptor(stale::watch)
                 .addNetworkInterceptor(HttpFetcher::watchTheWire)
                 .build();
+        this.seedClient = client.newBuilder().dns(guard.forSeedOrigins()).build(); // same pool and dispatcher
+        this.guard = guard;
+    }
+
+    /** The client for a request to {@code url}: the one whose DNS lets seeds' hosts resolve privately, or not. */
+    private OkHttpClient clientFor(HttpUrl url) {
+        return guard.isSeedOrigin(url) ? seedClient : client;
     }
 
     /**
@@ -188,7 +210,7 @@ public final class HttpFetcher implements AutoCloseable {
         Wire wire = new Wire(capture);
         Request request = request(parsed, wire);
         FetchResult result;
-        try (Response response = client.newCall(request).execute()) {
+        try (Response response = clientFor(parsed).newCall(request).execute()) {
             result = toResult(response, parsed, start, wire);
         } catch (IOException e) {
             result = NetworkErrors.failure(e, parsed, fetch, 0, elapsed(start));
@@ -295,11 +317,14 @@ public final class HttpFetcher implements AutoCloseable {
     }
 
     /**
-     * Fetches a robots.txt file, following up to {@link #MAX_ROBOTS_REDIRECTS} redirects to any host (relative
-     * Locations resolved against the current URL) and reading at most {@link #MAX_ROBOTS_BYTES} bytes.
+     * Fetches a robots.txt file, following up to {@link #MAX_ROBOTS_REDIRECTS} redirects (relative Locations
+     * resolved against the current URL) and reading at most {@link #MAX_ROBOTS_BYTES} bytes. Every hop is a request
+     * of its own through the {@link AddressGuard}, so a redirect obeys the rule of links: to a host on a refused
+     * address (a literal, {@code localhost} or a name resolving there) only if its host:port is a seed's.
      *
-     * @return the final status, body and URL, or status 0 with an error on a network error, a timeout, a redirect
-     *     without a usable Location or too many redirects
+     * @return the final status, body and URL; or status 0 with an error on a network error or a timeout; or
+     *     status 0 {@linkplain RobotsResponse#unavailable() unavailable} when the redirects lead nowhere: more than
+     *     five of them, one without a usable Location, or one the address guard refused (RFC 9309 section 2.3.1.2)
      */
     public RobotsResponse fetchRobots(String robotsUrl) {
         HttpUrl current = robotsUrl == null ? null : HttpUrl.parse(robotsUrl);
@@ -308,11 +333,12 @@ public final class HttpFetcher implements AutoCloseable {
             return RobotsResponse.failed(robotsUrl, FailureKind.INVALID_URL, "robots.txt url \"" + robotsUrl
                     + "\" is not an absolute http or https URL", exchanges);
         }
+        HttpUrl previous = null;
         for (int redirects = 0; ; redirects++) {
             long start = clock.millis();
             Wire wire = new Wire(capture);
             Request request = request(current, wire);
-            try (Response response = client.newCall(request).execute()) {
+            try (Response response = clientFor(current).newCall(request).execute()) {
                 int status = response.code();
                 if (!isRedirect(status)) {
                     CappedBody body = readBody(response, MAX_ROBOTS_BYTES);
@@ -328,19 +354,24 @@ public final class HttpFetcher implements AutoCloseable {
                 String location = response.header("Location");
                 HttpUrl next = location == null ? null : current.resolve(location);
                 if (redirects == MAX_ROBOTS_REDIRECTS) {
-                    return RobotsResponse.failed(current.toString(), FailureKind.PROTOCOL, "robots.txt " + robotsUrl
-                            + " redirected more than " + MAX_ROBOTS_REDIRECTS + " times; the last, from " + current
-                            + ", to \"" + location + "\"", exchanges);
+                    return RobotsResponse.unavailable(current.toString(), FailureKind.PROTOCOL, "robots.txt "
+                            + robotsUrl + " redirected more than " + MAX_ROBOTS_REDIRECTS + " times (the last, from "
+                            + current + ", to \"" + location + "\")", exchanges);
                 }
                 if (next == null) {
-                    return RobotsResponse.failed(current.toString(), FailureKind.PROTOCOL, "robots.txt redirect "
+                    return RobotsResponse.unavailable(current.toString(), FailureKind.PROTOCOL, "robots.txt redirect "
                             + status + " from " + current + (location == null ? " has no Location"
                                     : " to \"" + location + "\" is not an http(s) URL"), exchanges);
                 }
+                previous = current;
                 current = next;
             } catch (IOException e) {
                 FetchResult.Failure failure = NetworkErrors.failure(e, current, fetch, 0, 0);
                 LOG.debug("robots.txt {} failed: {}", current, failure.detail());
+                if (previous != null && failure.kind() == FailureKind.PRIVATE_ADDRESS) {
+                    return RobotsResponse.unavailable(current.toString(), failure.kind(), "robots.txt redirect from "
+                            + previous + " to " + current + " refused: " + failure.detail(), exchanges);
+                }
                 return RobotsResponse.failed(current.toString(), failure.kind(), failure.detail(), exchanges);
             }
         }
@@ -387,12 +418,6 @@ public final class HttpFetcher implements AutoCloseable {
         client.dispatcher().cancelAll();
         client.dispatcher().executorService().shutdown();
         sweeper.close();
-    }
-
-    private static Set<String> union(Set<String> a, Set<String> b) {
-        Set<String> all = new java.util.HashSet<>(a);
-        all.addAll(b);
-        return all;
     }
 
     private static boolean isRedirect(int status) {

@@ -4,8 +4,10 @@ import java.util.List;
 
 /**
  * What fetching a robots.txt file gave, uninterpreted: the final status and body after at most five redirects,
- * or status 0 and an error when no final response was reached. Interpreting it (2xx rules, 4xx allow-all,
- * 5xx or 0 disallow for now) belongs to the politeness package.
+ * or status 0 and an error when no final response was reached; {@code unavailable} when that is because the
+ * redirects led nowhere (RFC 9309 section 2.3.1.2: more than five, a redirect without a usable Location, or one
+ * to an address the crawl may not reach). Interpreting it (2xx rules, 4xx or unavailable allow-all, 5xx or
+ * another 0 disallow) belongs to the politeness package.
  *
  * @param status the final HTTP status, or 0 on a network error, timeout or too many redirects
  * @param body the body, at most {@link HttpFetcher#MAX_ROBOTS_BYTES} bytes; empty when status is 0
@@ -13,22 +15,29 @@ import java.util.List;
  * @param error what went wrong when status is 0, else null
  * @param failure what kind of failure it was when status is 0 (e.g. {@link FailureKind#REFUSED}, or
  *     {@link FailureKind#PROTOCOL} for a redirect chain that led nowhere), else null
+ * @param unavailable whether status is 0 because the redirects led nowhere: the RFC lets the crawler treat
+ *     robots.txt as unavailable, as for a 4xx
  * @param exchanges every request and response of the chain (redirects included) as they crossed the wire, in
  *     order, when the fetcher captures exchanges; else empty
  */
 public record RobotsResponse(int status, byte[] body, String finalUrl, String error, FailureKind failure,
-        List<HttpExchange> exchanges) {
+        boolean unavailable, List<HttpExchange> exchanges) {
 
     public RobotsResponse {
         exchanges = List.copyOf(exchanges);
     }
 
     static RobotsResponse of(int status, byte[] body, String finalUrl, List<HttpExchange> exchanges) {
-        return new RobotsResponse(status, body, finalUrl, null, null, exchanges);
+        return new RobotsResponse(status, body, finalUrl, null, null, false, exchanges);
     }
 
     static RobotsResponse failed(String finalUrl, FailureKind failure, String error, List<HttpExchange> exchanges) {
-        return new RobotsResponse(0, new byte[0], finalUrl, error, failure, exchanges);
+        return new RobotsResponse(0, new byte[0], finalUrl, error, failure, false, exchanges);
+    }
+
+    static RobotsResponse unavailable(String finalUrl, FailureKind failure, String error,
+            List<HttpExchange> exchanges) {
+        return new RobotsResponse(0, new byte[0], finalUrl, error, failure, true, exchanges);
     }
 
     /** Whether no final response was reached (status 0). */
@@ -39,6 +48,6 @@ public record RobotsResponse(int status, byte[] body, String finalUrl, String er
     @Override
     public String toString() {
         return "RobotsResponse[status=" + status + ", bytes=" + body.length + ", finalUrl=" + finalUrl
-                + (error == null ? "" : ", " + failure + "=" + error) + "]";
+                + (error == null ? "" : ", " + failure + "=" + error) + (unavailable ? ", unavailable" : "") + "]";
     }
 }

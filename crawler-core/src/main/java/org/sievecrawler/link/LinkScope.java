@@ -8,6 +8,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 import okhttp3.HttpUrl;
+import org.sievecrawler.address.IpLiteral;
+import org.sievecrawler.address.SpecialRanges;
+import org.sievecrawler.address.Verdict;
 import org.sievecrawler.link.LinkDecision.Accept;
 import org.sievecrawler.link.LinkDecision.Reject;
 import org.sievecrawler.profile.ScopeConfig;
@@ -19,9 +22,10 @@ import org.sievecrawler.profile.ScopeConfig;
  * <ol>
  *   <li>{@link RejectReason#MALFORMED}: not a normalized http(s) URL; {@link RejectReason#TOO_LONG}: over
  *       {@link UrlNormalizer#MAX_LENGTH};
- *   <li>{@link RejectReason#PRIVATE_ADDRESS}: the host is {@code localhost} or a loopback, private, shared,
- *       link-local or unspecified IP literal (see {@link AddressGuard}), unless private addresses are allowed or
- *       the URL's host <em>and port</em> are those of a seed;
+ *   <li>{@link RejectReason#PRIVATE_ADDRESS}: the host is {@code localhost} or an IP literal, in any form, that
+ *       the table of special-purpose ranges refuses ({@link SpecialRanges}: loopback, private-use, shared,
+ *       link-local, documentation, multicast, ..., and IPv6 forms embedding such an IPv4 address), unless private
+ *       addresses are allowed or the URL's host <em>and port</em> are those of a seed;
  *   <li>{@link RejectReason#OFF_HOST}: the host matches no host pattern;
  *   <li>{@link RejectReason#EXCLUDED}: an exclude pattern is found in the URL;
  *   <li>{@link RejectReason#NOT_INCLUDED}: there are include patterns and none is found in the URL;
@@ -75,7 +79,7 @@ public final class LinkScope {
             }
             HttpUrl url = HttpUrl.get(((Accept) decision).url());
             seedHosts.add(url.host());
-            if (AddressGuard.reservedRange(url.host()) != null) {
+            if (SpecialRanges.checkHost(url.host()).refused()) {
                 privateOrigins.add(origin(url.host(), url.port()));
             }
         }
@@ -178,11 +182,14 @@ public final class LinkScope {
                 : normalizedUrl.substring(schemeEnd, hostEnd).toLowerCase(Locale.ROOT);
 
         if (!allowPrivateAddresses) {
-            String range = AddressGuard.reservedRange(host);
-            if (range != null && !privateSeedOrigins.contains(origin(host, port(normalizedUrl, hostEnd,
-                    authorityEnd, schemeEnd == 8)))) {
-                return new Reject(RejectReason.PRIVATE_ADDRESS, "host \"" + host + "\" is a private address ("
-                        + range + ") and not a seed's host and port");
+            Verdict verdict = SpecialRanges.checkHost(host);
+            if (verdict.refused()) {
+                String origin = origin(host, port(normalizedUrl, hostEnd, authorityEnd, schemeEnd == 8));
+                if (!privateSeedOrigins.contains(origin)) {
+                    return new Reject(RejectReason.PRIVATE_ADDRESS, "host \"" + host + "\" is in " + verdict.range()
+                            + " and " + (host.indexOf(':') >= 0 ? "[" + host + "]" : host)
+                            + origin.substring(host.length()) + " is not a seed's host and port");
+                }
             }
         }
         if (!hostInScope(host)) {
@@ -294,7 +301,7 @@ public final class LinkScope {
         if (canonical.endsWith(".")) {
             canonical = canonical.substring(0, canonical.length() - 1);
         }
-        long v4 = AddressGuard.parseIpv4(canonical);
-        return v4 >= 0 ? AddressGuard.formatIpv4(v4) : canonical;
+        long v4 = IpLiteral.parseIpv4(canonical);
+        return v4 >= 0 ? IpLiteral.formatIpv4(v4) : canonical;
     }
 }

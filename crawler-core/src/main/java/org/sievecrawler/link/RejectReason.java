@@ -19,7 +19,10 @@ public enum RejectReason {
     NOT_INCLUDED("not-included"),
     /** The link is deeper (in links followed from a seed) than the scope's max depth. */
     TOO_DEEP("too-deep"),
-    /** The host is a loopback, private, link-local or unspecified address literal, or {@code localhost}. */
+    /**
+     * The host is {@code localhost} or an IP literal the crawl may not reach
+     * ({@link org.sievecrawler.address.SpecialRanges}), and not a seed's host and port.
+     */
     PRIVATE_ADDRESS("private-address");
 
     private final String label;

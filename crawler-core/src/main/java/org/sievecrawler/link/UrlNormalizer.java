@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Objects;
 import okhttp3.HttpUrl;
+import org.sievecrawler.address.IpLiteral;
 import org.sievecrawler.link.LinkDecision.Accept;
 import org.sievecrawler.link.LinkDecision.Reject;
 
@@ -116,12 +117,12 @@ public final class UrlNormalizer {
         }
         boolean ipv6 = host.indexOf(':') >= 0;
         if (!ipv6) {
-            long v4 = AddressGuard.parseIpv4(host);
-            if (v4 == AddressGuard.INVALID_IPV4) {
+            long v4 = IpLiteral.parseIpv4(host);
+            if (v4 == IpLiteral.INVALID_IPV4) {
                 return new Reject(RejectReason.MALFORMED, "host " + quote(host) + " of " + quote(input)
                         + " ends in a number but is not a valid IPv4 address");
             } else if (v4 >= 0) {
-                host = AddressGuard.formatIpv4(v4);
+                host = IpLiteral.formatIpv4(v4);
             }
         }
         if (host.isEmpty() || host.equals(".")) {

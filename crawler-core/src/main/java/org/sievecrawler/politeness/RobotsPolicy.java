@@ -28,6 +28,16 @@ public final class RobotsPolicy {
      * no HTTP response; {@code error} then says why) with {@code body}.
      */
     public RobotsRules interpret(String robotsUrl, int status, byte[] body, String error) {
+        return interpret(robotsUrl, status, body, error, false);
+    }
+
+    /**
+     * {@link #interpret(String, int, byte[], String)}, where {@code unavailable} says that status 0 came of
+     * redirects that led nowhere (more than five, no usable Location, or refused by the address guard): RFC 9309
+     * section 2.3.1.2 lets the crawler treat robots.txt as unavailable then, which allows everything (section
+     * 2.3.1.3).
+     */
+    public RobotsRules interpret(String robotsUrl, int status, byte[] body, String error, boolean unavailable) {
         if (status >= 200 && status < 300) {
             SimpleRobotRulesParser parser = new SimpleRobotRulesParser(Long.MAX_VALUE, 5);
             BaseRobotRules rules = parser.parseContent(robotsUrl, body, "text/plain", List.of(agentName));
@@ -42,6 +52,9 @@ public final class RobotsPolicy {
         }
         if (status >= 400 && status < 500) {
             return RobotsRules.allowAll("robots.txt answered " + status + ": everything allowed");
+        }
+        if (status == 0 && unavailable) {
+            return RobotsRules.allowAll(error + ": treated as unavailable (RFC 9309 2.3.1.2), everything allowed");
         }
         if (status == 0) {
             return RobotsRules.unavailable("robots.txt could not be fetched: " + error);

@@ -15,7 +15,9 @@ import com.github.tomakehurst.wiremock.http.Fault;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -464,9 +466,56 @@ class HttpFetcherTest {
 
         assertThat(robots.status()).isZero();
         assertThat(robots.failed()).isTrue();
-        assertThat(robots.error()).contains("more than 5");
+        assertThat(robots.unavailable()).as("RFC 9309 2.3.1.2: may be treated as unavailable").isTrue();
+        assertThat(robots.error()).isEqualTo("robots.txt " + url("/robots.txt") + " redirected more than 5 times"
+                + " (the last, from " + url("/hop/5") + ", to \"/hop/6\")");
         assertThat(robots.body()).isEmpty();
         server.verify(0, getRequestedFor(urlEqualTo("/hop/6")));
+    }
+
+    @Test
+    void treatsARobotsRedirectWithoutLocationAsUnavailable() {
+        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(302)));
+
+        RobotsResponse robots = fetcher.fetchRobots(url("/robots.txt"));
+
+        assertThat(robots.unavailable()).isTrue();
+        assertThat(robots.error()).isEqualTo("robots.txt redirect 302 from " + url("/robots.txt") + " has no Location");
+    }
+
+    /**
+     * The exploit of issue 12: a seed's robots.txt redirected to another port of the same private address, and
+     * the crawler fetched it, obeyed it and archived it. The hop obeys the rule of links: not a seed's host and
+     * port, so refused before any connection; robots.txt is then unavailable (RFC 9309 2.3.1.2).
+     */
+    @Test
+    void refusesARobotsRedirectToAnotherPortOfThePrivateSeed() throws IOException {
+        try (ServerSocketChannel otherPort = ServerSocketChannel.open()) {
+            otherPort.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+            otherPort.configureBlocking(false);
+            int p2 = ((InetSocketAddress) otherPort.getLocalAddress()).getPort();
+            String seedOrigin = "127.0.0.1:" + server.port();
+            for (String target : List.of("http://127.0.0.1:" + p2 + "/robots.txt", "http://localhost:" + p2
+                    + "/robots.txt", "http://localhost:" + server.port() + "/robots.txt")) {
+                server.resetAll();
+                server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301).withHeader("Location",
+                        target)));
+                try (HttpFetcher seeded = new HttpFetcher(CONFIG, LIMITS, Set.of(seedOrigin), Clock.systemUTC(),
+                        true)) {
+                    RobotsResponse robots = seeded.fetchRobots(url("/robots.txt"));
+
+                    assertThat(robots.failure()).as(target).isEqualTo(FailureKind.PRIVATE_ADDRESS);
+                    assertThat(robots.unavailable()).as(target).isTrue();
+                    assertThat(robots.error()).as(target).startsWith("robots.txt redirect from " + url("/robots.txt")
+                            + " to " + target + " refused: host ");
+                    assertThat(robots.error()).as(target).contains("127.0.0.0/8 loopback");
+                    assertThat(robots.exchanges()).as("only the seed's 301 is archived").hasSize(1);
+                    assertThat(robots.exchanges().get(0).url()).isEqualTo(url("/robots.txt"));
+                }
+                assertThat(otherPort.accept()).as("a connection to the other port after %s", target).isNull();
+                server.verify(1, anyRequestedFor(anyUrl()));
+            }
+        }
     }
 
     @Test

@@ -63,7 +63,10 @@ class LinkScopeTest {
         assertThat(scope.decide("http://127.0.0.1:8080/", 0)).isEqualTo(new Accept("http://127.0.0.1:8080/"));
         assertThat(scope.decide("http://127.0.0.1:8080/a/b?c", 3)).isEqualTo(new Accept("http://127.0.0.1:8080/a/b?c"));
         assertThat(scope.decide("http://127.0.0.1:6379/", 1)).isEqualTo(new Reject(RejectReason.PRIVATE_ADDRESS,
-                "host \"127.0.0.1\" is a private address (loopback 127.0.0.0/8) and not a seed's host and port"));
+                "host \"127.0.0.1\" is in 127.0.0.0/8 loopback and 127.0.0.1:6379 is not a seed's host and port"));
+        assertThat(scope.decide("http://100.100.100.200/", 1)).isEqualTo(new Reject(RejectReason.PRIVATE_ADDRESS,
+                "host \"100.100.100.200\" is in 100.64.0.0/10 shared address space and 100.100.100.200:80 is not a"
+                        + " seed's host and port"));
         assertThat(label(scope.decide("http://127.0.0.1/", 1))).isEqualTo("private-address");
         assertThat(label(scope.decide("http://localhost:8080/", 1))).isEqualTo("private-address");
         assertThat(label(scope.decide("http://10.0.0.1:8080/", 1))).isEqualTo("private-address");

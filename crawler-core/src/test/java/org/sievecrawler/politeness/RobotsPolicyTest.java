@@ -56,4 +56,17 @@ class RobotsPolicyTest {
         assertThat(timeout.allows("https://example.org/")).isFalse();
         assertThat(timeout.reason()).isEqualTo("robots.txt could not be fetched: read timed out after 2000 ms");
     }
+
+    @Test
+    void allowsEverythingWhenTheRedirectsLedNowhere() {
+        RobotsRules rules = policy.interpret(ROBOTS_URL, 0, new byte[0],
+                "robots.txt https://example.org/robots.txt redirected more than 5 times", true);
+
+        assertThat(rules.kind()).isEqualTo(RobotsRules.Kind.ALLOW_ALL);
+        assertThat(rules.allows("https://example.org/anything")).isTrue();
+        assertThat(rules.reason()).isEqualTo("robots.txt https://example.org/robots.txt redirected more than 5 times:"
+                + " treated as unavailable (RFC 9309 2.3.1.2), everything allowed");
+        assertThat(policy.interpret(ROBOTS_URL, 0, new byte[0], "read timed out", false).kind())
+                .isEqualTo(RobotsRules.Kind.UNAVAILABLE);
+    }
 }

@@ -1,44 +1,47 @@
-package org.sievecrawler.link;
-
-import java.util.Locale;
+package org.sievecrawler.address;
 
 /**
- * Recognizes hosts that name the crawler's own machine or network without any DNS: {@code localhost} (and
- * {@code *.localhost}, RFC 6761) and IPv4 or IPv6 literals in loopback, private, shared, link-local or
- * unspecified ranges, whatever form the literal takes ({@code 0x7f.1}, {@code 2130706433}, {@code 0177.0.0.1}
- * and {@code 127.1} are all 127.0.0.1 to a browser and to {@code inet_aton}).
+ * IP literals as URL hosts write them: IPv4 in every form the WHATWG URL standard and {@code inet_aton} accept
+ * ({@code 0x7f.1}, {@code 2130706433}, {@code 0177.0.0.1} and {@code 127.1} are all 127.0.0.1 to a browser) and
+ * IPv6 in its text forms (compressed, with an embedded dotted quad), turned into the bytes an address is.
  *
  * <p>Thread-safe: static, stateless functions.
  *
- * <p>Out of scope: names that <em>resolve</em> to such addresses ({@code 127.0.0.1.nip.io}); the fetcher checks
- * resolved addresses itself. 6to4 and Teredo IPv6 addresses are not unpacked.
+ * <p>Out of scope: what an address is for ({@link SpecialRanges}), zone identifiers ({@code fe80::1%eth0}) and
+ * domain names.
  */
-final class AddressGuard {
+public final class IpLiteral {
     /** {@link #parseIpv4}: the host does not end in a number, so it is a domain name. */
-    static final long NOT_IPV4 = -1;
+    public static final long NOT_IPV4 = -1;
     /** {@link #parseIpv4}: the host ends in a number but is not a valid IPv4 address. */
-    static final long INVALID_IPV4 = -2;
+    public static final long INVALID_IPV4 = -2;
 
-    private AddressGuard() {
+    private IpLiteral() {
     }
 
     /**
-     * Which reserved range {@code host} lies in, e.g. {@code "loopback 127.0.0.0/8"}, or null if it is a public
-     * address or a domain name other than localhost.
+     * The address a host names by itself, 4 bytes for IPv4 and 16 for IPv6, or null for a domain name or an
+     * invalid literal.
      *
-     * @param host a host as {@link okhttp3.HttpUrl#host()} returns it: lower case, IPv6 without brackets
+     * @param host a host as {@link okhttp3.HttpUrl#host()} returns it (IPv6 without brackets), or in brackets;
+     *     one trailing dot is ignored
      */
-    static String reservedRange(String host) {
-        String h = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
+    public static byte[] bytes(String host) {
+        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
         if (h.indexOf(':') >= 0) {
             int[] groups = parseIpv6(h);
-            return groups == null ? null : ipv6Range(groups);
-        }
-        if (h.equalsIgnoreCase("localhost") || h.toLowerCase(Locale.ROOT).endsWith(".localhost")) {
-            return "localhost";
+            if (groups == null) {
+                return null;
+            }
+            byte[] address = new byte[16];
+            for (int i = 0; i < 8; i++) {
+                address[2 * i] = (byte) (groups[i] >>> 8);
+                address[2 * i + 1] = (byte) groups[i];
+            }
+            return address;
         }
         long v4 = parseIpv4(h);
-        return v4 < 0 ? null : ipv4Range((int) v4);
+        return v4 < 0 ? null : new byte[] {(byte) (v4 >>> 24), (byte) (v4 >>> 16), (byte) (v4 >>> 8), (byte) v4};
     }
 
     /**
@@ -47,7 +50,7 @@ final class AddressGuard {
      *
      * @return the address in the low 32 bits, {@link #NOT_IPV4} or {@link #INVALID_IPV4}
      */
-    static long parseIpv4(String host) {
+    public static long parseIpv4(String host) {
         int end = host.length();
         if (end > 1 && host.charAt(end - 1) == '.') {
             end--;
@@ -91,7 +94,7 @@ final class AddressGuard {
     }
 
     /** Dotted-decimal form of an IPv4 address. */
-    static String formatIpv4(long address) {
+    public static String formatIpv4(long address) {
         return ((address >>> 24) & 0xff) + "." + ((address >>> 16) & 0xff) + "." + ((address >>> 8) & 0xff) + "."
                 + (address & 0xff);
     }
@@ -135,56 +138,8 @@ final class AddressGuard {
         return value;
     }
 
-    private static String ipv4Range(int a) {
-        int first = a >>> 24;
-        int second = (a >>> 16) & 0xff;
-        if (first == 0) {
-            return "unspecified 0.0.0.0/8";
-        } else if (first == 10) {
-            return "private 10.0.0.0/8";
-        } else if (first == 100 && (second & 0xc0) == 64) {
-            return "shared 100.64.0.0/10";
-        } else if (first == 127) {
-            return "loopback 127.0.0.0/8";
-        } else if (first == 169 && second == 254) {
-            return "link-local 169.254.0.0/16";
-        } else if (first == 172 && (second & 0xf0) == 16) {
-            return "private 172.16.0.0/12";
-        } else if (first == 192 && second == 168) {
-            return "private 192.168.0.0/16";
-        }
-        return null;
-    }
-
-    private static String ipv6Range(int[] g) {
-        boolean firstFiveZero = g[0] == 0 && g[1] == 0 && g[2] == 0 && g[3] == 0 && g[4] == 0;
-        if (firstFiveZero && g[5] == 0 && g[6] == 0 && g[7] == 0) {
-            return "unspecified ::";
-        }
-        if (firstFiveZero && g[5] == 0 && g[6] == 0 && g[7] == 1) {
-            return "loopback ::1";
-        }
-        if ((g[0] & 0xfe00) == 0xfc00) {
-            return "unique-local fc00::/7";
-        }
-        if ((g[0] & 0xffc0) == 0xfe80) {
-            return "link-local fe80::/10";
-        }
-        if ((g[0] & 0xffc0) == 0xfec0) {
-            return "site-local fec0::/10";
-        }
-        boolean mapped = firstFiveZero && g[5] == 0xffff;
-        boolean compatible = firstFiveZero && g[5] == 0;
-        boolean nat64 = g[0] == 0x64 && g[1] == 0xff9b && g[2] == 0 && g[3] == 0 && g[4] == 0 && g[5] == 0;
-        if (mapped || compatible || nat64) {
-            String v4 = ipv4Range((g[6] << 16) | g[7]);
-            return v4 == null ? null : v4 + " (embedded in IPv6)";
-        }
-        return null;
-    }
-
     /** The eight 16-bit groups of an IPv6 literal (no brackets, no zone), or null if it is not one. */
-    static int[] parseIpv6(String s) {
+    public static int[] parseIpv6(String s) {
         int[] groups = new int[8];
         int count = 0;
         int compressAt = -1;
