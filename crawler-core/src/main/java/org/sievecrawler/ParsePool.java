@@ -163,8 +163,23 @@ final class ParsePool {
         return threads.stream().noneMatch(Thread::isAlive);
     }
 
-    /** Interrupts the parse threads (after a {@link #finish} that timed out). */
-    void interrupt() {
-        threads.forEach(Thread::interrupt);
+    /**
+     * Drops the jobs still waiting, after a {@link #finish} that timed out: they never run (the jobs running end in
+     * their own time). The parse threads are not interrupted: a job may be writing to a channel an interrupt would
+     * close.
+     *
+     * @return the jobs dropped
+     */
+    int abandon() {
+        lock.lock();
+        try {
+            int dropped = backlog.size();
+            backlog.clear();
+            bytes = 0;
+            room.signalAll();
+            return dropped;
+        } finally {
+            lock.unlock();
+        }
     }
 }
