@@ -72,7 +72,7 @@ public final class Crawler {
      * How long the requests in flight at the end of a crawl (a stop, a limit) may go on before they are cancelled and
      * their URLs put back, to be fetched on resume.
      */
-    static final long STOP_GRACE_SECONDS = 10;
+    public static final long STOP_GRACE_SECONDS = 10;
     static final Duration STOP_GRACE = Duration.ofSeconds(STOP_GRACE_SECONDS);
     /** How long fetchers may take to end once their requests are cancelled (at least the grace period). */
     private static final Duration CANCEL_WAIT = Duration.ofSeconds(5);
