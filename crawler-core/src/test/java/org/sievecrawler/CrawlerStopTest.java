@@ -118,7 +118,7 @@ class CrawlerStopTest {
         site.page("/", FixtureSite.linkPage("home", "/held"))
                 .heldPage("/held", FixtureSite.linkPage("held"));
         CrawlProfile profile = profile(site.url("/"));
-        profile = profile.withLimits(profile.limits().withMaxDuration(Duration.ofSeconds(2)));
+        profile = profile.withLimits(profile.limits().withMaxDuration(Duration.ofSeconds(4)));
 
         CrawlSummary ended = new Crawler(profile, Crawler.Start.NEW, GRACE).run();
 
