@@ -120,7 +120,10 @@ final class FetchWorker {
     private final AtomicReference<Error> fatal = new AtomicReference<>();
     private final AtomicReference<IOException> parseFailure =
             new AtomicReference<>();
-    /** Set by {@link #seal()}: nothing is recorded or offered any more. Read under the gate's shared lock. */
+    /**
+     * Set by {@link #seal()}: nothing is recorded and no page waiting for a parse thread is parsed any more. Set under
+     * the gate's exclusive lock, read under its shared one.
+     */
     private volatile boolean sealed;
 
     FetchWorker(CrawlProfile profile, Sieve sieve, HostScheduler politeness, HttpFetcher fetcher, RobotsPolicy robots,
