@@ -53,7 +53,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A crawl ends when the Sieve is empty and nothing is in flight, at {@code limits.max-pages} or
  * {@code limits.max-duration}, or on {@link #stop()}: no new URL is taken, requests in flight get a grace
- * period to finish, the output is flushed and the summary written. Every thread it starts, it stops.
+ * period ({@value #STOP_GRACE_SECONDS} s) to finish and be recorded; those still running then are cancelled, not
+ * recorded, and their URLs put back: the final checkpoint (state STOPPED) holds them, and a resume fetches them.
+ * Nothing in flight is lost or recorded as an error. Then the output is flushed and the summary written. Every
+ * thread it starts, it stops (a fetcher that does not end once its request is cancelled, e.g. in a slow host name
+ * lookup, is left behind, a daemon that records nothing more).
  *
  * <p>Thread-safe: {@link #stop()} may be called from any thread (e.g. a signal handler) while {@link #run()}
  * runs on another. A Crawler runs once.
@@ -64,7 +68,14 @@ public final class Crawler {
     static final int BYTES_PER_PENDING_URL = 100;
     /** Heap for all but the Sieve: buffers, parsers, connections, the JVM's own. */
     static final int HEAP_HEADROOM_MB = 64;
-    static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    /**
+     * How long the requests in flight at the end of a crawl (a stop, a limit) may go on before they are cancelled and
+     * their URLs put back, to be fetched on resume.
+     */
+    public static final long STOP_GRACE_SECONDS = 10;
+    static final Duration STOP_GRACE = Duration.ofSeconds(STOP_GRACE_SECONDS);
+    /** How long fetchers may take to end once their requests are cancelled (at least the grace period). */
+    private static final Duration CANCEL_WAIT = Duration.ofSeconds(5);
 
     private final CrawlProfile profile;
     private final Clock clock;
@@ -77,6 +88,8 @@ public final class Crawler {
     /** pages.jsonl while the crawl runs, for {@link #halt()}. */
     private final AtomicReference<JsonlSink> openSink = new AtomicReference<>();
     private final Start start;
+    /** How long requests in flight may go on after the crawl began to end; {@link #STOP_GRACE} but in tests. */
+    private final Duration stopGrace;
 
     /** What a crawl does with its output folder: begin there, begin afresh, or go on. */
     public enum Start {
@@ -108,10 +121,20 @@ public final class Crawler {
         this(profile, clock, Start.NEW);
     }
 
+    /** A crawl whose requests in flight at its end get {@code stopGrace} instead of {@link #STOP_GRACE}. */
+    Crawler(CrawlProfile profile, Start start, Duration stopGrace) {
+        this(profile, Clock.systemUTC(), start, stopGrace);
+    }
+
     private Crawler(CrawlProfile profile, Clock clock, Start start) {
+        this(profile, clock, start, STOP_GRACE);
+    }
+
+    private Crawler(CrawlProfile profile, Clock clock, Start start, Duration stopGrace) {
         this.profile = profile;
         this.clock = clock;
         this.start = start;
+        this.stopGrace = stopGrace;
     }
 
     /**
@@ -206,6 +229,7 @@ public final class Crawler {
                     runFetchers(worker, politeness);
                 } finally {
                     worker.finishParsing(); // every thread the crawl started ends with it
+                    worker.seal(); // a thread left behind records nothing after the final checkpoint
                 }
                 ProgressReporter.LOG.info(progress.next().toString());
             }
@@ -407,7 +431,10 @@ public final class Crawler {
         }
     }
 
-    /** Asks the crawl to stop: no new URL is taken, requests in flight finish, the summary is written. */
+    /**
+     * Asks the crawl to stop: no new URL is taken, requests in flight get the grace period to finish, those still
+     * running then are cancelled and put back for the resume, the final checkpoint and the summary are written.
+     */
     public void stop() {
         endReason.compareAndSet(null, "stopped");
         stopRequested.countDown();
@@ -415,7 +442,6 @@ public final class Crawler {
 
     private void runFetchers(FetchWorker worker, HostScheduler politeness) {
         int threads = profile.fetch().threads();
-        List<Thread> fetchers = new ArrayList<>(threads);
         CountDownLatch done = new CountDownLatch(threads);
         for (int i = 0; i < threads; i++) {
             Thread thread = new Thread(() -> {
@@ -434,7 +460,6 @@ public final class Crawler {
                 }
             }, "fetcher-" + i);
             thread.setDaemon(true);
-            fetchers.add(thread);
             thread.start();
         }
         Duration maxDuration = profile.limits().maxDuration();
@@ -444,28 +469,47 @@ public final class Crawler {
             if (!finished) {
                 endReason.compareAndSet(null, stopRequested.getCount() == 0 ? "stopped" : "max-duration");
                 politeness.wakeAll();
-                if (!done.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
-                    LOG.warn("{} requests still in flight after a {} s grace period; abandoning them",
-                            politeness.inFlight(), STOP_GRACE.toSeconds());
-                    fetchers.forEach(Thread::interrupt);
-                    done.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+                if (!done.await(stopGrace.toMillis(), TimeUnit.MILLISECONDS)) {
+                    cancelInFlight(worker, politeness, done);
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             endReason.compareAndSet(null, "stopped");
-            fetchers.forEach(Thread::interrupt);
+            politeness.wakeAll();
+            worker.cancelInFlight();
         }
     }
 
-    /** Waits until the fetchers are done, a stop is requested or {@code millis} pass; true if they are done. */
+    /**
+     * The end of a crawl's grace period: the requests still in flight are cancelled and their URLs put back, to be
+     * fetched on resume. Fetchers are not interrupted (see {@link FetchWorker}); one that does not end even so (a
+     * host name still resolving, a page still parsing) is left behind, and what it holds stays in flight in the
+     * final checkpoint ({@link FetchWorker#seal()}).
+     */
+    private void cancelInFlight(FetchWorker worker, HostScheduler politeness, CountDownLatch done)
+            throws InterruptedException {
+        int running = politeness.inFlight();
+        worker.cancelInFlight();
+        LOG.info("{} requests still in flight after the {} ms grace period: cancelled, their URLs kept in the"
+                + " checkpoint to be fetched on resume", running, stopGrace.toMillis());
+        if (!done.await(Math.max(stopGrace.toMillis(), CANCEL_WAIT.toMillis()), TimeUnit.MILLISECONDS)) {
+            LOG.warn("{} fetcher threads did not end after their requests were cancelled; left behind, their URLs"
+                    + " kept in the checkpoint", done.getCount());
+        }
+    }
+
+    /**
+     * Waits until the fetchers are done, the crawl is ending (a stop, limits.max-pages, a failure) or {@code millis}
+     * pass; true if they are done.
+     */
     private boolean awaitEither(CountDownLatch done, long millis) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.min(millis, Long.MAX_VALUE / 2_000_000));
         while (true) {
             if (done.await(100, TimeUnit.MILLISECONDS)) {
                 return true;
             }
-            if (stopRequested.getCount() == 0 || System.nanoTime() > deadline) {
+            if (stopRequested.getCount() == 0 || endReason.get() != null || System.nanoTime() > deadline) {
                 return false;
             }
         }

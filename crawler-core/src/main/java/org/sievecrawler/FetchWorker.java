@@ -69,6 +69,14 @@ import org.slf4j.LoggerFactory;
  * checkpoint sees every task in exactly one place. A task's last record ends it; a redirect offers its target
  * before recording itself for that reason.
  *
+ * <p>The end of a crawl: a fetcher stops taking tasks once {@code stopping} says so and finishes the one it holds.
+ * Requests still running when the crawl has waited long enough are cancelled ({@link #cancelInFlight()}); a
+ * cancelled request is no failure of the server's: its task goes back to the queue, unrecorded, and the final
+ * checkpoint holds it for the resume. Once the crawl writes its final checkpoint ({@link #seal()}), nothing more is
+ * recorded, so a task is either recorded or in that checkpoint, never both. Threads are never interrupted: an
+ * interrupt reaches a request only between two reads, and closes pages.jsonl's channel if it comes while a record
+ * is written.
+ *
  * <p>Thread-safe: one instance serves every fetcher and parse thread; all its collaborators are thread-safe.
  */
 final class FetchWorker {
@@ -112,6 +120,11 @@ final class FetchWorker {
     private final AtomicReference<Error> fatal = new AtomicReference<>();
     private final AtomicReference<IOException> parseFailure =
             new AtomicReference<>();
+    /**
+     * Set by {@link #seal()}: nothing is recorded and no page waiting for a parse thread is parsed any more. Set under
+     * the gate's exclusive lock, read under its shared one.
+     */
+    private volatile boolean sealed;
 
     FetchWorker(CrawlProfile profile, Sieve sieve, HostScheduler politeness, HttpFetcher fetcher, RobotsPolicy robots,
             PageParser parser, UrlNormalizer normalizer, LinkScope scope, PageSink sink, WarcArchive archive,
@@ -166,7 +179,7 @@ final class FetchWorker {
                 continue;
             }
             try {
-                if (!task.isRobots() && !takePage()) {
+                if (!task.isRobots() && !takePage(task)) {
                     shared(() -> {
                         politeness.putBack(task);
                         inFlight.remove(task);
@@ -214,9 +227,14 @@ final class FetchWorker {
         }
     }
 
-    private boolean takePage() {
+    /**
+     * Whether {@code limits.max-pages} lets the crawl start {@code task}: the limit counts page tasks taken (a retry
+     * is the same task again, not counted twice), so at most that many are started and at most that many recorded
+     * (but for the out-of-scope targets of redirects, recorded without a task).
+     */
+    private boolean takePage(PendingUrl task) {
         long max = profile.limits().maxPages();
-        if (max > 0 && pagesTaken.incrementAndGet() > max) {
+        if (max > 0 && task.attempt() == 0 && pagesTaken.incrementAndGet() > max) {
             limitReached.test(max);
             return false;
         }
@@ -262,6 +280,13 @@ final class FetchWorker {
             handleRedirect(task, redirect, archive(redirect.exchange()));
         } else {
             FetchResult.Failure failure = (FetchResult.Failure) result;
+            if (failure.kind() == FailureKind.CANCELLED) { // the crawl is ending: fetched again on resume
+                shared(() -> {
+                    politeness.putBack(task);
+                    inFlight.remove(task);
+                });
+                return;
+            }
             stats.failedAttempt();
             if (failure.kind().retryable() && task.attempt() < profile.fetch().retries()) {
                 stats.retried();
@@ -295,6 +320,10 @@ final class FetchWorker {
      */
     private void handleRobots(PendingUrl task) throws IOException {
         RobotsResponse response = fetcher.fetchRobots(task.url());
+        if (response.failure() == FailureKind.CANCELLED) { // the crawl is ending; a resume fetches robots.txt anew
+            politeness.retryRobots(task, Duration.ZERO);
+            return;
+        }
         if (response.failed() || response.status() >= 500) {
             stats.failedAttempt();
         }
@@ -326,6 +355,9 @@ final class FetchWorker {
         busy.incrementAndGet();
         parsers.submit(page.length(), () -> {
             try {
+                if (sealed) {
+                    return; // the final checkpoint holds the task in flight
+                }
                 parsePage(task, page, at);
             } catch (IOException e) {
                 parseFailure.compareAndSet(null, e);
@@ -362,15 +394,36 @@ final class FetchWorker {
     void finishParsing() throws IOException {
         try {
             if (!parsers.finish(Duration.ofMinutes(1))) {
-                parsers.interrupt();
+                LOG.warn("the parse threads did not end within a minute; the {} pages waiting for them are left"
+                        + " unrecorded, to be fetched again on resume", parsers.abandon());
             }
         } catch (InterruptedException e) {
-            parsers.interrupt();
+            parsers.abandon();
             Thread.currentThread().interrupt();
         }
         if (parseFailure.get() != null) {
             throw parseFailure.get();
         }
+    }
+
+    /**
+     * Cancels the requests in flight and any made from now on (see {@link HttpFetcher#cancelCalls()}); their tasks
+     * go back to the queue unrecorded. For a crawl that is ending and has waited for them long enough.
+     */
+    void cancelInFlight() {
+        fetcher.cancelCalls();
+    }
+
+    /**
+     * Records nothing more, from now on: a task still being fetched or parsed by a thread the crawl could not wait
+     * for stays in flight, and so in the final checkpoint, written after this. Returns once a record being written
+     * is written.
+     */
+    void seal() {
+        gate.exclusive(() -> {
+            sealed = true;
+            return null;
+        });
     }
 
     /** Parses an HTML page, offers the links it may follow and records it (and its outlinks, in the archive). */
@@ -478,6 +531,9 @@ final class FetchWorker {
         Lock lock = gate.shared();
         lock.lock();
         try {
+            if (sealed) {
+                return; // after the final checkpoint, which holds the task in flight
+            }
             sink.accept(record);
             stats.record(record);
             if (task != null) {

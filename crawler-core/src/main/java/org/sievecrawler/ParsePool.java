@@ -22,8 +22,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Bounds: at most {@code maxPages} pages and {@code maxBytes} bytes wait (a single page larger than
  * {@code maxBytes} is taken when nothing waits), so memory stays bounded whatever the pages' sizes.
  *
- * <p>Threads: {@link #submit} from any number of threads. {@link #finish} from one thread, once: it runs what
- * waits, stops the parse threads and waits for them; after it, {@link #submit} runs a job in the calling thread.
+ * <p>Threads: {@link #submit} from any number of threads. {@link #finish} from one thread (again, to wait longer,
+ * if it timed out): it runs what waits, stops the parse threads and waits for them; after it, {@link #submit} runs a
+ * job in the calling thread. {@link #abandon} drops what still waits, for a finish that took too long.
  * A job must not throw: the pool does not catch what escapes it (it would end its parse thread).
  */
 final class ParsePool {
@@ -163,8 +164,23 @@ final class ParsePool {
         return threads.stream().noneMatch(Thread::isAlive);
     }
 
-    /** Interrupts the parse threads (after a {@link #finish} that timed out). */
-    void interrupt() {
-        threads.forEach(Thread::interrupt);
+    /**
+     * Drops the jobs still waiting, after a {@link #finish} that timed out: they never run (the jobs running end in
+     * their own time). The parse threads are not interrupted: a job may be writing to a channel an interrupt would
+     * close.
+     *
+     * @return the jobs dropped
+     */
+    int abandon() {
+        lock.lock();
+        try {
+            int dropped = backlog.size();
+            backlog.clear();
+            bytes = 0;
+            room.signalAll();
+            return dropped;
+        } finally {
+            lock.unlock();
+        }
     }
 }

@@ -138,6 +138,31 @@ class ParsePoolTest {
         parse.countDown();
     }
 
+    @Test
+    void abandonDropsTheWaitingJobsAndLetsTheRunningOneEndUninterrupted() throws InterruptedException {
+        pool = new ParsePool(1, 8, 1 << 20);
+        Semaphore parse = new Semaphore(0);
+        AtomicInteger parsed = new AtomicInteger();
+        AtomicBoolean interrupted = new AtomicBoolean();
+        pool.submit(1, () -> {
+            parse.acquireUninterruptibly();
+            interrupted.set(Thread.currentThread().isInterrupted());
+            parsed.incrementAndGet();
+        });
+        awaitBacklog(0); // the parse thread runs the first job
+        for (int i = 0; i < 3; i++) {
+            pool.submit(1, parsed::incrementAndGet);
+        }
+        assertThat(pool.finish(Duration.ofMillis(50))).as("the running job holds the thread").isFalse();
+
+        assertThat(pool.abandon()).isEqualTo(3);
+        parse.release();
+
+        assertThat(pool.finish(WAIT)).isTrue();
+        assertThat(parsed).as("only the job that was running").hasValue(1);
+        assertThat(interrupted).isFalse();
+    }
+
     private void awaitBacklog(int size) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (pool.backlog() != size && System.nanoTime() < deadline) {

@@ -47,7 +47,8 @@ final class CrawlRun {
         String resumeWith = "resume with: crawler crawl --resume " + dir;
         StopSignal.Registration registration = signal.onStop(() -> {
             stopped.set(true);
-            err.println("stopping: no new URLs are taken; requests in flight finish and the summary is written"
+            err.println("stopping: no new URLs are taken; requests in flight get " + Crawler.STOP_GRACE_SECONDS
+                    + " s to finish, then are cancelled and kept for the resume; the summary is written"
                     + " (Ctrl-C again to stop at once); " + resumeWith);
             err.flush();
             crawler.stop();

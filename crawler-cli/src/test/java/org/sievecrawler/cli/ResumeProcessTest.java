@@ -141,6 +141,7 @@ class ResumeProcessTest {
         assertThat(requests.keySet()).containsAll(allPaths());
         assertThat(requests.entrySet()).filteredOn(e -> e.getValue() > 1).isEmpty();
         assertThat(recordedUrls()).hasSize(PAGES + 1).doesNotHaveDuplicates();
+        assertThat(recordedOutcomes()).as("nothing in flight at the stop recorded as an error").containsOnly("fetched");
 
         Process again = start("crawl", "--resume", dir.toString());
         assertThat(again.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -174,6 +175,8 @@ class ResumeProcessTest {
         assertThat(resumed.waitFor(60, TimeUnit.SECONDS)).as("the resumed crawl ends").isTrue();
         assertThat(resumed.exitValue()).as(output()).isZero();
         assertThat(recordedUrls()).containsAll(allPaths().stream().map(this::url).toList());
+        assertThat(recordedOutcomes()).as("the requests hanging at the halt recorded as fetched, on resume")
+                .containsOnly("fetched");
     }
 
     /** Sends SIGINT, as Ctrl-C in a terminal does. */
@@ -270,6 +273,15 @@ class ResumeProcessTest {
     }
 
     /** Every URL in pages.jsonl, in order; every line must be whole JSON. */
+    /** The outcomes in pages.jsonl, each once. */
+    private Set<String> recordedOutcomes() throws IOException {
+        Set<String> outcomes = new java.util.TreeSet<>();
+        for (String line : Files.readAllLines(dir.resolve("pages.jsonl"))) {
+            outcomes.add(JSON.readTree(line).get("outcome").asText());
+        }
+        return outcomes;
+    }
+
     private List<String> recordedUrls() throws IOException {
         List<String> urls = new ArrayList<>();
         for (String line : Files.readAllLines(dir.resolve("pages.jsonl"))) {

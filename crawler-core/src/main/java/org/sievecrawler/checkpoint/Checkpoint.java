@@ -27,8 +27,9 @@ public record Checkpoint(State state, String endReason, CrawlProfile profile, Li
         /** Written while the crawl ran: a crash may have followed; resumable. */
         RUNNING,
         /**
-         * Written at a graceful stop or at a limit (max-pages, max-duration): resumable, nothing in flight; a crawl
-         * that stopped at max-pages goes on with a higher limit.
+         * Written at a graceful stop or at a limit (max-pages, max-duration): resumable; its pending URLs include
+         * the requests cancelled at the end of the grace period, unrecorded. A crawl that stopped at max-pages goes
+         * on with a higher limit.
          */
         STOPPED,
         /** Written when the crawl ran out of URLs: nothing to resume. */

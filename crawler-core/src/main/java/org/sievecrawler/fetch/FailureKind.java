@@ -29,7 +29,12 @@ public enum FailureKind {
     /** The server answered 429, 502, 503 or 504. */
     RETRYABLE_STATUS(true, null),
     /** The URL string is not an absolute http or https URL. */
-    INVALID_URL(false, null);
+    INVALID_URL(false, null),
+    /**
+     * The crawl cancelled the request as it ended ({@link HttpFetcher#cancelCalls()}): no fault of the server's;
+     * the engine records nothing and fetches the URL again on resume.
+     */
+    CANCELLED(false, null);
 
     private final boolean retryable;
     private final String unreachableReason;

@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.net.SocketFactory;
+import okhttp3.Call;
 import okhttp3.Dispatcher;
 import okhttp3.Dns;
 import okhttp3.Headers;
@@ -48,6 +50,10 @@ import org.slf4j.LoggerFactory;
  * {@code fetch.threads}, enough for every fetcher thread to hit one host at once; the crawl asks for threads times
  * connections per host, so that moving between hosts does not mean reconnecting).
  *
+ * <p>{@link #cancelCalls()} ends every request in flight, and every one made after it, with
+ * {@link FailureKind#CANCELLED}: the crawl's way to end requests still running when it stops (a thread interrupt
+ * would reach a request only between two reads, and would close pages.jsonl's channel if it came later).
+ *
  * <p>Out of scope: retries and their backoff, following redirects of pages, politeness and interpreting
  * robots.txt (the engine and the politeness package). {@code fetchMillis} is measured with the injected clock.
  */
@@ -74,6 +80,9 @@ public final class HttpFetcher implements AutoCloseable {
     /** The connection pool, swept by a thread of its own (see {@link PoolSweeper}). */
     private final PoolSweeper sweeper;
     private final StaleConnections stale = new StaleConnections();
+    /** Calls from their start until their body is read, for {@link #cancelCalls()}. */
+    private final Set<Call> calls = ConcurrentHashMap.newKeySet();
+    private volatile boolean cancelled;
 
     /** A fetcher on the system clock; see {@link #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock)}. */
     public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> seedOrigins) {
@@ -210,10 +219,16 @@ public final class HttpFetcher implements AutoCloseable {
         Wire wire = new Wire(capture);
         Request request = request(parsed, wire);
         FetchResult result;
-        try (Response response = clientFor(parsed).newCall(request).execute()) {
+        Call call = newCall(request);
+        try (Response response = call.execute()) {
             result = toResult(response, parsed, start, wire);
         } catch (IOException e) {
             result = NetworkErrors.failure(e, parsed, fetch, 0, elapsed(start));
+        } finally {
+            calls.remove(call);
+        }
+        if (result instanceof FetchResult.Failure && call.isCanceled()) { // whatever the exception said
+            result = new FetchResult.Failure(FailureKind.CANCELLED, 0, cancelled(parsed), null, elapsed(start));
         }
         LOG.debug("fetched {}: {}", parsed, result);
         return result;
@@ -338,7 +353,8 @@ public final class HttpFetcher implements AutoCloseable {
             long start = clock.millis();
             Wire wire = new Wire(capture);
             Request request = request(current, wire);
-            try (Response response = clientFor(current).newCall(request).execute()) {
+            Call call = newCall(request);
+            try (Response response = call.execute()) {
                 int status = response.code();
                 if (!isRedirect(status)) {
                     CappedBody body = readBody(response, MAX_ROBOTS_BYTES);
@@ -366,6 +382,10 @@ public final class HttpFetcher implements AutoCloseable {
                 previous = current;
                 current = next;
             } catch (IOException e) {
+                if (call.isCanceled()) {
+                    return RobotsResponse.failed(current.toString(), FailureKind.CANCELLED, cancelled(current),
+                            exchanges);
+                }
                 FetchResult.Failure failure = NetworkErrors.failure(e, current, fetch, 0, 0);
                 LOG.debug("robots.txt {} failed: {}", current, failure.detail());
                 if (previous != null && failure.kind() == FailureKind.PRIVATE_ADDRESS) {
@@ -373,8 +393,35 @@ public final class HttpFetcher implements AutoCloseable {
                             + previous + " to " + current + " refused: " + failure.detail(), exchanges);
                 }
                 return RobotsResponse.failed(current.toString(), failure.kind(), failure.detail(), exchanges);
+            } finally {
+                calls.remove(call);
             }
         }
+    }
+
+    /**
+     * Cancels every request in flight and every one made from now on: each ends with {@link FailureKind#CANCELLED}
+     * (a response already read whole is not affected). For the end of a crawl; there is no undoing it.
+     */
+    public void cancelCalls() {
+        cancelled = true; // before the sweep: a call registered after it sees the flag (see newCall)
+        for (Call call : calls) {
+            call.cancel();
+        }
+    }
+
+    /** A call for {@code request}, registered for {@link #cancelCalls()}; the caller removes it when done. */
+    private Call newCall(Request request) {
+        Call call = clientFor(request.url()).newCall(request);
+        calls.add(call);
+        if (cancelled) {
+            call.cancel();
+        }
+        return call;
+    }
+
+    private static String cancelled(HttpUrl url) {
+        return "request for " + url + " cancelled: the crawl ended while it was in flight";
     }
 
     /** {@link #isParseable(String, List)} against the profile's {@code fetch.accept}. */

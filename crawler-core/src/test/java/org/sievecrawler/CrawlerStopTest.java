@@ -1,0 +1,166 @@
+package org.sievecrawler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.checkpoint.Checkpoint;
+import org.sievecrawler.checkpoint.CheckpointStore;
+import org.sievecrawler.fixtures.FixtureSite;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.FetchConfig;
+import org.sievecrawler.profile.OutputConfig;
+import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.profile.SieveConfig;
+import org.sievecrawler.progress.CrawlSummary;
+import org.sievecrawler.sieve.OverflowPolicy;
+import org.sievecrawler.sieve.PendingUrl;
+
+/**
+ * Crawls that end while a body is in flight (a stop, limits.max-duration, limits.max-pages): what was in flight is
+ * either recorded normally or put back into the final checkpoint, never recorded as an error, and a resume fetches
+ * it once. The held bodies are released only for the resume, so nothing here depends on timing but the short
+ * grace period.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class CrawlerStopTest {
+    private static final Duration GRACE = Duration.ofMillis(300);
+    @TempDir
+    Path out;
+    private HeldSite site;
+
+    @BeforeEach
+    void startSite() throws Exception {
+        site = new HeldSite();
+    }
+
+    @AfterEach
+    void stopSite() throws Exception {
+        site.close();
+    }
+
+    /** Timeouts far longer than the test: only the stop ends a held body. */
+    private CrawlProfile profile(String seed) {
+        return CrawlProfile.defaults().withSeeds(List.of(seed))
+                .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ZERO).withMaxConnectionsPerHost(4))
+                .withFetch(FetchConfig.defaults().withThreads(4)
+                        .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofSeconds(120)))
+                .withSieve(new SieveConfig(100_000, 0.001, OverflowPolicy.WARN))
+                .withOutput(OutputConfig.defaults().withDir(out));
+    }
+
+    private static CompletableFuture<CrawlSummary> runAsync(Crawler crawler) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return crawler.run();
+            } catch (CrawlException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    private List<String> pendingInCheckpoint() throws Exception {
+        List<String> urls = new ArrayList<>();
+        for (PendingUrl url : new CheckpointStore(out).read().pending()) {
+            urls.add(url.url());
+        }
+        return urls;
+    }
+
+    /** Resumes the crawl with the held bodies released and no page limit; returns the whole output. */
+    private CrawlOutput resumeReleased() throws Exception {
+        site.release();
+        CrawlProfile saved = new CheckpointStore(out).readProfile();
+        CrawlSummary summary = Crawler.resuming(saved.withLimits(saved.limits().withMaxPages(0))).run();
+        assertThat(summary.endReason()).isEqualTo("finished");
+        return CrawlOutput.read(out);
+    }
+
+    @Test
+    void aStopPutsABodyInFlightBackIntoTheCheckpointAndTheResumeFetchesItOnce() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/held", "/a"))
+                .heldPage("/held", FixtureSite.linkPage("held", "/after"))
+                .page("/a", FixtureSite.linkPage("a"))
+                .page("/after", FixtureSite.linkPage("after"));
+        Crawler crawler = new Crawler(profile(site.url("/")), Crawler.Start.NEW, GRACE);
+        CompletableFuture<CrawlSummary> running = runAsync(crawler);
+        assertThat(site.awaitBodyStarted("/held", 30)).as("the held body started").isTrue();
+
+        crawler.stop();
+        CrawlSummary stopped = running.get(30, TimeUnit.SECONDS);
+
+        assertThat(stopped.endReason()).isEqualTo("stopped");
+        CrawlOutput output = CrawlOutput.read(out);
+        assertThat(output.urls()).doesNotContain(site.url("/held"));
+        assertThat(output.summary.get("errors").asLong()).as("a cancelled request is no failed attempt").isZero();
+        assertThat(new CheckpointStore(out).read().state()).isEqualTo(Checkpoint.State.STOPPED);
+        assertThat(pendingInCheckpoint()).containsOnlyOnce(site.url("/held"));
+
+        CrawlOutput resumed = resumeReleased();
+
+        assertThat(resumed.urls()).doesNotHaveDuplicates()
+                .containsExactlyInAnyOrder(site.url("/"), site.url("/a"), site.url("/held"), site.url("/after"));
+        assertThat(resumed.record(site.url("/held")).get("outcome").asText()).isEqualTo("fetched");
+        assertThat(site.requests("/held")).isEqualTo(2);
+    }
+
+    @Test
+    void maxDurationPutsABodyInFlightBackIntoTheCheckpoint() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/held"))
+                .heldPage("/held", FixtureSite.linkPage("held"));
+        CrawlProfile profile = profile(site.url("/"));
+        profile = profile.withLimits(profile.limits().withMaxDuration(Duration.ofSeconds(4)));
+
+        CrawlSummary ended = new Crawler(profile, Crawler.Start.NEW, GRACE).run();
+
+        assertThat(ended.endReason()).isEqualTo("max-duration");
+        assertThat(CrawlOutput.read(out).urls()).containsExactly(site.url("/"));
+        assertThat(pendingInCheckpoint()).containsExactly(site.url("/held"));
+
+        CrawlOutput resumed = resumeReleased();
+
+        assertThat(resumed.urls()).containsExactly(site.url("/"), site.url("/held"));
+        assertThat(resumed.record(site.url("/held")).get("outcome").asText()).isEqualTo("fetched");
+    }
+
+    @Test
+    void maxPagesLosesNoUrlInFlightAndTheResumeRecordsEachOnce() throws Exception {
+        List<String> paths = new ArrayList<>(List.of("/held0", "/held1"));
+        for (int i = 0; i < 10; i++) {
+            paths.add("/p" + i);
+        }
+        site.page("/", FixtureSite.linkPage("home", paths.toArray(String[]::new)))
+                .heldPage("/held0", FixtureSite.linkPage("held0"))
+                .heldPage("/held1", FixtureSite.linkPage("held1"));
+        for (int i = 0; i < 10; i++) {
+            site.page("/p" + i, FixtureSite.linkPage("p" + i));
+        }
+        CrawlProfile profile = profile(site.url("/"));
+        profile = profile.withLimits(profile.limits().withMaxPages(5));
+
+        CrawlSummary ended = new Crawler(profile, Crawler.Start.NEW, GRACE).run();
+
+        assertThat(ended.endReason()).isEqualTo("max-pages");
+        CrawlOutput output = CrawlOutput.read(out);
+        assertThat(output.records.size()).isBetween(1, 5);
+        assertThat(output.outcomes().values()).containsOnly("fetched");
+        List<String> everywhere = new ArrayList<>(output.urls());
+        everywhere.addAll(pendingInCheckpoint());
+        assertThat(everywhere).as("every URL recorded or in the checkpoint, once").doesNotHaveDuplicates()
+                .hasSize(13);
+
+        CrawlOutput resumed = resumeReleased();
+
+        assertThat(resumed.urls()).doesNotHaveDuplicates().hasSize(13);
+        assertThat(resumed.outcomes().values()).containsOnly("fetched");
+    }
+}
