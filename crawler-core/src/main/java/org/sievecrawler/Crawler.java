@@ -30,6 +30,7 @@ import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.politeness.RobotsPolicy;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.SieveConfig;
+import org.sievecrawler.profile.ProfileUnits;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
@@ -491,8 +492,9 @@ public final class Crawler {
             throws InterruptedException {
         int running = politeness.inFlight();
         worker.cancelInFlight();
-        LOG.info("{} requests still in flight after the {} ms grace period: cancelled, their URLs kept in the"
-                + " checkpoint to be fetched on resume", running, stopGrace.toMillis());
+        LOG.info("{} still in flight after the {} grace period: cancelled, kept in the checkpoint to be fetched on"
+                + " resume", running == 1 ? "1 request" : running + " requests",
+                ProfileUnits.formatDuration(stopGrace));
         if (!done.await(Math.max(stopGrace.toMillis(), CANCEL_WAIT.toMillis()), TimeUnit.MILLISECONDS)) {
             LOG.warn("{} fetcher threads did not end after their requests were cancelled; left behind, their URLs"
                     + " kept in the checkpoint", done.getCount());
