@@ -62,6 +62,8 @@ trap '"$NGINX" -c "$WORK/nginx.conf" -p "$WORK" -s stop 2>/dev/null || true' EXI
 sleep 0.5
 cat > "$WORK/profile.yaml" <<YAML
 name: jvm-flags
+limits:
+  max-pages-per-host: 0
 fetch:
   threads: $THREADS
 politeness:

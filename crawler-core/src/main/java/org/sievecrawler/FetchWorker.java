@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.ThreadLocalRandom;
@@ -27,14 +28,17 @@ import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.LinkScope;
 import org.sievecrawler.link.RejectReason;
 import org.sievecrawler.link.UrlNormalizer;
+import org.sievecrawler.link.UrlTraps;
 import org.sievecrawler.parse.Outlink;
 import org.sievecrawler.parse.PageParser;
 import org.sievecrawler.parse.ParsedPage;
+import org.sievecrawler.politeness.HostBudget;
 import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.politeness.RobotsPolicy;
 import org.sievecrawler.politeness.RobotsRules;
 import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.ProfileUnits;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
@@ -82,7 +86,6 @@ import org.slf4j.LoggerFactory;
 final class FetchWorker {
     private static final Logger LOG = LoggerFactory.getLogger(FetchWorker.class);
     private static final Duration IDLE_WAIT = Duration.ofMillis(200);
-    private static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(10);
     private static final Duration BASE_BACKOFF = Duration.ofSeconds(1);
     /** Fetched pages that may wait for a parse thread, per core, and their bytes at most (see {@link ParsePool}). */
     private static final int PARSE_BACKLOG_PAGES_PER_CORE = 32;
@@ -97,6 +100,8 @@ final class FetchWorker {
     private final UrlNormalizer normalizer;
     private final LinkScope scope;
     private final LinkResolver links;
+    private final UrlTraps traps;
+    private final HostBudget hostBudget;
     private final PageSink sink;
     /** Where captured exchanges go; null when WARC output is off (the fetcher then captures none). */
     private final WarcArchive archive;
@@ -140,6 +145,8 @@ final class FetchWorker {
         this.normalizer = normalizer;
         this.scope = scope;
         this.links = new LinkResolver(normalizer, scope);
+        this.traps = UrlTraps.of(profile.scope());
+        this.hostBudget = new HostBudget(profile.limits().maxPagesPerHost());
         int cores = Runtime.getRuntime().availableProcessors();
         this.parsers = new ParsePool(cores, PARSE_BACKLOG_PAGES_PER_CORE * cores, PARSE_BACKLOG_BYTES);
         this.sink = sink;
@@ -246,6 +253,11 @@ final class FetchWorker {
             handleRobots(task);
             return;
         }
+        Optional<String> trap = traps.trap(task.url());
+        if (trap.isPresent()) {
+            refuseTrap(task, trap.get());
+            return;
+        }
         String down = politeness.unreachableReason(task.url());
         if (down != null) {
             politeness.skipped(task);
@@ -258,6 +270,11 @@ final class FetchWorker {
             politeness.skipped(task);
             done(task, PageRecord.refused(task.url(), Outcome.ROBOTS_DISALLOWED, task.depth(), task.referrer(),
                     rules.kind() == RobotsRules.Kind.PARSED ? "disallowed by robots.txt" : rules.reason()), null);
+            return;
+        }
+        Optional<String> hostFull = task.attempt() == 0 ? hostBudget.take(task.url()) : Optional.empty();
+        if (hostFull.isPresent()) { // after robots.txt: a page it refuses costs no request, so takes none
+            refuseTrap(task, hostFull.get());
             return;
         }
         FetchResult result = fetcher.fetch(task.url());
@@ -288,7 +305,10 @@ final class FetchWorker {
                 return;
             }
             stats.failedAttempt();
-            if (failure.kind().retryable() && task.attempt() < profile.fetch().retries()) {
+            boolean retryable = failure.kind().retryable() && task.attempt() < profile.fetch().retries();
+            Optional<String> waitTooLong = retryable
+                    ? tooLongToWait(failure.retryAfter(), profile.politeness().maxRetryAfter()) : Optional.empty();
+            if (retryable && waitTooLong.isEmpty()) {
                 stats.retried();
                 archive(failure.exchange());
                 Duration backoff = backoff(task.attempt(), failure.retryAfter());
@@ -307,9 +327,16 @@ final class FetchWorker {
             String tries = task.attempt() > 0 ? " (after " + (task.attempt() + 1) + " attempts)" : "";
             done(task, new PageRecord(task.url(), failure.status(), failure.status() > 0 ? Outcome.HTTP_ERROR
                     : unreachable ? Outcome.UNREACHABLE : Outcome.ERROR, null, task.depth(), 0,
-                    failure.fetchMillis(), 0, null, null, task.referrer(), failure.detail() + tries, false),
+                    failure.fetchMillis(), 0, null, null, task.referrer(),
+                    failure.detail() + tries + waitTooLong.map(why -> "; " + why).orElse(""), false),
                     archive(failure.exchange()));
         }
+    }
+
+    /** Records {@code task} as a trap, not fetched: no request was made, so the host's delay does not start. */
+    private void refuseTrap(PendingUrl task, String why) throws IOException {
+        politeness.skipped(task);
+        done(task, PageRecord.refused(task.url(), Outcome.TRAP, task.depth(), task.referrer(), why), null);
     }
 
     /**
@@ -550,13 +577,31 @@ final class FetchWorker {
         return exchange == null ? null : archive.write(exchange);
     }
 
-    /** Retry-After when the server gave one (capped), else 1 s doubling per attempt, with ±25 % jitter. */
+    /**
+     * The wait before another attempt: Retry-After when the server gave one (no longer than
+     * {@code politeness.max-retry-after}, see {@link #tooLongToWait}), else 1 s doubling per attempt, with ±25 %
+     * jitter.
+     */
     static Duration backoff(int attempt, Duration retryAfter) {
         if (retryAfter != null && !retryAfter.isNegative()) {
-            return retryAfter.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : retryAfter;
+            return retryAfter;
         }
         long base = BASE_BACKOFF.toMillis() << Math.min(attempt, 10);
         double jitter = 0.75 + ThreadLocalRandom.current().nextDouble() * 0.5;
         return Duration.ofMillis(Math.round(base * jitter));
+    }
+
+    /**
+     * Why a URL is not tried again when its server asks for a longer wait than {@code politeness.max-retry-after},
+     * e.g. {@code not retried: Retry-After 86400s is more than politeness.max-retry-after 10m}: trying sooner than asked
+     * would not be polite, and waiting that long would hold the crawl open. Empty when the wait is within the cap or
+     * the server gave none.
+     */
+    static Optional<String> tooLongToWait(Duration retryAfter, Duration max) {
+        if (retryAfter == null || retryAfter.compareTo(max) <= 0) {
+            return Optional.empty();
+        }
+        return Optional.of("not retried: Retry-After " + retryAfter.toSeconds() + "s"
+                + " is more than politeness.max-retry-after " + ProfileUnits.formatDuration(max));
     }
 }

@@ -87,6 +87,7 @@ public final class CrawlBench {
         CrawlProfile defaults = CrawlProfile.defaults();
         CrawlProfile profile = defaults.withSeeds(List.of(seed))
                 .withFetch(defaults.fetch().withThreads(threads))
+                .withLimits(defaults.limits().withMaxPagesPerHost(0)) // the site is one host of 10,101 pages
                 .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ZERO)
                         .withMaxConnectionsPerHost(connections))
                 .withSieve(new SieveConfig(1_000_000, 0.001, OverflowPolicy.WARN))

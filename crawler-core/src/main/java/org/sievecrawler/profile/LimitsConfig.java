@@ -8,12 +8,15 @@ import java.time.Duration;
  * @param maxPages pages fetched at most (every URL taken from the Sieve and decided counts); 0 for no limit
  * @param maxDuration wall-clock time at most; {@link Duration#ZERO} for no limit
  * @param maxPageBytes body bytes read per page, after decompression; the rest is cut and the page marked truncated
+ * @param maxPagesPerHost pages requested from one host at most (a retry is not another); the host's further URLs
+ *     are recorded as a trap; 0 for no limit
  */
-public record LimitsConfig(long maxPages, Duration maxDuration, long maxPageBytes) {
+public record LimitsConfig(long maxPages, Duration maxDuration, long maxPageBytes, long maxPagesPerHost) {
     public LimitsConfig {
         ProfileKeys.LIMITS_MAX_PAGES.require(maxPages);
         ProfileKeys.LIMITS_MAX_DURATION.require(maxDuration);
         ProfileKeys.LIMITS_MAX_PAGE_BYTES.require(maxPageBytes);
+        ProfileKeys.LIMITS_MAX_PAGES_PER_HOST.require(maxPagesPerHost);
     }
 
     public static LimitsConfig defaults() {
@@ -21,14 +24,18 @@ public record LimitsConfig(long maxPages, Duration maxDuration, long maxPageByte
     }
 
     public LimitsConfig withMaxPages(long pages) {
-        return new LimitsConfig(pages, maxDuration, maxPageBytes);
+        return new LimitsConfig(pages, maxDuration, maxPageBytes, maxPagesPerHost);
     }
 
     public LimitsConfig withMaxPageBytes(long bytes) {
-        return new LimitsConfig(maxPages, maxDuration, bytes);
+        return new LimitsConfig(maxPages, maxDuration, bytes, maxPagesPerHost);
     }
 
     public LimitsConfig withMaxDuration(Duration duration) {
-        return new LimitsConfig(maxPages, duration, maxPageBytes);
+        return new LimitsConfig(maxPages, duration, maxPageBytes, maxPagesPerHost);
+    }
+
+    public LimitsConfig withMaxPagesPerHost(long pages) {
+        return new LimitsConfig(maxPages, maxDuration, maxPageBytes, pages);
     }
 }

@@ -10,15 +10,18 @@ import java.time.Duration;
  * @param respectRobots whether robots.txt is fetched and obeyed (turn off only for one's own sites)
  * @param maxCrawlDelay the largest robots.txt Crawl-delay honoured; a host asking for more is skipped
  * @param robotsRetry wait before fetching an unavailable robots.txt again (doubling, three attempts in all)
+ * @param maxRetryAfter the longest Retry-After waited for before another attempt; a URL whose server asks for
+ *     longer is not retried
  */
 public record PolitenessConfig(Duration delay, int maxConnectionsPerHost, boolean respectRobots,
-        Duration maxCrawlDelay, Duration robotsRetry) {
+        Duration maxCrawlDelay, Duration robotsRetry, Duration maxRetryAfter) {
 
     public PolitenessConfig {
         ProfileKeys.POLITENESS_DELAY.require(delay);
         ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST.require(maxConnectionsPerHost);
         ProfileKeys.POLITENESS_MAX_CRAWL_DELAY.require(maxCrawlDelay);
         ProfileKeys.POLITENESS_ROBOTS_RETRY.require(robotsRetry);
+        ProfileKeys.POLITENESS_MAX_RETRY_AFTER.require(maxRetryAfter);
     }
 
     public static PolitenessConfig defaults() {
@@ -26,22 +29,27 @@ public record PolitenessConfig(Duration delay, int maxConnectionsPerHost, boolea
     }
 
     public PolitenessConfig withDelay(Duration value) {
-        return new PolitenessConfig(value, maxConnectionsPerHost, respectRobots, maxCrawlDelay, robotsRetry);
+        return new PolitenessConfig(value, maxConnectionsPerHost, respectRobots, maxCrawlDelay, robotsRetry,
+                maxRetryAfter);
     }
 
     public PolitenessConfig withMaxConnectionsPerHost(int value) {
-        return new PolitenessConfig(delay, value, respectRobots, maxCrawlDelay, robotsRetry);
+        return new PolitenessConfig(delay, value, respectRobots, maxCrawlDelay, robotsRetry, maxRetryAfter);
     }
 
     public PolitenessConfig withRespectRobots(boolean value) {
-        return new PolitenessConfig(delay, maxConnectionsPerHost, value, maxCrawlDelay, robotsRetry);
+        return new PolitenessConfig(delay, maxConnectionsPerHost, value, maxCrawlDelay, robotsRetry, maxRetryAfter);
     }
 
     public PolitenessConfig withMaxCrawlDelay(Duration value) {
-        return new PolitenessConfig(delay, maxConnectionsPerHost, respectRobots, value, robotsRetry);
+        return new PolitenessConfig(delay, maxConnectionsPerHost, respectRobots, value, robotsRetry, maxRetryAfter);
     }
 
     public PolitenessConfig withRobotsRetry(Duration value) {
-        return new PolitenessConfig(delay, maxConnectionsPerHost, respectRobots, maxCrawlDelay, value);
+        return new PolitenessConfig(delay, maxConnectionsPerHost, respectRobots, maxCrawlDelay, value, maxRetryAfter);
+    }
+
+    public PolitenessConfig withMaxRetryAfter(Duration value) {
+        return new PolitenessConfig(delay, maxConnectionsPerHost, respectRobots, maxCrawlDelay, robotsRetry, value);
     }
 }

@@ -65,6 +65,18 @@ public final class ProfileKeys {
             integer(-1, Integer.MAX_VALUE, "must be >= 0, or -1 for no limit"), -1,
             "Links followed away from the seeds (which are depth 0) at most; -1 for no limit.",
             p -> p.scope().maxDepth());
+    public static final ProfileKey<Integer> SCOPE_MAX_PATH_SEGMENTS = key("scope.max-path-segments",
+            integer(0, Integer.MAX_VALUE, "must be >= 0 (0 = no limit)"), 32,
+            "Path segments a URL may have at most (/a/b/c.html has 3), seeds and redirect targets included; a longer"
+                    + " one is recorded as a trap, not fetched; 0 for no limit. The deepest page of four Debian"
+                    + " documentation packages (rust-doc, apache2-doc, libboost1.81-doc, python-django-doc) has 16.",
+            p -> p.scope().maxPathSegments());
+    public static final ProfileKey<Integer> SCOPE_MAX_REPEATED_SEGMENTS = key("scope.max-repeated-segments",
+            integer(0, Integer.MAX_VALUE, "must be >= 0 (0 = no limit)"), 3,
+            "Times in a row a path segment, or a run of up to 8 segments, may repeat: /a/a/a and /x/y/x/y/x/y repeat 3"
+                    + " times; a URL repeating more is recorded as a trap, not fetched (the relative-link trap); 0 for"
+                    + " no limit. Repeats apart (/a/b/a/c) are not counted; real sites have /up/up/ (rust-doc).",
+            p -> p.scope().maxRepeatedSegments());
 
     static {
         group("limits", "When the crawl stops and how much of a page it reads.");
@@ -79,6 +91,14 @@ public final class ProfileKeys {
             10L * 1024 * 1024,
             "Body bytes read per page after decompression; the rest is cut and the page marked truncated.",
             p -> p.limits().maxPageBytes());
+    public static final ProfileKey<Long> LIMITS_MAX_PAGES_PER_HOST = key("limits.max-pages-per-host",
+            longInteger(0, "must be >= 0 (0 = no limit)"), 10_000L,
+            "Requests for pages one host (scheme, host name and port) gets at most, whatever the answer (a retry"
+                    + " is not another; robots.txt and URLs refused before a request are not counted); the host's"
+                    + " further URLs are recorded as a trap, not fetched; 0 for no limit. It bounds a trap the path"
+                    + " rules cannot see (a calendar's next-day link): 10,000 pages at politeness.delay 1s take about"
+                    + " 3 hours. Counted per run: a resumed crawl counts again from 0.",
+            p -> p.limits().maxPagesPerHost());
 
     static {
         group("fetch", "How pages are fetched.");
@@ -148,6 +168,11 @@ public final class ProfileKeys {
             "Wait before fetching an unavailable robots.txt (5xx, timeout) again (doubling, three attempts in all),"
                     + " >= 0. A host that cannot be reached at all is retried as fetch.retries says.",
             p -> p.politeness().robotsRetry());
+    public static final ProfileKey<Duration> POLITENESS_MAX_RETRY_AFTER = key("politeness.max-retry-after",
+            duration(false), Duration.ofMinutes(10),
+            "The longest Retry-After (of a 429 or 503) the crawl waits for before trying the URL again, >= 0. A"
+                    + " server asking for longer is not retried sooner than asked: the URL is recorded as failed,"
+                    + " its error saying so.", p -> p.politeness().maxRetryAfter());
 
     static {
         group("parse", "How pages are read for links.");
@@ -272,9 +297,11 @@ public final class ProfileKeys {
     static CrawlProfile assemble(Values v, BiConsumer<String, IllegalArgumentException> onRefusal) {
         return new CrawlProfile(v.get(NAME), v.get(SEEDS),
                 build("scope", () -> new ScopeConfig(v.get(SCOPE_HOSTS), v.get(SCOPE_INCLUDE), v.get(SCOPE_EXCLUDE),
-                        v.get(SCOPE_MAX_DEPTH)), CrawlProfile::scope, onRefusal),
+                        v.get(SCOPE_MAX_DEPTH), v.get(SCOPE_MAX_PATH_SEGMENTS), v.get(SCOPE_MAX_REPEATED_SEGMENTS)),
+                        CrawlProfile::scope, onRefusal),
                 build("limits", () -> new LimitsConfig(v.get(LIMITS_MAX_PAGES), v.get(LIMITS_MAX_DURATION),
-                        v.get(LIMITS_MAX_PAGE_BYTES)), CrawlProfile::limits, onRefusal),
+                        v.get(LIMITS_MAX_PAGE_BYTES), v.get(LIMITS_MAX_PAGES_PER_HOST)), CrawlProfile::limits,
+                        onRefusal),
                 build("fetch", () -> new FetchConfig(v.get(FETCH_THREADS), v.get(FETCH_USER_AGENT),
                         v.get(FETCH_CONNECT_TIMEOUT), v.get(FETCH_READ_TIMEOUT), v.get(FETCH_CALL_TIMEOUT),
                         v.get(FETCH_MAX_REDIRECTS), v.get(FETCH_RETRIES), v.get(FETCH_ACCEPT),
@@ -282,7 +309,8 @@ public final class ProfileKeys {
                         CrawlProfile::fetch, onRefusal),
                 build("politeness", () -> new PolitenessConfig(v.get(POLITENESS_DELAY),
                         v.get(POLITENESS_MAX_CONNECTIONS_PER_HOST), v.get(POLITENESS_RESPECT_ROBOTS),
-                        v.get(POLITENESS_MAX_CRAWL_DELAY), v.get(POLITENESS_ROBOTS_RETRY)), CrawlProfile::politeness,
+                        v.get(POLITENESS_MAX_CRAWL_DELAY), v.get(POLITENESS_ROBOTS_RETRY),
+                        v.get(POLITENESS_MAX_RETRY_AFTER)), CrawlProfile::politeness,
                         onRefusal),
                 build("parse", () -> new ParseConfig(v.get(PARSE_FOLLOW_NOFOLLOW)), CrawlProfile::parse, onRefusal),
                 build("sieve", () -> sieve(v.get(SIEVE_EXPECTED_URLS), v.get(SIEVE_FALSE_POSITIVE_RATE),

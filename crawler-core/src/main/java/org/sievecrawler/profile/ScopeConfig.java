@@ -11,8 +11,12 @@ import java.util.regex.Pattern;
  * @param include if not empty, a URL must match one of these (find, not whole-match)
  * @param exclude a URL matching any of these is refused
  * @param maxDepth links followed from the seeds (depth 0) at most; -1 for no limit
+ * @param maxPathSegments path segments a URL may have at most; a longer one is a trap; 0 for no limit
+ * @param maxRepeatedSegments times in a row a segment or a run of segments may repeat; more is a trap; 0 for no
+ *     limit
  */
-public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Pattern> exclude, int maxDepth) {
+public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Pattern> exclude, int maxDepth,
+        int maxPathSegments, int maxRepeatedSegments) {
     public static final String SAME_AS_SEEDS = "same-as-seeds";
 
     public ScopeConfig {
@@ -20,6 +24,8 @@ public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Patter
         include = List.copyOf(ProfileKeys.SCOPE_INCLUDE.require(include));
         exclude = List.copyOf(ProfileKeys.SCOPE_EXCLUDE.require(exclude));
         ProfileKeys.SCOPE_MAX_DEPTH.require(maxDepth);
+        ProfileKeys.SCOPE_MAX_PATH_SEGMENTS.require(maxPathSegments);
+        ProfileKeys.SCOPE_MAX_REPEATED_SEGMENTS.require(maxRepeatedSegments);
     }
 
     public static ScopeConfig defaults() {
@@ -31,10 +37,14 @@ public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Patter
     }
 
     public ScopeConfig withMaxDepth(int depth) {
-        return new ScopeConfig(hosts, include, exclude, depth);
+        return new ScopeConfig(hosts, include, exclude, depth, maxPathSegments, maxRepeatedSegments);
+    }
+
+    public ScopeConfig withTrapLimits(int pathSegments, int repeatedSegments) {
+        return new ScopeConfig(hosts, include, exclude, maxDepth, pathSegments, repeatedSegments);
     }
 
     public ScopeConfig withHosts(List<String> patterns) {
-        return new ScopeConfig(patterns, include, exclude, maxDepth);
+        return new ScopeConfig(patterns, include, exclude, maxDepth, maxPathSegments, maxRepeatedSegments);
     }
 }

@@ -16,6 +16,12 @@ public enum Outcome {
     REDIRECT,
     /** robots.txt forbids it, or the host's robots.txt is unavailable, or the host was skipped. */
     ROBOTS_DISALLOWED,
+    /**
+     * Not fetched: a crawler trap. Its path has too many segments or repeats a run of them
+     * ({@code scope.max-path-segments}, {@code scope.max-repeated-segments}), or its host has had
+     * {@code limits.max-pages-per-host}; {@code error} names the rule and the value.
+     */
+    TRAP,
     /** A redirect target outside the crawl's scope. */
     OUT_OF_SCOPE,
     /**

@@ -27,7 +27,8 @@ class LinkResolverTest {
             "http://127.0.0.1:8080/" + "x".repeat(2100));
     private final UrlNormalizer normalizer = new UrlNormalizer();
     private final LinkScope scope = new LinkScope(
-            new ScopeConfig(List.of(ScopeConfig.SAME_AS_SEEDS), List.of(), List.of(Pattern.compile("/excluded/")), 3),
+            new ScopeConfig(List.of(ScopeConfig.SAME_AS_SEEDS), List.of(), List.of(Pattern.compile("/excluded/")), 3,
+                    32, 3),
             List.of("http://127.0.0.1:8080/", "http://example.org/"), false);
 
     @Test

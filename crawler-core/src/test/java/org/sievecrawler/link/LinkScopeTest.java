@@ -94,7 +94,8 @@ class LinkScopeTest {
     @Test
     void refusesUrlsMatchingAnExcludePattern() {
         LinkScope scope = new LinkScope(new ScopeConfig(List.of("same-as-seeds"), List.of(),
-                List.of(Pattern.compile("/private/"), Pattern.compile("\\.pdf$")), -1), SEED, false);
+                List.of(Pattern.compile("/private/"), Pattern.compile("\\.pdf$")), -1, 32, 3), SEED,
+                false);
         assertThat(scope.decide("https://example.org/a/private/b", 1))
                 .isEqualTo(new Reject(RejectReason.EXCLUDED, "URL matches scope.exclude pattern \"/private/\""));
         assertThat(label(scope.decide("https://example.org/doc.pdf", 1))).isEqualTo("excluded");
@@ -105,7 +106,7 @@ class LinkScopeTest {
     void refusesUrlsMatchingNoIncludePatternWhenThereAreSome() {
         LinkScope scope = new LinkScope(new ScopeConfig(List.of("same-as-seeds"),
                 List.of(Pattern.compile("/docs/"), Pattern.compile("^https://example\\.org/$")),
-                List.of(Pattern.compile("/docs/old/")), -1), SEED, false);
+                List.of(Pattern.compile("/docs/old/")), -1, 32, 3), SEED, false);
         assertThat(label(scope.decide("https://example.org/", 0))).isEqualTo("accept");
         assertThat(label(scope.decide("https://example.org/en/docs/intro", 1))).isEqualTo("accept");
         assertThat(scope.decide("https://example.org/blog/", 1)).isEqualTo(
@@ -138,7 +139,7 @@ class LinkScopeTest {
     @Test
     void reportsTheFirstFailedRuleInDocumentedOrder() {
         LinkScope scope = new LinkScope(new ScopeConfig(List.of("same-as-seeds"), List.of(Pattern.compile("/docs/")),
-                List.of(Pattern.compile("secret")), 1), SEED, false);
+                List.of(Pattern.compile("secret")), 1, 32, 3), SEED, false);
         assertThat(label(scope.decide("http://10.0.0.1/secret", 5))).isEqualTo("private-address");
         assertThat(label(scope.decide("https://other.org/secret", 5))).isEqualTo("out-of-scope-host");
         assertThat(label(scope.decide("https://example.org/secret", 5))).isEqualTo("excluded");

@@ -96,7 +96,7 @@ class ProfileLoaderTest {
         assertThat(profile.politeness()).isEqualTo(defaults.politeness());
         assertThat(profile.sieve()).isEqualTo(new SieveConfig(1_000_000_000L, 1e-4, OverflowPolicy.GROW, 5000));
         assertThat(profile.checkpoint()).isEqualTo(new CheckpointConfig(Duration.ZERO));
-        assertThat(profile.limits()).isEqualTo(new LimitsConfig(500, Duration.ofMinutes(90), 512 * 1024));
+        assertThat(profile.limits()).isEqualTo(new LimitsConfig(500, Duration.ofMinutes(90), 512 * 1024, 10_000));
         assertThat(profile.output()).isEqualTo(new OutputConfig(defaults.output().dir(), true, "site-a",
                 100L * 1024 * 1024, true));
     }

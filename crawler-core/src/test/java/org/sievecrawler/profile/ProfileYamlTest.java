@@ -80,7 +80,7 @@ class ProfileYamlTest {
                 .withFetch(CrawlProfile.defaults().fetch().withUserAgent("yes: \"quoted\" \\ #not-a-comment\t"))
                 .withScope(new ScopeConfig(List.of("*.example.org", "same-as-seeds"),
                         List.of(Pattern.compile("^https?://[^/]+/docs/\\d+$")), List.of(Pattern.compile("[?&]q=")),
-                        4))
+                        4, 12, 2))
                 .withPoliteness(CrawlProfile.defaults().politeness().withDelay(Duration.ofMillis(1250)));
 
         CrawlProfile back = roundTrip(odd);
