@@ -2,6 +2,7 @@ package org.sievecrawler.profile;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * How pages are fetched.
@@ -25,6 +26,7 @@ public record FetchConfig(int threads, String userAgent, Duration connectTimeout
 
     public static final String DEFAULT_USER_AGENT =
             "SieveCrawler/0.1 (+https://github.com/sievecrawler/sievecrawler)";
+    private static final Pattern ROBOTS_AGENT_NAME = Pattern.compile("[a-zA-Z_-]+");
     /** {@code fetch.proxy: none}: no proxy of the profile's own; the environment variables decide. */
     public static final String PROXY_NONE = "none";
     /** {@code fetch.proxy: direct}: never a proxy, whatever the environment says. */
@@ -56,8 +58,23 @@ public record FetchConfig(int threads, String userAgent, Duration connectTimeout
 
     /** The robots.txt agent name: the user agent's first product token, e.g. "SieveCrawler". */
     public String robotsAgentName() {
+        return robotsAgentName(userAgent);
+    }
+
+    /** The first product token of a User-Agent header {@code userAgent}: up to the first "/" or space. */
+    static String robotsAgentName(String userAgent) {
         String token = userAgent.trim().split("[/\\s]", 2)[0];
         return token.isEmpty() ? userAgent.trim() : token;
+    }
+
+    /**
+     * Why {@code name} cannot be a robots.txt agent name, or null if it can: RFC 9309 section 2.2.1 allows one
+     * product token of letters, "-" and "_" (no digits, dots or spaces), the only names robots.txt user-agent
+     * lines are matched with.
+     */
+    public static String robotsAgentNameProblem(String name) {
+        return name != null && ROBOTS_AGENT_NAME.matcher(name).matches() ? null
+                : "must be letters, - and _ only (RFC 9309 2.2.1)";
     }
 
     public FetchConfig withThreads(int count) {

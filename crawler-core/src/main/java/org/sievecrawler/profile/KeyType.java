@@ -109,6 +109,21 @@ sealed interface KeyType<T> permits KeyType.Scalar, KeyType.ListOf {
         }, text -> text == null || text.isBlank() ? "must be a non-empty text" : null, KeyType::yamlText);
     }
 
+    /** A User-Agent header whose first product token can be the robots.txt agent name. */
+    static Scalar<String> userAgent() {
+        return new Scalar<>(text().reader(), KeyType::userAgentProblem, KeyType::yamlText);
+    }
+
+    private static String userAgentProblem(String userAgent) {
+        if (userAgent == null || userAgent.isBlank()) {
+            return "must be a non-empty text";
+        }
+        String name = FetchConfig.robotsAgentName(userAgent);
+        String problem = FetchConfig.robotsAgentNameProblem(name);
+        return problem == null ? null : "the first product token, \"" + name + "\", is the name looked up in"
+                + " robots.txt and " + problem + "; e.g. " + FetchConfig.DEFAULT_USER_AGENT.split(" ")[0];
+    }
+
     static Scalar<Boolean> bool() {
         return new Scalar<>(text -> {
             if ("true".equalsIgnoreCase(text)) {

@@ -106,7 +106,7 @@ public final class ProfileKeys {
 
     public static final ProfileKey<Integer> FETCH_THREADS = key("fetch.threads",
             integer(1, 1024, "must be in [1, 1024]"), 16, "Fetcher threads, 1 to 1024.", p -> p.fetch().threads());
-    public static final ProfileKey<String> FETCH_USER_AGENT = key("fetch.user-agent", text(),
+    public static final ProfileKey<String> FETCH_USER_AGENT = key("fetch.user-agent", KeyType.userAgent(),
             FetchConfig.DEFAULT_USER_AGENT,
             "The User-Agent header; its first product token is the name looked up in robots.txt.",
             p -> p.fetch().userAgent());

@@ -1,6 +1,7 @@
 package org.sievecrawler.politeness;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -68,5 +69,42 @@ class RobotsPolicyTest {
                 + " treated as unavailable (RFC 9309 2.3.1.2), everything allowed");
         assertThat(policy.interpret(ROBOTS_URL, 0, new byte[0], "read timed out", false).kind())
                 .isEqualTo(RobotsRules.Kind.UNAVAILABLE);
+    }
+
+    @Test
+    void refusesAnAgentNameThatIsNotAProductToken() {
+        for (String name : new String[] {"Foo Bar", "", "Foobot/2.1", "Foobot*", "Bot2", "\u30c4"}) {
+            assertThatIllegalArgumentException().isThrownBy(() -> new RobotsPolicy(name, Duration.ofSeconds(30)))
+                    .withMessage("robots.txt agent name \"%s\": must be letters, - and _ only (RFC 9309 2.2.1)", name);
+        }
+        assertThat(new RobotsPolicy("Foo_Bar-baz", Duration.ofSeconds(30))).isNotNull();
+    }
+
+    @Test
+    void skipsAWholeOrPartialByteOrderMark() {
+        String robotsTxt = "User-agent: sievecrawler\nDisallow: /private/\n";
+        byte[] text = robotsTxt.getBytes(StandardCharsets.UTF_8);
+        for (byte[] bom : new byte[][] {{(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, {(byte) 0xEF, (byte) 0xBB},
+                {(byte) 0xEF}}) {
+            byte[] body = new byte[bom.length + text.length];
+            System.arraycopy(bom, 0, body, 0, bom.length);
+            System.arraycopy(text, 0, body, bom.length, text.length);
+
+            RobotsRules rules = policy.interpret(ROBOTS_URL, 200, body, null);
+
+            assertThat(rules.allows("https://example.org/private/x")).as("BOM of %d bytes", bom.length).isFalse();
+            assertThat(rules.allows("https://example.org/public")).isTrue();
+        }
+    }
+
+    @Test
+    void leavesACharacterThatOnlyStartsLikeAByteOrderMark() {
+        byte[] startsWithUfec0 = {(byte) 0xEF, (byte) 0xBB, (byte) 0x80, 'x'};
+        byte[] startsWithUf000 = {(byte) 0xEF, (byte) 0x80, (byte) 0x80, 'x'};
+
+        assertThat(RobotsPolicy.withoutPartialBom(startsWithUfec0)).isSameAs(startsWithUfec0);
+        assertThat(RobotsPolicy.withoutPartialBom(startsWithUf000)).isSameAs(startsWithUf000);
+        assertThat(RobotsPolicy.withoutPartialBom(new byte[] {(byte) 0xEF, 'U'})).containsExactly('U');
+        assertThat(RobotsPolicy.withoutPartialBom(new byte[] {(byte) 0xEF, (byte) 0xBB})).isEmpty();
     }
 }

@@ -77,7 +77,7 @@ class ProfileYamlTest {
     @Test
     void quotesTextThatYamlWouldOtherwiseMisread() throws Exception {
         CrawlProfile odd = CrawlProfile.defaults()
-                .withFetch(CrawlProfile.defaults().fetch().withUserAgent("yes: \"quoted\" \\ #not-a-comment\t"))
+                .withFetch(CrawlProfile.defaults().fetch().withUserAgent("yes \"quoted\": \\ #not-a-comment\t"))
                 .withScope(new ScopeConfig(List.of("*.example.org", "same-as-seeds"),
                         List.of(Pattern.compile("^https?://[^/]+/docs/\\d+$")), List.of(Pattern.compile("[?&]q=")),
                         4, 12, 2))
@@ -86,7 +86,7 @@ class ProfileYamlTest {
         CrawlProfile back = roundTrip(odd);
 
         assertThat(comparable(back)).isEqualTo(comparable(odd));
-        assertThat(back.fetch().userAgent()).isEqualTo("yes: \"quoted\" \\ #not-a-comment\t");
+        assertThat(back.fetch().userAgent()).isEqualTo("yes \"quoted\": \\ #not-a-comment\t");
     }
 
     private CrawlProfile roundTrip(CrawlProfile profile) throws Exception {
