@@ -76,7 +76,6 @@ final class PageRules {
 
     private static final long HTML_SPACES = 1L << ' ' | 1L << '\t' | 1L << '\n' | 1L << '\f' | 1L << '\r';
 
-    /** Runs of HTML whitespace become one space; leading and trailing whitespace go. */
     /** Longest title kept, in chars; a longer one is cut at a code-point boundary (a 1 MB title is a hostile page). */
     static final int MAX_TITLE_CHARS = 1_000;
 
@@ -93,6 +92,7 @@ final class PageRules {
         return t.substring(0, end);
     }
 
+    /** Runs of HTML whitespace become one space; leading and trailing whitespace go. */
     static String collapseWhitespace(String text) {
         StringBuilder sb = new StringBuilder(text.length());
         boolean pendingSpace = false;
