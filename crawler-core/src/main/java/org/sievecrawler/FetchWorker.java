@@ -325,7 +325,7 @@ final class FetchWorker {
                 politeness.finished(task);
             }
             String tries = task.attempt() > 0 ? " (after " + (task.attempt() + 1) + " attempts)" : "";
-            done(task, new PageRecord(task.url(), failure.status(), failure.status() > 0 ? Outcome.HTTP_ERROR
+            done(task, new PageRecord(task.url(), failure.status(), failure.status() >= 400 ? Outcome.HTTP_ERROR
                     : unreachable ? Outcome.UNREACHABLE : Outcome.ERROR, null, task.depth(), 0,
                     failure.fetchMillis(), 0, null, null, task.referrer(),
                     failure.detail() + tries + waitTooLong.map(why -> "; " + why).orElse(""), false),

@@ -6,8 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * Picks the charset a page is decoded with: the Content-Type header's {@code charset} if present and supported,
- * else a byte order mark, else a {@code <meta charset>} or {@code <meta http-equiv=Content-Type>} in the first
+ * Picks the charset a page is decoded with, as the WHATWG encoding sniffing algorithm orders the sources: a byte
+ * order mark first (it wins over the header, as in browsers), else the Content-Type header's {@code charset} if
+ * present and supported, else a {@code <meta charset>} or {@code <meta http-equiv=Content-Type>} in the first
  * {@value #PRESCAN_BYTES} bytes, else UTF-8. Labels follow the WHATWG Encoding Standard where Java differs:
  * {@code iso-8859-1}, {@code latin1}, {@code us-ascii} decode as windows-1252, and a {@code <meta>} naming UTF-16
  * means UTF-8 (a page that could read its own meta is not UTF-16).
@@ -26,12 +27,12 @@ final class CharsetSniffer {
     static Sniffed sniff(byte[] body, int length, String contentType) {
         Charset bom = bomCharset(body, length);
         int bomLength = bom == null ? 0 : bom == StandardCharsets.UTF_8 ? 3 : 2;
-        Charset header = fromContentType(contentType);
-        if (header != null) {
-            return new Sniffed(header, header.equals(bom) ? bomLength : 0);
-        }
         if (bom != null) {
             return new Sniffed(bom, bomLength);
+        }
+        Charset header = fromContentType(contentType);
+        if (header != null) {
+            return new Sniffed(header, 0);
         }
         Charset meta = fromMeta(body, length);
         return new Sniffed(meta != null ? meta : StandardCharsets.UTF_8, 0);

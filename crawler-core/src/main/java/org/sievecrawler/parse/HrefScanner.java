@@ -392,7 +392,7 @@ public final class HrefScanner {
                 if (text == null) {
                     throw new NotSure("character reference in the title", at);
                 }
-                title = PageRules.collapseWhitespace(text);
+                title = PageRules.title(text);
             }
             pos = checked(TagLexer.readAttributes(b, close + 2 + name.length(), end, IGNORE), close);
         }

@@ -69,7 +69,7 @@ public final class JsoupPageParser {
                 }
                 case "title" -> {
                     if (title == null) {
-                        title = PageRules.collapseWhitespace(el.wholeText());
+                        title = PageRules.title(el.wholeText());
                     }
                 }
                 default -> { }

@@ -76,6 +76,22 @@ final class PageRules {
 
     private static final long HTML_SPACES = 1L << ' ' | 1L << '\t' | 1L << '\n' | 1L << '\f' | 1L << '\r';
 
+    /** Longest title kept, in chars; a longer one is cut at a code-point boundary (a 1 MB title is a hostile page). */
+    static final int MAX_TITLE_CHARS = 1_000;
+
+    /**
+     * A page title as recorded: whitespace collapsed, then cut to at most {@link #MAX_TITLE_CHARS} chars without
+     * splitting a surrogate pair. Both parse paths make titles here, so they agree.
+     */
+    static String title(String text) {
+        String t = collapseWhitespace(text);
+        if (t.length() <= MAX_TITLE_CHARS) {
+            return t;
+        }
+        int end = Character.isLowSurrogate(t.charAt(MAX_TITLE_CHARS)) ? MAX_TITLE_CHARS - 1 : MAX_TITLE_CHARS;
+        return t.substring(0, end);
+    }
+
     /** Runs of HTML whitespace become one space; leading and trailing whitespace go. */
     static String collapseWhitespace(String text) {
         StringBuilder sb = new StringBuilder(text.length());

@@ -64,6 +64,24 @@ class PageParserTest {
     }
 
     @Test
+    void letsAUtf8ByteOrderMarkWinOverTheHeaderCharsetOnBothPaths() {
+        byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+        byte[] markup = "<title>caf\u00e9 \u65e5\u672c</title><a href=/x>x</a>".getBytes(StandardCharsets.UTF_8);
+        byte[] html = new byte[bom.length + markup.length];
+        System.arraycopy(bom, 0, html, 0, bom.length);
+        System.arraycopy(markup, 0, html, bom.length, markup.length);
+        String header = "text/html; charset=windows-1252";
+
+        ParsedPage scanned = new PageParser().parse(html, html.length, header, PAGE);
+        ParsedPage reference = new JsoupPageParser().parse(html, html.length, header, PAGE);
+
+        assertThat(scanned.parsedBy()).isEqualTo(ParsedPage.ParsedBy.SCANNER);
+        assertThat(scanned.charset()).isEqualTo(StandardCharsets.UTF_8);
+        assertThat(scanned.title()).isEqualTo("caf\u00e9 \u65e5\u672c");
+        assertThat(scanned.differenceFrom(reference)).isNull();
+    }
+
+    @Test
     void neverThrowsOnMalformedMarkup() {
         PageParser parser = new PageParser();
         for (String html : new String[] {"<", "<a", "<a href=\"", "</", "<!--", "<![CDATA[", "<script>",
