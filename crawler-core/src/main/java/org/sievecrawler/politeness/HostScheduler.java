@@ -223,7 +223,7 @@ public final class HostScheduler implements PendingQueue {
             Host host = hosts.get(HostKey.of(robotsTask.url()));
             host.inFlight--;
             inFlight--;
-            if (rules.kind() == RobotsRules.Kind.UNAVAILABLE) {
+            if (rules.kind() == RobotsRules.Kind.UNREACHABLE) {
                 host.robotsFailures++;
                 if (host.robotsFailures >= ROBOTS_ATTEMPTS) {
                     host.robots = RobotsState.GAVE_UP;
@@ -264,7 +264,7 @@ public final class HostScheduler implements PendingQueue {
         try {
             Host host = hosts.get(HostKey.of(url));
             return host == null || host.rules == null
-                    ? RobotsRules.unavailable("robots.txt of " + HostKey.of(url) + " not fetched yet")
+                    ? RobotsRules.unreachable("robots.txt of " + HostKey.of(url) + " not fetched yet")
                     : host.rules;
         } finally {
             lock.unlock();

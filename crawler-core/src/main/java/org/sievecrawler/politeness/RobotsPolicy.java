@@ -77,9 +77,9 @@ public final class RobotsPolicy {
             return RobotsRules.allowAll(error + ": treated as unavailable (RFC 9309 2.3.1.2), everything allowed");
         }
         if (status == 0) {
-            return RobotsRules.unavailable("robots.txt could not be fetched: " + error);
+            return RobotsRules.unreachable("robots.txt could not be fetched: " + error);
         }
-        return RobotsRules.unavailable("robots.txt answered " + status + ": host disallowed until it answers");
+        return RobotsRules.unreachable("robots.txt answered " + status + ": host disallowed until it answers");
     }
 
     /**

@@ -5,7 +5,7 @@ import java.time.Duration;
 
 /**
  * What a host's robots.txt allows, as the crawl applies it: its parsed rules, or allow-all (robots.txt
- * missing, or not respected by the profile), or "unavailable" (robots.txt could not be fetched, so nothing
+ * missing, or not respected by the profile), or "unreachable" (RFC 9309 2.3.1.4: a 5xx or no answer, so nothing
  * is fetched from the host), or "host skipped" (it asks for a longer Crawl-delay than the profile accepts).
  * Immutable and thread-safe.
  */
@@ -13,7 +13,7 @@ public final class RobotsRules {
 
     /** The four ways a host's robots.txt can end up. */
     public enum Kind {
-        ALLOW_ALL, PARSED, UNAVAILABLE, HOST_SKIPPED
+        ALLOW_ALL, PARSED, UNREACHABLE, HOST_SKIPPED
     }
 
     private final Kind kind;
@@ -36,8 +36,8 @@ public final class RobotsRules {
         return new RobotsRules(Kind.PARSED, rules, crawlDelay, "robots.txt rules");
     }
 
-    public static RobotsRules unavailable(String reason) {
-        return new RobotsRules(Kind.UNAVAILABLE, null, Duration.ZERO, reason);
+    public static RobotsRules unreachable(String reason) {
+        return new RobotsRules(Kind.UNREACHABLE, null, Duration.ZERO, reason);
     }
 
     public static RobotsRules hostSkipped(String reason) {

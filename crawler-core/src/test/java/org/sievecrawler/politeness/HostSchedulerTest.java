@@ -166,7 +166,7 @@ class HostSchedulerTest {
         PendingUrl page = scheduler.poll();
         assertThat(page.url()).isEqualTo("https://down.example/page");
         RobotsRules rules = scheduler.rules(page.url());
-        assertThat(rules.kind()).isEqualTo(RobotsRules.Kind.UNAVAILABLE);
+        assertThat(rules.kind()).isEqualTo(RobotsRules.Kind.UNREACHABLE);
         assertThat(rules.allows(page.url())).isFalse();
         assertThat(rules.reason()).contains("answered 500");
         scheduler.skipped(page);

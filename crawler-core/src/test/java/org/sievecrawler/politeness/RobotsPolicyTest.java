@@ -52,7 +52,7 @@ class RobotsPolicyTest {
     @Test
     void treatsServerErrorsAndTimeoutsAsUnavailable() {
         assertThat(policy.interpret(ROBOTS_URL, 503, new byte[0], null).kind())
-                .isEqualTo(RobotsRules.Kind.UNAVAILABLE);
+                .isEqualTo(RobotsRules.Kind.UNREACHABLE);
         RobotsRules timeout = policy.interpret(ROBOTS_URL, 0, new byte[0], "read timed out after 2000 ms");
         assertThat(timeout.allows("https://example.org/")).isFalse();
         assertThat(timeout.reason()).isEqualTo("robots.txt could not be fetched: read timed out after 2000 ms");
@@ -68,7 +68,7 @@ class RobotsPolicyTest {
         assertThat(rules.reason()).isEqualTo("robots.txt https://example.org/robots.txt redirected more than 5 times:"
                 + " treated as unavailable (RFC 9309 2.3.1.2), everything allowed");
         assertThat(policy.interpret(ROBOTS_URL, 0, new byte[0], "read timed out", false).kind())
-                .isEqualTo(RobotsRules.Kind.UNAVAILABLE);
+                .isEqualTo(RobotsRules.Kind.UNREACHABLE);
     }
 
     @Test
