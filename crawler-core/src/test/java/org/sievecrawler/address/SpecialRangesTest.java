@@ -1,13 +1,10 @@
 package org.sievecrawler.address;
 
+import org.sievecrawler.fixtures.TsvTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -17,25 +14,7 @@ import org.sievecrawler.address.SpecialRange.Reach;
 class SpecialRangesTest {
     /** The table test's rows: address, verdict, deciding range, table row, comment. */
     static List<String[]> samples() throws IOException {
-        List<String[]> rows = new ArrayList<>();
-        String resource = "/address/special-addresses.tsv";
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(
-                SpecialRangesTest.class.getResourceAsStream(resource), StandardCharsets.UTF_8))) {
-            int lineNumber = 0;
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                lineNumber++;
-                if (line.startsWith("#") || line.isBlank()) {
-                    continue;
-                }
-                String[] row = line.split("\t", -1);
-                if (row.length != 5) {
-                    throw new IllegalStateException(resource + ":" + lineNumber + ": expected 5 tab-separated"
-                            + " columns, found " + row.length);
-                }
-                rows.add(row);
-            }
-        }
-        return rows;
+        return TsvTable.cells("/address/special-addresses.tsv", 5);
     }
 
     /** The table's row for a CIDR as written in it. */

@@ -1,18 +1,16 @@
 package org.sievecrawler.fetch;
 
+import org.sievecrawler.fixtures.TsvTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -99,17 +97,7 @@ class AddressGuardTest {
     }
 
     private static List<String[]> samples() throws IOException {
-        List<String[]> rows = new ArrayList<>();
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(
-                AddressGuardTest.class.getResourceAsStream("/address/special-addresses.tsv"),
-                StandardCharsets.UTF_8))) {
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                if (!line.startsWith("#") && !line.isBlank()) {
-                    rows.add(line.split("\t", -1));
-                }
-            }
-        }
-        return rows;
+        return TsvTable.cells("/address/special-addresses.tsv", 5);
     }
 
     private static String deciding(String cidr) {

@@ -1,13 +1,10 @@
 package org.sievecrawler.link;
 
+import org.sievecrawler.fixtures.TsvTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -189,23 +186,6 @@ class LinkScopeTest {
     }
 
     private static List<String[]> read(String resource, int columns) throws IOException {
-        List<String[]> rows = new ArrayList<>();
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(
-                LinkScopeTest.class.getResourceAsStream(resource), StandardCharsets.UTF_8))) {
-            int lineNumber = 0;
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                lineNumber++;
-                if (line.startsWith("#") || line.isBlank()) {
-                    continue;
-                }
-                String[] row = line.split("\t", -1);
-                if (row.length != columns) {
-                    throw new IllegalStateException(resource + ":" + lineNumber + ": expected " + columns
-                            + " tab-separated columns, found " + row.length);
-                }
-                rows.add(row);
-            }
-        }
-        return rows;
+        return TsvTable.cells(resource, columns);
     }
 }

@@ -1,15 +1,12 @@
 package org.sievecrawler.link;
 
+import org.sievecrawler.fixtures.TsvTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -89,23 +86,6 @@ class UrlTrapsTest {
     }
 
     private static List<String[]> read(String resource) throws IOException {
-        List<String[]> rows = new ArrayList<>();
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(
-                UrlTrapsTest.class.getResourceAsStream(resource), StandardCharsets.UTF_8))) {
-            int lineNumber = 0;
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                lineNumber++;
-                if (line.startsWith("#") || line.isBlank()) {
-                    continue;
-                }
-                String[] row = line.split("\t", -1);
-                if (row.length != 3) {
-                    throw new IllegalStateException(resource + ":" + lineNumber
-                            + ": expected 3 tab-separated columns, found " + row.length);
-                }
-                rows.add(row);
-            }
-        }
-        return rows;
+        return TsvTable.cells(resource, 3);
     }
 }

@@ -2,14 +2,13 @@ package org.sievecrawler.politeness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.sievecrawler.fixtures.TsvTable;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,24 +35,16 @@ class GoogleRobotsSuiteTest {
 
     static List<Case> cases() throws IOException {
         List<Case> cases = new ArrayList<>();
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(
-                GoogleRobotsSuiteTest.class.getResourceAsStream(RESOURCE), StandardCharsets.UTF_8))) {
-            int lineNumber = 0;
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                lineNumber++;
-                if (line.startsWith("#") || line.isBlank()) {
-                    continue;
-                }
-                String[] row = line.split("\t", -1);
-                if (row.length != 6 || !(row[4].equals("allowed") || row[4].equals("disallowed"))) {
-                    throw new IllegalStateException(RESOURCE + ":" + lineNumber + ": expected 6 tab-separated"
-                            + " columns with allowed or disallowed in the fifth, found " + row.length + " columns");
-                }
-                String where = RESOURCE + ":" + lineNumber;
-                cases.add(new Case(lineNumber, row[0], unescape(row[1], where),
-                        new String(unescape(row[2], where), StandardCharsets.UTF_8),
-                        new String(unescape(row[3], where), StandardCharsets.UTF_8), row[4], row[5]));
+        for (TsvTable.Row row : TsvTable.rows(RESOURCE, 6)) {
+            String[] c = row.cells();
+            if (!(c[4].equals("allowed") || c[4].equals("disallowed"))) {
+                throw new IllegalStateException(row.where() + ": expected allowed or disallowed in the fifth column,"
+                        + " found \"" + c[4] + "\"");
             }
+            int line = Integer.parseInt(row.where().substring(row.where().lastIndexOf(':') + 1));
+            cases.add(new Case(line, c[0], unescape(c[1], row.where()),
+                    new String(unescape(c[2], row.where()), StandardCharsets.UTF_8),
+                    new String(unescape(c[3], row.where()), StandardCharsets.UTF_8), c[4], c[5]));
         }
         return cases;
     }
