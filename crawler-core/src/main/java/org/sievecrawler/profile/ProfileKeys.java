@@ -131,8 +131,10 @@ public final class ProfileKeys {
             "Media types parsed for links; pages of other types are recorded, not parsed.",
             p -> p.fetch().accept());
     public static final ProfileKey<Boolean> FETCH_ALLOW_PRIVATE_ADDRESSES = key("fetch.allow-private-addresses",
-            bool(), false, "Whether links may lead to loopback, private or link-local addresses (seeds on such"
-                    + " addresses are always allowed, and so is a proxy).", p -> p.fetch().allowPrivateAddresses());
+            bool(), false, "Whether the crawl may reach special-purpose addresses: loopback, private, shared,"
+                    + " link-local, multicast, documentation and the other IANA special-purpose ranges, as IP literals"
+                    + " or as names resolving to them (a seed on such an address is always allowed on its own port,"
+                    + " and so is a proxy).", p -> p.fetch().allowPrivateAddresses());
     public static final ProfileKey<String> FETCH_PROXY = key("fetch.proxy", KeyType.proxy(), FetchConfig.PROXY_NONE,
             "The HTTP proxy every request goes through, as http://host:port (https URLs are tunnelled with"
                     + " CONNECT). none: the environment variables decide, as for curl and wget: http_proxy for http"
