@@ -10,6 +10,8 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.net.ssl.SSLException;
 import okhttp3.HttpUrl;
 import org.sievecrawler.profile.FetchConfig;
@@ -21,6 +23,11 @@ import org.sievecrawler.profile.FetchConfig;
 final class NetworkErrors {
     private NetworkErrors() {
     }
+
+    /** okio's message when no line end came within its limit. */
+    private static final Pattern LINE_END_NOT_FOUND = Pattern.compile("\\\\n not found: limit=(\\d+)");
+    /** A head line this long without a line end is the server's doing, not a connection lost mid-line. */
+    private static final long LONG_HEAD_LINE = 64 * 1024;
 
     /**
      * The failure for an exception thrown while fetching {@code url}.
@@ -62,6 +69,10 @@ final class NetworkErrors {
         } else if (find(e, SocketException.class) != null) {
             kind = FailureKind.CONNECTION_LOST;
             detail = "connection to " + hostPort + " failed" + during + ": " + messages(e);
+        } else if (headLineBytes(e) >= LONG_HEAD_LINE) {
+            kind = FailureKind.PROTOCOL;
+            detail = "the response head from " + url + " has a line of more than " + headLineBytes(e) + " bytes"
+                    + " (OkHttp reads at most 256 KiB of response head); not retried";
         } else if (find(e, EOFException.class) != null) {
             kind = FailureKind.CONNECTION_LOST;
             detail = hostPort + " closed the connection early" + during + ": " + messages(e);
@@ -70,6 +81,18 @@ final class NetworkErrors {
             detail = "invalid HTTP response from " + url + during + ": " + messages(e);
         }
         return new FetchResult.Failure(kind, status, detail, null, millis);
+    }
+
+    /**
+     * The bytes okio had scanned for a line end when it gave up reading a response head line ({@code "\\n not found:
+     * limit=N content=..."}), or -1. OkHttp gives okio its whole head budget (256 KiB) as the limit, so N that large
+     * means a line over it; a server that closed mid-line after a few bytes leaves a small N, a lost connection.
+     */
+    private static long headLineBytes(Throwable e) {
+        EOFException eof = find(e, EOFException.class);
+        String message = eof == null ? null : eof.getMessage();
+        Matcher m = message == null ? null : LINE_END_NOT_FOUND.matcher(message);
+        return m != null && m.lookingAt() ? Long.parseLong(m.group(1)) : -1;
     }
 
     /** The exception itself, a cause or a suppressed exception of the given type, or null. */

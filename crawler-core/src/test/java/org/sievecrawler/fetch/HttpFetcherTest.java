@@ -737,6 +737,38 @@ class HttpFetcherTest {
     }
 
     @Test
+    void reportsAHeadLineOverOkHttpsLimitAsAProtocolErrorNotRetriedAndAShortCutOneAsALostConnection()
+            throws Exception {
+        String longLine = "HTTP/1.1 200 OK\r\nX-Long: " + "a".repeat(300 * 1024) + "\r\n\r\n";
+        String cutLine = "HTTP/1.1 200 OK\r\nX-Cut: " + "a".repeat(100);
+        for (String raw : List.of(longLine, cutLine)) {
+            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+                Thread answer = new Thread(() -> {
+                    try (java.net.Socket client = socket.accept()) {
+                        client.getInputStream().read(new byte[4096]);
+                        client.getOutputStream().write(raw.getBytes(StandardCharsets.ISO_8859_1));
+                    } catch (IOException e) {
+                        // the fetcher may hang up before the whole line is written: that is the point
+                    }
+                }, "raw-server");
+                answer.start();
+
+                FetchResult.Failure failure = failure(fetcher.fetch("http://127.0.0.1:" + socket.getLocalPort() + "/"));
+                answer.join(5000);
+
+                if (raw == longLine) {
+                    assertThat(failure.kind()).isEqualTo(FailureKind.PROTOCOL);
+                    assertThat(failure.kind().retryable()).isFalse();
+                    assertThat(failure.detail()).contains("has a line of more than").contains("256 KiB");
+                } else {
+                    assertThat(failure.kind()).isEqualTo(FailureKind.CONNECTION_LOST);
+                    assertThat(failure.detail()).contains("closed the connection early");
+                }
+            }
+        }
+    }
+
+    @Test
     void capturesAChunkedBodyDechunkedAndLeavesOutItsTransferEncoding() throws Exception {
         String raw = "HTTP/1.1 200 Fine\r\nX-Mixed-CASE: a\r\nTransfer-Encoding: chunked\r\n"
                 + "Content-Type: text/plain\r\nConnection: close\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n";
