@@ -227,7 +227,9 @@ public final class HttpFetcher implements AutoCloseable {
         } finally {
             calls.remove(call);
         }
-        if (result instanceof FetchResult.Failure && call.isCanceled()) { // whatever the exception said
+        // OkHttp's call timeout cancels the call too: only a cancelCalls() makes it CANCELLED (put back), while a
+        // call that merely timed out stays a timeout (else it would be put back and retried without end)
+        if (result instanceof FetchResult.Failure && cancelled && call.isCanceled()) { // whatever the exception said
             result = new FetchResult.Failure(FailureKind.CANCELLED, 0, cancelled(parsed), null, elapsed(start));
         }
         LOG.debug("fetched {}: {}", parsed, result);
@@ -382,7 +384,7 @@ public final class HttpFetcher implements AutoCloseable {
                 previous = current;
                 current = next;
             } catch (IOException e) {
-                if (call.isCanceled()) {
+                if (cancelled && call.isCanceled()) { // not a call timeout (see fetch)
                     return RobotsResponse.failed(current.toString(), FailureKind.CANCELLED, cancelled(current),
                             exchanges);
                 }
