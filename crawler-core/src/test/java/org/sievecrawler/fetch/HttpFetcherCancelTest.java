@@ -101,4 +101,18 @@ class HttpFetcherCancelTest {
                 failure -> assertThat(failure.kind()).isEqualTo(FailureKind.CANCELLED));
         assertThat(robots.failure()).isEqualTo(FailureKind.CANCELLED);
     }
+
+    @Test
+    void aCallThatHitsItsCallTimeoutIsATimeoutNotCancelled() {
+        FetchConfig oneSecond = CONFIG.withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofSeconds(1));
+        try (HttpFetcher timing = new HttpFetcher(oneSecond, LimitsConfig.defaults(), Set.of("127.0.0.1"))) {
+            FetchResult result = timing.fetch(url("/held")); // OkHttp's call timeout cancels the call as well
+
+            assertThat(result).isInstanceOfSatisfying(FetchResult.Failure.class, failure -> {
+                assertThat(failure.kind()).as("put back and fetched again forever if CANCELLED")
+                        .isEqualTo(FailureKind.TIMEOUT);
+                assertThat(failure.detail()).contains("timed out after 1000 ms");
+            });
+        }
+    }
 }
