@@ -86,11 +86,25 @@ class HostileWebTest {
             // not checked by this test
             assertRecord(output, server, "/odd-links", "fetched", 200, null);
             assertThat(output.record(server.url("/odd-links")).get("outlinks").asInt()).isEqualTo(6);
-            assertThat(output.urls()).hasSize(21); // 16 paths, /chain/1 to /chain/5: each one record
+            assertRecord(output, server, "/long-header", "error", 0, "has a line of more than");
+            assertThat(server.requests("/long-header")).as("a protocol error is not retried").isEqualTo(1);
+            assertRecord(output, server, "/many-fields", "fetched", 200, null);
+            assertTitle(output, server, "/many-fields", "many fields");
+            assertRecord(output, server, "/shift-jis", "fetched", 200, null);
+            assertTitle(output, server, "/shift-jis", "\u65e5\u672c\u8a9e");
+            assertRecord(output, server, "/unknown-charset", "fetched", 200, null);
+            assertTitle(output, server, "/unknown-charset", "unknown");
+            assertRecord(output, server, "/bom-vs-header", "fetched", 200, null);
+            assertTitle(output, server, "/bom-vs-header", "caf\u00e9"); // the BOM wins over the header (WHATWG)
+            assertThat(output.urls()).hasSize(26); // 21 paths, /chain/1 to /chain/5: each one record
         }
         System.gc();
         long heapAfter = runtime.totalMemory() - runtime.freeMemory();
         assertThat(heapAfter - heapBefore).as("heap growth after the crawl").isLessThan(256L << 20);
+    }
+
+    private static void assertTitle(CrawlOutput output, HostileServer server, String path, String title) {
+        assertThat(output.record(server.url(path)).get("title").asText()).as("title of %s", path).isEqualTo(title);
     }
 
     private static void assertRecord(CrawlOutput output, HostileServer server, String path, String outcome,
