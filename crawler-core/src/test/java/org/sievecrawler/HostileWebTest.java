@@ -44,10 +44,6 @@ class HostileWebTest {
                     .withOutput(OutputConfig.defaults().withDir(out));
             new Crawler(profile).run();
             CrawlOutput output = CrawlOutput.read(out);
-            for (JsonNode r : output.records) {
-                String line = r.toString();
-                System.err.println("record " + (line.length() > 400 ? line.substring(0, 400) : line));
-            }
 
             assertThat(output.summary.get("endReason").asText()).isEqualTo("finished");
             assertThat(output.records).allSatisfy(r -> assertThat(r.get("bytes").asLong()).isLessThanOrEqualTo(
@@ -101,6 +97,43 @@ class HostileWebTest {
         System.gc();
         long heapAfter = runtime.totalMemory() - runtime.freeMemory();
         assertThat(heapAfter - heapBefore).as("heap growth after the crawl").isLessThan(256L << 20);
+    }
+
+    /**
+     * robots.txt as RFC 9309 says: read up to 500 KiB (a rule past it is not seen), a 5xx or a silent server makes the
+     * host unreachable (disallowed; given up after the scheduler's attempts), more than 5 redirects make robots.txt
+     * unavailable (allowed).
+     */
+    @Test
+    void readsRobotsTxtAsRfc9309Says() throws Exception {
+        try (HostileServer huge = HostileServer.start(HostileServer.Robots.HUGE);
+                HostileServer silent = HostileServer.start(HostileServer.Robots.SILENT);
+                HostileServer error = HostileServer.start(HostileServer.Robots.ERROR);
+                HostileServer redirects = HostileServer.start(HostileServer.Robots.REDIRECTS)) {
+            CrawlProfile profile = CrawlProfile.defaults()
+                    .withSeeds(List.of(huge.url("/early"), huge.url("/late"), silent.url("/page"), error.url("/page"),
+                            redirects.url("/page")))
+                    .withScope(ScopeConfig.defaults().withMaxDepth(0))
+                    .withLimits(LimitsConfig.defaults().withMaxDuration(Duration.ofSeconds(45)))
+                    .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ZERO)
+                            .withRobotsRetry(Duration.ofMillis(100)))
+                    .withFetch(FetchConfig.defaults().withThreads(8).withRetries(1).withAllowPrivateAddresses(true)
+                            .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(2)))
+                    .withOutput(OutputConfig.defaults().withDir(out));
+            new Crawler(profile).run();
+            CrawlOutput output = CrawlOutput.read(out);
+
+            assertThat(output.summary.get("endReason").asText()).isEqualTo("finished");
+            assertThat(output.record(huge.url("/early")).get("outcome").asText()).isEqualTo("robots-disallowed");
+            assertThat(output.record(huge.url("/late")).get("outcome").asText()).as("a rule past 500 KiB")
+                    .isEqualTo("http-error"); // allowed, and the page is a 404
+            assertThat(output.record(silent.url("/page")).get("outcome").asText()).isEqualTo("robots-disallowed");
+            assertThat(output.record(error.url("/page")).get("outcome").asText()).isEqualTo("robots-disallowed");
+            assertThat(output.record(error.url("/page")).get("error").asText()).contains("500");
+            assertThat(output.record(redirects.url("/page")).get("outcome").asText()).as("unavailable: allowed")
+                    .isEqualTo("http-error");
+            assertThat(redirects.requests("/robots/10")).as("the sixth redirect is not followed").isZero();
+        }
     }
 
     private static void assertTitle(CrawlOutput output, HostileServer server, String path, String title) {
