@@ -1,28 +1,14 @@
 package org.sievecrawler.cli;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.client.WireMock.get;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
-import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
-import com.github.tomakehurst.wiremock.http.ResponseDefinition;
-import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
-import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +21,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.checkpoint.Checkpoint;
 import org.sievecrawler.checkpoint.CheckpointStore;
-import org.sievecrawler.fixtures.FixtureSite;
 
 /**
  * A crawl in a child JVM, killed part-way (SIGKILL, or SIGTERM for a graceful stop) after a checkpoint, then
@@ -49,55 +34,24 @@ class ResumeProcessTest {
 
     @TempDir
     Path tmp;
-    private WireMockServer site;
+    private LinkedPagesSite site;
+    private ChildCrawler crawler;
     private Path dir;
-
-    /**
-     * Renders page i of the site from its path, so one stub serves all of them: WireMock matches a request
-     * against every stub in turn, and 2,000 stubs would make it the bottleneck of the crawl.
-     */
-    private static final class Pages implements ResponseDefinitionTransformerV2 {
-        @Override
-        public ResponseDefinition transform(ServeEvent serveEvent) {
-            String path = serveEvent.getRequest().getUrl();
-            int i = Integer.parseInt(path.substring("/p/".length()));
-            return ResponseDefinitionBuilder.like(serveEvent.getResponseDefinition())
-                    .withBody(FixtureSite.linkPage("p" + i, "/p/" + (i + 1) % PAGES, "/p/" + (i * 7 + 3) % PAGES,
-                            "/p/" + (i * 31 + 11) % PAGES, "/"))
-                    .build();
-        }
-
-        @Override
-        public boolean applyGlobally() {
-            return false;
-        }
-
-        @Override
-        public String getName() {
-            return "pages";
-        }
-    }
 
     @BeforeEach
     void startSite() {
-        site = new WireMockServer(WireMockConfiguration.options().bindAddress("127.0.0.1").dynamicPort()
-                .containerThreads(32).jettyAcceptors(2).extensions(new Pages()));
-        site.start();
-        site.stubFor(get(urlPathEqualTo("/")).willReturn(aResponse().withStatus(200)
-                .withHeader("Content-Type", "text/html; charset=utf-8")
-                .withBody(FixtureSite.linkPage("home", "/p/0"))));
-        site.stubFor(get(urlPathMatching("/p/[0-9]+")).willReturn(aResponse().withStatus(200).withFixedDelay(10)
-                .withHeader("Content-Type", "text/html; charset=utf-8").withTransformers("pages")));
+        site = LinkedPagesSite.start(PAGES, 10);
+        crawler = new ChildCrawler(tmp.resolve("child.log"));
         dir = tmp.resolve("crawl");
     }
 
     @AfterEach
     void stopSite() {
-        site.stop();
+        site.close();
     }
 
     private String url(String path) {
-        return "http://127.0.0.1:" + site.port() + path;
+        return site.url(path);
     }
 
     @Test
@@ -153,8 +107,7 @@ class ResumeProcessTest {
     void aSecondCtrlCStopsAtOnceWithExitCode130AndLeavesWholeOutputToResumeFrom() throws Exception {
         Process crawl = start("crawl", url("/"), "--profile", profile().toString(), "--out", dir.toString());
         awaitCheckpointAndPages(crawl, 300);
-        site.stubFor(get(urlPathMatching("/p/[0-9]+")).willReturn(aResponse().withStatus(200).withFixedDelay(30_000)
-                .withHeader("Content-Type", "text/html; charset=utf-8").withTransformers("pages")));
+        site.delayPages(30_000);
         String pid = Long.toString(crawl.pid());
 
         interrupt(pid); // Ctrl-C: a graceful stop, which waits for the requests now hanging
@@ -169,8 +122,7 @@ class ResumeProcessTest {
         assertThat(new CheckpointStore(dir).read().pagesBytes()).isLessThanOrEqualTo(Files.size(
                 dir.resolve("pages.jsonl")));
 
-        site.stubFor(get(urlPathMatching("/p/[0-9]+")).willReturn(aResponse().withStatus(200)
-                .withHeader("Content-Type", "text/html; charset=utf-8").withTransformers("pages")));
+        site.delayPages(0);
         Process resumed = start("crawl", "--resume", dir.toString());
         assertThat(resumed.waitFor(60, TimeUnit.SECONDS)).as("the resumed crawl ends").isTrue();
         assertThat(resumed.exitValue()).as(output()).isZero();
@@ -213,19 +165,12 @@ class ResumeProcessTest {
         return file;
     }
 
-    /** Starts {@code crawler ARGS} in a child JVM, its output to a file in the temporary folder. */
     private Process start(String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", // a quicker start for a short crawl
-                "-cp", System.getProperty("java.class.path"), "org.sievecrawler.cli.Main"));
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(tmp.resolve("child.log").toFile())).start();
+        return crawler.start(args);
     }
 
     private String output() throws IOException {
-        Path log = tmp.resolve("child.log");
-        return Files.exists(log) ? Files.readString(log) : "";
+        return crawler.output();
     }
 
     private void awaitCheckpointAndPages(Process crawl, int pages) throws Exception {
@@ -239,23 +184,15 @@ class ResumeProcessTest {
     }
 
     private int requestCount() {
-        return site.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
+        return site.requestCount();
     }
 
     private Map<String, Integer> requestsPerPath() {
-        Map<String, Integer> counts = new HashMap<>();
-        for (LoggedRequest request : site.findAll(anyRequestedFor(anyUrl()))) {
-            counts.merge(request.getUrl(), 1, Integer::sum);
-        }
-        return counts;
+        return site.requestsPerPath();
     }
 
-    private static List<String> allPaths() {
-        List<String> paths = new ArrayList<>(List.of("/"));
-        for (int i = 0; i < PAGES; i++) {
-            paths.add("/p/" + i);
-        }
-        return paths;
+    private List<String> allPaths() {
+        return site.allPaths();
     }
 
     /** The URLs whose records lie within the pages.jsonl length the last checkpoint saved. */

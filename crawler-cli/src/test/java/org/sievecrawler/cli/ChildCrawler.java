@@ -1,0 +1,37 @@
+package org.sievecrawler.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs {@code crawler ARGS} in child JVMs, as a user runs the jar, so a test can kill one (SIGKILL, SIGTERM, SIGINT)
+ * and resume it in the next; every child's output is appended to one log file, read back with {@link #output()}.
+ *
+ * <p>Not thread-safe: one test thread starts the children. Waiting for them and signalling them is the test's.
+ */
+final class ChildCrawler {
+    private final Path log;
+
+    /** Children whose output goes to {@code log} (appended). */
+    ChildCrawler(Path log) {
+        this.log = log;
+    }
+
+    /** Starts {@code crawler ARGS} in a child JVM on this JVM's class path. */
+    Process start(String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", // a quicker start for a short crawl
+                "-cp", System.getProperty("java.class.path"), "org.sievecrawler.cli.Main"));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    }
+
+    /** Everything the children have written so far. */
+    String output() throws IOException {
+        return Files.exists(log) ? Files.readString(log) : "";
+    }
+}
