@@ -34,6 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The graceful half of the issue's criterion (SIGTERM then resume: no page fetched twice) is
  * {@link ResumeProcessTest#aCrawlStoppedBySigtermResumesWithoutFetchingAnyPageTwice()}.
  * What a kill costs on a real site, at ten kill points: {@code crawler-bench/kill-resume.sh}.
+ *
+ * <p>Run it while it is disabled: {@code mvn -o -pl src-test-fixtures,crawler-core,crawler-cli
+ * -Dtest=KillResumeProcessTest -Dsurefire.failIfNoSpecifiedTests=false
+ * -Djunit.jupiter.conditions.deactivate='org.junit.*DisabledCondition' verify}.
  */
 @Disabled("enable when the frontier journal lands: issue 13")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
