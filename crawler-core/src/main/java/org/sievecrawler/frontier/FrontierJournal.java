@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.locks.ReentrantLock;
@@ -82,6 +83,11 @@ public final class FrontierJournal implements AutoCloseable {
     private int segment;
     /** Its stream, or null once closed. */
     private FileOutputStream out;
+    /**
+     * The error of a failed append, after which the segment may end in a torn record: every later append fails
+     * too (the crawl stops), so no good entry lands after the torn one, where a resume would cut it.
+     */
+    private IOException failure;
     private volatile long bytesAppended;
     private volatile long entriesAppended;
 
@@ -122,13 +128,10 @@ public final class FrontierJournal implements AutoCloseable {
             throw new IllegalArgumentException("journal segment to resume from must be >= 0, was " + fromSegment);
         }
         List<Integer> numbers = segmentNumbers(dir);
+        List<Integer> older = new ArrayList<>();
         List<Integer> replayed = new ArrayList<>();
         for (int number : numbers) {
-            if (number < fromSegment) {
-                Files.delete(segmentPath(dir, number));
-            } else {
-                replayed.add(number);
-            }
+            (number < fromSegment ? older : replayed).add(number);
         }
         for (int i = 0; i <= replayed.size(); i++) {
             int expected = fromSegment + i;
@@ -143,9 +146,12 @@ public final class FrontierJournal implements AutoCloseable {
         for (int i = 0; i < replayed.size(); i++) {
             reader.read(segmentPath(dir, replayed.get(i)), i == replayed.size() - 1);
         }
+        for (int number : older) { // only once the segments replayed were read
+            Files.delete(segmentPath(dir, number));
+        }
         int next = replayed.get(replayed.size() - 1) + 1;
         FrontierJournal journal = new FrontierJournal(dir, next, openNew(dir, next));
-        return new Replay(List.copyOf(reader.admitted), reader.completed, journal, replayed.size(),
+        return new Replay(Collections.unmodifiableList(reader.admitted), reader.completed, journal, replayed.size(),
                 reader.admitted.size(), reader.done, reader.bytesCut);
     }
 
@@ -170,10 +176,15 @@ public final class FrontierJournal implements AutoCloseable {
                 throw new IllegalStateException("the frontier journal in " + dir + " is closed; cannot append "
                         + entries + " entries");
             }
+            if (failure != null) {
+                throw new UncheckedIOException("the frontier journal " + segmentPath(dir, segment) + " failed to"
+                        + " append earlier (" + failure.getMessage() + "); it takes no more entries", failure);
+            }
             out.write(group.bytes(), 0, group.size());
             bytesAppended += group.size();
             entriesAppended += entries;
         } catch (IOException e) {
+            failure = e; // part of the group may be written: an entry after it would follow a torn record
             throw new UncheckedIOException("cannot append to the frontier journal " + segmentPath(dir, segment)
                     + ": " + e.getMessage(), e);
         } finally {
@@ -195,6 +206,11 @@ public final class FrontierJournal implements AutoCloseable {
         try {
             requireOpen();
             Path current = segmentPath(dir, segment);
+            if (failure != null) {
+                throw new IOException("cannot rotate the frontier journal " + current + ": an append failed ("
+                        + failure.getMessage() + "), so it may end in a torn record, which only the last segment"
+                        + " may", failure);
+            }
             try {
                 out.getFD().sync();
             } catch (IOException e) {

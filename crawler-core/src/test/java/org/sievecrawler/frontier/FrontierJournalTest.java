@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -122,6 +123,64 @@ class FrontierJournalTest {
         assertThat(replay.completed().remove(PAGE.url())).isTrue();
     }
 
+    /** The real thing: a process appending, killed with SIGKILL; every group it had appended is read back. */
+    @Test
+    void readsBackEveryGroupAProcessAppendedBeforeAKillDashNine() throws Exception {
+        Path childLog = out.resolve("child.log");
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                KilledAppender.class.getName(), dir.toString())
+                .redirectError(childLog.toFile()).start();
+        try {
+            String line;
+            try (BufferedReader lines = child.inputReader()) {
+                line = lines.readLine(); // blocks until the child has appended its first groups, or died
+            }
+            assertThat(line).as("the child's report (its stderr: %s)", childLog).isEqualTo("appended 1000");
+        } finally {
+            child.destroyForcibly(); // SIGKILL: no close, no sync, no shutdown hook
+            assertThat(child.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        }
+
+        Replay replay = resume(0);
+
+        long groups = replay.dones();
+        assertThat(groups).isGreaterThanOrEqualTo(1000);
+        assertThat(replay.admits() - 2 * groups).as("a torn last group loses its completion, not its links")
+                .isBetween(0L, 2L);
+        for (int i = 0; i < replay.admitted().size(); i++) {
+            assertThat(replay.admitted().get(i)).isEqualTo(link(KilledAppender.page(i / 2) + "/" + (1 + i % 2)));
+        }
+        for (int g = 0; g < groups; g++) {
+            assertThat(replay.completed().remove(KilledAppender.page(g))).as("group %d", g).isTrue();
+        }
+        assertThat(replay.completed().isEmpty()).isTrue();
+    }
+
+    /** The process {@link #readsBackEveryGroupAProcessAppendedBeforeAKillDashNine} kills. */
+    static final class KilledAppender {
+        static String page(int group) {
+            return url("g" + group);
+        }
+
+        /**
+         * Appends 1,000 groups (two links and the page), reports it on stdout, then goes on appending one group a
+         * millisecond (at most 100,000) until killed; never closes the journal.
+         */
+        public static void main(String[] args) throws Exception {
+            FrontierJournal journal = FrontierJournal.create(Path.of(args[0]));
+            for (int g = 0; g < 100_000; g++) {
+                journal.append(List.of(link(page(g) + "/1"), link(page(g) + "/2")), page(g));
+                if (g == 999) {
+                    System.out.println("appended 1000");
+                    System.out.flush();
+                } else if (g > 999) {
+                    Thread.sleep(1);
+                }
+            }
+        }
+    }
+
     @Test
     void cutsATornTailAtEveryByteOfTheLastRecordAndReplaysTheEntriesBeforeIt() throws IOException {
         FrontierJournal journal = create();
@@ -193,7 +252,7 @@ class FrontierJournalTest {
     }
 
     @Test
-    void refusesToResumeWhenTheCheckpointsSegmentIsMissing() throws IOException {
+    void refusesToResumeWhenTheCheckpointsSegmentIsMissingAndDeletesNothing() throws IOException {
         FrontierJournal journal = create();
         journal.rotate();
         journal.rotate();
@@ -203,6 +262,8 @@ class FrontierJournalTest {
         assertThatThrownBy(() -> resume(1)).isInstanceOf(CorruptFilterException.class)
                 .hasMessage(dir.resolve("000001.jnl") + " is missing; the checkpoint replays the frontier journal"
                         + " from segment 1 on, and segments [2] are there");
+        assertThat(segments()).as("nothing deleted by a resume that failed")
+                .containsExactly("000000.jnl", "000002.jnl");
         assertThatThrownBy(() -> resume(5)).isInstanceOf(CorruptFilterException.class)
                 .hasMessage(dir.resolve("000005.jnl") + " is missing; the checkpoint replays the frontier journal"
                         + " from segment 5 on, and no segment from it on is there");
