@@ -13,7 +13,12 @@ import java.nio.charset.StandardCharsets;
  */
 public final class PendingUrlCodec {
     /** The longest URL or referrer accepted when reading, in UTF-8 bytes: a longer length means corrupt data. */
-    static final int MAX_TEXT_BYTES = 1 << 20;
+    public static final int MAX_TEXT_BYTES = 1 << 20;
+    /**
+     * The longest encoded URL accepted when reading, in bytes: two texts of {@link #MAX_TEXT_BYTES}, their
+     * lengths and the numbers, with room to spare. A record framing one URL that claims more is corrupt.
+     */
+    public static final int MAX_ENCODED_BYTES = 2 * MAX_TEXT_BYTES + 64;
 
     private PendingUrlCodec() {
     }
@@ -51,7 +56,8 @@ public final class PendingUrlCodec {
         }
     }
 
-    private static void writeText(DataOutput out, String text) throws IOException {
+    /** Writes {@code text} as its UTF-8 length (-1 for null) and bytes: the form of a URL inside {@link #write}. */
+    public static void writeText(DataOutput out, String text) throws IOException {
         if (text == null) {
             out.writeInt(-1);
             return;
@@ -61,7 +67,13 @@ public final class PendingUrlCodec {
         out.write(bytes);
     }
 
-    private static String readText(DataInput in) throws IOException {
+    /**
+     * Reads a text written by {@link #writeText}: null for length -1.
+     *
+     * @throws IOException (an {@link java.io.EOFException} when the input ends) or
+     *     {@link CorruptFilterException} when the length is below -1 or above {@link #MAX_TEXT_BYTES}
+     */
+    public static String readText(DataInput in) throws IOException {
         int length = in.readInt();
         if (length == -1) {
             return null;

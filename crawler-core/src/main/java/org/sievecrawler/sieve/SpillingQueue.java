@@ -360,7 +360,7 @@ public final class SpillingQueue implements PendingQueue, AutoCloseable {
             DataInputStream in = new DataInputStream(stream);
             while (read < max && readOffset < end && spilled > 0) {
                 int length = in.readInt();
-                if (length <= 0 || length > 2 * PendingUrlCodec.MAX_TEXT_BYTES + 64) {
+                if (length <= 0 || length > PendingUrlCodec.MAX_ENCODED_BYTES) {
                     throw corrupt(file, "a record length of " + length);
                 }
                 byte[] payload = new byte[length];

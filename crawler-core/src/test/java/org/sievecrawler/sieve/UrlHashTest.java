@@ -53,6 +53,15 @@ class UrlHashTest {
         assertThat(hash.h2()).isEqualTo(h2);
     }
 
+    @Test
+    void fingerprintIsTheFirstHalfOfThePublishedHash() throws IOException {
+        UrlHash hash = new UrlHash();
+        for (String[] v : readVectors()) {
+            String input = unescape(v[0]);
+            assertThat(UrlHash.fingerprint(input)).as("fingerprint of \"%s\"", v[0]).isEqualTo(hash.hash(input).h1());
+        }
+    }
+
     private static String randomText(SplittableRandom random) {
         int length = random.nextInt(0, 80);
         StringBuilder sb = new StringBuilder(length);
