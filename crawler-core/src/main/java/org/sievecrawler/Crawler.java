@@ -42,6 +42,7 @@ import org.sievecrawler.sieve.SievePlan;
 import org.sievecrawler.sieve.SpillingQueue;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
+import org.sievecrawler.warc.Archive;
 import org.sievecrawler.warc.WarcArchive;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -193,7 +194,7 @@ public final class Crawler {
                 HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedOrigins(seeds), clock,
                         warc, idleConnections(profile));
                 JsonlSink sink = JsonlSink.open(out.resolve(CrawlFolder.PAGES));
-                WarcArchive archive = warc ? WarcArchive.open(profile, clock) : null) {
+                Archive archive = warc ? WarcArchive.open(profile, clock) : Archive.NONE) {
             Sieve sieve = restored == null
                     ? Sieve.create(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
                             profile.sieve().onOverflow(), pending)
@@ -207,7 +208,7 @@ public final class Crawler {
             SnapshotLock gate = new SnapshotLock();
             PageParser parser = new PageParser();
             FetchWorker worker = new FetchWorker(profile, sieve, politeness, fetcher, robots, parser,
-                    normalizer, scope, sink, archive, stats, this::limitReached, gate);
+                    normalizer, scope, new FolderSink(sink, archive, stats), this::limitReached, gate);
             if (restored == null) {
                 seeds.forEach(seed -> sieve.offer(PendingUrl.seed(seed)));
                 LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),
@@ -245,7 +246,7 @@ public final class Crawler {
                         failure);
             }
             sink.flush();
-            if (archive != null) {
+            if (warc) {
                 LOG.info("WARC files: {}", archive.files());
             }
             String reason = endReason.get() == null ? "finished" : endReason.get();

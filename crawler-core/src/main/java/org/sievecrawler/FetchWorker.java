@@ -39,13 +39,11 @@ import org.sievecrawler.politeness.RobotsPolicy;
 import org.sievecrawler.politeness.RobotsRules;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileUnits;
-import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
-import org.sievecrawler.sink.PageSink;
-import org.sievecrawler.warc.WarcArchive;
+import org.sievecrawler.sink.CrawlSink;
 import org.sievecrawler.warc.WarcLocation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,10 +100,8 @@ final class FetchWorker {
     private final LinkResolver links;
     private final UrlTraps traps;
     private final HostBudget hostBudget;
-    private final PageSink sink;
-    /** Where captured exchanges go; null when WARC output is off (the fetcher then captures none). */
-    private final WarcArchive archive;
-    private final CrawlStats stats;
+    /** Records, the archive (nothing with WARC off: the fetcher then captures no exchange) and counters. */
+    private final CrawlSink output;
     private final LongPredicate limitReached;
     private final AtomicLong pagesTaken;
     private final SnapshotLock gate;
@@ -132,11 +128,11 @@ final class FetchWorker {
     private volatile boolean sealed;
 
     FetchWorker(CrawlProfile profile, Sieve sieve, HostScheduler politeness, HttpFetcher fetcher, RobotsPolicy robots,
-            PageParser parser, UrlNormalizer normalizer, LinkScope scope, PageSink sink, WarcArchive archive,
-            CrawlStats stats, LongPredicate limitReached, SnapshotLock gate) {
+            PageParser parser, UrlNormalizer normalizer, LinkScope scope, CrawlSink output,
+            LongPredicate limitReached, SnapshotLock gate) {
         this.profile = profile;
         this.gate = gate;
-        this.pagesTaken = new AtomicLong(stats.decided()); // a resumed crawl's max-pages counts what it did before
+        this.pagesTaken = new AtomicLong(output.decided()); // a resumed crawl's max-pages counts what it did before
         this.sieve = sieve;
         this.politeness = politeness;
         this.fetcher = fetcher;
@@ -149,9 +145,7 @@ final class FetchWorker {
         this.hostBudget = new HostBudget(profile.limits().maxPagesPerHost());
         int cores = Runtime.getRuntime().availableProcessors();
         this.parsers = new ParsePool(cores, PARSE_BACKLOG_PAGES_PER_CORE * cores, PARSE_BACKLOG_BYTES);
-        this.sink = sink;
-        this.archive = archive;
-        this.stats = stats;
+        this.output = output;
         this.limitReached = limitReached;
     }
 
@@ -262,14 +256,15 @@ final class FetchWorker {
         if (down != null) {
             politeness.skipped(task);
             done(task, PageRecord.refused(task.url(), Outcome.UNREACHABLE, task.depth(), task.referrer(),
-                    unreachable(task.url(), down) + "; not tried"), null);
+                    unreachable(task.url(), down) + "; not tried"), Optional.empty());
             return;
         }
         RobotsRules rules = politeness.rules(task.url());
         if (!rules.allows(task.url())) {
             politeness.skipped(task);
             done(task, PageRecord.refused(task.url(), Outcome.ROBOTS_DISALLOWED, task.depth(), task.referrer(),
-                    rules.kind() == RobotsRules.Kind.PARSED ? "disallowed by robots.txt" : rules.reason()), null);
+                    rules.kind() == RobotsRules.Kind.PARSED ? "disallowed by robots.txt" : rules.reason()),
+                    Optional.empty());
             return;
         }
         Optional<String> hostFull = task.attempt() == 0 ? hostBudget.take(task.url()) : Optional.empty();
@@ -280,7 +275,7 @@ final class FetchWorker {
         FetchResult result = fetcher.fetch(task.url());
         if (result instanceof FetchResult.Page page) {
             politeness.finished(task);
-            WarcLocation at = archive(page.exchange());
+            Optional<WarcLocation> at = output.archive(page.exchange());
             if (page.status() >= 400) {
                 done(task, new PageRecord(task.url(), page.status(), Outcome.HTTP_ERROR, page.contentType(),
                         task.depth(), page.length(), page.fetchMillis(), 0, null, null, task.referrer(),
@@ -294,7 +289,7 @@ final class FetchWorker {
             }
         } else if (result instanceof FetchResult.Redirect redirect) {
             politeness.finished(task);
-            handleRedirect(task, redirect, archive(redirect.exchange()));
+            handleRedirect(task, redirect, output.archive(redirect.exchange()));
         } else {
             FetchResult.Failure failure = (FetchResult.Failure) result;
             if (failure.kind() == FailureKind.CANCELLED) { // the crawl is ending: fetched again on resume
@@ -304,13 +299,13 @@ final class FetchWorker {
                 });
                 return;
             }
-            stats.failedAttempt();
+            output.failedAttempt();
             boolean retryable = failure.kind().retryable() && task.attempt() < profile.fetch().retries();
             Optional<String> waitTooLong = retryable
                     ? tooLongToWait(failure.retryAfter(), profile.politeness().maxRetryAfter()) : Optional.empty();
             if (retryable && waitTooLong.isEmpty()) {
-                stats.retried();
-                archive(failure.exchange());
+                output.retried();
+                output.archive(failure.exchange());
                 Duration backoff = backoff(task.attempt(), failure.retryAfter());
                 shared(() -> {
                     politeness.retry(task, backoff);
@@ -329,14 +324,14 @@ final class FetchWorker {
                     : unreachable ? Outcome.UNREACHABLE : Outcome.ERROR, null, task.depth(), 0,
                     failure.fetchMillis(), 0, null, null, task.referrer(),
                     failure.detail() + tries + waitTooLong.map(why -> "; " + why).orElse(""), false),
-                    archive(failure.exchange()));
+                    output.archive(failure.exchange()));
         }
     }
 
     /** Records {@code task} as a trap, not fetched: no request was made, so the host's delay does not start. */
     private void refuseTrap(PendingUrl task, String why) throws IOException {
         politeness.skipped(task);
-        done(task, PageRecord.refused(task.url(), Outcome.TRAP, task.depth(), task.referrer(), why), null);
+        done(task, PageRecord.refused(task.url(), Outcome.TRAP, task.depth(), task.referrer(), why), Optional.empty());
     }
 
     /**
@@ -352,12 +347,12 @@ final class FetchWorker {
             return;
         }
         if (response.failed() || response.status() >= 500) {
-            stats.failedAttempt();
+            output.failedAttempt();
         }
         FailureKind failure = response.failure();
         if (failure != null && failure.unreachable()) {
             if (failure.retryable() && task.attempt() < profile.fetch().retries()) {
-                stats.retried();
+                output.retried();
                 politeness.retryRobots(task, backoff(task.attempt(), null));
             } else {
                 LOG.info("{}: {}", task.url(), response.error());
@@ -368,7 +363,7 @@ final class FetchWorker {
                     response.error(), response.unavailable()));
         }
         for (HttpExchange exchange : response.exchanges()) {
-            archive(exchange);
+            output.archive(exchange);
         }
     }
 
@@ -378,7 +373,7 @@ final class FetchWorker {
     }
 
     /** Hands the page to the parse pool; it counts as busy until its record is written. */
-    private void parseLater(PendingUrl task, FetchResult.Page page, WarcLocation at) {
+    private void parseLater(PendingUrl task, FetchResult.Page page, Optional<WarcLocation> at) {
         busy.incrementAndGet();
         parsers.submit(page.length(), () -> {
             try {
@@ -403,7 +398,8 @@ final class FetchWorker {
         });
     }
 
-    private void recordParseBug(PendingUrl task, FetchResult.Page page, WarcLocation at, RuntimeException bug) {
+    private void recordParseBug(PendingUrl task, FetchResult.Page page, Optional<WarcLocation> at,
+            RuntimeException bug) {
         try {
             done(task, new PageRecord(task.url(), page.status(), Outcome.ERROR, page.contentType(), task.depth(),
                     page.length(), page.fetchMillis(), 0, null, null, task.referrer(), "parsing failed: " + bug,
@@ -454,10 +450,10 @@ final class FetchWorker {
     }
 
     /** Parses an HTML page, offers the links it may follow and records it (and its outlinks, in the archive). */
-    private void parsePage(PendingUrl task, FetchResult.Page page, WarcLocation at) throws IOException {
+    private void parsePage(PendingUrl task, FetchResult.Page page, Optional<WarcLocation> at) throws IOException {
         ParsedPage parsed = parser.parse(page.body(), page.length(), page.contentType(), page.url());
-        if (at != null && profile.output().warcMetadata()) {
-            archive.writeMetadata(task.url(), at, outlinks(parsed));
+        if (at.isPresent() && profile.output().warcMetadata()) {
+            output.archiveMetadata(task.url(), at.get(), outlinks(parsed));
         }
         boolean followAll = profile.parse().followNofollow();
         if (followAll || !parsed.nofollow()) {
@@ -508,13 +504,13 @@ final class FetchWorker {
             if (decision instanceof LinkDecision.Accept accept) {
                 urls.add(PendingUrl.link(accept.url(), from));
             } else {
-                stats.linkRejected(((LinkDecision.Reject) decision).reason().label());
+                output.linkRejected(((LinkDecision.Reject) decision).reason().label());
             }
         }
         return urls;
     }
 
-    private void handleRedirect(PendingUrl task, FetchResult.Redirect redirect, WarcLocation at)
+    private void handleRedirect(PendingUrl task, FetchResult.Redirect redirect, Optional<WarcLocation> at)
             throws IOException {
         String location = redirect.location();
         LinkDecision target = location == null
@@ -549,8 +545,8 @@ final class FetchWorker {
      * Writes {@code task}'s last record, with the place of its response in the archive if it was archived, and
      * ends it: after this, a checkpoint no longer holds it in flight.
      */
-    private void done(PendingUrl task, PageRecord record, WarcLocation at) throws IOException {
-        record(at == null ? record : record.withWarc(at.file(), at.offset()), task);
+    private void done(PendingUrl task, PageRecord record, Optional<WarcLocation> at) throws IOException {
+        record(at.map(place -> record.withWarc(place.file(), place.offset())).orElse(record), task);
     }
 
     /** Writes and counts a record; if {@code task} is not null, ends it in the same step. */
@@ -561,20 +557,14 @@ final class FetchWorker {
             if (sealed) {
                 return; // after the final checkpoint, which holds the task in flight
             }
-            sink.accept(record);
-            stats.record(record);
+            output.record(record);
             if (task != null) {
                 inFlight.remove(task);
             }
         } finally {
             lock.unlock();
         }
-        limitReached.test(stats.decided());
-    }
-
-    /** Archives a captured exchange; null (nothing archived) when there is none. */
-    private WarcLocation archive(HttpExchange exchange) throws IOException {
-        return exchange == null ? null : archive.write(exchange);
+        limitReached.test(output.decided());
     }
 
     /**
