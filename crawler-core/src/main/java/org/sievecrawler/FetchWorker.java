@@ -43,6 +43,7 @@ import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
+import org.sievecrawler.sink.PageRecords;
 import org.sievecrawler.sink.CrawlSink;
 import org.sievecrawler.warc.WarcLocation;
 import org.slf4j.Logger;
@@ -255,14 +256,14 @@ final class FetchWorker {
         String down = politeness.unreachableReason(task.url());
         if (down != null) {
             politeness.skipped(task);
-            done(task, PageRecord.refused(task.url(), Outcome.UNREACHABLE, task.depth(), task.referrer(),
-                    unreachable(task.url(), down) + "; not tried"), Optional.empty());
+            done(task, PageRecords.refused(task, Outcome.UNREACHABLE, unreachable(task.url(), down) + "; not tried"),
+                    Optional.empty());
             return;
         }
         RobotsRules rules = politeness.rules(task.url());
         if (!rules.allows(task.url())) {
             politeness.skipped(task);
-            done(task, PageRecord.refused(task.url(), Outcome.ROBOTS_DISALLOWED, task.depth(), task.referrer(),
+            done(task, PageRecords.refused(task, Outcome.ROBOTS_DISALLOWED,
                     rules.kind() == RobotsRules.Kind.PARSED ? "disallowed by robots.txt" : rules.reason()),
                     Optional.empty());
             return;
@@ -277,13 +278,9 @@ final class FetchWorker {
             politeness.finished(task);
             Optional<WarcLocation> at = output.archive(page.exchange());
             if (page.status() >= 400) {
-                done(task, new PageRecord(task.url(), page.status(), Outcome.HTTP_ERROR, page.contentType(),
-                        task.depth(), page.length(), page.fetchMillis(), 0, null, null, task.referrer(),
-                        "HTTP " + page.status(), false), at);
+                done(task, PageRecords.httpError(task, page), at);
             } else if (!HttpFetcher.isParseable(page.contentType(), profile.fetch().accept())) {
-                done(task, new PageRecord(task.url(), page.status(), Outcome.NOT_HTML, page.contentType(),
-                        task.depth(), page.length(), page.fetchMillis(), 0, null, null, task.referrer(), null,
-                        false), at);
+                done(task, PageRecords.notHtml(task, page), at);
             } else {
                 parseLater(task, page, at);
             }
@@ -320,10 +317,7 @@ final class FetchWorker {
                 politeness.finished(task);
             }
             String tries = task.attempt() > 0 ? " (after " + (task.attempt() + 1) + " attempts)" : "";
-            done(task, new PageRecord(task.url(), failure.status(), failure.status() >= 400 ? Outcome.HTTP_ERROR
-                    : unreachable ? Outcome.UNREACHABLE : Outcome.ERROR, null, task.depth(), 0,
-                    failure.fetchMillis(), 0, null, null, task.referrer(),
-                    failure.detail() + tries + waitTooLong.map(why -> "; " + why).orElse(""), false),
+            done(task, PageRecords.failure(task, failure, tries + waitTooLong.map(why -> "; " + why).orElse("")),
                     output.archive(failure.exchange()));
         }
     }
@@ -331,7 +325,7 @@ final class FetchWorker {
     /** Records {@code task} as a trap, not fetched: no request was made, so the host's delay does not start. */
     private void refuseTrap(PendingUrl task, String why) throws IOException {
         politeness.skipped(task);
-        done(task, PageRecord.refused(task.url(), Outcome.TRAP, task.depth(), task.referrer(), why), Optional.empty());
+        done(task, PageRecords.refused(task, Outcome.TRAP, why), Optional.empty());
     }
 
     /**
@@ -401,9 +395,7 @@ final class FetchWorker {
     private void recordParseBug(PendingUrl task, FetchResult.Page page, Optional<WarcLocation> at,
             RuntimeException bug) {
         try {
-            done(task, new PageRecord(task.url(), page.status(), Outcome.ERROR, page.contentType(), task.depth(),
-                    page.length(), page.fetchMillis(), 0, null, null, task.referrer(), "parsing failed: " + bug,
-                    false), at);
+            done(task, PageRecords.parseBug(task, page, bug), at);
         } catch (IOException e) {
             parseFailure.compareAndSet(null, e);
         }
@@ -466,11 +458,7 @@ final class FetchWorker {
             }
             shared(() -> sieve.offerAll(accepted(decisions, task)));
         }
-        done(task, new PageRecord(task.url(), page.status(), page.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED,
-                page.contentType(), task.depth(), page.length(), page.fetchMillis(), parsed.links().size(),
-                parsed.title(), null, task.referrer(),
-                page.truncated() ? "body cut at limits.max-page-bytes " + profile.limits().maxPageBytes() : null,
-                parsed.noindex()), at);
+        done(task, PageRecords.fetched(task, page, parsed, profile.limits().maxPageBytes()), at);
     }
 
     /**
@@ -517,28 +505,23 @@ final class FetchWorker {
                 ? new LinkDecision.Reject(RejectReason.MALFORMED, "no Location header")
                 : normalizer.resolve(HttpUrl.get(task.url()), location);
         if (target instanceof LinkDecision.Reject reject) {
-            done(task, new PageRecord(task.url(), redirect.status(), Outcome.ERROR, null, task.depth(), 0,
-                    redirect.fetchMillis(), 0, null, null, task.referrer(),
-                    "unusable redirect target: " + reject.detail(), false), at);
+            done(task, PageRecords.unusableRedirect(task, redirect, reject.detail()), at);
             return;
         }
         String to = ((LinkDecision.Accept) target).url();
         int max = profile.fetch().maxRedirects();
         if (task.redirects() + 1 > max) {
-            done(task, new PageRecord(task.url(), redirect.status(), Outcome.ERROR, null, task.depth(), 0,
-                    redirect.fetchMillis(), 0, null, to, task.referrer(),
-                    "redirect chain longer than fetch.max-redirects " + max, false), at);
+            done(task, PageRecords.redirectChainTooLong(task, redirect, to, max), at);
             return;
         }
         // The target first, the redirect's own record last: that record ends the task (see done).
         LinkDecision inScope = scope.decide(to, task.depth());
         if (inScope instanceof LinkDecision.Reject reject) {
-            record(PageRecord.refused(to, Outcome.OUT_OF_SCOPE, task.depth(), task.url(), reject.detail()), null);
+            record(PageRecords.outOfScopeTarget(to, task, reject.detail()), null);
         } else {
             shared(() -> sieve.offer(PendingUrl.redirect(to, task)));
         }
-        done(task, new PageRecord(task.url(), redirect.status(), Outcome.REDIRECT, null, task.depth(), 0,
-                redirect.fetchMillis(), 0, null, to, task.referrer(), null, false), at);
+        done(task, PageRecords.redirect(task, redirect, to), at);
     }
 
     /**
