@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,6 +21,7 @@ import org.sievecrawler.fetch.FailureKind;
 import org.sievecrawler.fetch.FetchResult;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.fetch.HttpFetcher;
+import org.sievecrawler.fetch.RetryPolicy;
 import org.sievecrawler.fetch.RobotsResponse;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.LinkResolver;
@@ -38,7 +38,6 @@ import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.politeness.RobotsPolicy;
 import org.sievecrawler.politeness.RobotsRules;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.ProfileUnits;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
 import org.sievecrawler.sink.Outcome;
@@ -85,7 +84,6 @@ import org.slf4j.LoggerFactory;
 final class FetchWorker {
     private static final Logger LOG = LoggerFactory.getLogger(FetchWorker.class);
     private static final Duration IDLE_WAIT = Duration.ofMillis(200);
-    private static final Duration BASE_BACKOFF = Duration.ofSeconds(1);
     /** Fetched pages that may wait for a parse thread, per core, and their bytes at most (see {@link ParsePool}). */
     private static final int PARSE_BACKLOG_PAGES_PER_CORE = 32;
     private static final long PARSE_BACKLOG_BYTES = 32L << 20;
@@ -103,6 +101,7 @@ final class FetchWorker {
     private final HostBudget hostBudget;
     /** Records, the archive (nothing with WARC off: the fetcher then captures no exchange) and counters. */
     private final CrawlSink output;
+    private final RetryPolicy retries;
     private final LongPredicate limitReached;
     private final AtomicLong pagesTaken;
     private final SnapshotLock gate;
@@ -148,6 +147,7 @@ final class FetchWorker {
         this.parsers = new ParsePool(cores, PARSE_BACKLOG_PAGES_PER_CORE * cores, PARSE_BACKLOG_BYTES);
         this.output = output;
         this.limitReached = limitReached;
+        this.retries = RetryPolicy.of(profile);
     }
 
     /**
@@ -297,15 +297,12 @@ final class FetchWorker {
                 return;
             }
             output.failedAttempt();
-            boolean retryable = failure.kind().retryable() && task.attempt() < profile.fetch().retries();
-            Optional<String> waitTooLong = retryable
-                    ? tooLongToWait(failure.retryAfter(), profile.politeness().maxRetryAfter()) : Optional.empty();
-            if (retryable && waitTooLong.isEmpty()) {
+            RetryPolicy.Decision next = retries.afterFailure(task.attempt(), failure.kind(), failure.retryAfter());
+            if (next instanceof RetryPolicy.Retry retry) {
                 output.retried();
                 output.archive(failure.exchange());
-                Duration backoff = backoff(task.attempt(), failure.retryAfter());
                 shared(() -> {
-                    politeness.retry(task, backoff);
+                    politeness.retry(task, retry.backoff());
                     inFlight.remove(task);
                 });
                 return;
@@ -316,8 +313,7 @@ final class FetchWorker {
             } else {
                 politeness.finished(task);
             }
-            String tries = task.attempt() > 0 ? " (after " + (task.attempt() + 1) + " attempts)" : "";
-            done(task, PageRecords.failure(task, failure, tries + waitTooLong.map(why -> "; " + why).orElse("")),
+            done(task, PageRecords.failure(task, failure, ((RetryPolicy.GiveUp) next).because()),
                     output.archive(failure.exchange()));
         }
     }
@@ -345,9 +341,9 @@ final class FetchWorker {
         }
         FailureKind failure = response.failure();
         if (failure != null && failure.unreachable()) {
-            if (failure.retryable() && task.attempt() < profile.fetch().retries()) {
+            if (retries.afterFailure(task.attempt(), failure, null) instanceof RetryPolicy.Retry retry) {
                 output.retried();
-                politeness.retryRobots(task, backoff(task.attempt(), null));
+                politeness.retryRobots(task, retry.backoff());
             } else {
                 LOG.info("{}: {}", task.url(), response.error());
                 politeness.unreachable(task, failure.unreachableReason());
@@ -548,33 +544,5 @@ final class FetchWorker {
             lock.unlock();
         }
         limitReached.test(output.decided());
-    }
-
-    /**
-     * The wait before another attempt: Retry-After when the server gave one (no longer than
-     * {@code politeness.max-retry-after}, see {@link #tooLongToWait}), else 1 s doubling per attempt, with ±25 %
-     * jitter.
-     */
-    static Duration backoff(int attempt, Duration retryAfter) {
-        if (retryAfter != null && !retryAfter.isNegative()) {
-            return retryAfter;
-        }
-        long base = BASE_BACKOFF.toMillis() << Math.min(attempt, 10);
-        double jitter = 0.75 + ThreadLocalRandom.current().nextDouble() * 0.5;
-        return Duration.ofMillis(Math.round(base * jitter));
-    }
-
-    /**
-     * Why a URL is not tried again when its server asks for a longer wait than {@code politeness.max-retry-after},
-     * e.g. {@code not retried: Retry-After 86400s is more than politeness.max-retry-after 10m}: trying sooner than asked
-     * would not be polite, and waiting that long would hold the crawl open. Empty when the wait is within the cap or
-     * the server gave none.
-     */
-    static Optional<String> tooLongToWait(Duration retryAfter, Duration max) {
-        if (retryAfter == null || retryAfter.compareTo(max) <= 0) {
-            return Optional.empty();
-        }
-        return Optional.of("not retried: Retry-After " + retryAfter.toSeconds() + "s"
-                + " is more than politeness.max-retry-after " + ProfileUnits.formatDuration(max));
     }
 }
