@@ -23,6 +23,7 @@ import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.checkpoint.SnapshotLock;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.link.LinkDecision;
+import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.LinkScope;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.PageParser;
@@ -208,7 +209,8 @@ public final class Crawler {
             SnapshotLock gate = new SnapshotLock();
             PageParser parser = new PageParser();
             FetchWorker worker = new FetchWorker(profile, sieve, politeness, fetcher, robots, parser,
-                    normalizer, scope, new FolderSink(sink, archive, stats), this::limitReached, gate);
+                    new LinkResolver(normalizer, scope), new FolderSink(sink, archive, stats), this::limitReached,
+                    gate);
             if (restored == null) {
                 seeds.forEach(seed -> sieve.offer(PendingUrl.seed(seed)));
                 LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),

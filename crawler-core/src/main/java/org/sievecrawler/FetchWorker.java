@@ -25,9 +25,7 @@ import org.sievecrawler.fetch.RetryPolicy;
 import org.sievecrawler.fetch.RobotsResponse;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.LinkResolver;
-import org.sievecrawler.link.LinkScope;
-import org.sievecrawler.link.RejectReason;
-import org.sievecrawler.link.UrlNormalizer;
+import org.sievecrawler.link.RedirectTarget;
 import org.sievecrawler.link.UrlTraps;
 import org.sievecrawler.parse.Outlink;
 import org.sievecrawler.parse.PageParser;
@@ -94,8 +92,6 @@ final class FetchWorker {
     private final HttpFetcher fetcher;
     private final RobotsPolicy robots;
     private final PageParser parser;
-    private final UrlNormalizer normalizer;
-    private final LinkScope scope;
     private final LinkResolver links;
     private final UrlTraps traps;
     private final HostBudget hostBudget;
@@ -128,7 +124,7 @@ final class FetchWorker {
     private volatile boolean sealed;
 
     FetchWorker(CrawlProfile profile, Sieve sieve, HostScheduler politeness, HttpFetcher fetcher, RobotsPolicy robots,
-            PageParser parser, UrlNormalizer normalizer, LinkScope scope, CrawlSink output,
+            PageParser parser, LinkResolver links, CrawlSink output,
             LongPredicate limitReached, SnapshotLock gate) {
         this.profile = profile;
         this.gate = gate;
@@ -138,9 +134,7 @@ final class FetchWorker {
         this.fetcher = fetcher;
         this.robots = robots;
         this.parser = parser;
-        this.normalizer = normalizer;
-        this.scope = scope;
-        this.links = new LinkResolver(normalizer, scope);
+        this.links = links;
         this.traps = UrlTraps.of(profile.scope());
         this.hostBudget = new HostBudget(profile.limits().maxPagesPerHost());
         int cores = Runtime.getRuntime().availableProcessors();
@@ -496,23 +490,20 @@ final class FetchWorker {
 
     private void handleRedirect(PendingUrl task, FetchResult.Redirect redirect, Optional<WarcLocation> at)
             throws IOException {
-        String location = redirect.location();
-        LinkDecision target = location == null
-                ? new LinkDecision.Reject(RejectReason.MALFORMED, "no Location header")
-                : normalizer.resolve(HttpUrl.get(task.url()), location);
-        if (target instanceof LinkDecision.Reject reject) {
-            done(task, PageRecords.unusableRedirect(task, redirect, reject.detail()), at);
+        RedirectTarget target = links.decideRedirect(task.url(), redirect.location(), task.depth());
+        if (target instanceof RedirectTarget.Unusable unusable) {
+            done(task, PageRecords.unusableRedirect(task, redirect, unusable.detail()), at);
             return;
         }
-        String to = ((LinkDecision.Accept) target).url();
+        RedirectTarget.Resolved resolved = (RedirectTarget.Resolved) target;
+        String to = resolved.url();
         int max = profile.fetch().maxRedirects();
         if (task.redirects() + 1 > max) {
             done(task, PageRecords.redirectChainTooLong(task, redirect, to, max), at);
             return;
         }
         // The target first, the redirect's own record last: that record ends the task (see done).
-        LinkDecision inScope = scope.decide(to, task.depth());
-        if (inScope instanceof LinkDecision.Reject reject) {
+        if (resolved.scope() instanceof LinkDecision.Reject reject) {
             record(PageRecords.outOfScopeTarget(to, task, reject.detail()), null);
         } else {
             shared(() -> sieve.offer(PendingUrl.redirect(to, task)));
