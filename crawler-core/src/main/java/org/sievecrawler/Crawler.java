@@ -28,7 +28,6 @@ import org.sievecrawler.link.LinkScope;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.PageParser;
 import org.sievecrawler.politeness.HostScheduler;
-import org.sievecrawler.politeness.RobotsPolicy;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.profile.ProfileUnits;
@@ -185,7 +184,6 @@ public final class Crawler {
         }
         HostScheduler politeness = new HostScheduler(profile.politeness(), clock);
         LinkScope scope = new LinkScope(profile.scope(), seeds, profile.fetch().allowPrivateAddresses());
-        RobotsPolicy robots = new RobotsPolicy(profile.fetch().robotsAgentName(), profile.politeness().maxCrawlDelay());
         Path frontier = out.resolve(CrawlFolder.FRONTIER);
         int inMemory = profile.sieve().maxInMemoryUrls();
         boolean warc = profile.output().warc();
@@ -208,9 +206,9 @@ public final class Crawler {
             }
             SnapshotLock gate = new SnapshotLock();
             PageParser parser = new PageParser();
-            FetchWorker worker = new FetchWorker(profile, sieve, politeness, fetcher, robots, parser,
-                    new LinkResolver(normalizer, scope), new FolderSink(sink, archive, stats), this::limitReached,
-                    gate);
+            FetchWorker worker = new FetchWorker(profile, sieve, politeness, gate, fetcher,
+                    new PageReader(parser, new LinkResolver(normalizer, scope), profile),
+                    new FolderSink(sink, archive, stats), this::limitReached);
             if (restored == null) {
                 seeds.forEach(seed -> sieve.offer(PendingUrl.seed(seed)));
                 LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),

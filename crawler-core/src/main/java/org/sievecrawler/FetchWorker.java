@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
@@ -15,7 +14,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongPredicate;
-import okhttp3.HttpUrl;
 import org.sievecrawler.checkpoint.SnapshotLock;
 import org.sievecrawler.fetch.FailureKind;
 import org.sievecrawler.fetch.FetchResult;
@@ -24,21 +22,12 @@ import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.fetch.RetryPolicy;
 import org.sievecrawler.fetch.RobotsResponse;
 import org.sievecrawler.link.LinkDecision;
-import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.RedirectTarget;
-import org.sievecrawler.link.UrlTraps;
-import org.sievecrawler.parse.Outlink;
-import org.sievecrawler.parse.PageParser;
 import org.sievecrawler.parse.ParsedPage;
-import org.sievecrawler.politeness.HostBudget;
-import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.politeness.HostScheduler;
-import org.sievecrawler.politeness.RobotsPolicy;
-import org.sievecrawler.politeness.RobotsRules;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
-import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
 import org.sievecrawler.sink.PageRecords;
 import org.sievecrawler.sink.CrawlSink;
@@ -48,9 +37,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What a fetcher thread does with each URL it takes from the Sieve: robots.txt tasks, the robots check,
- * the fetch, retries (handed back to the scheduler, never slept on), redirects (their targets go back through
- * normalization, scope and the Sieve), and one {@link PageRecord} per decided URL. Fetched HTML goes to the
- * parse pool, which parses it, decides and offers its links and writes its record.
+ * the fetch, retries (handed back to the scheduler, never slept on, when the {@link RetryPolicy} says so), redirects
+ * (their targets go through the same link decision as links, then to the Sieve), and one {@link PageRecord} per
+ * decided URL, built by {@link PageRecords} and written to the {@link CrawlSink}. Fetched HTML goes to the parse
+ * pool, which parses it, decides and offers its links and writes its record ({@link PageReader}). The steps a page
+ * goes through are listed in one method, {@link #handle}.
  *
  * <p>With WARC output on, every exchange the fetcher captured (pages, redirects, error pages, retried attempts,
  * robots.txt) goes to the archive from the thread that fetched it, after the host's slot is released; the page's
@@ -86,21 +77,18 @@ final class FetchWorker {
     private static final int PARSE_BACKLOG_PAGES_PER_CORE = 32;
     private static final long PARSE_BACKLOG_BYTES = 32L << 20;
 
-    private final CrawlProfile profile;
+    private final Settings settings;
     private final Sieve sieve;
     private final HostScheduler politeness;
+    private final SnapshotLock gate;
+    private final PageChecks checks;
     private final HttpFetcher fetcher;
-    private final RobotsPolicy robots;
-    private final PageParser parser;
-    private final LinkResolver links;
-    private final UrlTraps traps;
-    private final HostBudget hostBudget;
+    private final RetryPolicy retries;
+    private final PageReader pages;
     /** Records, the archive (nothing with WARC off: the fetcher then captures no exchange) and counters. */
     private final CrawlSink output;
-    private final RetryPolicy retries;
     private final LongPredicate limitReached;
     private final AtomicLong pagesTaken;
-    private final SnapshotLock gate;
     /**
      * Page tasks between poll and done (their last record written, their links offered): what a checkpoint
      * saves as in flight, to be fetched again on resume. Robots.txt tasks are not held: a resume fetches
@@ -123,25 +111,38 @@ final class FetchWorker {
      */
     private volatile boolean sealed;
 
-    FetchWorker(CrawlProfile profile, Sieve sieve, HostScheduler politeness, HttpFetcher fetcher, RobotsPolicy robots,
-            PageParser parser, LinkResolver links, CrawlSink output,
-            LongPredicate limitReached, SnapshotLock gate) {
-        this.profile = profile;
-        this.gate = gate;
-        this.pagesTaken = new AtomicLong(output.decided()); // a resumed crawl's max-pages counts what it did before
+    /** The profile's keys a fetcher reads, read once. */
+    private record Settings(long maxPages, int maxRedirects, List<String> accept, long maxPageBytes,
+            boolean warcMetadata) {
+        static Settings of(CrawlProfile profile) {
+            return new Settings(profile.limits().maxPages(), profile.fetch().maxRedirects(), profile.fetch().accept(),
+                    profile.limits().maxPageBytes(), profile.output().warcMetadata());
+        }
+    }
+
+    /**
+     * @param profile the crawl's profile, read here once: its limits, redirects, accepted types and retries, its
+     *     traps and robots.txt agent ({@link PageChecks})
+     * @param pages the parse and link steps of fetched HTML pages
+     * @param output where records, exchanges and counts go
+     * @param limitReached told the number of URLs decided after each record, and {@code limits.max-pages} when a
+     *     fetcher stops taking tasks for it
+     */
+    FetchWorker(CrawlProfile profile, Sieve sieve, HostScheduler politeness, SnapshotLock gate, HttpFetcher fetcher,
+            PageReader pages, CrawlSink output, LongPredicate limitReached) {
+        this.settings = Settings.of(profile);
         this.sieve = sieve;
         this.politeness = politeness;
+        this.gate = gate;
+        this.checks = new PageChecks(profile);
         this.fetcher = fetcher;
-        this.robots = robots;
-        this.parser = parser;
-        this.links = links;
-        this.traps = UrlTraps.of(profile.scope());
-        this.hostBudget = new HostBudget(profile.limits().maxPagesPerHost());
-        int cores = Runtime.getRuntime().availableProcessors();
-        this.parsers = new ParsePool(cores, PARSE_BACKLOG_PAGES_PER_CORE * cores, PARSE_BACKLOG_BYTES);
+        this.retries = RetryPolicy.of(profile);
+        this.pages = pages;
         this.output = output;
         this.limitReached = limitReached;
-        this.retries = RetryPolicy.of(profile);
+        this.pagesTaken = new AtomicLong(output.decided()); // a resumed crawl's max-pages counts what it did before
+        int cores = Runtime.getRuntime().availableProcessors();
+        this.parsers = new ParsePool(cores, PARSE_BACKLOG_PAGES_PER_CORE * cores, PARSE_BACKLOG_BYTES);
     }
 
     /**
@@ -229,7 +230,7 @@ final class FetchWorker {
      * (but for the out-of-scope targets of redirects, recorded without a task).
      */
     private boolean takePage(PendingUrl task) {
-        long max = profile.limits().maxPages();
+        long max = settings.maxPages();
         if (max > 0 && task.attempt() == 0 && pagesTaken.incrementAndGet() > max) {
             limitReached.test(max);
             return false;
@@ -237,85 +238,73 @@ final class FetchWorker {
         return true;
     }
 
+    /**
+     * The steps of one URL, in order: a robots.txt task has its own ({@link #handleRobots}); a page is checked
+     * ({@link PageChecks}: traps, unreachable hosts, robots.txt, the host's budget), fetched, its exchange archived,
+     * and then, by what the fetch gave: a failure is retried or recorded, a redirect's target goes through the link
+     * decision, an HTML page is parsed and its links decided on a parse thread ({@link #parsePage}); every end is a
+     * record.
+     */
     private void handle(PendingUrl task) throws IOException {
         if (task.isRobots()) {
             handleRobots(task);
             return;
         }
-        Optional<String> trap = traps.trap(task.url());
-        if (trap.isPresent()) {
-            refuseTrap(task, trap.get());
-            return;
-        }
-        String down = politeness.unreachableReason(task.url());
-        if (down != null) {
+        Optional<PageRecord> refused = checks.refusal(task, politeness.unreachableReason(task.url()),
+                politeness.rules(task.url()));
+        if (refused.isPresent()) { // no request was made, so the host's delay does not start
             politeness.skipped(task);
-            done(task, PageRecords.refused(task, Outcome.UNREACHABLE, unreachable(task.url(), down) + "; not tried"),
-                    Optional.empty());
-            return;
-        }
-        RobotsRules rules = politeness.rules(task.url());
-        if (!rules.allows(task.url())) {
-            politeness.skipped(task);
-            done(task, PageRecords.refused(task, Outcome.ROBOTS_DISALLOWED,
-                    rules.kind() == RobotsRules.Kind.PARSED ? "disallowed by robots.txt" : rules.reason()),
-                    Optional.empty());
-            return;
-        }
-        Optional<String> hostFull = task.attempt() == 0 ? hostBudget.take(task.url()) : Optional.empty();
-        if (hostFull.isPresent()) { // after robots.txt: a page it refuses costs no request, so takes none
-            refuseTrap(task, hostFull.get());
+            done(task, refused.get(), Optional.empty());
             return;
         }
         FetchResult result = fetcher.fetch(task.url());
-        if (result instanceof FetchResult.Page page) {
-            politeness.finished(task);
-            Optional<WarcLocation> at = output.archive(page.exchange());
-            if (page.status() >= 400) {
-                done(task, PageRecords.httpError(task, page), at);
-            } else if (!HttpFetcher.isParseable(page.contentType(), profile.fetch().accept())) {
-                done(task, PageRecords.notHtml(task, page), at);
-            } else {
-                parseLater(task, page, at);
-            }
-        } else if (result instanceof FetchResult.Redirect redirect) {
-            politeness.finished(task);
+        if (result instanceof FetchResult.Failure failure) {
+            handleFailure(task, failure);
+            return;
+        }
+        politeness.finished(task);
+        if (result instanceof FetchResult.Redirect redirect) {
             handleRedirect(task, redirect, output.archive(redirect.exchange()));
+            return;
+        }
+        FetchResult.Page page = (FetchResult.Page) result;
+        Optional<WarcLocation> at = output.archive(page.exchange());
+        if (page.status() >= 400) {
+            done(task, PageRecords.httpError(task, page), at);
+        } else if (!HttpFetcher.isParseable(page.contentType(), settings.accept())) {
+            done(task, PageRecords.notHtml(task, page), at);
         } else {
-            FetchResult.Failure failure = (FetchResult.Failure) result;
-            if (failure.kind() == FailureKind.CANCELLED) { // the crawl is ending: fetched again on resume
-                shared(() -> {
-                    politeness.putBack(task);
-                    inFlight.remove(task);
-                });
-                return;
-            }
-            output.failedAttempt();
-            RetryPolicy.Decision next = retries.afterFailure(task.attempt(), failure.kind(), failure.retryAfter());
-            if (next instanceof RetryPolicy.Retry retry) {
-                output.retried();
-                output.archive(failure.exchange());
-                shared(() -> {
-                    politeness.retry(task, retry.backoff());
-                    inFlight.remove(task);
-                });
-                return;
-            }
-            boolean unreachable = failure.kind().unreachable();
-            if (unreachable) {
-                politeness.unreachable(task, failure.kind().unreachableReason());
-            } else {
-                politeness.finished(task);
-            }
-            done(task, PageRecords.failure(task, failure, ((RetryPolicy.GiveUp) next).because()),
-                    output.archive(failure.exchange()));
+            parseLater(task, page, at);
         }
     }
 
-    /** Records {@code task} as a trap, not fetched: no request was made, so the host's delay does not start. */
-    private void refuseTrap(PendingUrl task, String why) throws IOException {
-        politeness.skipped(task);
-        done(task, PageRecords.refused(task, Outcome.TRAP, why), Optional.empty());
+    /** A failed attempt: put back when the crawl cancelled it, else retried after a backoff, or recorded. */
+    private void handleFailure(PendingUrl task, FetchResult.Failure failure) throws IOException {
+        if (failure.kind() == FailureKind.CANCELLED) { // the crawl is ending: fetched again on resume
+            shared(() -> {
+                politeness.putBack(task);
+                inFlight.remove(task);
+            });
+            return;
+        }
+        output.failedAttempt();
+        RetryPolicy.Decision next = retries.afterFailure(task.attempt(), failure.kind(), failure.retryAfter());
+        if (next instanceof RetryPolicy.Retry retry) {
+            output.retried();
+            output.archive(failure.exchange());
+            shared(() -> {
+                politeness.retry(task, retry.backoff());
+                inFlight.remove(task);
+            });
+            return;
+        }
+        if (failure.kind().unreachable()) {
+            politeness.unreachable(task, failure.kind().unreachableReason());
+        } else {
+            politeness.finished(task);
+        }
+        done(task, PageRecords.failure(task, failure, ((RetryPolicy.GiveUp) next).because()),
+                output.archive(failure.exchange()));
     }
 
     /**
@@ -343,17 +332,11 @@ final class FetchWorker {
                 politeness.unreachable(task, failure.unreachableReason());
             }
         } else {
-            politeness.robotsFetched(task, robots.interpret(task.url(), response.status(), response.body(),
-                    response.error(), response.unavailable()));
+            politeness.robotsFetched(task, checks.robotsRules(task, response));
         }
         for (HttpExchange exchange : response.exchanges()) {
             output.archive(exchange);
         }
-    }
-
-    /** The error of a URL of an unreachable host, e.g. "http://127.0.0.1:9 unreachable (connection refused)". */
-    private static String unreachable(String url, String reason) {
-        return HostKey.of(url) + " unreachable (" + reason + ")";
     }
 
     /** Hands the page to the parse pool; it counts as busy until its record is written. */
@@ -431,48 +414,18 @@ final class FetchWorker {
         });
     }
 
-    /** Parses an HTML page, offers the links it may follow and records it (and its outlinks, in the archive). */
-    private void parsePage(PendingUrl task, FetchResult.Page page, Optional<WarcLocation> at) throws IOException {
-        ParsedPage parsed = parser.parse(page.body(), page.length(), page.contentType(), page.url());
-        if (at.isPresent() && profile.output().warcMetadata()) {
-            output.archiveMetadata(task.url(), at.get(), outlinks(parsed));
-        }
-        boolean followAll = profile.parse().followNofollow();
-        if (followAll || !parsed.nofollow()) {
-            LinkResolver.PageLinks pageLinks = links.forPage(parsed.base(), task.url());
-            List<LinkDecision> decisions = new ArrayList<>(parsed.links().size());
-            for (Outlink link : parsed.links()) {
-                if (followAll || !link.nofollow()) {
-                    decisions.add(pageLinks.decide(link.href(), task.depth() + 1));
-                }
-            }
-            shared(() -> sieve.offerAll(accepted(decisions, task)));
-        }
-        done(task, PageRecords.fetched(task, page, parsed, profile.limits().maxPageBytes()), at);
-    }
-
     /**
-     * The metadata fields of a page's outlinks, in document order, as Heritrix writes them:
-     * {@code outlink: URL HOP CONTEXT}, the URL resolved against the page's base (links that resolve to no
-     * http(s) URL are left out), HOP {@code L} for a link and {@code E} for an embedded frame, CONTEXT the element
-     * and attribute.
+     * The parse, link and record steps of an HTML page: parses it, archives its outlinks (with
+     * {@code output.warc-metadata}), offers the links it may follow and records it.
      */
-    static List<Map.Entry<String, String>> outlinks(ParsedPage parsed) {
-        List<Map.Entry<String, String>> fields = new ArrayList<>(parsed.links().size());
-        for (Outlink link : parsed.links()) {
-            HttpUrl url = parsed.base().resolve(link.href());
-            if (url != null) {
-                String via = switch (link.kind()) {
-                    case A -> "L a/@href";
-                    case AREA -> "L area/@href";
-                    case CANONICAL, LINK -> "L link/@href";
-                    case FRAME -> "E frame/@src";
-                    case IFRAME -> "E iframe/@src";
-                };
-                fields.add(Map.entry("outlink", url + " " + via));
-            }
+    private void parsePage(PendingUrl task, FetchResult.Page page, Optional<WarcLocation> at) throws IOException {
+        ParsedPage parsed = pages.parse(page);
+        if (at.isPresent() && settings.warcMetadata()) {
+            output.archiveMetadata(task.url(), at.get(), PageReader.outlinks(parsed));
         }
-        return fields;
+        List<LinkDecision> decisions = pages.links(task, parsed);
+        shared(() -> sieve.offerAll(accepted(decisions, task)));
+        done(task, PageRecords.fetched(task, page, parsed, settings.maxPageBytes()), at);
     }
 
     /** The accepted links as URLs found on {@code from}, one batch for the Sieve; rejected ones are counted. */
@@ -490,14 +443,14 @@ final class FetchWorker {
 
     private void handleRedirect(PendingUrl task, FetchResult.Redirect redirect, Optional<WarcLocation> at)
             throws IOException {
-        RedirectTarget target = links.decideRedirect(task.url(), redirect.location(), task.depth());
+        RedirectTarget target = pages.redirect(task, redirect.location());
         if (target instanceof RedirectTarget.Unusable unusable) {
             done(task, PageRecords.unusableRedirect(task, redirect, unusable.detail()), at);
             return;
         }
         RedirectTarget.Resolved resolved = (RedirectTarget.Resolved) target;
         String to = resolved.url();
-        int max = profile.fetch().maxRedirects();
+        int max = settings.maxRedirects();
         if (task.redirects() + 1 > max) {
             done(task, PageRecords.redirectChainTooLong(task, redirect, to, max), at);
             return;
