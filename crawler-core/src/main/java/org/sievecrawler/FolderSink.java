@@ -18,16 +18,7 @@ import org.sievecrawler.warc.WarcLocation;
  *
  * <p>Thread-safe as its parts are. It opens and closes nothing: the crawl owns the files.
  */
-final class FolderSink implements CrawlSink {
-    private final PageSink pages;
-    private final Archive archive;
-    private final CrawlStats stats;
-
-    FolderSink(PageSink pages, Archive archive, CrawlStats stats) {
-        this.pages = pages;
-        this.archive = archive;
-        this.stats = stats;
-    }
+record FolderSink(PageSink pages, Archive archive, CrawlStats stats) implements CrawlSink {
 
     @Override
     public void record(PageRecord record) throws IOException {

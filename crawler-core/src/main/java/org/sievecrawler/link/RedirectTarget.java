@@ -1,11 +1,9 @@
 package org.sievecrawler.link;
 
-import java.util.Objects;
-
 /**
  * Where a redirect leads, as {@link LinkResolver#decideRedirect} finds it: {@link Unusable} when its Location gives
  * no crawlable URL, else {@link Resolved} with the normalized target and the scope's decision about it (the one the
- * same link on the redirecting page would get).
+ * same link on the redirecting page would get). Its fields are never null.
  */
 public sealed interface RedirectTarget permits RedirectTarget.Unusable, RedirectTarget.Resolved {
 
@@ -15,9 +13,6 @@ public sealed interface RedirectTarget permits RedirectTarget.Unusable, Redirect
      * @param detail what is wrong, e.g. {@code no Location header} or the normalizer's reason
      */
     record Unusable(String detail) implements RedirectTarget {
-        public Unusable {
-            Objects.requireNonNull(detail, "detail");
-        }
     }
 
     /**
@@ -28,9 +23,5 @@ public sealed interface RedirectTarget permits RedirectTarget.Unusable, Redirect
      *     {@link LinkDecision.Reject}
      */
     record Resolved(String url, LinkDecision scope) implements RedirectTarget {
-        public Resolved {
-            Objects.requireNonNull(url, "url");
-            Objects.requireNonNull(scope, "scope");
-        }
     }
 }
