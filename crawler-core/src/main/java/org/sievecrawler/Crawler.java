@@ -23,11 +23,11 @@ import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.checkpoint.SnapshotLock;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.link.LinkDecision;
+import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.LinkScope;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.PageParser;
 import org.sievecrawler.politeness.HostScheduler;
-import org.sievecrawler.politeness.RobotsPolicy;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.profile.ProfileUnits;
@@ -42,6 +42,7 @@ import org.sievecrawler.sieve.SievePlan;
 import org.sievecrawler.sieve.SpillingQueue;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
+import org.sievecrawler.warc.Archive;
 import org.sievecrawler.warc.WarcArchive;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -183,7 +184,6 @@ public final class Crawler {
         }
         HostScheduler politeness = new HostScheduler(profile.politeness(), clock);
         LinkScope scope = new LinkScope(profile.scope(), seeds, profile.fetch().allowPrivateAddresses());
-        RobotsPolicy robots = new RobotsPolicy(profile.fetch().robotsAgentName(), profile.politeness().maxCrawlDelay());
         Path frontier = out.resolve(CrawlFolder.FRONTIER);
         int inMemory = profile.sieve().maxInMemoryUrls();
         boolean warc = profile.output().warc();
@@ -193,7 +193,7 @@ public final class Crawler {
                 HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedOrigins(seeds), clock,
                         warc, idleConnections(profile));
                 JsonlSink sink = JsonlSink.open(out.resolve(CrawlFolder.PAGES));
-                WarcArchive archive = warc ? WarcArchive.open(profile, clock) : null) {
+                Archive archive = warc ? WarcArchive.open(profile, clock) : Archive.NONE) {
             Sieve sieve = restored == null
                     ? Sieve.create(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
                             profile.sieve().onOverflow(), pending)
@@ -206,8 +206,9 @@ public final class Crawler {
             }
             SnapshotLock gate = new SnapshotLock();
             PageParser parser = new PageParser();
-            FetchWorker worker = new FetchWorker(profile, sieve, politeness, fetcher, robots, parser,
-                    normalizer, scope, sink, archive, stats, this::limitReached, gate);
+            FetchWorker worker = new FetchWorker(profile, sieve, politeness, gate, fetcher,
+                    new PageReader(parser, new LinkResolver(normalizer, scope), profile),
+                    new FolderSink(sink, archive, stats), this::limitReached);
             if (restored == null) {
                 seeds.forEach(seed -> sieve.offer(PendingUrl.seed(seed)));
                 LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),
@@ -245,7 +246,7 @@ public final class Crawler {
                         failure);
             }
             sink.flush();
-            if (archive != null) {
+            if (warc) {
                 LOG.info("WARC files: {}", archive.files());
             }
             String reason = endReason.get() == null ? "finished" : endReason.get();

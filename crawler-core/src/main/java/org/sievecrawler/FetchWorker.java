@@ -6,55 +6,42 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongPredicate;
-import okhttp3.HttpUrl;
 import org.sievecrawler.checkpoint.SnapshotLock;
 import org.sievecrawler.fetch.FailureKind;
 import org.sievecrawler.fetch.FetchResult;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.fetch.HttpFetcher;
+import org.sievecrawler.fetch.RetryPolicy;
 import org.sievecrawler.fetch.RobotsResponse;
 import org.sievecrawler.link.LinkDecision;
-import org.sievecrawler.link.LinkResolver;
-import org.sievecrawler.link.LinkScope;
-import org.sievecrawler.link.RejectReason;
-import org.sievecrawler.link.UrlNormalizer;
-import org.sievecrawler.link.UrlTraps;
-import org.sievecrawler.parse.Outlink;
-import org.sievecrawler.parse.PageParser;
+import org.sievecrawler.link.RedirectTarget;
 import org.sievecrawler.parse.ParsedPage;
-import org.sievecrawler.politeness.HostBudget;
-import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.politeness.HostScheduler;
-import org.sievecrawler.politeness.RobotsPolicy;
-import org.sievecrawler.politeness.RobotsRules;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.ProfileUnits;
-import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
-import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
-import org.sievecrawler.sink.PageSink;
-import org.sievecrawler.warc.WarcArchive;
+import org.sievecrawler.sink.PageRecords;
+import org.sievecrawler.sink.CrawlSink;
 import org.sievecrawler.warc.WarcLocation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What a fetcher thread does with each URL it takes from the Sieve: robots.txt tasks, the robots check,
- * the fetch, retries (handed back to the scheduler, never slept on), redirects (their targets go back through
- * normalization, scope and the Sieve), and one {@link PageRecord} per decided URL. Fetched HTML goes to the
- * parse pool, which parses it, decides and offers its links and writes its record.
+ * the fetch, retries (handed back to the scheduler, never slept on, when the {@link RetryPolicy} says so), redirects
+ * (their targets go through the same link decision as links, then to the Sieve), and one {@link PageRecord} per
+ * decided URL, built by {@link PageRecords} and written to the {@link CrawlSink}. Fetched HTML goes to the parse
+ * pool, which parses it, decides and offers its links and writes its record ({@link PageReader}). The steps a page
+ * goes through are listed in one method, {@link #handle}.
  *
  * <p>With WARC output on, every exchange the fetcher captured (pages, redirects, error pages, retried attempts,
  * robots.txt) goes to the archive from the thread that fetched it, after the host's slot is released; the page's
@@ -86,29 +73,22 @@ import org.slf4j.LoggerFactory;
 final class FetchWorker {
     private static final Logger LOG = LoggerFactory.getLogger(FetchWorker.class);
     private static final Duration IDLE_WAIT = Duration.ofMillis(200);
-    private static final Duration BASE_BACKOFF = Duration.ofSeconds(1);
     /** Fetched pages that may wait for a parse thread, per core, and their bytes at most (see {@link ParsePool}). */
     private static final int PARSE_BACKLOG_PAGES_PER_CORE = 32;
     private static final long PARSE_BACKLOG_BYTES = 32L << 20;
 
-    private final CrawlProfile profile;
+    private final Settings settings;
     private final Sieve sieve;
     private final HostScheduler politeness;
+    private final SnapshotLock gate;
+    private final PageChecks checks;
     private final HttpFetcher fetcher;
-    private final RobotsPolicy robots;
-    private final PageParser parser;
-    private final UrlNormalizer normalizer;
-    private final LinkScope scope;
-    private final LinkResolver links;
-    private final UrlTraps traps;
-    private final HostBudget hostBudget;
-    private final PageSink sink;
-    /** Where captured exchanges go; null when WARC output is off (the fetcher then captures none). */
-    private final WarcArchive archive;
-    private final CrawlStats stats;
+    private final RetryPolicy retries;
+    private final PageReader pages;
+    /** Records, the archive (nothing with WARC off: the fetcher then captures no exchange) and counters. */
+    private final CrawlSink output;
     private final LongPredicate limitReached;
     private final AtomicLong pagesTaken;
-    private final SnapshotLock gate;
     /**
      * Page tasks between poll and done (their last record written, their links offered): what a checkpoint
      * saves as in flight, to be fetched again on resume. Robots.txt tasks are not held: a resume fetches
@@ -131,28 +111,38 @@ final class FetchWorker {
      */
     private volatile boolean sealed;
 
-    FetchWorker(CrawlProfile profile, Sieve sieve, HostScheduler politeness, HttpFetcher fetcher, RobotsPolicy robots,
-            PageParser parser, UrlNormalizer normalizer, LinkScope scope, PageSink sink, WarcArchive archive,
-            CrawlStats stats, LongPredicate limitReached, SnapshotLock gate) {
-        this.profile = profile;
-        this.gate = gate;
-        this.pagesTaken = new AtomicLong(stats.decided()); // a resumed crawl's max-pages counts what it did before
+    /** The profile's keys a fetcher reads, read once. */
+    private record Settings(long maxPages, int maxRedirects, List<String> accept, long maxPageBytes,
+            boolean warcMetadata) {
+        static Settings of(CrawlProfile profile) {
+            return new Settings(profile.limits().maxPages(), profile.fetch().maxRedirects(), profile.fetch().accept(),
+                    profile.limits().maxPageBytes(), profile.output().warcMetadata());
+        }
+    }
+
+    /**
+     * @param profile the crawl's profile, read here once: its limits, redirects, accepted types and retries, its
+     *     traps and robots.txt agent ({@link PageChecks})
+     * @param pages the parse and link steps of fetched HTML pages
+     * @param output where records, exchanges and counts go
+     * @param limitReached told the number of URLs decided after each record, and {@code limits.max-pages} when a
+     *     fetcher stops taking tasks for it
+     */
+    FetchWorker(CrawlProfile profile, Sieve sieve, HostScheduler politeness, SnapshotLock gate, HttpFetcher fetcher,
+            PageReader pages, CrawlSink output, LongPredicate limitReached) {
+        this.settings = Settings.of(profile);
         this.sieve = sieve;
         this.politeness = politeness;
+        this.gate = gate;
+        this.checks = new PageChecks(profile);
         this.fetcher = fetcher;
-        this.robots = robots;
-        this.parser = parser;
-        this.normalizer = normalizer;
-        this.scope = scope;
-        this.links = new LinkResolver(normalizer, scope);
-        this.traps = UrlTraps.of(profile.scope());
-        this.hostBudget = new HostBudget(profile.limits().maxPagesPerHost());
+        this.retries = RetryPolicy.of(profile);
+        this.pages = pages;
+        this.output = output;
+        this.limitReached = limitReached;
+        this.pagesTaken = new AtomicLong(output.decided()); // a resumed crawl's max-pages counts what it did before
         int cores = Runtime.getRuntime().availableProcessors();
         this.parsers = new ParsePool(cores, PARSE_BACKLOG_PAGES_PER_CORE * cores, PARSE_BACKLOG_BYTES);
-        this.sink = sink;
-        this.archive = archive;
-        this.stats = stats;
-        this.limitReached = limitReached;
     }
 
     /**
@@ -240,7 +230,7 @@ final class FetchWorker {
      * (but for the out-of-scope targets of redirects, recorded without a task).
      */
     private boolean takePage(PendingUrl task) {
-        long max = profile.limits().maxPages();
+        long max = settings.maxPages();
         if (max > 0 && task.attempt() == 0 && pagesTaken.incrementAndGet() > max) {
             limitReached.test(max);
             return false;
@@ -248,95 +238,73 @@ final class FetchWorker {
         return true;
     }
 
+    /**
+     * The steps of one URL, in order: a robots.txt task has its own ({@link #handleRobots}); a page is checked
+     * ({@link PageChecks}: traps, unreachable hosts, robots.txt, the host's budget), fetched, its exchange archived,
+     * and then, by what the fetch gave: a failure is retried or recorded, a redirect's target goes through the link
+     * decision, an HTML page is parsed and its links decided on a parse thread ({@link #parsePage}); every end is a
+     * record.
+     */
     private void handle(PendingUrl task) throws IOException {
         if (task.isRobots()) {
             handleRobots(task);
             return;
         }
-        Optional<String> trap = traps.trap(task.url());
-        if (trap.isPresent()) {
-            refuseTrap(task, trap.get());
-            return;
-        }
-        String down = politeness.unreachableReason(task.url());
-        if (down != null) {
+        Optional<PageRecord> refused = checks.refusal(task, politeness.unreachableReason(task.url()),
+                politeness.rules(task.url()));
+        if (refused.isPresent()) { // no request was made, so the host's delay does not start
             politeness.skipped(task);
-            done(task, PageRecord.refused(task.url(), Outcome.UNREACHABLE, task.depth(), task.referrer(),
-                    unreachable(task.url(), down) + "; not tried"), null);
-            return;
-        }
-        RobotsRules rules = politeness.rules(task.url());
-        if (!rules.allows(task.url())) {
-            politeness.skipped(task);
-            done(task, PageRecord.refused(task.url(), Outcome.ROBOTS_DISALLOWED, task.depth(), task.referrer(),
-                    rules.kind() == RobotsRules.Kind.PARSED ? "disallowed by robots.txt" : rules.reason()), null);
-            return;
-        }
-        Optional<String> hostFull = task.attempt() == 0 ? hostBudget.take(task.url()) : Optional.empty();
-        if (hostFull.isPresent()) { // after robots.txt: a page it refuses costs no request, so takes none
-            refuseTrap(task, hostFull.get());
+            done(task, refused.get(), Optional.empty());
             return;
         }
         FetchResult result = fetcher.fetch(task.url());
-        if (result instanceof FetchResult.Page page) {
-            politeness.finished(task);
-            WarcLocation at = archive(page.exchange());
-            if (page.status() >= 400) {
-                done(task, new PageRecord(task.url(), page.status(), Outcome.HTTP_ERROR, page.contentType(),
-                        task.depth(), page.length(), page.fetchMillis(), 0, null, null, task.referrer(),
-                        "HTTP " + page.status(), false), at);
-            } else if (!HttpFetcher.isParseable(page.contentType(), profile.fetch().accept())) {
-                done(task, new PageRecord(task.url(), page.status(), Outcome.NOT_HTML, page.contentType(),
-                        task.depth(), page.length(), page.fetchMillis(), 0, null, null, task.referrer(), null,
-                        false), at);
-            } else {
-                parseLater(task, page, at);
-            }
-        } else if (result instanceof FetchResult.Redirect redirect) {
-            politeness.finished(task);
-            handleRedirect(task, redirect, archive(redirect.exchange()));
+        if (result instanceof FetchResult.Failure failure) {
+            handleFailure(task, failure);
+            return;
+        }
+        politeness.finished(task);
+        if (result instanceof FetchResult.Redirect redirect) {
+            handleRedirect(task, redirect, output.archive(redirect.exchange()));
+            return;
+        }
+        FetchResult.Page page = (FetchResult.Page) result;
+        Optional<WarcLocation> at = output.archive(page.exchange());
+        if (page.status() >= 400) {
+            done(task, PageRecords.httpError(task, page), at);
+        } else if (!HttpFetcher.isParseable(page.contentType(), settings.accept())) {
+            done(task, PageRecords.notHtml(task, page), at);
         } else {
-            FetchResult.Failure failure = (FetchResult.Failure) result;
-            if (failure.kind() == FailureKind.CANCELLED) { // the crawl is ending: fetched again on resume
-                shared(() -> {
-                    politeness.putBack(task);
-                    inFlight.remove(task);
-                });
-                return;
-            }
-            stats.failedAttempt();
-            boolean retryable = failure.kind().retryable() && task.attempt() < profile.fetch().retries();
-            Optional<String> waitTooLong = retryable
-                    ? tooLongToWait(failure.retryAfter(), profile.politeness().maxRetryAfter()) : Optional.empty();
-            if (retryable && waitTooLong.isEmpty()) {
-                stats.retried();
-                archive(failure.exchange());
-                Duration backoff = backoff(task.attempt(), failure.retryAfter());
-                shared(() -> {
-                    politeness.retry(task, backoff);
-                    inFlight.remove(task);
-                });
-                return;
-            }
-            boolean unreachable = failure.kind().unreachable();
-            if (unreachable) {
-                politeness.unreachable(task, failure.kind().unreachableReason());
-            } else {
-                politeness.finished(task);
-            }
-            String tries = task.attempt() > 0 ? " (after " + (task.attempt() + 1) + " attempts)" : "";
-            done(task, new PageRecord(task.url(), failure.status(), failure.status() >= 400 ? Outcome.HTTP_ERROR
-                    : unreachable ? Outcome.UNREACHABLE : Outcome.ERROR, null, task.depth(), 0,
-                    failure.fetchMillis(), 0, null, null, task.referrer(),
-                    failure.detail() + tries + waitTooLong.map(why -> "; " + why).orElse(""), false),
-                    archive(failure.exchange()));
+            parseLater(task, page, at);
         }
     }
 
-    /** Records {@code task} as a trap, not fetched: no request was made, so the host's delay does not start. */
-    private void refuseTrap(PendingUrl task, String why) throws IOException {
-        politeness.skipped(task);
-        done(task, PageRecord.refused(task.url(), Outcome.TRAP, task.depth(), task.referrer(), why), null);
+    /** A failed attempt: put back when the crawl cancelled it, else retried after a backoff, or recorded. */
+    private void handleFailure(PendingUrl task, FetchResult.Failure failure) throws IOException {
+        if (failure.kind() == FailureKind.CANCELLED) { // the crawl is ending: fetched again on resume
+            shared(() -> {
+                politeness.putBack(task);
+                inFlight.remove(task);
+            });
+            return;
+        }
+        output.failedAttempt();
+        RetryPolicy.Decision next = retries.afterFailure(task.attempt(), failure.kind(), failure.retryAfter());
+        if (next instanceof RetryPolicy.Retry retry) {
+            output.retried();
+            output.archive(failure.exchange());
+            shared(() -> {
+                politeness.retry(task, retry.backoff());
+                inFlight.remove(task);
+            });
+            return;
+        }
+        if (failure.kind().unreachable()) {
+            politeness.unreachable(task, failure.kind().unreachableReason());
+        } else {
+            politeness.finished(task);
+        }
+        done(task, PageRecords.failure(task, failure, ((RetryPolicy.GiveUp) next).because()),
+                output.archive(failure.exchange()));
     }
 
     /**
@@ -352,33 +320,27 @@ final class FetchWorker {
             return;
         }
         if (response.failed() || response.status() >= 500) {
-            stats.failedAttempt();
+            output.failedAttempt();
         }
         FailureKind failure = response.failure();
         if (failure != null && failure.unreachable()) {
-            if (failure.retryable() && task.attempt() < profile.fetch().retries()) {
-                stats.retried();
-                politeness.retryRobots(task, backoff(task.attempt(), null));
+            if (retries.afterFailure(task.attempt(), failure, null) instanceof RetryPolicy.Retry retry) {
+                output.retried();
+                politeness.retryRobots(task, retry.backoff());
             } else {
                 LOG.info("{}: {}", task.url(), response.error());
                 politeness.unreachable(task, failure.unreachableReason());
             }
         } else {
-            politeness.robotsFetched(task, robots.interpret(task.url(), response.status(), response.body(),
-                    response.error(), response.unavailable()));
+            politeness.robotsFetched(task, checks.robotsRules(task, response));
         }
         for (HttpExchange exchange : response.exchanges()) {
-            archive(exchange);
+            output.archive(exchange);
         }
-    }
-
-    /** The error of a URL of an unreachable host, e.g. "http://127.0.0.1:9 unreachable (connection refused)". */
-    private static String unreachable(String url, String reason) {
-        return HostKey.of(url) + " unreachable (" + reason + ")";
     }
 
     /** Hands the page to the parse pool; it counts as busy until its record is written. */
-    private void parseLater(PendingUrl task, FetchResult.Page page, WarcLocation at) {
+    private void parseLater(PendingUrl task, FetchResult.Page page, Optional<WarcLocation> at) {
         busy.incrementAndGet();
         parsers.submit(page.length(), () -> {
             try {
@@ -403,11 +365,10 @@ final class FetchWorker {
         });
     }
 
-    private void recordParseBug(PendingUrl task, FetchResult.Page page, WarcLocation at, RuntimeException bug) {
+    private void recordParseBug(PendingUrl task, FetchResult.Page page, Optional<WarcLocation> at,
+            RuntimeException bug) {
         try {
-            done(task, new PageRecord(task.url(), page.status(), Outcome.ERROR, page.contentType(), task.depth(),
-                    page.length(), page.fetchMillis(), 0, null, null, task.referrer(), "parsing failed: " + bug,
-                    false), at);
+            done(task, PageRecords.parseBug(task, page, bug), at);
         } catch (IOException e) {
             parseFailure.compareAndSet(null, e);
         }
@@ -453,52 +414,18 @@ final class FetchWorker {
         });
     }
 
-    /** Parses an HTML page, offers the links it may follow and records it (and its outlinks, in the archive). */
-    private void parsePage(PendingUrl task, FetchResult.Page page, WarcLocation at) throws IOException {
-        ParsedPage parsed = parser.parse(page.body(), page.length(), page.contentType(), page.url());
-        if (at != null && profile.output().warcMetadata()) {
-            archive.writeMetadata(task.url(), at, outlinks(parsed));
-        }
-        boolean followAll = profile.parse().followNofollow();
-        if (followAll || !parsed.nofollow()) {
-            LinkResolver.PageLinks pageLinks = links.forPage(parsed.base(), task.url());
-            List<LinkDecision> decisions = new ArrayList<>(parsed.links().size());
-            for (Outlink link : parsed.links()) {
-                if (followAll || !link.nofollow()) {
-                    decisions.add(pageLinks.decide(link.href(), task.depth() + 1));
-                }
-            }
-            shared(() -> sieve.offerAll(accepted(decisions, task)));
-        }
-        done(task, new PageRecord(task.url(), page.status(), page.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED,
-                page.contentType(), task.depth(), page.length(), page.fetchMillis(), parsed.links().size(),
-                parsed.title(), null, task.referrer(),
-                page.truncated() ? "body cut at limits.max-page-bytes " + profile.limits().maxPageBytes() : null,
-                parsed.noindex()), at);
-    }
-
     /**
-     * The metadata fields of a page's outlinks, in document order, as Heritrix writes them:
-     * {@code outlink: URL HOP CONTEXT}, the URL resolved against the page's base (links that resolve to no
-     * http(s) URL are left out), HOP {@code L} for a link and {@code E} for an embedded frame, CONTEXT the element
-     * and attribute.
+     * The parse, link and record steps of an HTML page: parses it, archives its outlinks (with
+     * {@code output.warc-metadata}), offers the links it may follow and records it.
      */
-    static List<Map.Entry<String, String>> outlinks(ParsedPage parsed) {
-        List<Map.Entry<String, String>> fields = new ArrayList<>(parsed.links().size());
-        for (Outlink link : parsed.links()) {
-            HttpUrl url = parsed.base().resolve(link.href());
-            if (url != null) {
-                String via = switch (link.kind()) {
-                    case A -> "L a/@href";
-                    case AREA -> "L area/@href";
-                    case CANONICAL, LINK -> "L link/@href";
-                    case FRAME -> "E frame/@src";
-                    case IFRAME -> "E iframe/@src";
-                };
-                fields.add(Map.entry("outlink", url + " " + via));
-            }
+    private void parsePage(PendingUrl task, FetchResult.Page page, Optional<WarcLocation> at) throws IOException {
+        ParsedPage parsed = pages.parse(page);
+        if (at.isPresent() && settings.warcMetadata()) {
+            output.archiveMetadata(task.url(), at.get(), PageReader.outlinks(parsed));
         }
-        return fields;
+        List<LinkDecision> decisions = pages.links(task, parsed);
+        shared(() -> sieve.offerAll(accepted(decisions, task)));
+        done(task, PageRecords.fetched(task, page, parsed, settings.maxPageBytes()), at);
     }
 
     /** The accepted links as URLs found on {@code from}, one batch for the Sieve; rejected ones are counted. */
@@ -508,49 +435,41 @@ final class FetchWorker {
             if (decision instanceof LinkDecision.Accept accept) {
                 urls.add(PendingUrl.link(accept.url(), from));
             } else {
-                stats.linkRejected(((LinkDecision.Reject) decision).reason().label());
+                output.linkRejected(((LinkDecision.Reject) decision).reason().label());
             }
         }
         return urls;
     }
 
-    private void handleRedirect(PendingUrl task, FetchResult.Redirect redirect, WarcLocation at)
+    private void handleRedirect(PendingUrl task, FetchResult.Redirect redirect, Optional<WarcLocation> at)
             throws IOException {
-        String location = redirect.location();
-        LinkDecision target = location == null
-                ? new LinkDecision.Reject(RejectReason.MALFORMED, "no Location header")
-                : normalizer.resolve(HttpUrl.get(task.url()), location);
-        if (target instanceof LinkDecision.Reject reject) {
-            done(task, new PageRecord(task.url(), redirect.status(), Outcome.ERROR, null, task.depth(), 0,
-                    redirect.fetchMillis(), 0, null, null, task.referrer(),
-                    "unusable redirect target: " + reject.detail(), false), at);
+        RedirectTarget target = pages.redirect(task, redirect.location());
+        if (target instanceof RedirectTarget.Unusable unusable) {
+            done(task, PageRecords.unusableRedirect(task, redirect, unusable.detail()), at);
             return;
         }
-        String to = ((LinkDecision.Accept) target).url();
-        int max = profile.fetch().maxRedirects();
+        RedirectTarget.Resolved resolved = (RedirectTarget.Resolved) target;
+        String to = resolved.url();
+        int max = settings.maxRedirects();
         if (task.redirects() + 1 > max) {
-            done(task, new PageRecord(task.url(), redirect.status(), Outcome.ERROR, null, task.depth(), 0,
-                    redirect.fetchMillis(), 0, null, to, task.referrer(),
-                    "redirect chain longer than fetch.max-redirects " + max, false), at);
+            done(task, PageRecords.redirectChainTooLong(task, redirect, to, max), at);
             return;
         }
         // The target first, the redirect's own record last: that record ends the task (see done).
-        LinkDecision inScope = scope.decide(to, task.depth());
-        if (inScope instanceof LinkDecision.Reject reject) {
-            record(PageRecord.refused(to, Outcome.OUT_OF_SCOPE, task.depth(), task.url(), reject.detail()), null);
+        if (resolved.scope() instanceof LinkDecision.Reject reject) {
+            record(PageRecords.outOfScopeTarget(to, task, reject.detail()), null);
         } else {
             shared(() -> sieve.offer(PendingUrl.redirect(to, task)));
         }
-        done(task, new PageRecord(task.url(), redirect.status(), Outcome.REDIRECT, null, task.depth(), 0,
-                redirect.fetchMillis(), 0, null, to, task.referrer(), null, false), at);
+        done(task, PageRecords.redirect(task, redirect, to), at);
     }
 
     /**
      * Writes {@code task}'s last record, with the place of its response in the archive if it was archived, and
      * ends it: after this, a checkpoint no longer holds it in flight.
      */
-    private void done(PendingUrl task, PageRecord record, WarcLocation at) throws IOException {
-        record(at == null ? record : record.withWarc(at.file(), at.offset()), task);
+    private void done(PendingUrl task, PageRecord record, Optional<WarcLocation> at) throws IOException {
+        record(at.map(place -> record.withWarc(place.file(), place.offset())).orElse(record), task);
     }
 
     /** Writes and counts a record; if {@code task} is not null, ends it in the same step. */
@@ -561,47 +480,13 @@ final class FetchWorker {
             if (sealed) {
                 return; // after the final checkpoint, which holds the task in flight
             }
-            sink.accept(record);
-            stats.record(record);
+            output.record(record);
             if (task != null) {
                 inFlight.remove(task);
             }
         } finally {
             lock.unlock();
         }
-        limitReached.test(stats.decided());
-    }
-
-    /** Archives a captured exchange; null (nothing archived) when there is none. */
-    private WarcLocation archive(HttpExchange exchange) throws IOException {
-        return exchange == null ? null : archive.write(exchange);
-    }
-
-    /**
-     * The wait before another attempt: Retry-After when the server gave one (no longer than
-     * {@code politeness.max-retry-after}, see {@link #tooLongToWait}), else 1 s doubling per attempt, with ±25 %
-     * jitter.
-     */
-    static Duration backoff(int attempt, Duration retryAfter) {
-        if (retryAfter != null && !retryAfter.isNegative()) {
-            return retryAfter;
-        }
-        long base = BASE_BACKOFF.toMillis() << Math.min(attempt, 10);
-        double jitter = 0.75 + ThreadLocalRandom.current().nextDouble() * 0.5;
-        return Duration.ofMillis(Math.round(base * jitter));
-    }
-
-    /**
-     * Why a URL is not tried again when its server asks for a longer wait than {@code politeness.max-retry-after},
-     * e.g. {@code not retried: Retry-After 86400s is more than politeness.max-retry-after 10m}: trying sooner than asked
-     * would not be polite, and waiting that long would hold the crawl open. Empty when the wait is within the cap or
-     * the server gave none.
-     */
-    static Optional<String> tooLongToWait(Duration retryAfter, Duration max) {
-        if (retryAfter == null || retryAfter.compareTo(max) <= 0) {
-            return Optional.empty();
-        }
-        return Optional.of("not retried: Retry-After " + retryAfter.toSeconds() + "s"
-                + " is more than politeness.max-retry-after " + ProfileUnits.formatDuration(max));
+        limitReached.test(output.decided());
     }
 }

@@ -13,6 +13,9 @@ import org.sievecrawler.link.LinkDecision.Accept;
  * {@code http(s)://} links, the scheme for {@code //host} links, the origin for absolute paths, the directory
  * for plain relative paths, and the whole base otherwise.
  *
+ * <p>Redirect targets ({@link #decideRedirect}) are decided the same way as links, by the two calls themselves
+ * (one per redirect: no memo), telling a Location that gives no URL from a target the scope refuses.
+ *
  * <p>Thread-safe. The memo is one direct-mapped table of {@value #SLOTS} decisions shared by all threads, in
  * which a newer link simply replaces an older one on the same slot: no lock, no key allocation, and the links
  * that recur on every page stay while one-off links pass through. Entries are immutable records, published
@@ -44,6 +47,24 @@ public final class LinkResolver {
      */
     public PageLinks forPage(HttpUrl base, String pageUrl) {
         return new PageLinks(base, pageUrl);
+    }
+
+    /**
+     * Where a redirect from {@code from} (a URL as the normalizer gives it) to {@code location} (the raw Location
+     * header, null when there is none) leads, {@code depth} from the seeds: resolved and normalized as a link on
+     * {@code from} is, then scoped as a link at that depth, so a target gets the same Accept or Reject, for the same
+     * reason, as the same link would.
+     */
+    public RedirectTarget decideRedirect(String from, String location, int depth) {
+        if (location == null) {
+            return new RedirectTarget.Unusable("no Location header");
+        }
+        LinkDecision resolved = normalizer.resolve(HttpUrl.get(from), location);
+        if (resolved instanceof LinkDecision.Reject reject) {
+            return new RedirectTarget.Unusable(reject.detail());
+        }
+        String to = ((Accept) resolved).url();
+        return new RedirectTarget.Resolved(to, scope.decide(to, depth));
     }
 
     /** Decisions for the links of one page; meant for the thread handling that page. */

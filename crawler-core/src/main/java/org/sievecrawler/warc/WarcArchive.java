@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.sievecrawler.fetch.HttpExchange;
@@ -30,7 +31,7 @@ import org.sievecrawler.profile.OutputConfig;
  * <p>Out of scope: capturing the exchanges (the fetch package) and deciding what to archive (the crawl).
  * {@code WARC-Warcinfo-ID} is not written: a record is compressed before it is known which file it joins.
  */
-public final class WarcArchive implements AutoCloseable {
+public final class WarcArchive implements Archive {
     private final WarcFiles files;
     private final Clock clock;
     private final Map<String, String> info;
@@ -102,6 +103,17 @@ public final class WarcArchive implements AutoCloseable {
         return new WarcLocation(placed.file(), placed.offset(), RecordEncoder.urn(responseId));
     }
 
+    @Override
+    public Optional<WarcLocation> archive(HttpExchange exchange) throws IOException {
+        return exchange == null ? Optional.empty() : Optional.of(write(exchange));
+    }
+
+    @Override
+    public void archiveMetadata(String url, WarcLocation response, List<Map.Entry<String, String>> fields)
+            throws IOException {
+        writeMetadata(url, response, fields);
+    }
+
     /**
      * Archives a metadata record about {@code url}, e.g. its outlinks, linked to a response by
      * {@code WARC-Concurrent-To}.
@@ -125,6 +137,7 @@ public final class WarcArchive implements AutoCloseable {
     }
 
     /** The WARC files written so far, oldest first. */
+    @Override
     public List<Path> files() {
         return files.files();
     }

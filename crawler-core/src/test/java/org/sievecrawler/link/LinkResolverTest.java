@@ -57,6 +57,38 @@ class LinkResolverTest {
     }
 
     @Test
+    void decidesARedirectTargetAsTheSameLinkOnTheRedirectingPage() {
+        LinkResolver resolver = new LinkResolver(normalizer, scope);
+        for (String base : BASES) {
+            if (!(normalizer.normalize(base) instanceof LinkDecision.Accept from)) {
+                continue; // a redirect comes from a URL the crawl fetched: a normalized one
+            }
+            LinkResolver.PageLinks page = resolver.forPage(HttpUrl.get(from.url()), from.url());
+            for (String location : HREFS) {
+                for (int depth : new int[] {1, 4}) {
+                    RedirectTarget target = resolver.decideRedirect(from.url(), location, depth);
+                    LinkDecision asLink = page.decide(location, depth);
+                    LinkDecision resolved = normalizer.resolve(HttpUrl.get(from.url()), location);
+                    if (resolved instanceof LinkDecision.Reject reject) {
+                        assertThat(target).as("%s from %s", location, from.url())
+                                .isEqualTo(new RedirectTarget.Unusable(reject.detail()));
+                    } else {
+                        String to = ((LinkDecision.Accept) resolved).url();
+                        assertThat(target).as("%s from %s at depth %d", location, from.url(), depth)
+                                .isEqualTo(new RedirectTarget.Resolved(to, asLink));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void findsNoTargetInARedirectWithoutLocation() {
+        assertThat(new LinkResolver(normalizer, scope).decideRedirect("http://127.0.0.1:8080/", null, 0))
+                .isEqualTo(new RedirectTarget.Unusable("no Location header"));
+    }
+
+    @Test
     void takesTheParseFreePathOnlyWhereItGivesTheSameDecisionOnRandomLinks() {
         String[] parts = {"a", "b.html", "..", ".", "../", "./", "/", "//", "%7e", "%41", "x y", "\u00e9", "?q=1", "#f",
             "s3", "p5.html", ".hidden", "a..b", "~user", "-_", "Z9", "", "...", "excluded/", "http://127.0.0.1:8080",

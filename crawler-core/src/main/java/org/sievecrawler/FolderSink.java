@@ -1,0 +1,59 @@
+package org.sievecrawler;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.sievecrawler.fetch.HttpExchange;
+import org.sievecrawler.progress.CrawlStats;
+import org.sievecrawler.sink.CrawlSink;
+import org.sievecrawler.sink.PageRecord;
+import org.sievecrawler.sink.PageSink;
+import org.sievecrawler.warc.Archive;
+import org.sievecrawler.warc.WarcLocation;
+
+/**
+ * The crawl's {@link CrawlSink} in its output folder: records to pages.jsonl ({@link PageSink}), each counted in
+ * the {@link CrawlStats}; exchanges to the WARC files, or to {@link Archive#NONE} with {@code output.warc} off.
+ *
+ * <p>Thread-safe as its parts are. It opens and closes nothing: the crawl owns the files.
+ */
+record FolderSink(PageSink pages, Archive archive, CrawlStats stats) implements CrawlSink {
+
+    @Override
+    public void record(PageRecord record) throws IOException {
+        pages.accept(record);
+        stats.record(record);
+    }
+
+    @Override
+    public long decided() {
+        return stats.decided();
+    }
+
+    @Override
+    public void failedAttempt() {
+        stats.failedAttempt();
+    }
+
+    @Override
+    public void retried() {
+        stats.retried();
+    }
+
+    @Override
+    public void linkRejected(String reason) {
+        stats.linkRejected(reason);
+    }
+
+    @Override
+    public Optional<WarcLocation> archive(HttpExchange exchange) throws IOException {
+        return archive.archive(exchange);
+    }
+
+    @Override
+    public void archiveMetadata(String url, WarcLocation response, List<Map.Entry<String, String>> fields)
+            throws IOException {
+        archive.archiveMetadata(url, response, fields);
+    }
+}

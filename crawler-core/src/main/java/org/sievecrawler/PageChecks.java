@@ -1,0 +1,68 @@
+package org.sievecrawler;
+
+import java.util.Optional;
+import org.sievecrawler.fetch.RobotsResponse;
+import org.sievecrawler.link.UrlTraps;
+import org.sievecrawler.politeness.HostBudget;
+import org.sievecrawler.politeness.HostKey;
+import org.sievecrawler.politeness.RobotsPolicy;
+import org.sievecrawler.politeness.RobotsRules;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sink.Outcome;
+import org.sievecrawler.sink.PageRecord;
+import org.sievecrawler.sink.PageRecords;
+
+/**
+ * Whether the crawl may fetch a page, asked before its request: not a crawler trap ({@code scope.max-path-segments},
+ * {@code scope.max-repeated-segments}), its host not found unreachable, robots.txt allows it, and its host has not
+ * had {@code limits.max-pages-per-host}; the first check that fails gives the page's record. Also reads a host's
+ * robots.txt into the rules the robots check applies ({@link RobotsPolicy}).
+ *
+ * <p>Thread-safe: the host budget is counted atomically, the rest is immutable.
+ *
+ * <p>Out of scope: which hosts are unreachable and the rules in force for a host (the scheduler's; the caller passes
+ * them in), and recording the refusal.
+ */
+final class PageChecks {
+    private final UrlTraps traps;
+    private final HostBudget hostBudget;
+    private final RobotsPolicy robots;
+
+    PageChecks(CrawlProfile profile) {
+        this.traps = UrlTraps.of(profile.scope());
+        this.hostBudget = new HostBudget(profile.limits().maxPagesPerHost());
+        this.robots = new RobotsPolicy(profile.fetch().robotsAgentName(), profile.politeness().maxCrawlDelay());
+    }
+
+    /**
+     * The record of {@code task} if it may not be fetched, or empty if it may (its host's budget is then taken,
+     * unless it is a retry: a retry is no other request).
+     *
+     * @param unreachable why the task's host is unreachable, or null when it is not known to be
+     * @param rules the robots.txt rules in force for the task's host
+     */
+    Optional<PageRecord> refusal(PendingUrl task, String unreachable, RobotsRules rules) {
+        Optional<String> trap = traps.trap(task.url());
+        if (trap.isPresent()) {
+            return Optional.of(PageRecords.refused(task, Outcome.TRAP, trap.get()));
+        }
+        if (unreachable != null) {
+            return Optional.of(PageRecords.refused(task, Outcome.UNREACHABLE,
+                    HostKey.of(task.url()) + " unreachable (" + unreachable + "); not tried"));
+        }
+        if (!rules.allows(task.url())) {
+            return Optional.of(PageRecords.refused(task, Outcome.ROBOTS_DISALLOWED,
+                    rules.kind() == RobotsRules.Kind.PARSED ? "disallowed by robots.txt" : rules.reason()));
+        }
+        // after robots.txt: a page it refuses costs no request, so takes none of the budget
+        Optional<String> hostFull = task.attempt() == 0 ? hostBudget.take(task.url()) : Optional.empty();
+        return hostFull.map(why -> PageRecords.refused(task, Outcome.TRAP, why));
+    }
+
+    /** The rules of the host whose robots.txt, requested for {@code robotsTask}, gave {@code response}. */
+    RobotsRules robotsRules(PendingUrl robotsTask, RobotsResponse response) {
+        return robots.interpret(robotsTask.url(), response.status(), response.body(), response.error(),
+                response.unavailable());
+    }
+}

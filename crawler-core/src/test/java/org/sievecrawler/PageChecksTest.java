@@ -1,0 +1,60 @@
+package org.sievecrawler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.sievecrawler.politeness.RobotsRules;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sink.Outcome;
+import org.sievecrawler.sink.PageRecord;
+
+class PageChecksTest {
+    private static final RobotsRules ALLOW = RobotsRules.allowAll("no robots.txt");
+    private static final RobotsRules REFUSE = RobotsRules.hostSkipped("robots.txt of http://127.0.0.1:8080 skipped");
+    private final CrawlProfile profile = CrawlProfile.defaults();
+
+    private static PendingUrl page(String path) {
+        return PendingUrl.seed("http://127.0.0.1:8080" + path);
+    }
+
+    private static Optional<String> error(Optional<PageRecord> refusal) {
+        return refusal.map(PageRecord::error);
+    }
+
+    @Test
+    void letsAnOrdinaryPageBeFetched() {
+        assertThat(new PageChecks(profile).refusal(page("/a"), null, ALLOW)).isEmpty();
+    }
+
+    @Test
+    void refusesATrapBeforeAskingAnythingElse() {
+        Optional<PageRecord> refusal = new PageChecks(profile).refusal(page("/a/a/a/a"), "connection refused", REFUSE);
+
+        assertThat(refusal.map(PageRecord::outcome)).contains(Outcome.TRAP);
+        assertThat(error(refusal)).contains("path repeats segment \"a\" 4 times in a row, more than"
+                + " scope.max-repeated-segments 3");
+    }
+
+    @Test
+    void refusesAPageOfAnUnreachableHostThenOneRobotsTxtRefuses() {
+        PageChecks checks = new PageChecks(profile);
+
+        assertThat(error(checks.refusal(page("/a"), "connection refused", REFUSE)))
+                .contains("http://127.0.0.1:8080 unreachable (connection refused); not tried");
+        assertThat(checks.refusal(page("/a"), null, REFUSE).map(PageRecord::outcome))
+                .contains(Outcome.ROBOTS_DISALLOWED);
+    }
+
+    @Test
+    void spendsTheHostBudgetOnlyOnPagesItLetsThroughAndNotOnRetries() {
+        PageChecks checks = new PageChecks(profile.withLimits(profile.limits().withMaxPagesPerHost(1)));
+
+        assertThat(checks.refusal(page("/refused"), null, REFUSE)).isPresent(); // takes none of the budget
+        assertThat(checks.refusal(page("/a"), null, ALLOW)).isEmpty();
+        assertThat(checks.refusal(page("/a").nextAttempt(), null, ALLOW)).isEmpty();
+        assertThat(error(checks.refusal(page("/b"), null, ALLOW)))
+                .contains("host http://127.0.0.1:8080 reached limits.max-pages-per-host 1");
+    }
+}
