@@ -171,6 +171,14 @@ public final class Sieve {
      * @return how many of the URLs were new and are now pending
      */
     public int offerAll(List<PendingUrl> urls) {
+        return offerAll(urls, null);
+    }
+
+    /**
+     * {@link #offerAll(List)}, adding the URLs admitted to {@code admitted} (if not null) in list order: what the
+     * frontier's journal records.
+     */
+    public int offerAll(List<PendingUrl> urls, List<PendingUrl> admitted) {
         int size = urls.size();
         if (size == 0) {
             return 0;
@@ -204,6 +212,9 @@ public final class Sieve {
                 int url = batch.selected(j);
                 if (admit(urls.get(url), batch.h1(url), batch.h2(url), current, batch, j)) {
                     admittedNow++;
+                    if (admitted != null) {
+                        admitted.add(urls.get(url));
+                    }
                 }
             }
         }
@@ -244,6 +255,31 @@ public final class Sieve {
             warnIfOverflowing(now.newest());
         }
         return true;
+    }
+
+    /**
+     * Admits {@code urls} again, unchecked, in order: each is added to the newest layer and enqueued whether or not
+     * the filter holds it. For a resume replaying the admissions its journal recorded after the checkpoint, so the
+     * filter and the pending URLs come out as they were, even where a URL's bits were set by URLs admitted after
+     * it (the journal's order of two concurrent admissions may differ from the filter's).
+     */
+    public void readmit(List<PendingUrl> urls) {
+        UrlHash hash = UrlHash.forCurrentThread();
+        for (PendingUrl url : urls) {
+            hash.hash(url.url());
+            long h1 = hash.h1();
+            long h2 = hash.h2();
+            synchronized (stripes[(int) (h1 >>> (64 - STRIPE_BITS))]) {
+                layers.get().newest().put(h1, h2);
+                remember(h1, h2);
+            }
+            pending.add(url);
+            admitted.increment();
+            offered.increment();
+            if (policy == OverflowPolicy.GROW) {
+                growIfFull(layers.get());
+            }
+        }
     }
 
     private boolean isRecent(long h1, long h2) {
