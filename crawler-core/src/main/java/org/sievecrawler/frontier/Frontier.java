@@ -1,0 +1,464 @@
+package org.sievecrawler.frontier;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.sievecrawler.politeness.HostScheduler;
+import org.sievecrawler.politeness.RobotsRules;
+import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.profile.SieveConfig;
+import org.sievecrawler.sieve.CorruptFilterException;
+import org.sievecrawler.sieve.PendingQueue;
+import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sieve.Sieve;
+import org.sievecrawler.sieve.SpillingQueue;
+import org.sievecrawler.sink.PageRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The crawl's URL state, in one owner: the Sieve's Bloom filter layers, the pending URLs (in memory per host and
+ * spilled to segment files), per-host politeness and robots.txt state, the leases in flight, the journal, the end
+ * of the crawl and the consistency of checkpoints. Nothing else holds any of them.
+ *
+ * <pre>
+ *   offerSeeds, PageLease.complete(links) --> Sieve (drops seen URLs) --> SpillingQueue --> HostScheduler
+ *   next() <-- a URL whose host may be fetched now, as a Lease, closed exactly once:
+ *     PageLease.complete(record, links) | retry(backoff) | putBack()      RobotsLease.rules | retry | ...
+ * </pre>
+ *
+ * <p>Decisions depend only on the sequence of admissions and completions: which URLs are new (the filter), which
+ * wait (pending = admitted - completed) and which are leased. Each admission and completion is appended to the
+ * {@link FrontierJournal} as it happens, with a plain write (no buffer in the JVM, so a kill -9 loses none); a
+ * resume ({@link #resume}) starts from a checkpoint's {@link FrontierState} and replays the journal after it, so
+ * it reproduces the crawl's frontier as it was at the kill, but for the leases in flight then, which are pending
+ * again: a kill -9 fetches again only what was in flight (at most {@code fetch.threads} pages). The order in which
+ * pending URLs come out (which host is ready when) depends on the clock, and is not part of the state.
+ *
+ * <p>A completion writes the page's record (through the {@link Recorder}) before its journal entry: a kill between
+ * the two fetches the page again (its record then appears twice, and it was in flight); the other order would lose
+ * its record. Its links are admitted before both, so a resumed crawl never lacks a link of a recorded page.
+ *
+ * <p>Checkpoints: every change (an admission, a lease handed out or closed, a record) holds the shared side of one
+ * lock; {@link #snapshot} holds the exclusive side for the moment it copies the state and starts a new journal
+ * segment, then the checkpoint is written with the crawl running. {@link #seal()} ends all changes for the final
+ * checkpoint: a lease closed after it changes nothing and stays in flight, so it is in that checkpoint, to be
+ * fetched on resume.
+ *
+ * <p>The end of the crawl ({@link #exhausted()}) is exact: nothing pending and no lease open, read under the
+ * exclusive side, so no admission or lease can be half done.
+ *
+ * <p>Thread-safe: any number of fetcher and parse threads; leases may be closed on another thread than the one
+ * that took them.
+ */
+public final class Frontier implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Frontier.class);
+    /** The journal's folder, inside the frontier's. */
+    public static final String JOURNAL = "journal";
+
+    /** Where a completed page's record goes: pages.jsonl and the counters. Called under the frontier's lock. */
+    @FunctionalInterface
+    public interface Recorder {
+        void record(PageRecord record) throws IOException;
+    }
+
+    private final Sieve sieve;
+    private final HostScheduler hosts;
+    private final SpillingQueue pending;
+    private final FrontierJournal journal;
+    private final Recorder recorder;
+    private final Path dir;
+    private final SnapshotLock gate = new SnapshotLock();
+    private final Set<PageLease> leased = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger open = new AtomicInteger();
+    private volatile boolean sealed;
+
+    private Frontier(Sieve sieve, HostScheduler hosts, SpillingQueue pending, FrontierJournal journal,
+            Recorder recorder, Path dir) {
+        this.dir = dir;
+        this.sieve = sieve;
+        this.hosts = hosts;
+        this.pending = pending;
+        this.journal = journal;
+        this.recorder = recorder;
+    }
+
+    /**
+     * A new, empty frontier in {@code dir} (the crawl's {@code frontier/} folder): spill segments and journal
+     * segments an earlier crawl left there are deleted.
+     *
+     * @throws IOException naming the file or folder that could not be cleared or created
+     */
+    public static Frontier create(SieveConfig sieve, PolitenessConfig politeness, Clock clock, Path dir,
+            Recorder recorder) throws IOException {
+        HostScheduler hosts = new HostScheduler(politeness, clock);
+        SpillingQueue spill = SpillingQueue.create(hosts, sieve.maxInMemoryUrls(), dir, SpillingQueue.SEGMENT_BYTES);
+        FrontierJournal journal = FrontierJournal.create(dir.resolve(JOURNAL));
+        return new Frontier(Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), spill),
+                hosts, spill, journal, recorder, dir);
+    }
+
+    /**
+     * The frontier of a checkpoint ({@code state}) with the journal after it replayed: the URLs admitted since are
+     * admitted again, and those completed since, wherever they wait (the checkpoint's leases and memory, the spill,
+     * the replayed admissions), are dropped when they would enter a host's queue.
+     *
+     * @throws CorruptFilterException naming the file if a spill segment the state needs is missing or damaged, or
+     *     a journal segment before the last is damaged
+     * @throws IOException naming the file that could not be read or written
+     */
+    public static Frontier resume(SieveConfig sieve, PolitenessConfig politeness, Clock clock, Path dir,
+            Recorder recorder, FrontierState state) throws IOException {
+        HostScheduler hosts = new HostScheduler(politeness, clock);
+        FrontierJournal journal;
+        List<PendingUrl> admitted = List.of();
+        CompletedUrls completed = CompletedUrls.none();
+        if (state.journalSegment() == FrontierState.NO_JOURNAL) {
+            journal = FrontierJournal.create(dir.resolve(JOURNAL));
+        } else {
+            Replay replay = FrontierJournal.resume(dir.resolve(JOURNAL), state.journalSegment());
+            journal = replay.journal();
+            admitted = replay.admitted();
+            completed = replay.completed();
+            LOG.info("frontier journal replayed: {} URLs admitted and {} completed since the checkpoint",
+                    admitted.size(), completed.size());
+        }
+        SkipCompleted queue = new SkipCompleted(hosts, completed);
+        SpillingQueue spill = SpillingQueue.resume(queue, sieve.maxInMemoryUrls(), dir, SpillingQueue.SEGMENT_BYTES,
+                state.spill());
+        Sieve restored = Sieve.restore(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), spill,
+                state.filters());
+        spill.addInMemory(state.pending()); // in the filters already: not offered again
+        restored.readmit(admitted);
+        return new Frontier(restored, hosts, spill, journal, recorder, dir);
+    }
+
+    /**
+     * Offers the seeds: those the filter has not seen are admitted (and journaled).
+     *
+     * @throws UncheckedIOException naming the journal segment that could not be written
+     */
+    public void offerSeeds(List<String> seeds) {
+        List<PendingUrl> urls = seeds.stream().map(PendingUrl::seed).toList();
+        Lock lock = gate.shared();
+        lock.lock();
+        try {
+            List<PendingUrl> admitted = new ArrayList<>(urls.size());
+            sieve.offerAll(urls, admitted);
+            journal.append(admitted, null);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The next URL some host may be fetched for now, leased to the caller; null when none may be now (or after
+     * {@link #seal()}). Never blocks: wait with {@link #awaitWork}, and ask {@link #exhausted()} whether any will
+     * come.
+     *
+     * @throws UncheckedIOException naming the spill segment that could not be read
+     */
+    public Lease next() {
+        Lock lock = gate.shared();
+        lock.lock();
+        try {
+            if (sealed) {
+                return null;
+            }
+            PendingUrl url = pending.poll();
+            if (url == null) {
+                return null;
+            }
+            open.incrementAndGet();
+            if (url.isRobots()) {
+                return new RobotsLease(this, url);
+            }
+            PageLease lease = new PageLease(this, url);
+            leased.add(lease);
+            return lease;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether the crawl is out of work: nothing pending and no lease open, so nothing can be admitted any more.
+     * Exact: read while no change is under way.
+     */
+    public boolean exhausted() {
+        return gate.exclusive(() -> pending.size() == 0 && open.get() == 0);
+    }
+
+    /**
+     * Waits until some host may be ready, work is added or released, or {@code maxWait} passes.
+     *
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public void awaitWork(Duration maxWait) throws InterruptedException {
+        hosts.awaitWork(maxWait);
+    }
+
+    /** Wakes every thread in {@link #awaitWork}, e.g. to stop. */
+    public void wakeAll() {
+        hosts.wakeAll();
+    }
+
+    /**
+     * Copies the state while no change is under way, starting a new journal segment at that point, and returns
+     * {@code with} applied to it (also under the lock: the caller reads what must be consistent with it, e.g. the
+     * counters and the length of pages.jsonl). Then write the checkpoint, {@link #sync()} before committing it, and
+     * call {@link #checkpointed} once it is committed.
+     *
+     * @throws UncheckedIOException naming the journal segment that could not be started
+     */
+    public <T> T snapshot(Function<FrontierState, T> with) {
+        return gate.exclusive(() -> {
+            List<PendingUrl> urls = new ArrayList<>(leased.size() + hosts.size());
+            leased.forEach(lease -> urls.add(lease.task()));
+            urls.addAll(hosts.queuedUrls());
+            try {
+                int segment = journal.rotate();
+                return with.apply(new FrontierState(sieve.copyFilters(), urls, pending.position(), segment));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    /** Forces the spill segment being written to disk: before a checkpoint naming its position is committed. */
+    public void sync() {
+        pending.sync();
+    }
+
+    /**
+     * A checkpoint holding {@code state} is committed: the spill segments read before it and the journal segments
+     * before its own are deleted.
+     *
+     * @throws IOException naming the segment that could not be deleted
+     */
+    public void checkpointed(FrontierState state) throws IOException {
+        pending.releaseBefore(state.spill().readSegment());
+        journal.deleteBefore(state.journalSegment());
+    }
+
+    /**
+     * Ends all changes, for the final checkpoint: from now on no lease is handed out, and closing one changes
+     * nothing (it stays in flight, so the checkpoint taken next holds it). Returns once a change under way is done.
+     */
+    public void seal() {
+        gate.exclusive(() -> {
+            sealed = true;
+            return null;
+        });
+    }
+
+    /** Pending URLs, in memory and spilled. */
+    public int size() {
+        return pending.size();
+    }
+
+    /** URLs spilled to disk, not yet read back. */
+    public long spilled() {
+        return pending.spilled();
+    }
+
+    /** Requests in flight: leases handed out whose request has not ended. */
+    public int requestsInFlight() {
+        return hosts.inFlight();
+    }
+
+    /** Page leases open: handed out and not yet closed (fetching or parsing). */
+    public int leasedPages() {
+        return leased.size();
+    }
+
+    /** Hosts seen so far. */
+    public int hostCount() {
+        return hosts.hostCount();
+    }
+
+    /** The hosts found unreachable so far, by host key (sorted), with why. */
+    public Map<String, String> unreachableHosts() {
+        return hosts.unreachableHosts();
+    }
+
+    /** n*, the Sieve's estimate of the distinct URLs it has seen. */
+    public double estimatedSeen() {
+        return sieve.estimatedSeen();
+    }
+
+    /** The probability, now, that a new URL is wrongly dropped as seen. */
+    public double falsePositiveRate() {
+        return sieve.falsePositiveRate();
+    }
+
+    /** Flushes and closes the spill and the journal. */
+    @Override
+    public void close() throws IOException {
+        try {
+            pending.close();
+        } finally {
+            journal.close();
+        }
+    }
+
+    /**
+     * Closes the frontier and deletes its folder (spill and journal): for a crawl that finished, with nothing left to
+     * resume.
+     *
+     * @throws IOException naming the file that could not be deleted
+     */
+    public void discard() throws IOException {
+        close();
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                try {
+                    Files.delete(file);
+                } catch (IOException e) {
+                    throw new IOException("cannot delete " + file + " of the finished crawl's frontier: "
+                            + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    RobotsRules rules(String url) {
+        return hosts.rules(url);
+    }
+
+    String unreachableReason(String url) {
+        return hosts.unreachableReason(url);
+    }
+
+    void requestEnded(PendingUrl task) {
+        hosts.finished(task);
+    }
+
+    void hostUnreachable(PendingUrl task, String reason) {
+        hosts.unreachable(task, reason);
+    }
+
+    void complete(PageLease lease, boolean noRequest, List<PageRecord> records, List<PendingUrl> links)
+            throws IOException {
+        if (noRequest) {
+            hosts.skipped(lease.task());
+        }
+        Lock lock = gate.shared();
+        lock.lock();
+        try {
+            if (sealed) {
+                return; // stays leased: the final checkpoint holds it
+            }
+            List<PendingUrl> admitted = links.isEmpty() ? List.of() : new ArrayList<>(links.size());
+            if (!links.isEmpty()) {
+                sieve.offerAll(links, admitted);
+            }
+            for (PageRecord record : records) {
+                recorder.record(record);
+            }
+            journal.append(admitted, lease.url());
+            leased.remove(lease);
+            open.decrementAndGet();
+        } finally {
+            lock.unlock();
+        }
+        wakeIfOutOfWork();
+    }
+
+    void retry(PageLease lease, Duration backoff) {
+        change(() -> {
+            hosts.retry(lease.task(), backoff);
+            leased.remove(lease);
+        });
+    }
+
+    void putBack(PageLease lease) {
+        change(() -> {
+            hosts.putBack(lease.task());
+            leased.remove(lease);
+        });
+    }
+
+    void robotsFetched(PendingUrl task, RobotsRules rules) {
+        change(() -> hosts.robotsFetched(task, rules));
+    }
+
+    void retryRobots(PendingUrl task, Duration backoff) {
+        change(() -> hosts.retryRobots(task, backoff));
+    }
+
+    void robotsHostUnreachable(PendingUrl task, String reason) {
+        change(() -> hosts.unreachable(task, reason));
+    }
+
+    /** Closes a lease with {@code change} under the shared lock; after {@link #seal()}, nothing changes. */
+    private void change(Runnable change) {
+        Lock lock = gate.shared();
+        lock.lock();
+        try {
+            if (sealed) {
+                return;
+            }
+            change.run();
+            open.decrementAndGet();
+        } finally {
+            lock.unlock();
+        }
+        wakeIfOutOfWork();
+    }
+
+    private void wakeIfOutOfWork() {
+        if (open.get() == 0) {
+            hosts.wakeAll(); // waiting fetchers re-check for work or the end
+        }
+    }
+
+    /**
+     * The host queues of a resumed crawl: a URL the journal says was completed after the checkpoint is dropped when
+     * it would enter them (it was leased at the checkpoint, waited in memory or in the spill, or was admitted again
+     * by the replay). Called under the spill's lock.
+     */
+    private static final class SkipCompleted implements PendingQueue {
+        private final HostScheduler hosts;
+        private final CompletedUrls completed;
+
+        SkipCompleted(HostScheduler hosts, CompletedUrls completed) {
+            this.hosts = hosts;
+            this.completed = completed;
+        }
+
+        @Override
+        public void add(PendingUrl url) {
+            if (!completed.isEmpty() && completed.remove(url.url())) {
+                return;
+            }
+            hosts.add(url);
+        }
+
+        @Override
+        public PendingUrl poll() {
+            return hosts.poll();
+        }
+
+        @Override
+        public int size() {
+            return hosts.size();
+        }
+    }
+}

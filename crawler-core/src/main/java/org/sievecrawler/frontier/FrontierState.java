@@ -1,0 +1,30 @@
+package org.sievecrawler.frontier;
+
+import java.util.List;
+import org.sievecrawler.sieve.BloomFilter;
+import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sieve.SpillPosition;
+
+/**
+ * The {@link Frontier}'s state at one moment, as a checkpoint saves it: with the spill segments and the journal
+ * entries after it, everything a resume needs to go on as the crawl would have.
+ *
+ * @param filters the Sieve's Bloom filter layers, oldest first
+ * @param pending the URLs leased (fetched again on resume) and then the pending URLs held in memory
+ * @param spill where the spilled pending URLs start and end in the frontier's segment files
+ * @param journalSegment the first journal segment written after this state: a resume replays it and those after;
+ *     {@link #NO_JOURNAL} for a checkpoint written before the journal existed
+ */
+public record FrontierState(List<BloomFilter> filters, List<PendingUrl> pending, SpillPosition spill,
+        int journalSegment) {
+    /** The journal segment of a checkpoint that has none to replay. */
+    public static final int NO_JOURNAL = -1;
+
+    public FrontierState {
+        filters = List.copyOf(filters);
+        pending = List.copyOf(pending);
+        if (journalSegment < NO_JOURNAL) {
+            throw new IllegalArgumentException("journal segment must be >= -1, was " + journalSegment);
+        }
+    }
+}

@@ -1,0 +1,305 @@
+package org.sievecrawler.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.politeness.RobotsRules;
+import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.profile.SieveConfig;
+import org.sievecrawler.sieve.BloomFilter;
+import org.sievecrawler.sieve.OverflowPolicy;
+import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sink.Outcome;
+import org.sievecrawler.sink.PageRecord;
+
+/**
+ * The {@link Frontier} without HTTP: a synthetic web of pages on a few hosts, crawled by threads that lease URLs and
+ * close the leases (complete with links, retry, put back). Checks that every lease is closed exactly once, that the
+ * end of the crawl is exact, and that a snapshot plus the journal after it replays to the state the straight run
+ * reached (same Bloom filter bits, same pending URLs).
+ */
+class FrontierTest {
+    /** Few URLs in memory, so the spill takes part. */
+    private static final SieveConfig SIEVE = new SieveConfig(100_000, 1e-4, OverflowPolicy.WARN, 64);
+    private static final PolitenessConfig POLITE = PolitenessConfig.defaults().withDelay(Duration.ZERO)
+            .withMaxConnectionsPerHost(4);
+
+    @TempDir
+    Path dir;
+
+    /** A web of {@code pages} pages on 8 hosts: page i links to page i+1 and to 5 pages picked by a seeded Random. */
+    private record Web(int pages) {
+        String url(int page) {
+            return "http://host" + (page % 8) + ".test/page/" + page;
+        }
+
+        int page(String url) {
+            return Integer.parseInt(url.substring(url.lastIndexOf('/') + 1));
+        }
+
+        List<PendingUrl> links(PendingUrl from) {
+            int page = page(from.url());
+            Random random = new Random(page);
+            List<PendingUrl> links = new ArrayList<>();
+            if (page + 1 < pages) {
+                links.add(PendingUrl.link(url(page + 1), from));
+            }
+            for (int i = 0; i < 5; i++) {
+                links.add(PendingUrl.link(url(random.nextInt(pages)), from));
+            }
+            return links;
+        }
+    }
+
+    private static PageRecord record(PendingUrl task) {
+        return PageRecord.refused(task.url(), Outcome.FETCHED, task.depth(), task.referrer(), null);
+    }
+
+    @Test
+    void fourThreadsCloseEveryLeaseOnceEndExactlyAndASnapshotReplaysToALaterOne() throws Exception {
+        Web web = new Web(3_000);
+        Map<String, Integer> recorded = new ConcurrentHashMap<>();
+        AtomicInteger records = new AtomicInteger();
+        Path run = dir.resolve("run");
+        Frontier frontier = Frontier.create(SIEVE, POLITE, Clock.systemUTC(), run, record -> {
+            recorded.merge(record.url(), 1, Integer::sum);
+            records.incrementAndGet();
+        });
+        frontier.offerSeeds(List.of(web.url(0)));
+        Set<String> putBack = ConcurrentHashMap.newKeySet();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<PageLease> closed = new CopyOnWriteArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            threads.add(new Thread(() -> {
+                try {
+                    crawl(frontier, web, putBack, closed);
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "fetcher-" + t));
+        }
+        threads.forEach(Thread::start);
+
+        Taken first = awaitAndTake(frontier, run, records, 500, dir.resolve("at-first"));
+        Taken second = awaitAndTake(frontier, run, records, 1_800, dir.resolve("at-second"));
+        for (Thread thread : threads) {
+            thread.join(60_000);
+            assertThat(thread.isAlive()).as("a fetcher still runs after 60 s").isFalse();
+        }
+        assertThat(failure.get()).isNull();
+
+        assertThat(recorded).hasSize(web.pages());
+        assertThat(recorded.values()).as("each page recorded exactly once").containsOnly(1);
+        assertThat(frontier.exhausted()).isTrue();
+        assertThat(frontier.size()).isZero();
+        assertThat(frontier.leasedPages()).isZero();
+        assertThat(frontier.requestsInFlight()).isZero();
+        assertThat(closed).isNotEmpty();
+        assertThatThrownBy(() -> closed.get(0).complete(record(closed.get(0).task())))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed exactly once");
+        assertThatThrownBy(() -> closed.get(0).retry(Duration.ZERO)).isInstanceOf(IllegalStateException.class);
+        frontier.close();
+
+        // The first snapshot and the journal written up to the second replay to the second.
+        assertThat(second.state().pending()).isNotEmpty();
+        Path replayed = copy(second.folder(), dir.resolve("replay-first"));
+        Path direct = copy(second.folder(), dir.resolve("resume-second"));
+        Drained fromFirst = drain(replayed, first.state());
+        Drained fromSecond = drain(direct, second.state());
+        assertThat(fromFirst.filters()).isEqualTo(bytes(second.state().filters()));
+        assertThat(fromSecond.filters()).isEqualTo(bytes(second.state().filters()));
+        assertThat(fromFirst.urls()).isEqualTo(fromSecond.urls());
+    }
+
+    /**
+     * Snapshot + replay = straight run, as a property: 40 random sequences (fixed seeds) of leases taken and closed in
+     * every way, on one thread, a snapshot taken at a random step (and another later, so the replay crosses journal
+     * segments); at the end, the frontier resumed from the first snapshot with the journal written since holds the
+     * same filter bits and the same pending URLs as the straight run's final state.
+     */
+    @Test
+    void snapshotPlusReplayEqualsTheStraightRun() throws Exception {
+        for (int seed = 0; seed < 40; seed++) {
+            Random random = new Random(seed);
+            Web web = new Web(400);
+            Path run = dir.resolve(seed + "/run");
+            Frontier frontier = Frontier.create(SIEVE, POLITE, Clock.systemUTC(), run, record -> { });
+            frontier.offerSeeds(List.of(web.url(0), web.url(200)));
+            List<PageLease> held = new ArrayList<>();
+            int steps = 600;
+            int snapshotAt = 50 + random.nextInt(steps - 100);
+            int laterAt = snapshotAt + random.nextInt(steps - snapshotAt);
+            FrontierState first = null;
+            for (int step = 0; step < steps; step++) {
+                if (step == snapshotAt) {
+                    first = frontier.snapshot(s -> s);
+                } else if (step == laterAt) {
+                    frontier.snapshot(s -> s);
+                }
+                if (held.isEmpty() || random.nextInt(100) < 45) {
+                    Lease lease = frontier.next();
+                    if (lease instanceof RobotsLease robots) {
+                        robots.rules(RobotsRules.allowAll("none"));
+                    } else if (lease != null) {
+                        held.add((PageLease) lease);
+                    }
+                    continue;
+                }
+                PageLease lease = held.remove(random.nextInt(held.size()));
+                int close = random.nextInt(100);
+                if (close < 70) {
+                    if (random.nextBoolean()) {
+                        lease.requestEnded();
+                    }
+                    lease.complete(record(lease.task()), web.links(lease.task()));
+                } else if (close < 85) {
+                    lease.retry(Duration.ZERO);
+                } else {
+                    lease.putBack();
+                }
+            }
+            Taken last = take(frontier, run, dir.resolve(seed + "/at-end"));
+            frontier.close();
+
+            Drained replayed = drain(copy(last.folder(), dir.resolve(seed + "/replay")), first);
+            Drained straight = drain(copy(last.folder(), dir.resolve(seed + "/straight")), last.state());
+            assertThat(replayed.filters()).as("seed %d: filter bits", seed).isEqualTo(bytes(last.state().filters()));
+            assertThat(replayed.urls()).as("seed %d: pending URLs", seed).isEqualTo(straight.urls());
+        }
+    }
+
+    /** Leases until the frontier is exhausted: a tenth of first attempts retried, some put back, the rest done. */
+    private static void crawl(Frontier frontier, Web web, Set<String> putBack, List<PageLease> closed)
+            throws IOException, InterruptedException {
+        while (true) {
+            Lease lease = frontier.next();
+            if (lease == null) {
+                if (frontier.exhausted()) {
+                    return;
+                }
+                frontier.awaitWork(Duration.ofMillis(50));
+                continue;
+            }
+            if (lease instanceof RobotsLease robots) {
+                robots.rules(RobotsRules.allowAll("none"));
+                continue;
+            }
+            PageLease page = (PageLease) lease;
+            PendingUrl task = page.task();
+            int page_ = web.page(task.url());
+            if (task.attempt() == 0 && page_ % 10 == 3) {
+                page.retry(Duration.ZERO);
+            } else if (page_ % 17 == 5 && putBack.add(task.url())) {
+                page.putBack();
+            } else {
+                page.requestEnded();
+                page.complete(record(task), web.links(task));
+                if (closed.size() < 3) {
+                    closed.add(page);
+                }
+            }
+        }
+    }
+
+    /** A snapshot and a copy of the frontier's folder, made in the same moment. */
+    private record Taken(FrontierState state, Path folder) {
+    }
+
+    private static Taken awaitAndTake(Frontier frontier, Path folder, AtomicInteger records, int atLeast, Path copy)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (records.get() < atLeast && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        return take(frontier, folder, copy);
+    }
+
+    /**
+     * Takes a snapshot and, while nothing changes, copies the frontier's {@code folder} (journal and spill) to
+     * {@code copy}.
+     */
+    private static Taken take(Frontier frontier, Path folder, Path copy) {
+        FrontierState state = frontier.snapshot(s -> {
+            copy(folder, copy);
+            return s;
+        });
+        return new Taken(state, copy);
+    }
+
+    /** The URLs a resumed frontier hands out until it is empty, and its filter bits after the replay. */
+    private record Drained(Set<String> urls, byte[] filters) {
+    }
+
+    private static Drained drain(Path folder, FrontierState state) throws Exception {
+        Set<String> urls = new HashSet<>();
+        try (Frontier resumed = Frontier.resume(SIEVE, POLITE, Clock.systemUTC(), folder, record -> {
+            assertThat(urls.add(record.url())).as("handed out once: " + record.url()).isTrue();
+        }, state)) {
+            byte[] filters = bytes(resumed.snapshot(FrontierState::filters));
+            while (true) {
+                Lease lease = resumed.next();
+                if (lease == null) {
+                    if (resumed.exhausted()) {
+                        break;
+                    }
+                    resumed.awaitWork(Duration.ofMillis(10));
+                } else if (lease instanceof RobotsLease robots) {
+                    robots.rules(RobotsRules.allowAll("none"));
+                } else {
+                    PageLease page = (PageLease) lease;
+                    page.complete(record(page.task()));
+                }
+            }
+            return new Drained(urls, filters);
+        }
+    }
+
+    private static byte[] bytes(List<BloomFilter> filters) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            for (BloomFilter filter : filters) {
+                filter.writeTo(out);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    private static Path copy(Path from, Path to) {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : files.toList()) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+            return to;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
