@@ -20,14 +20,13 @@ import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.checkpoint.Checkpointer;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlLock;
-import org.sievecrawler.checkpoint.SnapshotLock;
 import org.sievecrawler.fetch.HttpFetcher;
+import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.LinkScope;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.PageParser;
-import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.profile.ProfileUnits;
@@ -36,10 +35,7 @@ import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sieve.CorruptFilterException;
-import org.sievecrawler.sieve.PendingUrl;
-import org.sievecrawler.sieve.Sieve;
 import org.sievecrawler.sieve.SievePlan;
-import org.sievecrawler.sieve.SpillingQueue;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.warc.Archive;
@@ -182,56 +178,58 @@ public final class Crawler {
         if (restored != null) {
             cutPartialPages(restored);
         }
-        HostScheduler politeness = new HostScheduler(profile.politeness(), clock);
         LinkScope scope = new LinkScope(profile.scope(), seeds, profile.fetch().allowPrivateAddresses());
-        Path frontier = out.resolve(CrawlFolder.FRONTIER);
-        int inMemory = profile.sieve().maxInMemoryUrls();
         boolean warc = profile.output().warc();
-        try (SpillingQueue pending = restored == null
-                        ? SpillingQueue.create(politeness, inMemory, frontier, SpillingQueue.SEGMENT_BYTES)
-                        : resumeSpill(politeness, inMemory, frontier, restored);
-                HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedOrigins(seeds), clock,
+        Path pages = out.resolve(CrawlFolder.PAGES);
+        if (restored != null) { // the records written after the checkpoint count again
+            stats.restore(restored.counters());
+            JsonlSink.read(pages, Math.min(restored.pagesBytes(), Files.exists(pages) ? Files.size(pages) : 0),
+                    stats::record);
+        }
+        try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedOrigins(seeds), clock,
                         warc, idleConnections(profile));
-                JsonlSink sink = JsonlSink.open(out.resolve(CrawlFolder.PAGES));
+                JsonlSink sink = JsonlSink.open(pages);
                 Archive archive = warc ? WarcArchive.open(profile, clock) : Archive.NONE) {
-            Sieve sieve = restored == null
-                    ? Sieve.create(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
-                            profile.sieve().onOverflow(), pending)
-                    : Sieve.restore(profile.sieve().expectedUrls(), profile.sieve().falsePositiveRate(),
-                            profile.sieve().onOverflow(), pending, restored.filters());
             openSink.set(sink);
-            if (restored != null) {
-                pending.addInMemory(restored.pending()); // in the filters already: not offered again
-                stats.restore(restored.counters());
-            }
-            SnapshotLock gate = new SnapshotLock();
+            FolderSink output = new FolderSink(sink, archive, stats);
+            return crawl(out, startedAt, seeds, restored, checkpoints, fetcher, output, scope, normalizer);
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** The crawl itself, its output open: the frontier, the fetchers, progress, checkpoints and the summary. */
+    private CrawlSummary crawl(Path out, Instant startedAt, List<String> seeds, Checkpoint restored,
+            CheckpointStore checkpoints, HttpFetcher fetcher, FolderSink output, LinkScope scope,
+            UrlNormalizer normalizer) throws CrawlException, CheckpointException, IOException {
+        try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), restored, output)) {
             PageParser parser = new PageParser();
-            FetchWorker worker = new FetchWorker(profile, sieve, politeness, gate, fetcher,
-                    new PageReader(parser, new LinkResolver(normalizer, scope), profile),
-                    new FolderSink(sink, archive, stats), this::limitReached);
+            FetchWorker worker = new FetchWorker(profile, frontier, fetcher,
+                    new PageReader(parser, new LinkResolver(normalizer, scope), profile), output,
+                    this::limitReached);
+            Checkpointer checkpointer = new Checkpointer(checkpoints, frontier, state -> new Checkpoint(
+                    Checkpoint.State.RUNNING, null, profile, state, stats.snapshot(), length(output.pages())));
             if (restored == null) {
-                seeds.forEach(seed -> sieve.offer(PendingUrl.seed(seed)));
+                frontier.offerSeeds(seeds);
+                checkpointer.write(null, null); // a crawl killed before the first interval is resumable too
                 LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),
                         profile.fetch().threads(), out);
             } else {
                 LOG.info("crawl resumed: {} URLs pending ({} spilled), {} decided before, {} fetcher threads,"
-                        + " output {}", sieve.size(), restored.spill().spilled(), stats.decided(),
+                        + " output {}", frontier.size(), frontier.spilled(), stats.decided(),
                         profile.fetch().threads(), out);
             }
-            Checkpointer checkpointer = new Checkpointer(checkpoints, gate, pending, () -> new Checkpoint(
-                    Checkpoint.State.RUNNING, null, profile, sieve.copyFilters(), inFlightThenQueued(worker, politeness),
-                    pending.position(), stats.snapshot(), flushedLength(sink)));
             long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's rate
             AtomicReference<Instant> previousLine = new AtomicReference<>(startedAt);
             try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(), fetchedBefore,
-                    previous -> progressLine(stats, sieve, politeness, parser, startedAt, fetchedBefore,
-                            previousLine, previous));
+                    previous -> progressLine(stats, frontier, parser, startedAt, fetchedBefore, previousLine,
+                            previous));
                     Checkpointer periodic = checkpointer.every(profile.checkpoint().interval())) {
                 try {
-                    runFetchers(worker, politeness);
+                    runFetchers(worker, frontier);
                 } finally {
                     worker.finishParsing(); // every thread the crawl started ends with it
-                    worker.seal(); // a thread left behind records nothing after the final checkpoint
+                    frontier.seal(); // a thread left behind records nothing after the final checkpoint
                 }
                 ProgressReporter.LOG.info(progress.next().toString());
             }
@@ -245,24 +243,42 @@ public final class Crawler {
                                 + " sieve.max-in-memory-urls, then resume with crawl --resume " + out : ""),
                         failure);
             }
-            sink.flush();
-            if (warc) {
-                LOG.info("WARC files: {}", archive.files());
+            if (profile.output().warc()) {
+                LOG.info("WARC files: {}", output.archive().files());
             }
             String reason = endReason.get() == null ? "finished" : endReason.get();
             boolean finished = reason.equals("finished"); // one stopped at a limit goes on with a higher one
             checkpointer.write(finished ? Checkpoint.State.FINISHED : Checkpoint.State.STOPPED, reason);
+            if (finished) {
+                frontier.discard(); // nothing to resume: its journal and spill are of no more use
+            }
             CrawlSummary summary = new CrawlSummary(startedAt, Duration.between(startedAt, clock.instant()),
                     reason, stats.decided(), stats.fetched(), stats.fetched() - fetchedBefore,
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
-                    profile.sieve().expectedUrls(), sieve.estimatedSeen(), sieve.falsePositiveRate(), sieve.size(),
+                    profile.sieve().expectedUrls(), frontier.estimatedSeen(), frontier.falsePositiveRate(),
+                    frontier.size(),
                     new CrawlSummary.Parsing(parser.scannedPages(), parser.fallbackPages(), parser.fallbackReasons()),
-                    stats.failedAttempts(), stats.retries(), fetcher.reconnects(), politeness.unreachableHosts());
+                    stats.failedAttempts(), stats.retries(), fetcher.reconnects(), frontier.unreachableHosts());
             summary.writeTo(out.resolve(CrawlFolder.SUMMARY));
             ProgressReporter.LOG.info(summary.line());
             return summary;
-        } catch (java.io.UncheckedIOException e) {
-            throw e.getCause();
+        }
+    }
+
+    /**
+     * The frontier in {@code dir}: new, or as the checkpoint {@code restored} left it with the journal after it
+     * replayed.
+     */
+    private Frontier openFrontier(Path dir, Checkpoint restored, FolderSink output) throws CheckpointException,
+            IOException {
+        if (restored == null) {
+            return Frontier.create(profile.sieve(), profile.politeness(), clock, dir, output::record);
+        }
+        try {
+            return Frontier.resume(profile.sieve(), profile.politeness(), clock, dir, output::record,
+                    restored.frontier());
+        } catch (CorruptFilterException e) {
+            throw new CheckpointException(e.getMessage(), e);
         }
     }
 
@@ -352,16 +368,6 @@ public final class Crawler {
         return files.stream().map(f -> out.relativize(f) + (Files.isDirectory(f) ? "/" : "")).toList();
     }
 
-    private static SpillingQueue resumeSpill(HostScheduler politeness, int inMemory, Path frontier,
-            Checkpoint restored) throws CheckpointException, IOException {
-        try {
-            return SpillingQueue.resume(politeness, inMemory, frontier, SpillingQueue.SEGMENT_BYTES,
-                    restored.spill());
-        } catch (CorruptFilterException e) {
-            throw new CheckpointException(e.getMessage(), e);
-        }
-    }
-
     /**
      * Why the Sieve cannot fit a heap of {@code maxHeap} bytes, or null if it fits: its Bloom filter twice (a
      * checkpoint copies it while the crawl goes on), {@code sieve.max-in-memory-urls} pending URLs at
@@ -385,16 +391,9 @@ public final class Crawler {
                 + " with JAVA_OPTS=-Xmx" + gibibytes + "g, or lower sieve.expected-urls";
     }
 
-    /** In-flight page tasks first (fetched again on resume), then the URLs waiting in memory. */
-    private static List<PendingUrl> inFlightThenQueued(FetchWorker worker, HostScheduler politeness) {
-        List<PendingUrl> urls = worker.inFlight();
-        urls.addAll(politeness.queuedUrls());
-        return urls;
-    }
-
-    private static long flushedLength(JsonlSink sink) {
+    private static long length(JsonlSink pages) {
         try {
-            return sink.flushedLength();
+            return pages.length();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -442,7 +441,7 @@ public final class Crawler {
         stopRequested.countDown();
     }
 
-    private void runFetchers(FetchWorker worker, HostScheduler politeness) {
+    private void runFetchers(FetchWorker worker, Frontier frontier) {
         int threads = profile.fetch().threads();
         CountDownLatch done = new CountDownLatch(threads);
         for (int i = 0; i < threads; i++) {
@@ -452,11 +451,11 @@ public final class Crawler {
                 } catch (java.io.UncheckedIOException e) {
                     outputFailure.compareAndSet(null, e.getCause());
                     endReason.set("failed");
-                    politeness.wakeAll();
+                    frontier.wakeAll();
                 } catch (RuntimeException | Error e) { // a bug, or the JVM out of memory: end the crawl
                     crawlFailure.compareAndSet(null, e);
                     endReason.set("failed");
-                    politeness.wakeAll();
+                    frontier.wakeAll();
                 } finally {
                     done.countDown();
                 }
@@ -470,15 +469,15 @@ public final class Crawler {
                     : awaitEither(done, maxDuration.toMillis());
             if (!finished) {
                 endReason.compareAndSet(null, stopRequested.getCount() == 0 ? "stopped" : "max-duration");
-                politeness.wakeAll();
+                frontier.wakeAll();
                 if (!done.await(stopGrace.toMillis(), TimeUnit.MILLISECONDS)) {
-                    cancelInFlight(worker, politeness, done);
+                    cancelInFlight(worker, frontier, done);
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             endReason.compareAndSet(null, "stopped");
-            politeness.wakeAll();
+            frontier.wakeAll();
             worker.cancelInFlight();
         }
     }
@@ -489,9 +488,9 @@ public final class Crawler {
      * host name still resolving, a page still parsing) is left behind, and what it holds stays in flight in the
      * final checkpoint ({@link FetchWorker#seal()}).
      */
-    private void cancelInFlight(FetchWorker worker, HostScheduler politeness, CountDownLatch done)
+    private void cancelInFlight(FetchWorker worker, Frontier frontier, CountDownLatch done)
             throws InterruptedException {
-        int running = politeness.inFlight();
+        int running = frontier.requestsInFlight();
         worker.cancelInFlight();
         LOG.info("{} still in flight after the {} grace period: cancelled, kept in the checkpoint to be fetched on"
                 + " resume", running == 1 ? "1 request" : running + " requests",
@@ -574,15 +573,16 @@ public final class Crawler {
      * The progress line now: {@code rate} over the time since the previous line (the last line's interval may be
      * short), {@code avg} over this run's responses and time, {@code fetched} the crawl's total.
      */
-    private ProgressLine progressLine(CrawlStats stats, Sieve sieve, HostScheduler politeness, PageParser parser,
-            Instant startedAt, long fetchedBefore, AtomicReference<Instant> previousLine, long previousFetched) {
+    private ProgressLine progressLine(CrawlStats stats, Frontier frontier, PageParser parser, Instant startedAt,
+            long fetchedBefore, AtomicReference<Instant> previousLine, long previousFetched) {
         long fetched = stats.fetched();
         Instant now = clock.instant();
         double elapsed = Math.max(0.001, Duration.between(startedAt, now).toMillis() / 1000.0);
         double interval = Math.max(0.001, Duration.between(previousLine.getAndSet(now), now).toMillis() / 1000.0);
         return new ProgressLine(fetched, (fetched - previousFetched) / interval,
-                (fetched - fetchedBefore) / elapsed, sieve.size(), Math.round(sieve.estimatedSeen()),
-                sieve.falsePositiveRate(), parser.fallbackShare(), politeness.hostCount(), politeness.inFlight(),
+                (fetched - fetchedBefore) / elapsed, frontier.size(), Math.round(frontier.estimatedSeen()),
+                frontier.falsePositiveRate(), parser.fallbackShare(), frontier.hostCount(),
+                frontier.requestsInFlight(),
                 profile.fetch().threads(), stats.failedAttempts(), stats.retries(),
                 stats.count(Outcome.ROBOTS_DISALLOWED),
                 stats.bytes(), Math.round(elapsed));

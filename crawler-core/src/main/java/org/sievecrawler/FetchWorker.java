@@ -5,43 +5,47 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongPredicate;
-import org.sievecrawler.checkpoint.SnapshotLock;
 import org.sievecrawler.fetch.FailureKind;
 import org.sievecrawler.fetch.FetchResult;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.fetch.RetryPolicy;
 import org.sievecrawler.fetch.RobotsResponse;
+import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.frontier.Lease;
+import org.sievecrawler.frontier.PageLease;
+import org.sievecrawler.frontier.RobotsLease;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.RedirectTarget;
 import org.sievecrawler.parse.ParsedPage;
-import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.sieve.PendingUrl;
-import org.sievecrawler.sieve.Sieve;
+import org.sievecrawler.sink.CrawlSink;
 import org.sievecrawler.sink.PageRecord;
 import org.sievecrawler.sink.PageRecords;
-import org.sievecrawler.sink.CrawlSink;
 import org.sievecrawler.warc.WarcLocation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a fetcher thread does with each URL it takes from the Sieve: robots.txt tasks, the robots check,
- * the fetch, retries (handed back to the scheduler, never slept on, when the {@link RetryPolicy} says so), redirects
- * (their targets go through the same link decision as links, then to the Sieve), and one {@link PageRecord} per
- * decided URL, built by {@link PageRecords} and written to the {@link CrawlSink}. Fetched HTML goes to the parse
- * pool, which parses it, decides and offers its links and writes its record ({@link PageReader}). The steps a page
- * goes through are listed in one method, {@link #handle}.
+ * What a fetcher thread does with each URL the {@link Frontier} leases it. A page goes through these steps, listed in
+ * {@link #handle}:
+ *
+ * <pre>
+ *   checks (trap, unreachable host, robots.txt, host budget: {@link PageChecks}) -> fetch -> archive the exchange
+ *     -> failure: retried ({@link RetryPolicy}) or recorded
+ *     -> redirect: its target through the same link decision as links ({@link PageReader}), then recorded
+ *     -> page: parsed on a parse thread, its links decided ({@link PageReader}) -> recorded with its links
+ * </pre>
+ *
+ * Every end is one {@link PageRecord} (built by {@link PageRecords}) that closes the page's lease, with the links
+ * to admit as one batch; a host's robots.txt has its own lease and steps ({@link #handleRobots}). Records, exchanges
+ * and counts go to the {@link CrawlSink}.
  *
  * <p>With WARC output on, every exchange the fetcher captured (pages, redirects, error pages, retried attempts,
  * robots.txt) goes to the archive from the thread that fetched it, after the host's slot is released; the page's
@@ -55,18 +59,11 @@ import org.slf4j.LoggerFactory;
  * bounded backlog; when it is full, fetchers wait for room, which slows fetching to the speed of parsing while
  * keeping the CPU-bound threads as many as the cores.
  *
- * <p>Checkpoints: each step that moves a page task between the queue, the in-flight set and the output (poll,
- * retry, put-back, the links a page offers, its last record) holds the {@link SnapshotLock}'s shared side, so a
- * checkpoint sees every task in exactly one place. A task's last record ends it; a redirect offers its target
- * before recording itself for that reason.
- *
- * <p>The end of a crawl: a fetcher stops taking tasks once {@code stopping} says so and finishes the one it holds.
- * Requests still running when the crawl has waited long enough are cancelled ({@link #cancelInFlight()}); a
- * cancelled request is no failure of the server's: its task goes back to the queue, unrecorded, and the final
- * checkpoint holds it for the resume. Once the crawl writes its final checkpoint ({@link #seal()}), nothing more is
- * recorded, so a task is either recorded or in that checkpoint, never both. Threads are never interrupted: an
- * interrupt reaches a request only between two reads, and closes pages.jsonl's channel if it comes while a record
- * is written.
+ * <p>The end of a crawl: a fetcher stops taking leases once {@code stopping} says so, or once the frontier is
+ * exhausted, and finishes the one it holds. Requests still running when the crawl has waited long enough are
+ * cancelled ({@link #cancelInFlight()}); a cancelled request is no failure of the server's: its lease is put back,
+ * unrecorded, and the final checkpoint holds it for the resume. Threads are never interrupted: an interrupt reaches
+ * a request only between two reads, and closes pages.jsonl's channel if it comes while a record is written.
  *
  * <p>Thread-safe: one instance serves every fetcher and parse thread; all its collaborators are thread-safe.
  */
@@ -78,9 +75,7 @@ final class FetchWorker {
     private static final long PARSE_BACKLOG_BYTES = 32L << 20;
 
     private final Settings settings;
-    private final Sieve sieve;
-    private final HostScheduler politeness;
-    private final SnapshotLock gate;
+    private final Frontier frontier;
     private final PageChecks checks;
     private final HttpFetcher fetcher;
     private final RetryPolicy retries;
@@ -89,27 +84,10 @@ final class FetchWorker {
     private final CrawlSink output;
     private final LongPredicate limitReached;
     private final AtomicLong pagesTaken;
-    /**
-     * Page tasks between poll and done (their last record written, their links offered): what a checkpoint
-     * saves as in flight, to be fetched again on resume. Robots.txt tasks are not held: a resume fetches
-     * robots.txt anew.
-     */
-    private final Set<PendingUrl> inFlight = ConcurrentHashMap.newKeySet();
-    /**
-     * Fetchers between taking a task and having offered its links. The scheduler's in-flight count ends when
-     * the request ends, before parsing; the crawl is out of work only when this is zero too.
-     */
-    private final AtomicInteger busy = new AtomicInteger();
     private final ParsePool parsers;
     /** An Error a parse thread met; the fetchers pass it on, which ends the crawl. */
     private final AtomicReference<Error> fatal = new AtomicReference<>();
-    private final AtomicReference<IOException> parseFailure =
-            new AtomicReference<>();
-    /**
-     * Set by {@link #seal()}: nothing is recorded and no page waiting for a parse thread is parsed any more. Set under
-     * the gate's exclusive lock, read under its shared one.
-     */
-    private volatile boolean sealed;
+    private final AtomicReference<IOException> parseFailure = new AtomicReference<>();
 
     /** The profile's keys a fetcher reads, read once. */
     private record Settings(long maxPages, int maxRedirects, List<String> accept, long maxPageBytes,
@@ -123,17 +101,16 @@ final class FetchWorker {
     /**
      * @param profile the crawl's profile, read here once: its limits, redirects, accepted types and retries, its
      *     traps and robots.txt agent ({@link PageChecks})
+     * @param frontier where URLs are leased from and go back to, with their records and links
      * @param pages the parse and link steps of fetched HTML pages
      * @param output where records, exchanges and counts go
      * @param limitReached told the number of URLs decided after each record, and {@code limits.max-pages} when a
-     *     fetcher stops taking tasks for it
+     *     fetcher stops taking leases for it
      */
-    FetchWorker(CrawlProfile profile, Sieve sieve, HostScheduler politeness, SnapshotLock gate, HttpFetcher fetcher,
-            PageReader pages, CrawlSink output, LongPredicate limitReached) {
+    FetchWorker(CrawlProfile profile, Frontier frontier, HttpFetcher fetcher, PageReader pages, CrawlSink output,
+            LongPredicate limitReached) {
         this.settings = Settings.of(profile);
-        this.sieve = sieve;
-        this.politeness = politeness;
-        this.gate = gate;
+        this.frontier = frontier;
         this.checks = new PageChecks(profile);
         this.fetcher = fetcher;
         this.retries = RetryPolicy.of(profile);
@@ -146,7 +123,7 @@ final class FetchWorker {
     }
 
     /**
-     * Takes and handles URLs until the crawl has no work left or {@code stopping} says so.
+     * Takes and handles leases until the frontier is exhausted or {@code stopping} says so.
      *
      * @throws UncheckedIOException when writing the output failed (here or in the parse pool)
      * @throws Error an Error a parse thread met (such as OutOfMemoryError), passed on to end the crawl
@@ -159,16 +136,14 @@ final class FetchWorker {
             if (fatal.get() != null) {
                 throw fatal.get();
             }
-            busy.incrementAndGet(); // before polling, so no moment shows neither in-flight nor busy
-            PendingUrl task = poll();
-            if (task == null) {
-                busy.decrementAndGet();
-                if (politeness.isIdle() && busy.get() == 0 && sieve.size() == 0) {
-                    politeness.wakeAll(); // let the other fetchers see it too
+            Lease lease = frontier.next();
+            if (lease == null) {
+                if (frontier.exhausted()) {
+                    frontier.wakeAll(); // let the other fetchers see it too
                     return;
                 }
                 try {
-                    politeness.awaitWork(IDLE_WAIT);
+                    frontier.awaitWork(IDLE_WAIT);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
@@ -176,62 +151,28 @@ final class FetchWorker {
                 continue;
             }
             try {
-                if (!task.isRobots() && !takePage(task)) {
-                    shared(() -> {
-                        politeness.putBack(task);
-                        inFlight.remove(task);
-                    });
+                if (lease instanceof RobotsLease robots) {
+                    handleRobots(robots);
+                } else if (takePage((PageLease) lease)) {
+                    handle((PageLease) lease);
+                } else {
+                    ((PageLease) lease).putBack();
                     return;
                 }
-                handle(task);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
-            } finally {
-                if (busy.decrementAndGet() == 0) {
-                    politeness.wakeAll(); // waiting fetchers re-check for work or the end
-                }
             }
-        }
-    }
-
-    /** The next task, counted in flight in the same step so a checkpoint sees it in one place or the other. */
-    private PendingUrl poll() {
-        Lock lock = gate.shared();
-        lock.lock();
-        try {
-            PendingUrl task = sieve.pollPending();
-            if (task != null && !task.isRobots()) {
-                inFlight.add(task);
-            }
-            return task;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** The page tasks in flight now; consistent with the queue while the checkpoint's exclusive lock is held. */
-    List<PendingUrl> inFlight() {
-        return new ArrayList<>(inFlight);
-    }
-
-    private void shared(Runnable change) {
-        Lock lock = gate.shared();
-        lock.lock();
-        try {
-            change.run();
-        } finally {
-            lock.unlock();
         }
     }
 
     /**
-     * Whether {@code limits.max-pages} lets the crawl start {@code task}: the limit counts page tasks taken (a retry
-     * is the same task again, not counted twice), so at most that many are started and at most that many recorded
-     * (but for the out-of-scope targets of redirects, recorded without a task).
+     * Whether {@code limits.max-pages} lets the crawl start {@code lease}: the limit counts pages taken (a retry is
+     * the same page again, not counted twice), so at most that many are started and at most that many recorded
+     * (but for the out-of-scope targets of redirects, recorded without a lease).
      */
-    private boolean takePage(PendingUrl task) {
+    private boolean takePage(PageLease lease) {
         long max = settings.maxPages();
-        if (max > 0 && task.attempt() == 0 && pagesTaken.incrementAndGet() > max) {
+        if (max > 0 && lease.task().attempt() == 0 && pagesTaken.incrementAndGet() > max) {
             limitReached.test(max);
             return false;
         }
@@ -239,84 +180,74 @@ final class FetchWorker {
     }
 
     /**
-     * The steps of one URL, in order: a robots.txt task has its own ({@link #handleRobots}); a page is checked
-     * ({@link PageChecks}: traps, unreachable hosts, robots.txt, the host's budget), fetched, its exchange archived,
-     * and then, by what the fetch gave: a failure is retried or recorded, a redirect's target goes through the link
-     * decision, an HTML page is parsed and its links decided on a parse thread ({@link #parsePage}); every end is a
-     * record.
+     * The steps of one page, in order: checked ({@link PageChecks}: traps, unreachable hosts, robots.txt, the
+     * host's budget), fetched, its exchange archived, and then, by what the fetch gave: a failure is retried or
+     * recorded ({@link #handleFailure}), a redirect's target goes through the link decision
+     * ({@link #handleRedirect}), an HTML page is parsed and its links decided on a parse thread
+     * ({@link #parsePage}); every end is a record that closes the lease.
      */
-    private void handle(PendingUrl task) throws IOException {
-        if (task.isRobots()) {
-            handleRobots(task);
-            return;
-        }
-        Optional<PageRecord> refused = checks.refusal(task, politeness.unreachableReason(task.url()),
-                politeness.rules(task.url()));
+    private void handle(PageLease lease) throws IOException {
+        PendingUrl task = lease.task();
+        Optional<PageRecord> refused = checks.refusal(task, lease.hostDown(), lease.robots());
         if (refused.isPresent()) { // no request was made, so the host's delay does not start
-            politeness.skipped(task);
-            done(task, refused.get(), Optional.empty());
+            lease.complete(refused.get());
             return;
         }
         FetchResult result = fetcher.fetch(task.url());
         if (result instanceof FetchResult.Failure failure) {
-            handleFailure(task, failure);
+            handleFailure(lease, failure);
             return;
         }
-        politeness.finished(task);
+        lease.requestEnded();
         if (result instanceof FetchResult.Redirect redirect) {
-            handleRedirect(task, redirect, output.archive(redirect.exchange()));
+            handleRedirect(lease, redirect, output.archive(redirect.exchange()));
             return;
         }
         FetchResult.Page page = (FetchResult.Page) result;
         Optional<WarcLocation> at = output.archive(page.exchange());
         if (page.status() >= 400) {
-            done(task, PageRecords.httpError(task, page), at);
+            done(lease, PageRecords.httpError(task, page), at, List.of());
         } else if (!HttpFetcher.isParseable(page.contentType(), settings.accept())) {
-            done(task, PageRecords.notHtml(task, page), at);
+            done(lease, PageRecords.notHtml(task, page), at, List.of());
         } else {
-            parseLater(task, page, at);
+            parseLater(lease, page, at);
         }
     }
 
     /** A failed attempt: put back when the crawl cancelled it, else retried after a backoff, or recorded. */
-    private void handleFailure(PendingUrl task, FetchResult.Failure failure) throws IOException {
+    private void handleFailure(PageLease lease, FetchResult.Failure failure) throws IOException {
         if (failure.kind() == FailureKind.CANCELLED) { // the crawl is ending: fetched again on resume
-            shared(() -> {
-                politeness.putBack(task);
-                inFlight.remove(task);
-            });
+            lease.putBack();
             return;
         }
         output.failedAttempt();
+        PendingUrl task = lease.task();
         RetryPolicy.Decision next = retries.afterFailure(task.attempt(), failure.kind(), failure.retryAfter());
         if (next instanceof RetryPolicy.Retry retry) {
             output.retried();
             output.archive(failure.exchange());
-            shared(() -> {
-                politeness.retry(task, retry.backoff());
-                inFlight.remove(task);
-            });
+            lease.retry(retry.backoff());
             return;
         }
         if (failure.kind().unreachable()) {
-            politeness.unreachable(task, failure.kind().unreachableReason());
+            lease.hostUnreachable(failure.kind().unreachableReason());
         } else {
-            politeness.finished(task);
+            lease.requestEnded();
         }
-        done(task, PageRecords.failure(task, failure, ((RetryPolicy.GiveUp) next).because()),
-                output.archive(failure.exchange()));
+        done(lease, PageRecords.failure(task, failure, ((RetryPolicy.GiveUp) next).because()),
+                output.archive(failure.exchange()), List.of());
     }
 
     /**
-     * Fetches a host's robots.txt and reports the rules to the scheduler. A failure to reach the host is retried
-     * like a page's (the crawl's retries and backoff, a few seconds in all by default) and then makes the host
-     * unreachable; any other failure (a timeout, a 5xx) is the scheduler's to retry after
+     * Fetches a host's robots.txt and closes its lease with the rules. A failure to reach the host is retried like
+     * a page's (the crawl's retries and backoff, a few seconds in all by default) and then makes the host
+     * unreachable; any other failure (a timeout, a 5xx) is the frontier's to retry after
      * {@code politeness.robots-retry}.
      */
-    private void handleRobots(PendingUrl task) throws IOException {
-        RobotsResponse response = fetcher.fetchRobots(task.url());
+    private void handleRobots(RobotsLease lease) throws IOException {
+        RobotsResponse response = fetcher.fetchRobots(lease.url());
         if (response.failure() == FailureKind.CANCELLED) { // the crawl is ending; a resume fetches robots.txt anew
-            politeness.retryRobots(task, Duration.ZERO);
+            lease.putBack();
             return;
         }
         if (response.failed() || response.status() >= 500) {
@@ -324,51 +255,45 @@ final class FetchWorker {
         }
         FailureKind failure = response.failure();
         if (failure != null && failure.unreachable()) {
-            if (retries.afterFailure(task.attempt(), failure, null) instanceof RetryPolicy.Retry retry) {
+            if (retries.afterFailure(lease.attempt(), failure, null) instanceof RetryPolicy.Retry retry) {
                 output.retried();
-                politeness.retryRobots(task, retry.backoff());
+                lease.retry(retry.backoff());
             } else {
-                LOG.info("{}: {}", task.url(), response.error());
-                politeness.unreachable(task, failure.unreachableReason());
+                LOG.info("{}: {}", lease.url(), response.error());
+                lease.hostUnreachable(failure.unreachableReason());
             }
         } else {
-            politeness.robotsFetched(task, checks.robotsRules(task, response));
+            lease.rules(checks.robotsRules(lease.url(), response));
         }
         for (HttpExchange exchange : response.exchanges()) {
             output.archive(exchange);
         }
     }
 
-    /** Hands the page to the parse pool; it counts as busy until its record is written. */
-    private void parseLater(PendingUrl task, FetchResult.Page page, Optional<WarcLocation> at) {
-        busy.incrementAndGet();
+    /** Hands the page to the parse pool; its lease stays open (the crawl is not out of work) until it is recorded. */
+    private void parseLater(PageLease lease, FetchResult.Page page, Optional<WarcLocation> at) {
         parsers.submit(page.length(), () -> {
             try {
-                if (sealed) {
-                    return; // the final checkpoint holds the task in flight
-                }
-                parsePage(task, page, at);
+                parsePage(lease, page, at);
             } catch (IOException e) {
                 parseFailure.compareAndSet(null, e);
-            } catch (UncheckedIOException e) { // e.g. the frontier's spill segments
+            } catch (UncheckedIOException e) { // e.g. the frontier's spill or journal segments
                 parseFailure.compareAndSet(null, e.getCause());
             } catch (RuntimeException e) { // a bug met on this page: it is recorded, the crawl goes on
-                LOG.warn("parsing {} failed; recorded as an error, its links not followed", task.url(), e);
-                recordParseBug(task, page, at, e);
+                LOG.warn("parsing {} failed; recorded as an error, its links not followed", lease.url(), e);
+                recordParseBug(lease, page, at, e);
             } catch (Error e) { // e.g. OutOfMemoryError: the crawl cannot go on safely
                 fatal.compareAndSet(null, e);
-            } finally {
-                if (busy.decrementAndGet() == 0) {
-                    politeness.wakeAll();
-                }
             }
         });
     }
 
-    private void recordParseBug(PendingUrl task, FetchResult.Page page, Optional<WarcLocation> at,
+    private void recordParseBug(PageLease lease, FetchResult.Page page, Optional<WarcLocation> at,
             RuntimeException bug) {
         try {
-            done(task, PageRecords.parseBug(task, page, bug), at);
+            if (!lease.isClosed()) {
+                done(lease, PageRecords.parseBug(lease.task(), page, bug), at, List.of());
+            }
         } catch (IOException e) {
             parseFailure.compareAndSet(null, e);
         }
@@ -395,40 +320,28 @@ final class FetchWorker {
     }
 
     /**
-     * Cancels the requests in flight and any made from now on (see {@link HttpFetcher#cancelCalls()}); their tasks
-     * go back to the queue unrecorded. For a crawl that is ending and has waited for them long enough.
+     * Cancels the requests in flight and any made from now on (see {@link HttpFetcher#cancelCalls()}); their leases
+     * are put back unrecorded. For a crawl that is ending and has waited for them long enough.
      */
     void cancelInFlight() {
         fetcher.cancelCalls();
     }
 
     /**
-     * Records nothing more, from now on: a task still being fetched or parsed by a thread the crawl could not wait
-     * for stays in flight, and so in the final checkpoint, written after this. Returns once a record being written
-     * is written.
-     */
-    void seal() {
-        gate.exclusive(() -> {
-            sealed = true;
-            return null;
-        });
-    }
-
-    /**
      * The parse, link and record steps of an HTML page: parses it, archives its outlinks (with
-     * {@code output.warc-metadata}), offers the links it may follow and records it.
+     * {@code output.warc-metadata}), and records it with the links it may follow.
      */
-    private void parsePage(PendingUrl task, FetchResult.Page page, Optional<WarcLocation> at) throws IOException {
+    private void parsePage(PageLease lease, FetchResult.Page page, Optional<WarcLocation> at) throws IOException {
+        PendingUrl task = lease.task();
         ParsedPage parsed = pages.parse(page);
         if (at.isPresent() && settings.warcMetadata()) {
             output.archiveMetadata(task.url(), at.get(), PageReader.outlinks(parsed));
         }
-        List<LinkDecision> decisions = pages.links(task, parsed);
-        shared(() -> sieve.offerAll(accepted(decisions, task)));
-        done(task, PageRecords.fetched(task, page, parsed, settings.maxPageBytes()), at);
+        List<PendingUrl> links = accepted(pages.links(task, parsed), task);
+        done(lease, PageRecords.fetched(task, page, parsed, settings.maxPageBytes()), at, links);
     }
 
-    /** The accepted links as URLs found on {@code from}, one batch for the Sieve; rejected ones are counted. */
+    /** The accepted links as URLs found on {@code from}, one batch for the frontier; rejected ones are counted. */
     private List<PendingUrl> accepted(List<LinkDecision> decisions, PendingUrl from) {
         List<PendingUrl> urls = new ArrayList<>(decisions.size());
         for (LinkDecision decision : decisions) {
@@ -441,52 +354,41 @@ final class FetchWorker {
         return urls;
     }
 
-    private void handleRedirect(PendingUrl task, FetchResult.Redirect redirect, Optional<WarcLocation> at)
+    private void handleRedirect(PageLease lease, FetchResult.Redirect redirect, Optional<WarcLocation> at)
             throws IOException {
+        PendingUrl task = lease.task();
         RedirectTarget target = pages.redirect(task, redirect.location());
         if (target instanceof RedirectTarget.Unusable unusable) {
-            done(task, PageRecords.unusableRedirect(task, redirect, unusable.detail()), at);
+            done(lease, PageRecords.unusableRedirect(task, redirect, unusable.detail()), at, List.of());
             return;
         }
         RedirectTarget.Resolved resolved = (RedirectTarget.Resolved) target;
         String to = resolved.url();
         int max = settings.maxRedirects();
         if (task.redirects() + 1 > max) {
-            done(task, PageRecords.redirectChainTooLong(task, redirect, to, max), at);
+            done(lease, PageRecords.redirectChainTooLong(task, redirect, to, max), at, List.of());
             return;
         }
-        // The target first, the redirect's own record last: that record ends the task (see done).
+        PageRecord record = withWarc(PageRecords.redirect(task, redirect, to), at);
         if (resolved.scope() instanceof LinkDecision.Reject reject) {
-            record(PageRecords.outOfScopeTarget(to, task, reject.detail()), null);
+            lease.completeWithTarget(PageRecords.outOfScopeTarget(to, task, reject.detail()), record);
         } else {
-            shared(() -> sieve.offer(PendingUrl.redirect(to, task)));
+            lease.complete(record, List.of(PendingUrl.redirect(to, task)));
         }
-        done(task, PageRecords.redirect(task, redirect, to), at);
+        limitReached.test(output.decided());
     }
 
     /**
-     * Writes {@code task}'s last record, with the place of its response in the archive if it was archived, and
-     * ends it: after this, a checkpoint no longer holds it in flight.
+     * Closes {@code lease} with its last record (with the place of its response in the archive if it was archived)
+     * and the links to admit.
      */
-    private void done(PendingUrl task, PageRecord record, Optional<WarcLocation> at) throws IOException {
-        record(at.map(place -> record.withWarc(place.file(), place.offset())).orElse(record), task);
+    private void done(PageLease lease, PageRecord record, Optional<WarcLocation> at, List<PendingUrl> links)
+            throws IOException {
+        lease.complete(withWarc(record, at), links);
+        limitReached.test(output.decided());
     }
 
-    /** Writes and counts a record; if {@code task} is not null, ends it in the same step. */
-    private void record(PageRecord record, PendingUrl task) throws IOException {
-        Lock lock = gate.shared();
-        lock.lock();
-        try {
-            if (sealed) {
-                return; // after the final checkpoint, which holds the task in flight
-            }
-            output.record(record);
-            if (task != null) {
-                inFlight.remove(task);
-            }
-        } finally {
-            lock.unlock();
-        }
-        limitReached.test(output.decided());
+    private static PageRecord withWarc(PageRecord record, Optional<WarcLocation> at) {
+        return at.map(place -> record.withWarc(place.file(), place.offset())).orElse(record);
     }
 }

@@ -8,17 +8,17 @@ import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.sink.CrawlSink;
 import org.sievecrawler.sink.PageRecord;
-import org.sievecrawler.sink.PageSink;
+import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.warc.Archive;
 import org.sievecrawler.warc.WarcLocation;
 
 /**
- * The crawl's {@link CrawlSink} in its output folder: records to pages.jsonl ({@link PageSink}), each counted in
+ * The crawl's {@link CrawlSink} in its output folder: records to pages.jsonl ({@link JsonlSink}), each counted in
  * the {@link CrawlStats}; exchanges to the WARC files, or to {@link Archive#NONE} with {@code output.warc} off.
  *
  * <p>Thread-safe as its parts are. It opens and closes nothing: the crawl owns the files.
  */
-record FolderSink(PageSink pages, Archive archive, CrawlStats stats) implements CrawlSink {
+record FolderSink(JsonlSink pages, Archive archive, CrawlStats stats) implements CrawlSink {
 
     @Override
     public void record(PageRecord record) throws IOException {

@@ -21,7 +21,7 @@ import org.sievecrawler.sink.PageRecords;
  *
  * <p>Thread-safe: the host budget is counted atomically, the rest is immutable.
  *
- * <p>Out of scope: which hosts are unreachable and the rules in force for a host (the scheduler's; the caller passes
+ * <p>Out of scope: which hosts are unreachable and the rules in force for a host (the frontier's; the caller passes
  * them in), and recording the refusal.
  */
 final class PageChecks {
@@ -39,17 +39,17 @@ final class PageChecks {
      * The record of {@code task} if it may not be fetched, or empty if it may (its host's budget is then taken,
      * unless it is a retry: a retry is no other request).
      *
-     * @param unreachable why the task's host is unreachable, or null when it is not known to be
+     * @param unreachable why the task's host is unreachable, if it is known to be
      * @param rules the robots.txt rules in force for the task's host
      */
-    Optional<PageRecord> refusal(PendingUrl task, String unreachable, RobotsRules rules) {
+    Optional<PageRecord> refusal(PendingUrl task, Optional<String> unreachable, RobotsRules rules) {
         Optional<String> trap = traps.trap(task.url());
         if (trap.isPresent()) {
             return Optional.of(PageRecords.refused(task, Outcome.TRAP, trap.get()));
         }
-        if (unreachable != null) {
+        if (unreachable.isPresent()) {
             return Optional.of(PageRecords.refused(task, Outcome.UNREACHABLE,
-                    HostKey.of(task.url()) + " unreachable (" + unreachable + "); not tried"));
+                    HostKey.of(task.url()) + " unreachable (" + unreachable.get() + "); not tried"));
         }
         if (!rules.allows(task.url())) {
             return Optional.of(PageRecords.refused(task, Outcome.ROBOTS_DISALLOWED,
@@ -60,9 +60,9 @@ final class PageChecks {
         return hostFull.map(why -> PageRecords.refused(task, Outcome.TRAP, why));
     }
 
-    /** The rules of the host whose robots.txt, requested for {@code robotsTask}, gave {@code response}. */
-    RobotsRules robotsRules(PendingUrl robotsTask, RobotsResponse response) {
-        return robots.interpret(robotsTask.url(), response.status(), response.body(), response.error(),
+    /** The rules of the host whose robots.txt, requested at {@code robotsUrl}, gave {@code response}. */
+    RobotsRules robotsRules(String robotsUrl, RobotsResponse response) {
+        return robots.interpret(robotsUrl, response.status(), response.body(), response.error(),
                 response.unavailable());
     }
 }

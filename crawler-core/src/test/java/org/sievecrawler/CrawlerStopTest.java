@@ -70,7 +70,7 @@ class CrawlerStopTest {
 
     private List<String> pendingInCheckpoint() throws Exception {
         List<String> urls = new ArrayList<>();
-        for (PendingUrl url : new CheckpointStore(out).read().pending()) {
+        for (PendingUrl url : new CheckpointStore(out).read().frontier().pending()) {
             urls.add(url.url());
         }
         return urls;

@@ -104,7 +104,7 @@ class CrawlerTest {
         for (String link : links) {
             assertThat(site.requests(link)).as("requests of %s", link).isEqualTo(1);
         }
-        assertThat(out.resolve("frontier")).isDirectory();
+        assertThat(out.resolve("frontier")).as("a finished crawl's spill and journal are deleted").doesNotExist();
     }
 
     @Test

@@ -25,12 +25,12 @@ class PageChecksTest {
 
     @Test
     void letsAnOrdinaryPageBeFetched() {
-        assertThat(new PageChecks(profile).refusal(page("/a"), null, ALLOW)).isEmpty();
+        assertThat(new PageChecks(profile).refusal(page("/a"), Optional.empty(), ALLOW)).isEmpty();
     }
 
     @Test
     void refusesATrapBeforeAskingAnythingElse() {
-        Optional<PageRecord> refusal = new PageChecks(profile).refusal(page("/a/a/a/a"), "connection refused", REFUSE);
+        Optional<PageRecord> refusal = new PageChecks(profile).refusal(page("/a/a/a/a"), Optional.of("connection refused"), REFUSE);
 
         assertThat(refusal.map(PageRecord::outcome)).contains(Outcome.TRAP);
         assertThat(error(refusal)).contains("path repeats segment \"a\" 4 times in a row, more than"
@@ -41,9 +41,9 @@ class PageChecksTest {
     void refusesAPageOfAnUnreachableHostThenOneRobotsTxtRefuses() {
         PageChecks checks = new PageChecks(profile);
 
-        assertThat(error(checks.refusal(page("/a"), "connection refused", REFUSE)))
+        assertThat(error(checks.refusal(page("/a"), Optional.of("connection refused"), REFUSE)))
                 .contains("http://127.0.0.1:8080 unreachable (connection refused); not tried");
-        assertThat(checks.refusal(page("/a"), null, REFUSE).map(PageRecord::outcome))
+        assertThat(checks.refusal(page("/a"), Optional.empty(), REFUSE).map(PageRecord::outcome))
                 .contains(Outcome.ROBOTS_DISALLOWED);
     }
 
@@ -51,10 +51,10 @@ class PageChecksTest {
     void spendsTheHostBudgetOnlyOnPagesItLetsThroughAndNotOnRetries() {
         PageChecks checks = new PageChecks(profile.withLimits(profile.limits().withMaxPagesPerHost(1)));
 
-        assertThat(checks.refusal(page("/refused"), null, REFUSE)).isPresent(); // takes none of the budget
-        assertThat(checks.refusal(page("/a"), null, ALLOW)).isEmpty();
-        assertThat(checks.refusal(page("/a").nextAttempt(), null, ALLOW)).isEmpty();
-        assertThat(error(checks.refusal(page("/b"), null, ALLOW)))
+        assertThat(checks.refusal(page("/refused"), Optional.empty(), REFUSE)).isPresent(); // takes none of the budget
+        assertThat(checks.refusal(page("/a"), Optional.empty(), ALLOW)).isEmpty();
+        assertThat(checks.refusal(page("/a").nextAttempt(), Optional.empty(), ALLOW)).isEmpty();
+        assertThat(error(checks.refusal(page("/b"), Optional.empty(), ALLOW)))
                 .contains("host http://127.0.0.1:8080 reached limits.max-pages-per-host 1");
     }
 }

@@ -13,7 +13,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,22 +23,18 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code fetch.threads}. The site's request journal is the referee: it counts every request it received, so a
  * request in flight at the kill counts as fetched, and a page the crawl fetched but did not record counts too.
  *
- * <p>The crawl first stops at {@code limits.max-pages} (a final checkpoint, whatever the checkpoint timer), is
- * resumed without the limit, killed once the site has received {@value #KILL_AFTER} more requests (its records are
- * not a usable signal: {@code pages.jsonl} is written by 256 KiB buffers, more than this whole site), and resumed
- * to the end. The checkpoint interval is longer than the test, so the checkpoint the killed run leaves is the one
- * it started from: a crawl without a journal fetches again everything the killed run fetched (about
- * {@value #KILL_AFTER} pages); one with a journal, at most the {@value #THREADS} in flight.
+ * <p>Two kill points. A crawl first stopped at {@code limits.max-pages} (a final checkpoint), resumed without the
+ * limit and killed once the site has received {@value #KILL_AFTER} more requests: the resume replays the journal of
+ * both runs after that checkpoint. And a new crawl killed before its first periodic checkpoint: the resume starts
+ * from the checkpoint every crawl writes once its seeds are in, and replays everything from the journal. The
+ * checkpoint interval is longer than the test, so without the journal the resume would fetch again everything the
+ * killed run fetched (about {@value #KILL_AFTER} pages, measured before the journal: 100 of 100); with it, at most
+ * the {@value #THREADS} in flight.
  *
  * <p>The graceful half of the issue's criterion (SIGTERM then resume: no page fetched twice) is
  * {@link ResumeProcessTest#aCrawlStoppedBySigtermResumesWithoutFetchingAnyPageTwice()}.
  * What a kill costs on a real site, at ten kill points: {@code crawler-bench/kill-resume.sh}.
- *
- * <p>Run it while it is disabled: {@code mvn -o -pl src-test-fixtures,crawler-core,crawler-cli
- * -Dtest=KillResumeProcessTest -Dsurefire.failIfNoSpecifiedTests=false
- * -Djunit.jupiter.conditions.deactivate='org.junit.*DisabledCondition' verify}.
  */
-@Disabled("enable when the frontier journal lands: issue 13")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class KillResumeProcessTest {
     private static final int PAGES = 400;
@@ -84,9 +79,33 @@ class KillResumeProcessTest {
         assertThat(atKill).as("killed mid-way").isLessThan(PAGES);
 
         // the limit again: the last checkpoint may still be the first run's, which stopped at max-pages
-        Process resumed = crawler.start("crawl", "--resume", dir.toString(), "--max-pages", "0");
+        resumeToTheEnd("--max-pages", "0");
+        assertEveryPageFetchedAndAtMostThoseInFlightTwice(beforeKill, atKill);
+    }
+
+    @Test
+    void aNewCrawlKilledBeforeItsFirstCheckpointFetchesAgainAtMostThePagesInFlight() throws Exception {
+        Process killed = crawler.start("crawl", site.url("/"), "--profile", profile().toString(), "--out",
+                dir.toString());
+        awaitRequests(killed, KILL_AFTER);
+        killed.destroyForcibly(); // SIGKILL
+        assertThat(killed.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        int atKill = site.requestCount();
+        assertThat(atKill).as("killed mid-way").isLessThan(PAGES);
+
+        resumeToTheEnd();
+        assertEveryPageFetchedAndAtMostThoseInFlightTwice(0, atKill);
+    }
+
+    private void resumeToTheEnd(String... options) throws Exception {
+        List<String> args = new ArrayList<>(List.of("crawl", "--resume", dir.toString()));
+        args.addAll(List.of(options));
+        Process resumed = crawler.start(args.toArray(new String[0]));
         assertThat(resumed.waitFor(40, TimeUnit.SECONDS)).as("the resumed crawl ends").isTrue();
         assertThat(resumed.exitValue()).as(crawler.output()).isZero();
+    }
+
+    private void assertEveryPageFetchedAndAtMostThoseInFlightTwice(int beforeKill, int atKill) throws IOException {
 
         Map<String, Integer> requests = site.requestsPerPath();
         assertThat(requests.keySet()).containsAll(site.allPaths());

@@ -1,11 +1,8 @@
 package org.sievecrawler.checkpoint;
 
-import java.util.List;
+import org.sievecrawler.frontier.FrontierState;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlCounters;
-import org.sievecrawler.sieve.BloomFilter;
-import org.sievecrawler.sieve.PendingUrl;
-import org.sievecrawler.sieve.SpillPosition;
 
 /**
  * A crawl's state at one moment: what a checkpoint writes and a resume reads.
@@ -13,14 +10,12 @@ import org.sievecrawler.sieve.SpillPosition;
  * @param state whether the crawl was running, stopped (resumable) or finished
  * @param endReason why it ended ("finished", "stopped", "max-pages", "max-duration", ...), or null while running
  * @param profile the effective profile the crawl runs with
- * @param filters the Sieve's Bloom filter layers, oldest first
- * @param pending the URLs in flight (fetched again on resume) and then the pending URLs held in memory
- * @param spill where the spilled pending URLs start and end in the frontier's segment files
+ * @param frontier the frontier's filters, pending URLs, spill position and journal segment
  * @param counters the crawl's counters
  * @param pagesBytes the length of pages.jsonl (whole lines)
  */
-public record Checkpoint(State state, String endReason, CrawlProfile profile, List<BloomFilter> filters,
-        List<PendingUrl> pending, SpillPosition spill, CrawlCounters counters, long pagesBytes) {
+public record Checkpoint(State state, String endReason, CrawlProfile profile, FrontierState frontier,
+        CrawlCounters counters, long pagesBytes) {
 
     /** Whether a crawl can go on from a checkpoint. */
     public enum State {
@@ -36,8 +31,8 @@ public record Checkpoint(State state, String endReason, CrawlProfile profile, Li
         FINISHED
     }
 
-    public Checkpoint {
-        filters = List.copyOf(filters);
-        pending = List.copyOf(pending);
+    /** This checkpoint in {@code state}, ended for {@code endReason}. */
+    public Checkpoint ended(State state, String endReason) {
+        return new Checkpoint(state, endReason, profile, frontier, counters, pagesBytes);
     }
 }

@@ -29,6 +29,7 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
+import org.sievecrawler.frontier.FrontierState;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileException;
 import org.sievecrawler.profile.ProfileLoader;
@@ -46,8 +47,9 @@ import org.sievecrawler.sieve.SpillPosition;
  * {@link ProfileYaml}), {@code filters.bin} (the layer count, then each {@link BloomFilter#writeTo}) and
  * {@code pending.bin} (the count, then each URL in {@link PendingUrlCodec} form: in-flight first). The current
  * checkpoint is the one {@code manifest.properties} names, with the format version, state, counters, spill
- * positions, pages.jsonl length, and each file's length and CRC-32C; the manifest carries a CRC-32C of its
- * own entries.
+ * positions, the first frontier journal segment written after it (a resume replays it and those after; a manifest
+ * without one, written before the journal, replays nothing), pages.jsonl length, and each file's length and
+ * CRC-32C; the manifest carries a CRC-32C of its own entries.
  *
  * <p>Crash safety: a checkpoint's files are written and fsynced in a new folder, then the manifest is written to
  * a temporary file, fsynced and renamed over the old one ({@code ATOMIC_MOVE}), and only then is the previous
@@ -111,30 +113,32 @@ public final class CheckpointStore {
             entries.put("end-reason", checkpoint.endReason());
         }
         entries.put("pages-jsonl-bytes", Long.toString(checkpoint.pagesBytes()));
-        SpillPosition spill = checkpoint.spill();
+        FrontierState frontier = checkpoint.frontier();
+        SpillPosition spill = frontier.spill();
         entries.put("spill.read-segment", Integer.toString(spill.readSegment()));
         entries.put("spill.read-offset", Long.toString(spill.readOffset()));
         entries.put("spill.write-segment", Integer.toString(spill.writeSegment()));
         entries.put("spill.write-offset", Long.toString(spill.writeOffset()));
         entries.put("spill.count", Long.toString(spill.spilled()));
+        entries.put("journal.segment", Integer.toString(frontier.journalSegment()));
         putCounters(entries, checkpoint.counters());
-        entries.put("pending.count", Integer.toString(checkpoint.pending().size()));
-        entries.put("filters.layers", Integer.toString(checkpoint.filters().size()));
+        entries.put("pending.count", Integer.toString(frontier.pending().size()));
+        entries.put("filters.layers", Integer.toString(frontier.filters().size()));
 
         writeFile(folder.resolve(PROFILE), entries, out -> out.write(
                 ProfileYaml.write(checkpoint.profile()).getBytes(StandardCharsets.UTF_8)));
         writeFile(folder.resolve(FILTERS), entries, out -> {
             DataOutputStream data = new DataOutputStream(out);
-            data.writeInt(checkpoint.filters().size());
-            for (BloomFilter filter : checkpoint.filters()) {
+            data.writeInt(frontier.filters().size());
+            for (BloomFilter filter : frontier.filters()) {
                 filter.writeTo(data);
             }
             data.flush();
         });
         writeFile(folder.resolve(PENDING), entries, out -> {
             DataOutputStream data = new DataOutputStream(out);
-            data.writeInt(checkpoint.pending().size());
-            for (PendingUrl url : checkpoint.pending()) {
+            data.writeInt(frontier.pending().size());
+            for (PendingUrl url : frontier.pending()) {
                 PendingUrlCodec.write(data, url);
             }
             data.flush();
@@ -220,8 +224,11 @@ public final class CheckpointStore {
         } catch (IllegalArgumentException e) {
             throw new CheckpointException(manifest.path + ": " + e.getMessage());
         }
-        return new Checkpoint(manifest.state(), manifest.entries.get("end-reason"), profile, filters, pending, spill,
-                manifest.counters(), manifest.number("pages-jsonl-bytes"));
+        int journal = manifest.entries.containsKey("journal.segment") ? manifest.integer("journal.segment")
+                : FrontierState.NO_JOURNAL; // written before the journal: nothing to replay
+        return new Checkpoint(manifest.state(), manifest.entries.get("end-reason"), profile,
+                new FrontierState(filters, pending, spill, journal), manifest.counters(),
+                manifest.number("pages-jsonl-bytes"));
     }
 
     private CrawlProfile readProfile(Manifest manifest) throws CheckpointException {

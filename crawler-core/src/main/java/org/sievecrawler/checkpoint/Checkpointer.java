@@ -6,34 +6,34 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
-import org.sievecrawler.sieve.SpillingQueue;
+import java.util.function.Function;
+import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.frontier.FrontierState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes a crawl's checkpoints: {@link #write} copies the state under the {@link SnapshotLock}'s exclusive side
- * (the {@code snapshot} supplier, which the composition root builds from the crawl's parts), makes the spill
- * segments durable, writes the copy with the crawl running, commits it, and then lets the spill delete the
- * segments the checkpoint no longer needs. {@link #every} repeats that on a thread named "checkpoint".
+ * Writes a crawl's checkpoints: {@link #write} has the {@link Frontier} copy its state (and start a new journal
+ * segment) while no change is under way, with the rest of the checkpoint read in that same moment (the
+ * {@code checkpoint} function, which the composition root builds: counters, pages.jsonl's length), makes the spill
+ * segments durable, writes the copy with the crawl running, commits it, and then lets the frontier delete the spill
+ * and journal segments the checkpoint no longer needs. {@link #every} repeats that on a thread named "checkpoint".
  *
  * <p>Thread-safe: writes are serialized. A periodic checkpoint that fails is logged and the previous one
- * stays current; the crawl goes on.
+ * stays current (with the journal segments after it); the crawl goes on.
  */
 public final class Checkpointer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Checkpointer.class);
 
     private final CheckpointStore store;
-    private final SnapshotLock lock;
-    private final SpillingQueue spill;
-    private final Supplier<Checkpoint> snapshot;
+    private final Frontier frontier;
+    private final Function<FrontierState, Checkpoint> checkpoint;
     private ScheduledExecutorService timer;
 
-    public Checkpointer(CheckpointStore store, SnapshotLock lock, SpillingQueue spill, Supplier<Checkpoint> snapshot) {
+    public Checkpointer(CheckpointStore store, Frontier frontier, Function<FrontierState, Checkpoint> checkpoint) {
         this.store = store;
-        this.lock = lock;
-        this.spill = spill;
-        this.snapshot = snapshot;
+        this.frontier = frontier;
+        this.checkpoint = checkpoint;
     }
 
     /** Starts writing a checkpoint every {@code interval} (none if it is zero) until {@link #close()}. */
@@ -51,27 +51,27 @@ public final class Checkpointer implements AutoCloseable {
     }
 
     /**
-     * Writes a checkpoint now, with the state {@code finish} gives the snapshot (null: as it is).
+     * Writes a checkpoint now, in {@code state} for {@code endReason} (null: running).
      *
      * @throws IOException naming the file that failed; the previous checkpoint is then still current
      */
     public synchronized void write(Checkpoint.State state, String endReason) throws IOException {
-        Checkpoint copy = lock.exclusive(snapshot);
-        if (state != null) {
-            copy = new Checkpoint(state, endReason, copy.profile(), copy.filters(), copy.pending(), copy.spill(),
-                    copy.counters(), copy.pagesBytes());
-        }
+        Checkpoint copy;
         try {
-            spill.sync();
+            copy = frontier.snapshot(checkpoint);
+            frontier.sync();
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+        if (state != null) {
+            copy = copy.ended(state, endReason);
+        }
         long started = System.nanoTime();
         store.write(copy);
-        spill.releaseBefore(copy.spill().readSegment());
+        frontier.checkpointed(copy.frontier());
         LOG.debug("checkpoint written in {} ms: {} pending in memory or in flight, {} spilled, {} records",
-                (System.nanoTime() - started) / 1_000_000, copy.pending().size(), copy.spill().spilled(),
-                copy.counters().decided());
+                (System.nanoTime() - started) / 1_000_000, copy.frontier().pending().size(),
+                copy.frontier().spill().spilled(), copy.counters().decided());
     }
 
     private void writePeriodic() {

@@ -2,27 +2,33 @@ package org.sievecrawler.sink;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.function.Consumer;
 
 /**
- * Writes {@link PageRecord}s as JSON lines (pages.jsonl), appending. Each line is serialized whole and the
- * file only ever receives whole lines: the buffer is written out before a line that would not fit, so a
- * crash loses at most the buffered lines, never half of one.
+ * Writes {@link PageRecord}s as JSON lines (pages.jsonl), appending, and reads them back ({@link #read}). Each line
+ * is serialized whole and written at once with one write, straight to the file (no buffer in the JVM): a record
+ * written is in the file even if the process is killed right after, which the frontier's journal counts on (it
+ * notes a page done only after its record is written). A crash inside the write may leave half a line, which
+ * {@link #cutPartialLine} cuts.
  *
  * <p>Thread-safe: {@link #accept} serializes outside the lock and appends under it.
  */
 public final class JsonlSink implements PageSink {
     private static final JsonFactory JSON = new JsonFactory();
-    private static final int BUFFER = 256 * 1024;
 
     private final Path path;
     private final FileChannel channel;
-    private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
     private boolean closed;
 
     private JsonlSink(Path path, FileChannel channel) {
@@ -51,30 +57,100 @@ public final class JsonlSink implements PageSink {
             if (closed) {
                 throw new IOException(path + " is closed");
             }
-            if (line.length > buffer.remaining()) {
-                drain();
-            }
-            if (line.length > buffer.capacity()) {
-                writeFully(ByteBuffer.wrap(line));
-            } else {
-                buffer.put(line);
-            }
+            writeFully(ByteBuffer.wrap(line));
         }
     }
 
+    /** Nothing to do: every record is in the file once {@link #accept} returns. */
     @Override
-    public synchronized void flush() throws IOException {
-        if (!closed) {
-            drain();
+    public void flush() {
+    }
+
+    /** The file's length: whole lines only (unless a write is failing). */
+    public synchronized long length() throws IOException {
+        return channel.size();
+    }
+
+    /**
+     * Reads the records of {@code path} from byte {@code from} (a line start) to its end, in order: for a resume,
+     * the records written after its checkpoint, which the counters must count again. Fields this build does not know
+     * are skipped.
+     *
+     * @throws IOException naming the file and the byte offset of a line that is not a record
+     */
+    public static void read(Path path, long from, Consumer<PageRecord> each) throws IOException {
+        if (!java.nio.file.Files.exists(path)) {
+            return;
+        }
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            file.position(from);
+            BufferedReader lines = new BufferedReader(Channels.newReader(file, StandardCharsets.UTF_8), 1 << 16);
+            long offset = from;
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                try {
+                    each.accept(parse(line));
+                } catch (IOException | IllegalArgumentException e) {
+                    throw new IOException(path + ": the line at byte " + offset + " is not a page record: "
+                            + e.getMessage(), e);
+                }
+                offset += line.getBytes(StandardCharsets.UTF_8).length + 1;
+            }
         }
     }
 
-    /** Writes out buffered lines and returns the file's length: whole lines only. */
-    public synchronized long flushedLength() throws IOException {
-        if (!closed) {
-            drain();
+    /** One line written by {@link #serialize}. */
+    static PageRecord parse(String line) throws IOException {
+        String url = null;
+        String contentType = null;
+        String title = null;
+        String redirectTo = null;
+        String referrer = null;
+        String error = null;
+        String warcFile = null;
+        Outcome outcome = null;
+        int status = 0;
+        int depth = 0;
+        int outlinks = 0;
+        long bytes = 0;
+        long fetchMs = 0;
+        long warcOffset = -1;
+        boolean noindex = false;
+        try (JsonParser json = JSON.createParser(line)) {
+            if (json.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("not a JSON object");
+            }
+            while (json.nextToken() == JsonToken.FIELD_NAME) {
+                String name = json.getCurrentName();
+                JsonToken value = json.nextToken();
+                switch (name) {
+                    case "url" -> url = json.getValueAsString();
+                    case "status" -> status = json.getIntValue();
+                    case "outcome" -> outcome = Outcome.fromLabel(json.getValueAsString());
+                    case "contentType" -> contentType = json.getValueAsString();
+                    case "depth" -> depth = json.getIntValue();
+                    case "bytes" -> bytes = json.getLongValue();
+                    case "fetchMs" -> fetchMs = json.getLongValue();
+                    case "outlinks" -> outlinks = json.getIntValue();
+                    case "title" -> title = json.getValueAsString();
+                    case "redirectTo" -> redirectTo = json.getValueAsString();
+                    case "referrer" -> referrer = json.getValueAsString();
+                    case "error" -> error = json.getValueAsString();
+                    case "noindex" -> noindex = json.getBooleanValue();
+                    case "warcFile" -> warcFile = json.getValueAsString();
+                    case "warcOffset" -> warcOffset = json.getLongValue();
+                    default -> {
+                        if (value.isStructStart()) {
+                            json.skipChildren();
+                        }
+                    }
+                }
+            }
         }
-        return channel.size();
+        if (url == null || outcome == null) {
+            throw new IOException("it has no " + (url == null ? "url" : "outcome"));
+        }
+        return new PageRecord(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo,
+                referrer, error, noindex, warcFile, warcFile == null ? -1 : warcOffset);
     }
 
     /**
@@ -123,18 +199,11 @@ public final class JsonlSink implements PageSink {
             return;
         }
         try {
-            drain();
             channel.force(false);
         } finally {
             closed = true;
             channel.close();
         }
-    }
-
-    private void drain() throws IOException {
-        buffer.flip();
-        writeFully(buffer);
-        buffer.clear();
     }
 
     private void writeFully(ByteBuffer bytes) throws IOException {

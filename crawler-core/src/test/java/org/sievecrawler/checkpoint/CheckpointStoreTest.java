@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.frontier.FrontierState;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlCounters;
 import org.sievecrawler.sieve.BloomFilter;
@@ -26,10 +27,10 @@ class CheckpointStoreTest {
         filter.put("https://example.org/");
         filter.put("https://example.org/a");
         CrawlProfile profile = CrawlProfile.defaults().withSeeds(List.of("https://example.org/"));
-        return new Checkpoint(Checkpoint.State.RUNNING, null, profile, List.of(filter),
+        return new Checkpoint(Checkpoint.State.RUNNING, null, profile, new FrontierState(List.of(filter),
                 List.of(new PendingUrl("https://example.org/a", 1, "https://example.org/", 0, 0,
                         PendingUrl.Purpose.PAGE)),
-                new SpillPosition(2, 40, 3, 120, 7),
+                new SpillPosition(2, 40, 3, 120, 7), 4),
                 new CrawlCounters(5, 4, 1234, Map.of("fetched", 4L, "http-error", 1L), Map.of(200, 4L, 404, 1L),
                         Map.of("out-of-scope-host", 3L), 6, 2), 987);
     }
@@ -51,13 +52,15 @@ class CheckpointStoreTest {
 
         assertThat(read.state()).isEqualTo(Checkpoint.State.RUNNING);
         assertThat(read.profile()).isEqualTo(written.profile().withOutput(written.profile().output().withDir(dir)));
-        assertThat(read.pending()).isEqualTo(written.pending());
-        assertThat(read.spill()).isEqualTo(written.spill());
+        assertThat(read.frontier().pending()).isEqualTo(written.frontier().pending());
+        assertThat(read.frontier().spill()).isEqualTo(written.frontier().spill());
+        assertThat(read.frontier().journalSegment()).isEqualTo(4);
         assertThat(read.counters()).isEqualTo(written.counters());
         assertThat(read.pagesBytes()).isEqualTo(987);
-        assertThat(read.filters()).hasSize(1);
-        assertThat(read.filters().get(0).mightContain("https://example.org/a")).isTrue();
-        assertThat(read.filters().get(0).setBitCount()).isEqualTo(written.filters().get(0).setBitCount());
+        assertThat(read.frontier().filters()).hasSize(1);
+        assertThat(read.frontier().filters().get(0).mightContain("https://example.org/a")).isTrue();
+        assertThat(read.frontier().filters().get(0).setBitCount())
+                .isEqualTo(written.frontier().filters().get(0).setBitCount());
     }
 
     @Test
@@ -71,7 +74,7 @@ class CheckpointStoreTest {
             assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("000003",
                     CheckpointStore.MANIFEST);
         }
-        assertThat(store.read().pending()).hasSize(1);
+        assertThat(store.read().frontier().pending()).hasSize(1);
     }
 
     @Test

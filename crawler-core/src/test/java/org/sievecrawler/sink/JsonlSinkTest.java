@@ -1,0 +1,84 @@
+package org.sievecrawler.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** pages.jsonl: written whole lines at once, read back field for field, from any line start. */
+class JsonlSinkTest {
+    private static final PageRecord FULL = new PageRecord("http://a.test/é?q=\"1\"", 200, Outcome.TRUNCATED,
+            "text/html; charset=utf-8", 3, 1_048_576, 42, 17, "Title\nwith \u0000 controls", "http://a.test/to",
+            "http://a.test/from", "body cut", true, "crawl-00000.warc.gz", 123_456);
+    private static final PageRecord BARE = PageRecord.refused("http://b.test/", Outcome.ROBOTS_DISALLOWED, 0, null,
+            null);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void readsBackEveryFieldItWrote() throws IOException {
+        Path pages = dir.resolve("pages.jsonl");
+        try (JsonlSink sink = JsonlSink.open(pages)) {
+            sink.accept(FULL);
+            sink.accept(BARE);
+        }
+        assertThat(read(pages, 0)).containsExactly(FULL, BARE);
+    }
+
+    @Test
+    void aRecordIsInTheFileAsSoonAsItIsAcceptedWithoutFlushOrClose() throws IOException {
+        Path pages = dir.resolve("pages.jsonl");
+        JsonlSink sink = JsonlSink.open(pages); // never flushed or closed, as in a process killed with -9
+        sink.accept(BARE);
+        long first = sink.length();
+        sink.accept(FULL);
+
+        assertThat(read(pages, 0)).containsExactly(BARE, FULL);
+        assertThat(read(pages, first)).containsExactly(FULL);
+        sink.close();
+    }
+
+    @Test
+    void namesTheFileAndOffsetOfALineThatIsNoRecord() throws IOException {
+        Path pages = dir.resolve("pages.jsonl");
+        try (JsonlSink sink = JsonlSink.open(pages)) {
+            sink.accept(BARE);
+        }
+        long length = Files.size(pages);
+        Files.writeString(pages, "{\"url\":\"http://c.test/\"}\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+
+        assertThatThrownBy(() -> read(pages, 0)).isInstanceOf(IOException.class)
+                .hasMessageContaining(pages.toString()).hasMessageContaining("at byte " + length)
+                .hasMessageContaining("no outcome");
+    }
+
+    @Test
+    void cutsAPartialLastLineSoAppendingGoesOnAtALineStart() throws IOException {
+        Path pages = dir.resolve("pages.jsonl");
+        try (JsonlSink sink = JsonlSink.open(pages)) {
+            sink.accept(BARE);
+        }
+        Files.writeString(pages, "{\"url\":\"http://half", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+
+        assertThat(JsonlSink.cutPartialLine(pages)).isEqualTo("{\"url\":\"http://half".length());
+        try (JsonlSink sink = JsonlSink.open(pages)) {
+            sink.accept(FULL);
+        }
+        assertThat(read(pages, 0)).containsExactly(BARE, FULL);
+    }
+
+    private static List<PageRecord> read(Path pages, long from) throws IOException {
+        List<PageRecord> records = new ArrayList<>();
+        JsonlSink.read(pages, from, records::add);
+        return records;
+    }
+}
