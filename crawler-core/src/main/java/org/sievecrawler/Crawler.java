@@ -44,12 +44,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A crawl, built from a {@link CrawlProfile}: the composition root. {@link #run()} wires the whole pipeline
- * (seeds → Sieve → politeness → fetch → parse → links → back into the Sieve; records to pages.jsonl, exchanges to
- * the WARC files when {@code output.warc} is on, counts to progress and summary.json) and runs it to its end on
- * {@code fetch.threads} named fetcher threads.
+ * A crawl, built from a {@link CrawlProfile}: the composition root. {@link #run()} wires the whole pipeline and
+ * runs it to its end on {@code fetch.threads} named fetcher threads:
  *
- * <p>A crawl ends when the Sieve is empty and nothing is in flight, at {@code limits.max-pages} or
+ * <pre>
+ *   seeds -> Frontier (Sieve, spill, per-host politeness, leases, journal)
+ *         -> FetchWorker: checks -> fetch -> archive -> parse (ParsePool) -> links -> record
+ *         -> lease closed with its record and links -> Frontier
+ *   records -> pages.jsonl and counters, exchanges -> WARC (FolderSink); progress lines; checkpoints (Checkpointer)
+ * </pre>
+ *
+ * <p>A crawl ends when the frontier is exhausted (nothing pending, no lease open), at {@code limits.max-pages} or
  * {@code limits.max-duration}, or on {@link #stop()}: no new URL is taken, requests in flight get a grace
  * period ({@value #STOP_GRACE_SECONDS} s) to finish and be recorded; those still running then are cancelled, not
  * recorded, and their URLs put back: the final checkpoint (state STOPPED) holds them, and a resume fetches them.

@@ -1,10 +1,11 @@
 /**
- * Checkpoints and resume: the consistent state of a running crawl (Bloom filters, pending and in-flight URLs,
- * spill positions, counters, the profile) written to its output folder, read back by {@code --resume}, and the
- * lock that keeps two crawls out of one folder.
+ * Checkpoints and resume: the consistent state of a running crawl (the frontier's state, copied by
+ * {@link org.sievecrawler.frontier.Frontier#snapshot}: Bloom filters, pending and in-flight URLs, spill positions,
+ * the journal segment to replay from; counters, the profile) written to its output folder, read back by
+ * {@code --resume}, and the lock that keeps two crawls out of one folder.
  *
- * <p>Threading: {@link org.sievecrawler.checkpoint.SnapshotLock} and
- * {@link org.sievecrawler.checkpoint.CrawlLock} are thread-safe; a {@link org.sievecrawler.checkpoint.CheckpointStore}
- * is used by one thread at a time (the crawl's checkpoint thread, then its final checkpoint).
+ * <p>Threading: {@link org.sievecrawler.checkpoint.Checkpointer} and {@link org.sievecrawler.checkpoint.CrawlLock}
+ * are thread-safe; a {@link org.sievecrawler.checkpoint.CheckpointStore} is used by one thread at a time (the
+ * crawl's checkpoint thread, then its final checkpoint).
  */
 package org.sievecrawler.checkpoint;
