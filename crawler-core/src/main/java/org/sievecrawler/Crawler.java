@@ -276,12 +276,12 @@ public final class Crawler {
      */
     private Frontier openFrontier(Path dir, Checkpoint restored, FolderSink output) throws CheckpointException,
             IOException {
+        Frontier.Settings settings = Frontier.Settings.of(profile, dir);
         if (restored == null) {
-            return Frontier.create(profile.sieve(), profile.politeness(), clock, dir, output::record);
+            return Frontier.create(settings, clock, output::record);
         }
         try {
-            return Frontier.resume(profile.sieve(), profile.politeness(), clock, dir, output::record,
-                    restored.frontier());
+            return Frontier.resume(settings, clock, output::record, restored.frontier());
         } catch (CorruptFilterException e) {
             throw new CheckpointException(e.getMessage(), e);
         }

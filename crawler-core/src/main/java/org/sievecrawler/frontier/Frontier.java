@@ -12,12 +12,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.politeness.RobotsRules;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.sieve.CorruptFilterException;
@@ -69,6 +72,28 @@ public final class Frontier implements AutoCloseable {
     /** The journal's folder, inside the frontier's. */
     public static final String JOURNAL = "journal";
 
+    /**
+     * What a frontier is made of.
+     *
+     * @param sieve the Bloom filter's sizing and the pending URLs kept in memory
+     * @param politeness the per-host rules
+     * @param maxLeases leases open at once at most ({@code fetch.threads}): a page fetched and waiting for a parse
+     *     thread holds its lease, so this bounds what a kill -9 can cost, not only the requests in flight
+     * @param dir the frontier's folder (spill segments, and the journal in {@value #JOURNAL}/)
+     */
+    public record Settings(SieveConfig sieve, PolitenessConfig politeness, int maxLeases, Path dir) {
+        public Settings {
+            if (maxLeases < 1) {
+                throw new IllegalArgumentException("maxLeases must be >= 1, was " + maxLeases);
+            }
+        }
+
+        /** The settings of a crawl with {@code profile}, its frontier in {@code dir}. */
+        public static Settings of(CrawlProfile profile, Path dir) {
+            return new Settings(profile.sieve(), profile.politeness(), profile.fetch().threads(), dir);
+        }
+    }
+
     /** Where a completed page's record goes: pages.jsonl and the counters. Called under the frontier's lock. */
     @FunctionalInterface
     public interface Recorder {
@@ -84,11 +109,14 @@ public final class Frontier implements AutoCloseable {
     private final SnapshotLock gate = new SnapshotLock();
     private final Set<PageLease> leased = ConcurrentHashMap.newKeySet();
     private final AtomicInteger open = new AtomicInteger();
+    /** One permit per lease that may be open: {@link Settings#maxLeases}. */
+    private final Semaphore leases;
     private volatile boolean sealed;
 
-    private Frontier(Sieve sieve, HostScheduler hosts, SpillingQueue pending, FrontierJournal journal,
-            Recorder recorder, Path dir) {
-        this.dir = dir;
+    private Frontier(Settings settings, Sieve sieve, HostScheduler hosts, SpillingQueue pending,
+            FrontierJournal journal, Recorder recorder) {
+        this.dir = settings.dir();
+        this.leases = new Semaphore(settings.maxLeases());
         this.sieve = sieve;
         this.hosts = hosts;
         this.pending = pending;
@@ -102,13 +130,14 @@ public final class Frontier implements AutoCloseable {
      *
      * @throws IOException naming the file or folder that could not be cleared or created
      */
-    public static Frontier create(SieveConfig sieve, PolitenessConfig politeness, Clock clock, Path dir,
-            Recorder recorder) throws IOException {
-        HostScheduler hosts = new HostScheduler(politeness, clock);
-        SpillingQueue spill = SpillingQueue.create(hosts, sieve.maxInMemoryUrls(), dir, SpillingQueue.SEGMENT_BYTES);
-        FrontierJournal journal = FrontierJournal.create(dir.resolve(JOURNAL));
-        return new Frontier(Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), spill),
-                hosts, spill, journal, recorder, dir);
+    public static Frontier create(Settings settings, Clock clock, Recorder recorder) throws IOException {
+        SieveConfig sieve = settings.sieve();
+        HostScheduler hosts = new HostScheduler(settings.politeness(), clock);
+        SpillingQueue spill = SpillingQueue.create(hosts, sieve.maxInMemoryUrls(), settings.dir(),
+                SpillingQueue.SEGMENT_BYTES);
+        FrontierJournal journal = FrontierJournal.create(settings.dir().resolve(JOURNAL));
+        return new Frontier(settings, Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(),
+                sieve.onOverflow(), spill), hosts, spill, journal, recorder);
     }
 
     /**
@@ -120,9 +149,11 @@ public final class Frontier implements AutoCloseable {
      *     a journal segment before the last is damaged
      * @throws IOException naming the file that could not be read or written
      */
-    public static Frontier resume(SieveConfig sieve, PolitenessConfig politeness, Clock clock, Path dir,
-            Recorder recorder, FrontierState state) throws IOException {
-        HostScheduler hosts = new HostScheduler(politeness, clock);
+    public static Frontier resume(Settings settings, Clock clock, Recorder recorder, FrontierState state)
+            throws IOException {
+        SieveConfig sieve = settings.sieve();
+        Path dir = settings.dir();
+        HostScheduler hosts = new HostScheduler(settings.politeness(), clock);
         FrontierJournal journal;
         List<PendingUrl> admitted = List.of();
         CompletedUrls completed = CompletedUrls.none();
@@ -143,7 +174,7 @@ public final class Frontier implements AutoCloseable {
                 state.filters());
         spill.addInMemory(state.pending()); // in the filters already: not offered again
         restored.readmit(admitted);
-        return new Frontier(restored, hosts, spill, journal, recorder, dir);
+        return new Frontier(settings, restored, hosts, spill, journal, recorder);
     }
 
     /**
@@ -165,9 +196,9 @@ public final class Frontier implements AutoCloseable {
     }
 
     /**
-     * The next URL some host may be fetched for now, leased to the caller; null when none may be now (or after
-     * {@link #seal()}). Never blocks: wait with {@link #awaitWork}, and ask {@link #exhausted()} whether any will
-     * come.
+     * The next URL some host may be fetched for now, leased to the caller; null when none may be now, when
+     * {@link Settings#maxLeases} are open, or after {@link #seal()}. Never blocks: wait with {@link #awaitWork}, and
+     * ask {@link #exhausted()} whether any will come.
      *
      * @throws UncheckedIOException naming the spill segment that could not be read
      */
@@ -175,11 +206,12 @@ public final class Frontier implements AutoCloseable {
         Lock lock = gate.shared();
         lock.lock();
         try {
-            if (sealed) {
+            if (sealed || !leases.tryAcquire()) {
                 return null;
             }
             PendingUrl url = pending.poll();
             if (url == null) {
+                leases.release();
                 return null;
             }
             open.incrementAndGet();
@@ -196,18 +228,30 @@ public final class Frontier implements AutoCloseable {
 
     /**
      * Whether the crawl is out of work: nothing pending and no lease open, so nothing can be admitted any more.
-     * Exact: read while no change is under way.
+     * Exact: a lease open or a URL pending answers no at once; when neither is seen, both are read again while no
+     * change is under way (the checkpoint lock's exclusive side), so a lease being closed with its links or a URL
+     * being leased is never half seen.
      */
     public boolean exhausted() {
+        if (open.get() > 0 || pending.size() > 0) {
+            return false; // the common answer while the crawl runs, without stopping every thread
+        }
         return gate.exclusive(() -> pending.size() == 0 && open.get() == 0);
     }
 
     /**
-     * Waits until some host may be ready, work is added or released, or {@code maxWait} passes.
+     * Waits until some host may be ready, work is added or released, or {@code maxWait} passes; while
+     * {@link Settings#maxLeases} are open, until one is closed.
      *
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public void awaitWork(Duration maxWait) throws InterruptedException {
+        if (leases.availablePermits() == 0) {
+            if (leases.tryAcquire(maxWait.toMillis(), TimeUnit.MILLISECONDS)) {
+                leases.release();
+            }
+            return;
+        }
         hosts.awaitWork(maxWait);
     }
 
@@ -375,6 +419,7 @@ public final class Frontier implements AutoCloseable {
             journal.append(admitted, lease.url());
             leased.remove(lease);
             open.decrementAndGet();
+            leases.release();
         } finally {
             lock.unlock();
         }
@@ -417,6 +462,7 @@ public final class Frontier implements AutoCloseable {
             }
             change.run();
             open.decrementAndGet();
+            leases.release();
         } finally {
             lock.unlock();
         }

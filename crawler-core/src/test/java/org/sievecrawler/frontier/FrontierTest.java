@@ -47,6 +47,11 @@ class FrontierTest {
     @TempDir
     Path dir;
 
+    /** Up to 1,000 leases open: the property test holds many at once. */
+    private static Frontier.Settings settings(Path folder) {
+        return new Frontier.Settings(SIEVE, POLITE, 1_000, folder);
+    }
+
     /** A web of {@code pages} pages on 8 hosts: page i links to page i+1 and to 5 pages picked by a seeded Random. */
     private record Web(int pages) {
         String url(int page) {
@@ -81,7 +86,7 @@ class FrontierTest {
         Map<String, Integer> recorded = new ConcurrentHashMap<>();
         AtomicInteger records = new AtomicInteger();
         Path run = dir.resolve("run");
-        Frontier frontier = Frontier.create(SIEVE, POLITE, Clock.systemUTC(), run, record -> {
+        Frontier frontier = Frontier.create(settings(run), Clock.systemUTC(), record -> {
             recorded.merge(record.url(), 1, Integer::sum);
             records.incrementAndGet();
         });
@@ -132,6 +137,30 @@ class FrontierTest {
         assertThat(fromFirst.urls()).isEqualTo(fromSecond.urls());
     }
 
+    @Test
+    void handsOutNoMoreThanMaxLeasesAtOnceAndWakesAWaiterWhenOneCloses() throws Exception {
+        Web web = new Web(100);
+        try (Frontier frontier = Frontier.create(new Frontier.Settings(SIEVE, POLITE.withRespectRobots(false), 3,
+                dir.resolve("capped")), Clock.systemUTC(), record -> { })) {
+            frontier.offerSeeds(List.of(web.url(0), web.url(1), web.url(2), web.url(3), web.url(4)));
+            List<PageLease> held = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                held.add((PageLease) frontier.next());
+            }
+            assertThat(frontier.next()).as("a fourth lease while three are open").isNull();
+            assertThat(frontier.size()).isEqualTo(2);
+
+            Thread closer = new Thread(() -> held.get(0).putBack());
+            long started = System.nanoTime();
+            closer.start();
+            frontier.awaitWork(Duration.ofSeconds(30)); // returns once the put-back frees a lease
+            closer.join();
+            assertThat(System.nanoTime() - started).isLessThan(Duration.ofSeconds(20).toNanos());
+            assertThat(frontier.next()).isNotNull();
+            assertThat(frontier.next()).isNull();
+        }
+    }
+
     /**
      * Snapshot + replay = straight run, as a property: 40 random sequences (fixed seeds) of leases taken and closed in
      * every way, on one thread, a snapshot taken at a random step (and another later, so the replay crosses journal
@@ -144,7 +173,7 @@ class FrontierTest {
             Random random = new Random(seed);
             Web web = new Web(400);
             Path run = dir.resolve(seed + "/run");
-            Frontier frontier = Frontier.create(SIEVE, POLITE, Clock.systemUTC(), run, record -> { });
+            Frontier frontier = Frontier.create(settings(run), Clock.systemUTC(), record -> { });
             frontier.offerSeeds(List.of(web.url(0), web.url(200)));
             List<PageLease> held = new ArrayList<>();
             int steps = 600;
@@ -253,7 +282,7 @@ class FrontierTest {
 
     private static Drained drain(Path folder, FrontierState state) throws Exception {
         Set<String> urls = new HashSet<>();
-        try (Frontier resumed = Frontier.resume(SIEVE, POLITE, Clock.systemUTC(), folder, record -> {
+        try (Frontier resumed = Frontier.resume(settings(folder), Clock.systemUTC(), record -> {
             assertThat(urls.add(record.url())).as("handed out once: " + record.url()).isTrue();
         }, state)) {
             byte[] filters = bytes(resumed.snapshot(FrontierState::filters));
