@@ -136,19 +136,20 @@ final class FetchWorker {
             if (fatal.get() != null) {
                 throw fatal.get();
             }
-            Lease lease = frontier.next();
-            if (lease == null) {
-                if (frontier.exhausted()) {
-                    frontier.wakeAll(); // let the other fetchers see it too
-                    return;
-                }
-                try {
+            Lease lease;
+            try {
+                lease = frontier.next(IDLE_WAIT); // waits while fetch.threads leases are open
+                if (lease == null) {
+                    if (frontier.exhausted()) {
+                        frontier.wakeAll(); // let the other fetchers see it too
+                        return;
+                    }
                     frontier.awaitWork(IDLE_WAIT);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
+                    continue;
                 }
-                continue;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
             try {
                 if (lease instanceof RobotsLease robots) {

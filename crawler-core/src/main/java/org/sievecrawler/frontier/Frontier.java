@@ -195,34 +195,50 @@ public final class Frontier implements AutoCloseable {
         }
     }
 
+    /** {@link #next(Duration)} without waiting for a lease to be closed. */
+    public Lease next() {
+        try {
+            return next(Duration.ZERO);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
     /**
-     * The next URL some host may be fetched for now, leased to the caller; null when none may be now, when
-     * {@link Settings#maxLeases} are open, or after {@link #seal()}. Never blocks: wait with {@link #awaitWork}, and
-     * ask {@link #exhausted()} whether any will come.
+     * The next URL some host may be fetched for now, leased to the caller; null when none may be now, or after
+     * {@link #seal()}. While {@link Settings#maxLeases} are open, waits up to {@code maxWait} for one to be closed
+     * (then null if none was). Does not wait for a host to be ready: wait with {@link #awaitWork}, and ask
+     * {@link #exhausted()} whether any will come.
      *
+     * @throws InterruptedException if the thread is interrupted while waiting
      * @throws UncheckedIOException naming the spill segment that could not be read
      */
-    public Lease next() {
+    public Lease next(Duration maxWait) throws InterruptedException {
+        if (!leases.tryAcquire(maxWait.toNanos(), TimeUnit.NANOSECONDS)) {
+            return null;
+        }
+        Lease lease = null;
         Lock lock = gate.shared();
         lock.lock();
         try {
-            if (sealed || !leases.tryAcquire()) {
-                return null;
+            PendingUrl url = sealed ? null : pending.poll();
+            if (url != null) {
+                open.incrementAndGet();
+                if (url.isRobots()) {
+                    lease = new RobotsLease(this, url);
+                } else {
+                    PageLease page = new PageLease(this, url);
+                    leased.add(page);
+                    lease = page;
+                }
             }
-            PendingUrl url = pending.poll();
-            if (url == null) {
-                leases.release();
-                return null;
-            }
-            open.incrementAndGet();
-            if (url.isRobots()) {
-                return new RobotsLease(this, url);
-            }
-            PageLease lease = new PageLease(this, url);
-            leased.add(lease);
             return lease;
         } finally {
             lock.unlock();
+            if (lease == null) {
+                leases.release();
+            }
         }
     }
 
@@ -240,18 +256,11 @@ public final class Frontier implements AutoCloseable {
     }
 
     /**
-     * Waits until some host may be ready, work is added or released, or {@code maxWait} passes; while
-     * {@link Settings#maxLeases} are open, until one is closed.
+     * Waits until some host may be ready, work is added or released, or {@code maxWait} passes.
      *
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public void awaitWork(Duration maxWait) throws InterruptedException {
-        if (leases.availablePermits() == 0) {
-            if (leases.tryAcquire(maxWait.toMillis(), TimeUnit.MILLISECONDS)) {
-                leases.release();
-            }
-            return;
-        }
         hosts.awaitWork(maxWait);
     }
 
