@@ -17,14 +17,14 @@
 #   reference   one whole crawl: the site's pages (every path requested, robots.txt aside) and its record count R.
 #   kill-1..K   a crawl killed with SIGKILL once pages.jsonl has N lines, then `crawl --resume DIR` to its end.
 #               The K kill points N are drawn from SEED, uniformly between MIN_PCT % and MAX_PCT % of R, and run in
-#               increasing order. pages.jsonl grows by whole buffers (256 KiB, ~1,000 records of rust-doc), so the
-#               crawl is killed at the first buffer written past N.
+#               increasing order. pages.jsonl grows line by line, so the crawl is killed a poll interval after
+#               its N-th record (before the frontier journal, by whole 256 KiB buffers).
 #   sigterm     the same, stopped with SIGTERM at 50 % of R (a graceful stop: its exit code must be 143).
 # Each round prints one RESULT line:
 #   kill_at         N, the records the round waited for before the signal
 #   records_at_kill lines in pages.jsonl once the crawl is dead
 #   served_at_kill  requests nginx had logged (answered) by then, robots.txt aside: served_at_kill - records_at_kill
-#                   pages were fetched but not recorded (the sink's buffer, and requests in flight)
+#                   pages were fetched but not recorded (the URLs in flight)
 #   resume_exit     exit code of `crawl --resume` (0 expected; 2: refused, e.g. no checkpoint yet)
 #   pages           distinct paths requested in the round (both runs), robots.txt aside
 #   missing         paths of the reference crawl the round never requested (0 expected)
