@@ -48,7 +48,9 @@ import org.slf4j.LoggerFactory;
  * {@link FrontierJournal} as it happens, with a plain write (no buffer in the JVM, so a kill -9 loses none); a
  * resume ({@link #resume}) starts from a checkpoint's {@link FrontierState} and replays the journal after it, so
  * it reproduces the crawl's frontier as it was at the kill, but for the leases in flight then, which are pending
- * again: a kill -9 fetches again only what was in flight (at most {@code fetch.threads} pages). The order in which
+ * again: a kill -9 fetches again only what was in flight. At most {@link Settings#maxLeases} ({@code fetch.threads})
+ * leases are open at once, a page fetched and waiting for a parse thread included, so that is at most
+ * {@code fetch.threads} pages; {@link #next(Duration)} waits for a lease to be closed. The order in which
  * pending URLs come out (which host is ready when) depends on the clock, and is not part of the state.
  *
  * <p>A completion writes the page's record (through the {@link Recorder}) before its journal entry: a kill between

@@ -29,6 +29,7 @@ import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.sieve.BloomFilter;
 import org.sievecrawler.sieve.OverflowPolicy;
 import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sieve.SpillPosition;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
 
@@ -84,21 +85,28 @@ class FrontierTest {
     void fourThreadsCloseEveryLeaseOnceEndExactlyAndASnapshotReplaysToALaterOne() throws Exception {
         Web web = new Web(3_000);
         Map<String, Integer> recorded = new ConcurrentHashMap<>();
-        AtomicInteger records = new AtomicInteger();
         Path run = dir.resolve("run");
-        Frontier frontier = Frontier.create(settings(run), Clock.systemUTC(), record -> {
-            recorded.merge(record.url(), 1, Integer::sum);
-            records.incrementAndGet();
-        });
+        Frontier frontier = Frontier.create(settings(run), Clock.systemUTC(),
+                record -> recorded.merge(record.url(), 1, Integer::sum));
         frontier.offerSeeds(List.of(web.url(0)));
         Set<String> putBack = ConcurrentHashMap.newKeySet();
         AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicInteger completions = new AtomicInteger();
+        AtomicReference<Taken> first = new AtomicReference<>();
+        AtomicReference<Taken> second = new AtomicReference<>();
         List<PageLease> closed = new CopyOnWriteArrayList<>();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
             threads.add(new Thread(() -> {
                 try {
-                    crawl(frontier, web, putBack, closed);
+                    crawl(frontier, web, putBack, closed, () -> { // snapshots taken mid-run, by a fetcher
+                        int completed = completions.incrementAndGet();
+                        if (completed == 500) {
+                            first.set(take(frontier, run, dir.resolve("at-first")));
+                        } else if (completed == 1_800) {
+                            second.set(take(frontier, run, dir.resolve("at-second")));
+                        }
+                    });
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                 }
@@ -106,8 +114,6 @@ class FrontierTest {
         }
         threads.forEach(Thread::start);
 
-        Taken first = awaitAndTake(frontier, run, records, 500, dir.resolve("at-first"));
-        Taken second = awaitAndTake(frontier, run, records, 1_800, dir.resolve("at-second"));
         for (Thread thread : threads) {
             thread.join(60_000);
             assertThat(thread.isAlive()).as("a fetcher still runs after 60 s").isFalse();
@@ -127,13 +133,13 @@ class FrontierTest {
         frontier.close();
 
         // The first snapshot and the journal written up to the second replay to the second.
-        assertThat(second.state().pending()).isNotEmpty();
-        Path replayed = copy(second.folder(), dir.resolve("replay-first"));
-        Path direct = copy(second.folder(), dir.resolve("resume-second"));
-        Drained fromFirst = drain(replayed, first.state());
-        Drained fromSecond = drain(direct, second.state());
-        assertThat(fromFirst.filters()).isEqualTo(bytes(second.state().filters()));
-        assertThat(fromSecond.filters()).isEqualTo(bytes(second.state().filters()));
+        assertThat(second.get().state().pending()).isNotEmpty();
+        Path replayed = copy(second.get().folder(), dir.resolve("replay-first"));
+        Path direct = copy(second.get().folder(), dir.resolve("resume-second"));
+        Drained fromFirst = drain(replayed, first.get().state());
+        Drained fromSecond = drain(direct, second.get().state());
+        assertThat(fromFirst.filters()).isEqualTo(bytes(second.get().state().filters()));
+        assertThat(fromSecond.filters()).isEqualTo(bytes(second.get().state().filters()));
         assertThat(fromFirst.urls()).isEqualTo(fromSecond.urls());
     }
 
@@ -156,6 +162,25 @@ class FrontierTest {
             closer.join();
             assertThat(frontier.next()).isNull();
         }
+    }
+
+    @Test
+    void resumesACheckpointWrittenBeforeTheJournalWithNothingToReplayAndJournalsFromThen() throws Exception {
+        Web web = new Web(10);
+        Path folder = dir.resolve("old");
+        FrontierState old = new FrontierState(List.of(BloomFilter.create(SIEVE.expectedUrls(),
+                SIEVE.falsePositiveRate())), List.of(PendingUrl.seed(web.url(0))), SpillPosition.empty(),
+                FrontierState.NO_JOURNAL);
+        try (Frontier resumed = Frontier.resume(new Frontier.Settings(SIEVE, POLITE.withRespectRobots(false), 4,
+                folder), Clock.systemUTC(), record -> { }, old)) {
+            assertThat(resumed.size()).isEqualTo(1);
+            PageLease lease = (PageLease) resumed.next();
+            lease.complete(record(lease.task()), web.links(lease.task()));
+            FrontierState now = resumed.snapshot(s -> s);
+            assertThat(now.journalSegment()).isGreaterThan(0);
+        }
+        Drained after = drain(copy(folder, dir.resolve("old-copy")), old);
+        assertThat(after.urls()).as("nothing replayed: the checkpoint's own pending URL").containsExactly(web.url(0));
     }
 
     /**
@@ -216,7 +241,8 @@ class FrontierTest {
     }
 
     /** Leases until the frontier is exhausted: a tenth of first attempts retried, some put back, the rest done. */
-    private static void crawl(Frontier frontier, Web web, Set<String> putBack, List<PageLease> closed)
+    private static void crawl(Frontier frontier, Web web, Set<String> putBack, List<PageLease> closed,
+            Runnable afterCompletion)
             throws IOException, InterruptedException {
         while (true) {
             Lease lease = frontier.next();
@@ -244,21 +270,13 @@ class FrontierTest {
                 if (closed.size() < 3) {
                     closed.add(page);
                 }
+                afterCompletion.run();
             }
         }
     }
 
     /** A snapshot and a copy of the frontier's folder, made in the same moment. */
     private record Taken(FrontierState state, Path folder) {
-    }
-
-    private static Taken awaitAndTake(Frontier frontier, Path folder, AtomicInteger records, int atLeast, Path copy)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (records.get() < atLeast && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
-        return take(frontier, folder, copy);
     }
 
     /**
