@@ -48,12 +48,7 @@ class KillResumeProcessTest {
         assertThat(first.exitValue()).as(crawl.output()).isZero();
         int beforeKill = crawl.site().requestCount();
 
-        Process killed = crawl.resume("--max-pages", "0");
-        awaitRequests(killed, beforeKill + KILL_AFTER);
-        killed.destroyForcibly(); // SIGKILL
-        assertThat(killed.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        int atKill = crawl.site().requestCount();
-        assertThat(atKill).as("killed mid-way").isLessThan(PAGES);
+        int atKill = killAfter(crawl.resume("--max-pages", "0"), beforeKill + KILL_AFTER);
 
         // the limit again: the last checkpoint may still be the first run's, which stopped at max-pages
         resumeToTheEnd("--max-pages", "0");
@@ -62,12 +57,7 @@ class KillResumeProcessTest {
 
     @Test
     void aNewCrawlKilledBeforeItsFirstCheckpointFetchesAgainAtMostThePagesInFlight() throws Exception {
-        Process killed = crawl.startNew(profile());
-        awaitRequests(killed, KILL_AFTER);
-        killed.destroyForcibly(); // SIGKILL
-        assertThat(killed.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        int atKill = crawl.site().requestCount();
-        assertThat(atKill).as("killed mid-way").isLessThan(PAGES);
+        int atKill = killAfter(crawl.startNew(profile()), KILL_AFTER);
 
         resumeToTheEnd();
         assertEveryPageFetchedAndAtMostThoseInFlightTwice(0, atKill);
@@ -102,12 +92,18 @@ class KillResumeProcessTest {
         return crawl.profile(THREADS, "10m");
     }
 
-    private void awaitRequests(Process running, int requests) throws Exception {
+    /** Kills {@code running} with SIGKILL once the site has received {@code requests}; the requests at the kill. */
+    private int killAfter(Process running, int requests) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (crawl.site().requestCount() < requests) {
             assertThat(running.isAlive()).as("the crawl runs until it is killed: %s", crawl.output()).isTrue();
             assertThat(System.nanoTime()).as("%d requests in time", requests).isLessThan(deadline);
             Thread.sleep(10);
         }
+        running.destroyForcibly(); // SIGKILL
+        assertThat(running.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        int atKill = crawl.site().requestCount();
+        assertThat(atKill).as("killed mid-way").isLessThan(PAGES);
+        return atKill;
     }
 }
