@@ -5,11 +5,9 @@
 #
 #   crawler-bench/kill-resume.sh [--package NAME]     # rust-doc by default (21,738 pages, ~5-10 s per crawl)
 #
-# Packages (NAME: the Debian package or its short name), the folder served and the seeds, as in real-bench.sh:
-#   rust-doc (rust)              /usr/share/doc/rust-doc/html                 /index.html /book/2018-edition/index.html
-#   apache2-doc (apache)         /usr/share/doc/apache2-doc/manual            /index.html
-#   libboost1.81-doc (boost)     /usr/share/doc/libboost1.81-doc/doc/html     /index.html
-#   python-django-doc (django)   /usr/share/doc/python-django-doc/html        /index.html
+# Packages (NAME: the Debian package or its short name): rust-doc (rust), apache2-doc (apache), libboost1.81-doc
+# (boost), python-django-doc (django); the folder served and the seeds of each in crawler-bench/doc-site.sh, the
+# table real-bench.sh and server-bench.sh read too.
 #
 # Every crawl is  $CRAWLER crawl --profile crawler-bench/real-bench.yaml --threads THREADS
 #                   --set checkpoint.interval=CHECKPOINT --out DIR -q SEEDS
@@ -46,19 +44,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+# shellcheck source=crawler-bench/doc-site.sh
+. crawler-bench/doc-site.sh
 
 usage() {
-  echo "usage: crawler-bench/kill-resume.sh [--package rust-doc|apache2-doc|libboost1.81-doc|python-django-doc]" >&2
+  echo "usage: crawler-bench/kill-resume.sh [--package $(package_choices)]" >&2
   exit 2
 }
-PACKAGE=rust-doc
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --package) [ $# -ge 2 ] || usage; PACKAGE=$2; shift 2 ;;
-    --package=*) PACKAGE=${1#--package=}; shift ;;
-    *) usage ;;
-  esac
-done
+package_option "$@" || usage
 
 KILLS=${KILLS:-10}
 SEED=${SEED:-13}
@@ -73,32 +66,14 @@ CRAWLER=${CRAWLER:-crawler-cli/target/crawler}
 CRAWL_TIMEOUT=${CRAWL_TIMEOUT:-300}
 PROFILE=$ROOT/crawler-bench/real-bench.yaml
 
-# The packages: Debian name, short name, folder served, seeds (paths); the same four as real-bench.sh.
-PKG_NAMES=(rust-doc apache2-doc libboost1.81-doc python-django-doc)
-PKG_SHORT=(rust apache boost django)
-PKG_ROOTS=(/usr/share/doc/rust-doc/html /usr/share/doc/apache2-doc/manual /usr/share/doc/libboost1.81-doc/doc/html
-  /usr/share/doc/python-django-doc/html)
-PKG_SEEDS=("/index.html /book/2018-edition/index.html" "/index.html" "/index.html" "/index.html")
-P=
-for i in "${!PKG_NAMES[@]}"; do
-  if [ "$PACKAGE" = "${PKG_NAMES[$i]}" ] || [ "$PACKAGE" = "${PKG_SHORT[$i]}" ]; then P=$i; fi
-done
-[ -n "$P" ] || { echo "kill-resume: --package $PACKAGE: not one of ${PKG_NAMES[*]}" >&2; exit 2; }
+P=$(package_index kill-resume "$PACKAGE") || exit 2
 SITE_ROOT=${PKG_ROOTS[$P]}
 SEEDS=()
 for path in ${PKG_SEEDS[$P]}; do SEEDS+=("http://$ADDR:$PORT$path"); done
 
 # --- what the bench needs: the package, nginx, the jar ------------------------------------------------------
-MISSING=()
-[ -d "$SITE_ROOT" ] || MISSING+=("${PKG_NAMES[$P]}")
-[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || MISSING+=(nginx)
-if [ ${#MISSING[@]} -gt 0 ]; then
-  echo "kill-resume: installing ${MISSING[*]} with apt-get" >&2
-  SUDO=$([ "$(id -u)" = 0 ] && echo "" || echo sudo)
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${MISSING[@]}" >/dev/null
-fi
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+mapfile -t MISSING < <(site_missing "$P")
+apt_install kill-resume "${MISSING[@]}"
 if [ "$CRAWLER" = crawler-cli/target/crawler ] && { [ "${REBUILD:-0}" = 1 ] || [ ! -f crawler-cli/target/crawler.jar ]; }; then
   mvn -q -B -o -DskipTests package
 fi
@@ -110,36 +85,18 @@ if curl -s -o /dev/null --max-time 2 "http://$ADDR:$PORT/"; then
 fi
 rm -rf "$WORK" && mkdir -p "$WORK/rounds"
 LOG=$WORK/access.log
-cat > "$WORK/nginx.conf" <<EOF
-worker_processes 1;
-daemon on;
-pid $WORK/nginx.pid;
-error_log $WORK/error.log warn;
-events { worker_connections 1024; }
-http {
-  include /etc/nginx/mime.types;
-  default_type application/octet-stream;
-  log_format kill '\$request_uri\t\$status\t\$msec';
-  sendfile on;
-  keepalive_requests 100000;
-  log_not_found off;
-  server { # ${PKG_NAMES[$P]}
-    listen $ADDR:$PORT;
-    root $SITE_ROOT;
-    access_log $LOG kill;
-  }
-}
-EOF
+# shellcheck disable=SC2016 # nginx's variables
+nginx_conf "$WORK" 1 1024 "$WORK/error.log" '$request_uri\t$status\t$msec' \
+  "$(nginx_server "${PKG_NAMES[$P]}" "$ADDR:$PORT" "$SITE_ROOT" "access_log $LOG site")" > "$WORK/nginx.conf"
 
 CRAWL_PID=
 cleanup() {
   [ -n "$CRAWL_PID" ] && kill -9 "$CRAWL_PID" 2>/dev/null
-  [ -f "$WORK/nginx.pid" ] && "$NGINX" -c "$WORK/nginx.conf" -p "$WORK" -s stop 2>/dev/null || true
+  nginx_stop "$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-"$NGINX" -c "$WORK/nginx.conf" -p "$WORK"
-for _ in $(seq 50); do [ -s "$WORK/nginx.pid" ] && break; sleep 0.1; done
+nginx_start "$WORK"
 curl -sf -o /dev/null "${SEEDS[0]}" || { echo "kill-resume: nginx does not answer ${SEEDS[0]}" >&2; exit 1; }
 find -L "$SITE_ROOT" -type f -print0 | xargs -0 cat > /dev/null # the first crawl does not pay for the disk
 

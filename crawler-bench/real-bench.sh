@@ -7,11 +7,8 @@
 #   crawler-bench/real-bench.sh cold [--package NAME]   # one package on one port (rust-doc by default)
 #   crawler-bench/real-bench.sh sustained               # every package on COPIES ports: > 100,000 pages, one crawl
 #
-# Packages (NAME: the Debian package or its short name), the folder served and the seeds:
-#   rust-doc (rust)              /usr/share/doc/rust-doc/html                 /index.html /book/2018-edition/index.html
-#   apache2-doc (apache)         /usr/share/doc/apache2-doc/manual            /index.html
-#   libboost1.81-doc (boost)     /usr/share/doc/libboost1.81-doc/doc/html     /index.html
-#   python-django-doc (django)   /usr/share/doc/python-django-doc/html        /index.html
+# Packages (NAME: the Debian package or its short name): rust-doc (rust), apache2-doc (apache), libboost1.81-doc
+# (boost), python-django-doc (django); the folder served and the seeds of each in crawler-bench/doc-site.sh.
 # Each port is its own nginx server (sendfile on, keepalive_requests 100000, /etc/nginx/mime.types) with its own
 # access log: host:port, path, status, bytes, time, request time, content type, referrer (tab-separated). The
 # servers listen on ADDR (127.0.0.2), a loopback address of their own: Django's tutorial links to 127.0.0.1:8000,
@@ -59,23 +56,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+# shellcheck source=crawler-bench/doc-site.sh
+. crawler-bench/doc-site.sh
 
 usage() {
-  echo "usage: crawler-bench/real-bench.sh cold [--package rust-doc|apache2-doc|libboost1.81-doc|python-django-doc]" >&2
+  echo "usage: crawler-bench/real-bench.sh cold [--package $(package_choices)]" >&2
   echo "       crawler-bench/real-bench.sh sustained" >&2
   exit 2
 }
 MODE=${1:-}
 [ "$MODE" = cold ] || [ "$MODE" = sustained ] || usage
 shift
-PACKAGE=rust-doc
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --package) [ $# -ge 2 ] || usage; PACKAGE=$2; shift 2 ;;
-    --package=*) PACKAGE=${1#--package=}; shift ;;
-    *) usage ;;
-  esac
-done
+package_option "$@" || usage
 [ "$MODE" = cold ] || [ "$PACKAGE" = rust-doc ] || { echo "real-bench: --package is for cold mode" >&2; exit 2; }
 
 ROUNDS=${ROUNDS:-$([ "$MODE" = cold ] && echo 3 || echo 2)}
@@ -104,40 +96,20 @@ CRAWLERS=(sieve wget2)
 PROFILE=$ROOT/crawler-bench/real-bench.yaml
 [ "$COPIES" -ge 1 ] && [ "$COPIES" -le 9 ] || { echo "real-bench: COPIES=$COPIES must be 1 to 9" >&2; exit 2; }
 
-# The packages: Debian name, short name, folder served, seeds (paths).
-PKG_NAMES=(rust-doc apache2-doc libboost1.81-doc python-django-doc)
-PKG_SHORT=(rust apache boost django)
-PKG_ROOTS=(/usr/share/doc/rust-doc/html /usr/share/doc/apache2-doc/manual /usr/share/doc/libboost1.81-doc/doc/html
-  /usr/share/doc/python-django-doc/html)
-PKG_SEEDS=("/index.html /book/2018-edition/index.html" "/index.html" "/index.html" "/index.html")
-
-SELECTED=()
 if [ "$MODE" = cold ]; then
-  for i in "${!PKG_NAMES[@]}"; do
-    if [ "$PACKAGE" = "${PKG_NAMES[$i]}" ] || [ "$PACKAGE" = "${PKG_SHORT[$i]}" ]; then SELECTED=("$i"); fi
-  done
-  [ ${#SELECTED[@]} = 1 ] || { echo "real-bench: --package $PACKAGE: not one of ${PKG_NAMES[*]}" >&2; exit 2; }
+  P=$(package_index real-bench "$PACKAGE") || exit 2
+  SELECTED=("$P")
   COPIES=1
 else
   SELECTED=("${!PKG_NAMES[@]}")
 fi
 
 # --- what the bench needs: packages, tools, the jar -------------------------------------------------------
-MISSING=()
-for i in "${SELECTED[@]}"; do
-  [ -d "${PKG_ROOTS[$i]}" ] || MISSING+=("${PKG_NAMES[$i]}")
-done
-[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || MISSING+=(nginx)
+mapfile -t MISSING < <(site_missing "${SELECTED[@]}")
 command -v wget2 >/dev/null 2>&1 || MISSING+=(wget2)
 [ -x /usr/bin/time ] || MISSING+=(time)
 [ "$SCRAPY" = 1 ] && ! /usr/bin/python3 -c 'import scrapy' 2>/dev/null && MISSING+=(python3-scrapy)
-if [ ${#MISSING[@]} -gt 0 ]; then
-  echo "real-bench: installing ${MISSING[*]} with apt-get" >&2
-  SUDO=$([ "$(id -u)" = 0 ] && echo "" || echo sudo)
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${MISSING[@]}" >/dev/null
-fi
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+apt_install real-bench "${MISSING[@]}"
 if { [ "$CRAWLER" = crawler-cli/target/crawler ] || [ "$CRAWLER" = "java -jar crawler-cli/target/crawler.jar" ]; } \
     && { [ "${REBUILD:-0}" = 1 ] || [ ! -f crawler-cli/target/crawler.jar ]; }; then
   mvn -q -B -DskipTests package
@@ -147,34 +119,20 @@ fi
 rm -rf "$WORK" "$RAM_DIR" && mkdir -p "$LOGS" "$WORK/crawls"
 SRV_PORTS=()
 SEEDS=()
-{
-  echo "worker_processes $NGINX_WORKERS;"
-  echo "daemon on;"
-  echo "pid $WORK/nginx.pid;"
-  echo "error_log $LOGS/error.log warn;"
-  echo "events { worker_connections 4096; }"
-  echo "http {"
-  echo "  include /etc/nginx/mime.types;"
-  echo "  default_type application/octet-stream;"
-  echo "  log_format bench '\$host:\$server_port\\t\$request_uri\\t\$status\\t\$body_bytes_sent\\t\$msec\\t\$request_time\\t\$sent_http_content_type\\t\$http_referer';"
-  echo "  sendfile on;"
-  echo "  tcp_nopush on;"
-  echo "  keepalive_requests 100000;"
-  echo "  log_not_found off;"
-  for copy in $(seq 0 $((COPIES - 1))); do
-    for i in "${SELECTED[@]}"; do
-      port=$((BASE_PORT + 10 * copy + i))
-      SRV_PORTS+=("$port")
-      for path in ${PKG_SEEDS[$i]}; do SEEDS+=("http://$ADDR:$port$path"); done
-      echo "  server { # ${PKG_NAMES[$i]}, copy $((copy + 1))"
-      echo "    listen $ADDR:$port;"
-      echo "    root ${PKG_ROOTS[$i]};"
-      echo "    access_log $LOGS/$port.log bench;"
-      echo "  }"
-    done
+SERVERS=()
+for copy in $(seq 0 $((COPIES - 1))); do
+  for i in "${SELECTED[@]}"; do
+    port=$((BASE_PORT + 10 * copy + i))
+    SRV_PORTS+=("$port")
+    for path in ${PKG_SEEDS[$i]}; do SEEDS+=("http://$ADDR:$port$path"); done
+    SERVERS+=("$(nginx_server "${PKG_NAMES[$i]}, copy $((copy + 1))" "$ADDR:$port" "${PKG_ROOTS[$i]}" "tcp_nopush on" \
+      "access_log $LOGS/$port.log site")")
   done
-  echo "}"
-} > "$WORK/nginx.conf"
+done
+# shellcheck disable=SC2016 # nginx's variables
+nginx_conf "$WORK" "$NGINX_WORKERS" 4096 "$LOGS/error.log" \
+  '$host:$server_port\t$request_uri\t$status\t$body_bytes_sent\t$msec\t$request_time\t$sent_http_content_type\t$http_referer' \
+  "${SERVERS[@]}" > "$WORK/nginx.conf"
 
 CRAWL_PID=
 kill_tree() { # PID: that process and its descendants (the crawl this script started), SIGTERM
@@ -184,12 +142,11 @@ kill_tree() { # PID: that process and its descendants (the crawl this script sta
 }
 cleanup() {
   [ -n "$CRAWL_PID" ] && kill_tree "$CRAWL_PID"
-  [ -f "$WORK/nginx.pid" ] && "$NGINX" -c "$WORK/nginx.conf" -p "$WORK" -s stop 2>/dev/null || true
+  nginx_stop "$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-"$NGINX" -c "$WORK/nginx.conf" -p "$WORK"
-for _ in $(seq 50); do [ -s "$WORK/nginx.pid" ] && break; sleep 0.1; done
+nginx_start "$WORK"
 for port in "${SRV_PORTS[@]}"; do
   curl -sf -o /dev/null "http://$ADDR:$port/index.html" || { echo "real-bench: nginx does not answer on $ADDR:$port" >&2; exit 1; }
 done

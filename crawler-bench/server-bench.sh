@@ -18,6 +18,8 @@
 # (crawler-cli/target/crawler). Missing packages (python-django-doc, nginx) are installed with apt-get.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=crawler-bench/doc-site.sh
+. crawler-bench/doc-site.sh
 
 ROUNDS=${ROUNDS:-3}
 PAGES=${PAGES:-500}
@@ -27,45 +29,26 @@ ADDR=${ADDR:-127.0.0.3}
 PORT=${PORT:-19200}
 WORK=${WORK:-/tmp/sieve-server-bench}
 CRAWLER=${CRAWLER:-crawler-cli/target/crawler}
-ROOT=/usr/share/doc/python-django-doc/html
+P=$(package_index server-bench python-django-doc)
+ROOT=${PKG_ROOTS[$P]}
 
-MISSING=()
-[ -f "$ROOT/index.html" ] || MISSING+=(python-django-doc)
-[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || MISSING+=(nginx)
-if [ ${#MISSING[@]} -gt 0 ]; then
-  echo "server-bench: installing ${MISSING[*]}" >&2
-  apt-get update -qq && apt-get install -y -qq --no-install-recommends "${MISSING[@]}" >/dev/null
-fi
+mapfile -t MISSING < <(site_missing "$P")
+apt_install server-bench "${MISSING[@]}"
 command -v python3 >/dev/null || { echo "server-bench: python3 is needed for the closing server" >&2; exit 1; }
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "${CRAWLER%% *}" ] || [ "${CRAWLER%% *}" = java ] || mvn -q -B -DskipTests package
 
 rm -rf "$WORK" && mkdir -p "$WORK/crawls"
-cat > "$WORK/nginx.conf" <<EOF
-worker_processes 1;
-daemon on;
-pid $WORK/nginx.pid;
-error_log $WORK/error.log warn;
-events { worker_connections 1024; }
-http {
-  include /etc/nginx/mime.types;
-  default_type application/octet-stream;
-  access_log off;
-  log_not_found off;
-  sendfile on;
-  keepalive_requests 100000;
-  server { listen $ADDR:$PORT; root $ROOT; keepalive_timeout 75s; }
-  server { listen $ADDR:$((PORT + 2)); root $ROOT; keepalive_timeout 1s; }
-}
-EOF
+nginx_conf "$WORK" 1 1024 "$WORK/error.log" off \
+  "$(nginx_server keepalive "$ADDR:$PORT" "$ROOT" "keepalive_timeout 75s")" \
+  "$(nginx_server idle "$ADDR:$((PORT + 2))" "$ROOT" "keepalive_timeout 1s")" > "$WORK/nginx.conf"
 PY_PID=
 cleanup() {
   [ -n "$PY_PID" ] && kill "$PY_PID" 2>/dev/null || true
-  [ -f "$WORK/nginx.pid" ] && "$NGINX" -c "$WORK/nginx.conf" -p "$WORK" -s stop 2>/dev/null || true
+  nginx_stop "$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-"$NGINX" -c "$WORK/nginx.conf" -p "$WORK"
+nginx_start "$WORK"
 (cd "$ROOT" && exec python3 -m http.server --bind "$ADDR" $((PORT + 1)) >"$WORK/python.log" 2>&1) &
 PY_PID=$!
 for port in "$PORT" $((PORT + 1)) $((PORT + 2)); do

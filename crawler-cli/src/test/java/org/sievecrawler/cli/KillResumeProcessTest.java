@@ -2,20 +2,14 @@ package org.sievecrawler.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 13's bound at one kill point, across processes: a crawl killed with SIGKILL mid-way and then resumed
@@ -43,40 +37,18 @@ class KillResumeProcessTest {
     private static final int THREADS = 4;
     private static final int FIRST_RUN = 100;
     private static final int KILL_AFTER = 100;
-    private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    Path tmp;
-    private LinkedPagesSite site;
-    private ChildCrawler crawler;
-    private Path dir;
-
-    @BeforeEach
-    void startSite() {
-        site = LinkedPagesSite.start(PAGES, DELAY_MILLIS);
-        crawler = new ChildCrawler(tmp.resolve("child.log"));
-        dir = tmp.resolve("crawl");
-    }
-
-    @AfterEach
-    void stopSite() {
-        site.close();
-    }
+    @RegisterExtension
+    final ProcessCrawl crawl = new ProcessCrawl(PAGES, DELAY_MILLIS);
 
     @Test
     void aCrawlKilledMidWayFetchesAgainAtMostThePagesInFlight() throws Exception {
-        Process first = crawler.start("crawl", site.url("/"), "--profile", profile().toString(), "--out",
-                dir.toString(), "--max-pages", Integer.toString(FIRST_RUN));
+        Process first = crawl.startNew(profile(), "--max-pages", Integer.toString(FIRST_RUN));
         assertThat(first.waitFor(30, TimeUnit.SECONDS)).as("the first run ends at max-pages").isTrue();
-        assertThat(first.exitValue()).as(crawler.output()).isZero();
-        int beforeKill = site.requestCount();
+        assertThat(first.exitValue()).as(crawl.output()).isZero();
+        int beforeKill = crawl.site().requestCount();
 
-        Process killed = crawler.start("crawl", "--resume", dir.toString(), "--max-pages", "0");
-        awaitRequests(killed, beforeKill + KILL_AFTER);
-        killed.destroyForcibly(); // SIGKILL
-        assertThat(killed.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        int atKill = site.requestCount();
-        assertThat(atKill).as("killed mid-way").isLessThan(PAGES);
+        int atKill = killAfter(crawl.resume("--max-pages", "0"), beforeKill + KILL_AFTER);
 
         // the limit again: the last checkpoint may still be the first run's, which stopped at max-pages
         resumeToTheEnd("--max-pages", "0");
@@ -85,31 +57,22 @@ class KillResumeProcessTest {
 
     @Test
     void aNewCrawlKilledBeforeItsFirstCheckpointFetchesAgainAtMostThePagesInFlight() throws Exception {
-        Process killed = crawler.start("crawl", site.url("/"), "--profile", profile().toString(), "--out",
-                dir.toString());
-        awaitRequests(killed, KILL_AFTER);
-        killed.destroyForcibly(); // SIGKILL
-        assertThat(killed.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        int atKill = site.requestCount();
-        assertThat(atKill).as("killed mid-way").isLessThan(PAGES);
+        int atKill = killAfter(crawl.startNew(profile()), KILL_AFTER);
 
         resumeToTheEnd();
         assertEveryPageFetchedAndAtMostThoseInFlightTwice(0, atKill);
     }
 
     private void resumeToTheEnd(String... options) throws Exception {
-        List<String> args = new ArrayList<>(List.of("crawl", "--resume", dir.toString()));
-        args.addAll(List.of(options));
-        Process resumed = crawler.start(args.toArray(new String[0]));
+        Process resumed = crawl.resume(options);
         assertThat(resumed.waitFor(40, TimeUnit.SECONDS)).as("the resumed crawl ends").isTrue();
-        assertThat(resumed.exitValue()).as(crawler.output()).isZero();
+        assertThat(resumed.exitValue()).as(crawl.output()).isZero();
     }
 
     private void assertEveryPageFetchedAndAtMostThoseInFlightTwice(int beforeKill, int atKill) throws IOException {
-
-        Map<String, Integer> requests = site.requestsPerPath();
-        assertThat(requests.keySet()).containsAll(site.allPaths());
-        assertThat(recordedUrls()).containsAll(site.allUrls());
+        Map<String, Integer> requests = crawl.site().requestsPerPath();
+        assertThat(requests.keySet()).containsAll(crawl.site().allPaths());
+        assertThat(crawl.recordedUrls()).containsAll(crawl.site().allUrls());
         Map<String, Integer> twice = new TreeMap<>();
         requests.forEach((path, count) -> {
             if (count > 1) {
@@ -119,45 +82,28 @@ class KillResumeProcessTest {
         assertThat(twice.size()).as("pages requested more than once (the first ones: %s; the killed run's"
                         + " requests: %d, the first run's: %d, the whole crawl's: %d): at most the fetch.threads (%d)"
                         + " in flight at the kill", twice.keySet().stream().limit(8).toList(), atKill - beforeKill,
-                beforeKill, site.requestCount(), THREADS)
+                beforeKill, crawl.site().requestCount(), THREADS)
                 .isLessThanOrEqualTo(THREADS);
         assertThat(twice.values()).as("no page requested more than twice").allMatch(count -> count == 2);
     }
 
+    /** No checkpoint while the test runs: the last one is where the first run stopped (or the seeds' one). */
     private Path profile() throws IOException {
-        Path file = tmp.resolve("kill.yaml");
-        Files.writeString(file, String.join("\n",
-                "fetch:",
-                "  threads: " + THREADS,
-                "  allow-private-addresses: true",
-                "politeness:",
-                "  delay: 0s",
-                "  max-connections-per-host: " + THREADS,
-                "  respect-robots: false",
-                "sieve:",
-                "  expected-urls: 100000",
-                "  max-in-memory-urls: 50", // the spill is cut by the kill too
-                "checkpoint:",
-                "  interval: 10m", // none while the test runs: the last one is where the first run stopped
-                ""));
-        return file;
+        return crawl.profile(THREADS, "10m");
     }
 
-    private void awaitRequests(Process crawl, int requests) throws Exception {
+    /** Kills {@code running} with SIGKILL once the site has received {@code requests}; the requests at the kill. */
+    private int killAfter(Process running, int requests) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (site.requestCount() < requests) {
-            assertThat(crawl.isAlive()).as("the crawl runs until it is killed: %s", crawler.output()).isTrue();
+        while (crawl.site().requestCount() < requests) {
+            assertThat(running.isAlive()).as("the crawl runs until it is killed: %s", crawl.output()).isTrue();
             assertThat(System.nanoTime()).as("%d requests in time", requests).isLessThan(deadline);
             Thread.sleep(10);
         }
-    }
-
-    /** Every URL in pages.jsonl, in order; every line must be whole JSON. */
-    private List<String> recordedUrls() throws IOException {
-        List<String> urls = new ArrayList<>();
-        for (String line : Files.readAllLines(dir.resolve("pages.jsonl"))) {
-            urls.add(JSON.readTree(line).get("url").asText());
-        }
-        return urls;
+        running.destroyForcibly(); // SIGKILL
+        assertThat(running.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        int atKill = crawl.site().requestCount();
+        assertThat(atKill).as("killed mid-way").isLessThan(PAGES);
+        return atKill;
     }
 }
