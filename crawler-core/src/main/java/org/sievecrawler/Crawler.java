@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -28,14 +29,12 @@ import org.sievecrawler.link.LinkScope;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.PageParser;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.profile.ProfileUnits;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sieve.CorruptFilterException;
-import org.sievecrawler.sieve.SievePlan;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.warc.Archive;
@@ -67,10 +66,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Crawler {
     private static final Logger LOG = LoggerFactory.getLogger(Crawler.class);
-    /** A pending URL held in memory, roughly: the string, its record and the queue's slot. */
-    static final int BYTES_PER_PENDING_URL = 100;
-    /** Heap for all but the Sieve: buffers, parsers, connections, the JVM's own. */
-    static final int HEAP_HEADROOM_MB = 64;
     /**
      * How long the requests in flight at the end of a crawl (a stop, a limit) may go on before they are cancelled and
      * their URLs put back, to be fetched on resume.
@@ -173,9 +168,9 @@ public final class Crawler {
         Instant startedAt = clock.instant();
         UrlNormalizer normalizer = new UrlNormalizer();
         List<String> seeds = normalizeSeeds(normalizer);
-        String shortfall = heapShortfall(profile.sieve(), Runtime.getRuntime().maxMemory());
-        if (shortfall != null) { // refused before the filter (or a checkpoint's copy of it) is allocated
-            throw CrawlException.refused(shortfall, null);
+        Optional<String> shortfall = profile.sieve().heapShortfall(Runtime.getRuntime().maxMemory());
+        if (shortfall.isPresent()) { // refused before the filter (or a checkpoint's copy of it) is allocated
+            throw CrawlException.refused(shortfall.get(), null);
         }
         CheckpointStore checkpoints = new CheckpointStore(out);
         Checkpoint restored = start == Start.RESUME ? restorable(checkpoints) : prepareNewCrawl(checkpoints, out);
@@ -371,29 +366,6 @@ public final class Crawler {
 
     private static List<String> names(Path out, List<Path> files) {
         return files.stream().map(f -> out.relativize(f) + (Files.isDirectory(f) ? "/" : "")).toList();
-    }
-
-    /**
-     * Why the Sieve cannot fit a heap of {@code maxHeap} bytes, or null if it fits: its Bloom filter twice (a
-     * checkpoint copies it while the crawl goes on), {@code sieve.max-in-memory-urls} pending URLs at
-     * {@value #BYTES_PER_PENDING_URL} bytes each, and {@value #HEAP_HEADROOM_MB} MB for the rest of the crawl
-     * (buffers, parsers, connections). A filter grown past its first layer ({@code on-overflow: grow}) is not
-     * foreseen. {@code maxHeap} is {@link Runtime#maxMemory()}; Long.MAX_VALUE when the JVM sets no limit.
-     */
-    static String heapShortfall(SieveConfig sieve, long maxHeap) {
-        long filter = SievePlan.of(sieve.expectedUrls(), sieve.falsePositiveRate()).bytes();
-        long needed = 2 * filter + (long) sieve.maxInMemoryUrls() * BYTES_PER_PENDING_URL
-                + HEAP_HEADROOM_MB * 1_000_000L;
-        if (maxHeap == Long.MAX_VALUE || needed <= maxHeap) {
-            return null;
-        }
-        long gibibytes = (needed + (1L << 30) - 1) >> 30;
-        return "sieve.expected-urls " + sieve.expectedUrls() + " at sieve.false-positive-rate "
-                + sieve.falsePositiveRate() + " needs a " + SievePlan.humanBytes(filter) + " Bloom filter, twice while"
-                + " a checkpoint copies it: with " + sieve.maxInMemoryUrls() + " pending URLs in memory"
-                + " (sieve.max-in-memory-urls) and room for the rest, " + SievePlan.humanBytes(needed) + " of heap;"
-                + " this JVM's heap is at most " + SievePlan.humanBytes(maxHeap) + " (Runtime.maxMemory): raise it"
-                + " with JAVA_OPTS=-Xmx" + gibibytes + "g, or lower sieve.expected-urls";
     }
 
     private static long length(JsonlSink pages) {
