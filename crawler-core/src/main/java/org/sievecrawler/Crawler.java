@@ -6,15 +6,11 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import okhttp3.HttpUrl;
 import org.sievecrawler.checkpoint.Checkpoint;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
@@ -23,9 +19,9 @@ import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.frontier.Frontier;
-import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.LinkScope;
+import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.PageParser;
 import org.sievecrawler.profile.CrawlProfile;
@@ -167,7 +163,11 @@ public final class Crawler {
             IOException {
         Instant startedAt = clock.instant();
         UrlNormalizer normalizer = new UrlNormalizer();
-        List<String> seeds = normalizeSeeds(normalizer);
+        Seeds seeds = Seeds.normalize(profile.seeds(), normalizer);
+        seeds.problems().forEach(LOG::warn);
+        if (seeds.urls().isEmpty()) {
+            throw new CrawlException(seeds.whyNone());
+        }
         Optional<String> shortfall = profile.sieve().heapShortfall(Runtime.getRuntime().maxMemory());
         if (shortfall.isPresent()) { // refused before the filter (or a checkpoint's copy of it) is allocated
             throw CrawlException.refused(shortfall.get(), null);
@@ -178,7 +178,7 @@ public final class Crawler {
         if (restored != null) {
             cutPartialPages(restored);
         }
-        LinkScope scope = new LinkScope(profile.scope(), seeds, profile.fetch().allowPrivateAddresses());
+        LinkScope scope = new LinkScope(profile.scope(), seeds.urls(), profile.fetch().allowPrivateAddresses());
         boolean warc = profile.output().warc();
         Path pages = out.resolve(CrawlFolder.PAGES);
         if (restored != null) { // the records written after the checkpoint count again
@@ -186,13 +186,13 @@ public final class Crawler {
             JsonlSink.read(pages, Math.min(restored.pagesBytes(), Files.exists(pages) ? Files.size(pages) : 0),
                     stats::record);
         }
-        try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedOrigins(seeds), clock,
+        try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seeds.origins(), clock,
                         warc, idleConnections(profile));
                 JsonlSink sink = JsonlSink.open(pages);
                 Archive archive = warc ? WarcArchive.open(profile, clock) : Archive.NONE) {
             openSink.set(sink);
             FolderSink output = new FolderSink(sink, archive, stats);
-            return crawl(out, startedAt, seeds, restored, checkpoints, fetcher, output, scope, normalizer);
+            return crawl(out, startedAt, seeds.urls(), restored, checkpoints, fetcher, output, scope, normalizer);
         } catch (java.io.UncheckedIOException e) {
             throw e.getCause();
         }
@@ -502,36 +502,6 @@ public final class Crawler {
             return true;
         }
         return false;
-    }
-
-    private List<String> normalizeSeeds(UrlNormalizer normalizer) throws CrawlException {
-        List<String> seeds = new ArrayList<>();
-        List<String> problems = new ArrayList<>();
-        for (String raw : profile.seeds()) {
-            LinkDecision decision = normalizer.normalize(raw.trim());
-            if (decision instanceof LinkDecision.Accept accept) {
-                seeds.add(accept.url());
-            } else {
-                LinkDecision.Reject reject = (LinkDecision.Reject) decision;
-                problems.add("seed \"" + raw + "\": " + reject.detail());
-            }
-        }
-        problems.forEach(LOG::warn);
-        if (seeds.isEmpty()) {
-            throw new CrawlException(profile.seeds().isEmpty() ? "no seeds: give at least one URL to start from"
-                    : "no usable seed: " + String.join("; ", problems));
-        }
-        return seeds;
-    }
-
-    /** The seeds' origins, {@code host:port}: the only ones the fetcher reaches on a special-purpose address. */
-    private static Set<String> seedOrigins(List<String> seeds) {
-        Set<String> origins = new HashSet<>();
-        for (String seed : seeds) {
-            HttpUrl url = HttpUrl.get(seed);
-            origins.add((url.host().indexOf(':') >= 0 ? "[" + url.host() + "]" : url.host()) + ":" + url.port());
-        }
-        return origins;
     }
 
     private static Path createOutputDir(Path dir) throws CrawlException {
