@@ -16,6 +16,7 @@ import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.checkpoint.Checkpointer;
 import org.sievecrawler.checkpoint.CrawlFolder;
+import org.sievecrawler.checkpoint.CrawlStart;
 import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.frontier.Frontier;
@@ -173,19 +174,20 @@ public final class Crawler {
             throw CrawlException.refused(shortfall.get(), null);
         }
         CheckpointStore checkpoints = new CheckpointStore(out);
-        Checkpoint restored = start == Start.RESUME ? restorable(checkpoints) : prepareNewCrawl(checkpoints, out);
+        CrawlStart folder = new CrawlStart(out, profile.output().warcPrefix(), checkpoints);
+        Checkpoint restored = null;
+        switch (start) {
+            case NEW -> folder.begin();
+            case OVERWRITE -> folder.beginAfresh();
+            case RESUME -> restored = folder.goOn(profile.limits().maxPages());
+        }
         claimed.run();
-        if (restored != null) {
-            cutPartialPages(restored);
+        if (restored != null) { // the records written after the checkpoint count again
+            folder.restorePages(restored, stats);
         }
         LinkScope scope = new LinkScope(profile.scope(), seeds.urls(), profile.fetch().allowPrivateAddresses());
         boolean warc = profile.output().warc();
         Path pages = out.resolve(CrawlFolder.PAGES);
-        if (restored != null) { // the records written after the checkpoint count again
-            stats.restore(restored.counters());
-            JsonlSink.read(pages, Math.min(restored.pagesBytes(), Files.exists(pages) ? Files.size(pages) : 0),
-                    stats::record);
-        }
         try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seeds.origins(), clock,
                         warc, idleConnections(profile));
                 JsonlSink sink = JsonlSink.open(pages);
@@ -280,92 +282,6 @@ public final class Crawler {
         } catch (CorruptFilterException e) {
             throw new CheckpointException(e.getMessage(), e);
         }
-    }
-
-    /**
-     * The checkpoint to resume from: refused when it is missing, invalid or of a crawl that ran out of URLs, or when
-     * the crawl stopped at limits.max-pages and the limit is not raised. (A checkpoint an earlier build marked
-     * finished at max-pages is resumable too.)
-     */
-    private Checkpoint restorable(CheckpointStore checkpoints) throws CheckpointException, IOException {
-        Checkpoint checkpoint = checkpoints.read();
-        Path dir = profile.output().dir();
-        long decided = checkpoint.counters().decided();
-        if (checkpoint.state() == Checkpoint.State.FINISHED && !"max-pages".equals(checkpoint.endReason())) {
-            throw new CheckpointException("the crawl in " + dir + " already finished (" + checkpoint.endReason()
-                    + ", " + decided + " URLs decided); there is nothing to resume");
-        }
-        long maxPages = profile.limits().maxPages();
-        if (maxPages > 0 && decided >= maxPages) {
-            String where = "max-pages".equals(checkpoint.endReason())
-                    ? "the crawl in " + dir + " stopped at limits.max-pages " + maxPages + " (" + decided
-                            + " URLs decided)"
-                    : "limits.max-pages " + maxPages + " is not above the " + decided + " URLs the crawl in " + dir
-                            + " already decided";
-            throw new CheckpointException(where + "; resume it with a higher limit, e.g. crawler crawl --resume "
-                    + dir + " --max-pages " + (decided * 2) + " (0 for none)");
-        }
-        return checkpoint;
-    }
-
-    /** Cuts a partial last line a crash left off pages.jsonl, and warns when it is shorter than at the checkpoint. */
-    private void cutPartialPages(Checkpoint checkpoint) throws IOException {
-        Path pages = profile.output().dir().resolve(CrawlFolder.PAGES);
-        long cut = JsonlSink.cutPartialLine(pages);
-        if (cut > 0) {
-            LOG.warn("cut a partial last line of {} bytes off {}", cut, pages);
-        }
-        long length = Files.exists(pages) ? Files.size(pages) : 0;
-        if (length < checkpoint.pagesBytes()) {
-            LOG.warn("{} is {} bytes long, shorter than the {} bytes at the checkpoint; records are lost",
-                    pages, length, checkpoint.pagesBytes());
-        }
-    }
-
-    /**
-     * A new crawl never mixes its output with an earlier crawl's: a folder holding one is refused, naming its files
-     * and whether it can be resumed, unless the crawl starts afresh ({@link Start#OVERWRITE}), which deletes them.
-     */
-    private Checkpoint prepareNewCrawl(CheckpointStore checkpoints, Path out) throws CheckpointException,
-            IOException {
-        CrawlFolder folder = new CrawlFolder(out, profile.output().warcPrefix());
-        List<Path> earlier = folder.earlierOutput();
-        if (earlier.isEmpty()) {
-            return null;
-        }
-        if (start == Start.OVERWRITE) {
-            folder.clear();
-            LOG.info("started afresh: deleted the earlier crawl's {} and crawl.log",
-                    String.join(", ", names(out, earlier)));
-            return null;
-        }
-        String files = String.join(", ", names(out, earlier));
-        String unfinished = checkpoints.exists() ? resumable(checkpoints) : null;
-        String overwrite = "start afresh with --overwrite, which deletes its " + files + " and crawl.log (no other"
-                + " file), or choose another output folder";
-        throw new CheckpointException(unfinished != null
-                ? out + " holds a crawl that did not finish (" + unfinished + "): resume it with crawler crawl"
-                        + " --resume " + out + ", " + overwrite
-                : out + " holds the output of an earlier crawl (" + files + "); a new crawl would mix its pages"
-                        + " with them: " + overwrite);
-    }
-
-    /** How far the crawl of a checkpoint got, if it can be resumed; null if it finished. */
-    private static String resumable(CheckpointStore checkpoints) {
-        try {
-            Checkpoint checkpoint = checkpoints.read();
-            if (checkpoint.state() == Checkpoint.State.FINISHED) {
-                return null;
-            }
-            return (checkpoint.endReason() == null ? "killed or crashed" : checkpoint.endReason()) + ", "
-                    + checkpoint.counters().decided() + " URLs decided";
-        } catch (CheckpointException e) {
-            return "its checkpoint is unreadable: " + e.getMessage();
-        }
-    }
-
-    private static List<String> names(Path out, List<Path> files) {
-        return files.stream().map(f -> out.relativize(f) + (Files.isDirectory(f) ? "/" : "")).toList();
     }
 
     private static long length(JsonlSink pages) {
