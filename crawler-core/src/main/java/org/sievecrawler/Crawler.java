@@ -8,16 +8,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.sievecrawler.checkpoint.Checkpoint;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.checkpoint.Checkpointer;
 import org.sievecrawler.checkpoint.CrawlFolder;
-import org.sievecrawler.checkpoint.CrawlStart;
 import org.sievecrawler.checkpoint.CrawlLock;
+import org.sievecrawler.checkpoint.CrawlStart;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.link.LinkResolver;
@@ -26,7 +24,6 @@ import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.PageParser;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.ProfileUnits;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
@@ -69,22 +66,15 @@ public final class Crawler {
      */
     public static final long STOP_GRACE_SECONDS = 10;
     static final Duration STOP_GRACE = Duration.ofSeconds(STOP_GRACE_SECONDS);
-    /** How long fetchers may take to end once their requests are cancelled (at least the grace period). */
-    private static final Duration CANCEL_WAIT = Duration.ofSeconds(5);
 
     private final CrawlProfile profile;
     private final Clock clock;
-    private final CountDownLatch stopRequested = new CountDownLatch(1);
-    private final AtomicReference<String> endReason = new AtomicReference<>();
-    private final AtomicReference<IOException> outputFailure = new AtomicReference<>();
-    /** A bug or an Error (e.g. OutOfMemoryError) that ended a fetcher thread, and so the crawl. */
-    private final AtomicReference<Throwable> crawlFailure = new AtomicReference<>();
     private final CrawlStats stats = new CrawlStats();
     /** pages.jsonl while the crawl runs, for {@link #halt()}. */
     private final AtomicReference<JsonlSink> openSink = new AtomicReference<>();
     private final Start start;
-    /** How long requests in flight may go on after the crawl began to end; {@link #STOP_GRACE} but in tests. */
-    private final Duration stopGrace;
+    /** The fetcher threads, and why the crawl ends. */
+    private final FetcherThreads fetchers;
 
     /** What a crawl does with its output folder: begin there, begin afresh, or go on. */
     public enum Start {
@@ -129,7 +119,8 @@ public final class Crawler {
         this.profile = profile;
         this.clock = clock;
         this.start = start;
-        this.stopGrace = stopGrace;
+        this.fetchers = new FetcherThreads(profile.fetch().threads(), profile.limits().maxPages(),
+                profile.limits().maxDuration(), stopGrace);
     }
 
     /**
@@ -208,7 +199,7 @@ public final class Crawler {
             PageParser parser = new PageParser();
             FetchWorker worker = new FetchWorker(profile, frontier, fetcher,
                     new PageReader(parser, new LinkResolver(normalizer, scope), profile), output,
-                    this::limitReached);
+                    fetchers::limitReached);
             Checkpointer checkpointer = new Checkpointer(checkpoints, frontier, state -> new Checkpoint(
                     Checkpoint.State.RUNNING, null, profile, state, stats.snapshot(), length(output.pages())));
             if (restored == null) {
@@ -228,27 +219,18 @@ public final class Crawler {
                             previous));
                     Checkpointer periodic = checkpointer.every(profile.checkpoint().interval())) {
                 try {
-                    runFetchers(worker, frontier);
+                    fetchers.run(worker, frontier);
                 } finally {
                     worker.finishParsing(); // every thread the crawl started ends with it
                     frontier.seal(); // a thread left behind records nothing after the final checkpoint
                 }
                 ProgressReporter.LOG.info(progress.next().toString());
             }
-            if (outputFailure.get() != null) {
-                throw outputFailure.get();
-            }
-            if (crawlFailure.get() != null) { // no final checkpoint: a resume goes on from the last good one
-                Throwable failure = crawlFailure.get();
-                throw new CrawlException("stopped by " + failure
-                        + (failure instanceof OutOfMemoryError ? "; give the JVM more heap (-Xmx) or lower"
-                                + " sieve.max-in-memory-urls, then resume with crawl --resume " + out : ""),
-                        failure);
-            }
+            fetchers.rethrowFailure(out);
             if (profile.output().warc()) {
                 LOG.info("WARC files: {}", output.archive().files());
             }
-            String reason = endReason.get() == null ? "finished" : endReason.get();
+            String reason = fetchers.reason();
             boolean finished = reason.equals("finished"); // one stopped at a limit goes on with a higher one
             checkpointer.write(finished ? Checkpoint.State.FINISHED : Checkpoint.State.STOPPED, reason);
             if (finished) {
@@ -330,94 +312,7 @@ public final class Crawler {
      * running then are cancelled and put back for the resume, the final checkpoint and the summary are written.
      */
     public void stop() {
-        endReason.compareAndSet(null, "stopped");
-        stopRequested.countDown();
-    }
-
-    private void runFetchers(FetchWorker worker, Frontier frontier) {
-        int threads = profile.fetch().threads();
-        CountDownLatch done = new CountDownLatch(threads);
-        for (int i = 0; i < threads; i++) {
-            Thread thread = new Thread(() -> {
-                try {
-                    worker.runUntilDone(() -> stopRequested.getCount() == 0 || endReason.get() != null);
-                } catch (java.io.UncheckedIOException e) {
-                    outputFailure.compareAndSet(null, e.getCause());
-                    endReason.set("failed");
-                    frontier.wakeAll();
-                } catch (RuntimeException | Error e) { // a bug, or the JVM out of memory: end the crawl
-                    crawlFailure.compareAndSet(null, e);
-                    endReason.set("failed");
-                    frontier.wakeAll();
-                } finally {
-                    done.countDown();
-                }
-            }, "fetcher-" + i);
-            thread.setDaemon(true);
-            thread.start();
-        }
-        Duration maxDuration = profile.limits().maxDuration();
-        try {
-            boolean finished = maxDuration.isZero() ? awaitEither(done, Long.MAX_VALUE)
-                    : awaitEither(done, maxDuration.toMillis());
-            if (!finished) {
-                endReason.compareAndSet(null, stopRequested.getCount() == 0 ? "stopped" : "max-duration");
-                frontier.wakeAll();
-                if (!done.await(stopGrace.toMillis(), TimeUnit.MILLISECONDS)) {
-                    cancelInFlight(worker, frontier, done);
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            endReason.compareAndSet(null, "stopped");
-            frontier.wakeAll();
-            worker.cancelInFlight();
-        }
-    }
-
-    /**
-     * The end of a crawl's grace period: the requests still in flight are cancelled and their URLs put back, to be
-     * fetched on resume. Fetchers are not interrupted (see {@link FetchWorker}); one that does not end even so (a
-     * host name still resolving, a page still parsing) is left behind, and what it holds stays in flight in the
-     * final checkpoint ({@link FetchWorker#seal()}).
-     */
-    private void cancelInFlight(FetchWorker worker, Frontier frontier, CountDownLatch done)
-            throws InterruptedException {
-        int running = frontier.requestsInFlight();
-        worker.cancelInFlight();
-        LOG.info("{} still in flight after the {} grace period: cancelled, kept in the checkpoint to be fetched on"
-                + " resume", running == 1 ? "1 request" : running + " requests",
-                ProfileUnits.formatDuration(stopGrace));
-        if (!done.await(Math.max(stopGrace.toMillis(), CANCEL_WAIT.toMillis()), TimeUnit.MILLISECONDS)) {
-            LOG.warn("{} fetcher threads did not end after their requests were cancelled; left behind, their URLs"
-                    + " kept in the checkpoint", done.getCount());
-        }
-    }
-
-    /**
-     * Waits until the fetchers are done, the crawl is ending (a stop, limits.max-pages, a failure) or {@code millis}
-     * pass; true if they are done.
-     */
-    private boolean awaitEither(CountDownLatch done, long millis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.min(millis, Long.MAX_VALUE / 2_000_000));
-        while (true) {
-            if (done.await(100, TimeUnit.MILLISECONDS)) {
-                return true;
-            }
-            if (stopRequested.getCount() == 0 || endReason.get() != null || System.nanoTime() > deadline) {
-                return false;
-            }
-        }
-    }
-
-    /** Called by workers after each record: ends the crawl at limits.max-pages. */
-    private boolean limitReached(long decided) {
-        long max = profile.limits().maxPages();
-        if (max > 0 && decided >= max) {
-            endReason.compareAndSet(null, "max-pages");
-            return true;
-        }
-        return false;
+        fetchers.stop();
     }
 
     private static Path createOutputDir(Path dir) throws CrawlException {
