@@ -180,7 +180,7 @@ public final class Crawler {
         boolean warc = profile.output().warc();
         Path pages = out.resolve(CrawlFolder.PAGES);
         try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seeds.origins(), clock,
-                        warc, idleConnections(profile));
+                        warc, HttpFetcher.idleConnections(profile.fetch(), profile.politeness()));
                 JsonlSink sink = JsonlSink.open(pages);
                 Archive archive = warc ? WarcArchive.open(profile, clock) : Archive.NONE) {
             openSink.set(sink);
@@ -272,16 +272,6 @@ public final class Crawler {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-    }
-
-    /**
-     * Idle connections worth keeping: each thread may hold {@code politeness.max-connections-per-host} to a host
-     * (at most 1,024 in all; servers close idle ones after a while anyway). With only {@code fetch.threads}, a crawl
-     * of 16 hosts by 32 threads reconnected once every 18 requests.
-     */
-    private static int idleConnections(CrawlProfile profile) {
-        long wanted = (long) profile.fetch().threads() * profile.politeness().maxConnectionsPerHost();
-        return (int) Math.min(1024, wanted);
     }
 
     /** The crawl's live counters (for progress displays and benchmarks); thread-safe. */
