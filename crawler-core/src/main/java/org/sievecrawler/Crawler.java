@@ -47,6 +47,11 @@ import org.slf4j.LoggerFactory;
  *   records -> pages.jsonl and counters, exchanges -> WARC (FolderSink); progress lines; checkpoints (Checkpointer)
  * </pre>
  *
+ * <p>Before it: the seeds ({@link Seeds}), the heap the Sieve needs
+ * ({@link org.sievecrawler.profile.SieveConfig#heapShortfall}), and what the crawl does with its output folder
+ * ({@link CrawlStart}: begin, begin afresh, go on). The fetcher threads and the end of the crawl:
+ * {@link FetcherThreads}.
+ *
  * <p>A crawl ends when the frontier is exhausted (nothing pending, no lease open), at {@code limits.max-pages} or
  * {@code limits.max-duration}, or on {@link #stop()}: no new URL is taken, requests in flight get a grace
  * period ({@value #STOP_GRACE_SECONDS} s) to finish and be recorded; those still running then are cancelled, not
@@ -176,7 +181,8 @@ public final class Crawler {
         if (restored != null) { // the records written after the checkpoint count again
             folder.restorePages(restored, stats);
         }
-        LinkScope scope = new LinkScope(profile.scope(), seeds.urls(), profile.fetch().allowPrivateAddresses());
+        LinkResolver links = new LinkResolver(normalizer,
+                new LinkScope(profile.scope(), seeds.urls(), profile.fetch().allowPrivateAddresses()));
         boolean warc = profile.output().warc();
         Path pages = out.resolve(CrawlFolder.PAGES);
         try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seeds.origins(), clock,
@@ -185,7 +191,7 @@ public final class Crawler {
                 Archive archive = warc ? WarcArchive.open(profile, clock) : Archive.NONE) {
             openSink.set(sink);
             FolderSink output = new FolderSink(sink, archive, stats);
-            return crawl(out, startedAt, seeds.urls(), restored, checkpoints, fetcher, output, scope, normalizer);
+            return crawl(out, startedAt, seeds.urls(), restored, checkpoints, fetcher, output, links);
         } catch (java.io.UncheckedIOException e) {
             throw e.getCause();
         }
@@ -193,13 +199,12 @@ public final class Crawler {
 
     /** The crawl itself, its output open: the frontier, the fetchers, progress, checkpoints and the summary. */
     private CrawlSummary crawl(Path out, Instant startedAt, List<String> seeds, Checkpoint restored,
-            CheckpointStore checkpoints, HttpFetcher fetcher, FolderSink output, LinkScope scope,
-            UrlNormalizer normalizer) throws CrawlException, CheckpointException, IOException {
+            CheckpointStore checkpoints, HttpFetcher fetcher, FolderSink output, LinkResolver links)
+            throws CrawlException, CheckpointException, IOException {
         try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), restored, output)) {
             PageParser parser = new PageParser();
-            FetchWorker worker = new FetchWorker(profile, frontier, fetcher,
-                    new PageReader(parser, new LinkResolver(normalizer, scope), profile), output,
-                    fetchers::limitReached);
+            FetchWorker worker = new FetchWorker(profile, frontier, fetcher, new PageReader(parser, links, profile),
+                    output, fetchers::limitReached);
             Checkpointer checkpointer = new Checkpointer(checkpoints, frontier, state -> new Checkpoint(
                     Checkpoint.State.RUNNING, null, profile, state, stats.snapshot(), length(output.pages())));
             if (restored == null) {
