@@ -178,7 +178,7 @@ public final class Crawler {
             case RESUME -> restored = folder.goOn(profile.limits().maxPages());
         }
         claimed.run();
-        if (restored != null) { // the records written after the checkpoint count again
+        if (restored != null) { // pages.jsonl and the counters as the crawl left them
             folder.restorePages(restored, stats);
         }
         LinkResolver links = new LinkResolver(normalizer,
