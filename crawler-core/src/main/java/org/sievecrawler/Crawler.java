@@ -6,36 +6,29 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
-import okhttp3.HttpUrl;
 import org.sievecrawler.checkpoint.Checkpoint;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.checkpoint.Checkpointer;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlLock;
+import org.sievecrawler.checkpoint.CrawlStart;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.frontier.Frontier;
-import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.LinkScope;
+import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.PageParser;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.SieveConfig;
-import org.sievecrawler.profile.ProfileUnits;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sieve.CorruptFilterException;
-import org.sievecrawler.sieve.SievePlan;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.warc.Archive;
@@ -54,6 +47,11 @@ import org.slf4j.LoggerFactory;
  *   records -> pages.jsonl and counters, exchanges -> WARC (FolderSink); progress lines; checkpoints (Checkpointer)
  * </pre>
  *
+ * <p>Before it: the seeds ({@link Seeds}), the heap the Sieve needs
+ * ({@link org.sievecrawler.profile.SieveConfig#heapShortfall}), and what the crawl does with its output folder
+ * ({@link CrawlStart}: begin, begin afresh, go on). The fetcher threads and the end of the crawl:
+ * {@link FetcherThreads}.
+ *
  * <p>A crawl ends when the frontier is exhausted (nothing pending, no lease open), at {@code limits.max-pages} or
  * {@code limits.max-duration}, or on {@link #stop()}: no new URL is taken, requests in flight get a grace
  * period ({@value #STOP_GRACE_SECONDS} s) to finish and be recorded; those still running then are cancelled, not
@@ -67,32 +65,21 @@ import org.slf4j.LoggerFactory;
  */
 public final class Crawler {
     private static final Logger LOG = LoggerFactory.getLogger(Crawler.class);
-    /** A pending URL held in memory, roughly: the string, its record and the queue's slot. */
-    static final int BYTES_PER_PENDING_URL = 100;
-    /** Heap for all but the Sieve: buffers, parsers, connections, the JVM's own. */
-    static final int HEAP_HEADROOM_MB = 64;
     /**
      * How long the requests in flight at the end of a crawl (a stop, a limit) may go on before they are cancelled and
      * their URLs put back, to be fetched on resume.
      */
     public static final long STOP_GRACE_SECONDS = 10;
     static final Duration STOP_GRACE = Duration.ofSeconds(STOP_GRACE_SECONDS);
-    /** How long fetchers may take to end once their requests are cancelled (at least the grace period). */
-    private static final Duration CANCEL_WAIT = Duration.ofSeconds(5);
 
     private final CrawlProfile profile;
     private final Clock clock;
-    private final CountDownLatch stopRequested = new CountDownLatch(1);
-    private final AtomicReference<String> endReason = new AtomicReference<>();
-    private final AtomicReference<IOException> outputFailure = new AtomicReference<>();
-    /** A bug or an Error (e.g. OutOfMemoryError) that ended a fetcher thread, and so the crawl. */
-    private final AtomicReference<Throwable> crawlFailure = new AtomicReference<>();
     private final CrawlStats stats = new CrawlStats();
     /** pages.jsonl while the crawl runs, for {@link #halt()}. */
     private final AtomicReference<JsonlSink> openSink = new AtomicReference<>();
     private final Start start;
-    /** How long requests in flight may go on after the crawl began to end; {@link #STOP_GRACE} but in tests. */
-    private final Duration stopGrace;
+    /** The fetcher threads, and why the crawl ends. */
+    private final FetcherThreads fetchers;
 
     /** What a crawl does with its output folder: begin there, begin afresh, or go on. */
     public enum Start {
@@ -137,7 +124,8 @@ public final class Crawler {
         this.profile = profile;
         this.clock = clock;
         this.start = start;
-        this.stopGrace = stopGrace;
+        this.fetchers = new FetcherThreads(profile.fetch().threads(), profile.limits().maxPages(),
+                profile.limits().maxDuration(), stopGrace);
     }
 
     /**
@@ -172,32 +160,38 @@ public final class Crawler {
             IOException {
         Instant startedAt = clock.instant();
         UrlNormalizer normalizer = new UrlNormalizer();
-        List<String> seeds = normalizeSeeds(normalizer);
-        String shortfall = heapShortfall(profile.sieve(), Runtime.getRuntime().maxMemory());
-        if (shortfall != null) { // refused before the filter (or a checkpoint's copy of it) is allocated
-            throw CrawlException.refused(shortfall, null);
+        Seeds seeds = Seeds.normalize(profile.seeds(), normalizer);
+        seeds.problems().forEach(LOG::warn);
+        if (seeds.urls().isEmpty()) {
+            throw new CrawlException(seeds.whyNone());
+        }
+        Optional<String> shortfall = profile.sieve().heapShortfall(Runtime.getRuntime().maxMemory());
+        if (shortfall.isPresent()) { // refused before the filter (or a checkpoint's copy of it) is allocated
+            throw CrawlException.refused(shortfall.get(), null);
         }
         CheckpointStore checkpoints = new CheckpointStore(out);
-        Checkpoint restored = start == Start.RESUME ? restorable(checkpoints) : prepareNewCrawl(checkpoints, out);
-        claimed.run();
-        if (restored != null) {
-            cutPartialPages(restored);
+        CrawlStart folder = new CrawlStart(out, profile.output().warcPrefix(), checkpoints);
+        Checkpoint restored = null;
+        switch (start) {
+            case NEW -> folder.begin();
+            case OVERWRITE -> folder.beginAfresh();
+            case RESUME -> restored = folder.goOn(profile.limits().maxPages());
         }
-        LinkScope scope = new LinkScope(profile.scope(), seeds, profile.fetch().allowPrivateAddresses());
+        claimed.run();
+        if (restored != null) { // pages.jsonl and the counters as the crawl left them
+            folder.restorePages(restored, stats);
+        }
+        LinkResolver links = new LinkResolver(normalizer,
+                new LinkScope(profile.scope(), seeds.urls(), profile.fetch().allowPrivateAddresses()));
         boolean warc = profile.output().warc();
         Path pages = out.resolve(CrawlFolder.PAGES);
-        if (restored != null) { // the records written after the checkpoint count again
-            stats.restore(restored.counters());
-            JsonlSink.read(pages, Math.min(restored.pagesBytes(), Files.exists(pages) ? Files.size(pages) : 0),
-                    stats::record);
-        }
-        try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seedOrigins(seeds), clock,
-                        warc, idleConnections(profile));
+        try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seeds.origins(), clock,
+                        warc, HttpFetcher.idleConnections(profile.fetch(), profile.politeness()));
                 JsonlSink sink = JsonlSink.open(pages);
                 Archive archive = warc ? WarcArchive.open(profile, clock) : Archive.NONE) {
             openSink.set(sink);
             FolderSink output = new FolderSink(sink, archive, stats);
-            return crawl(out, startedAt, seeds, restored, checkpoints, fetcher, output, scope, normalizer);
+            return crawl(out, startedAt, seeds.urls(), restored, checkpoints, fetcher, output, links);
         } catch (java.io.UncheckedIOException e) {
             throw e.getCause();
         }
@@ -205,13 +199,12 @@ public final class Crawler {
 
     /** The crawl itself, its output open: the frontier, the fetchers, progress, checkpoints and the summary. */
     private CrawlSummary crawl(Path out, Instant startedAt, List<String> seeds, Checkpoint restored,
-            CheckpointStore checkpoints, HttpFetcher fetcher, FolderSink output, LinkScope scope,
-            UrlNormalizer normalizer) throws CrawlException, CheckpointException, IOException {
+            CheckpointStore checkpoints, HttpFetcher fetcher, FolderSink output, LinkResolver links)
+            throws CrawlException, CheckpointException, IOException {
         try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), restored, output)) {
             PageParser parser = new PageParser();
-            FetchWorker worker = new FetchWorker(profile, frontier, fetcher,
-                    new PageReader(parser, new LinkResolver(normalizer, scope), profile), output,
-                    this::limitReached);
+            FetchWorker worker = new FetchWorker(profile, frontier, fetcher, new PageReader(parser, links, profile),
+                    output, fetchers::limitReached);
             Checkpointer checkpointer = new Checkpointer(checkpoints, frontier, state -> new Checkpoint(
                     Checkpoint.State.RUNNING, null, profile, state, stats.snapshot(), length(output.pages())));
             if (restored == null) {
@@ -231,27 +224,18 @@ public final class Crawler {
                             previous));
                     Checkpointer periodic = checkpointer.every(profile.checkpoint().interval())) {
                 try {
-                    runFetchers(worker, frontier);
+                    fetchers.run(worker, frontier);
                 } finally {
                     worker.finishParsing(); // every thread the crawl started ends with it
                     frontier.seal(); // a thread left behind records nothing after the final checkpoint
                 }
                 ProgressReporter.LOG.info(progress.next().toString());
             }
-            if (outputFailure.get() != null) {
-                throw outputFailure.get();
-            }
-            if (crawlFailure.get() != null) { // no final checkpoint: a resume goes on from the last good one
-                Throwable failure = crawlFailure.get();
-                throw new CrawlException("stopped by " + failure
-                        + (failure instanceof OutOfMemoryError ? "; give the JVM more heap (-Xmx) or lower"
-                                + " sieve.max-in-memory-urls, then resume with crawl --resume " + out : ""),
-                        failure);
-            }
+            fetchers.rethrowFailure(out);
             if (profile.output().warc()) {
                 LOG.info("WARC files: {}", output.archive().files());
             }
-            String reason = endReason.get() == null ? "finished" : endReason.get();
+            String reason = fetchers.reason();
             boolean finished = reason.equals("finished"); // one stopped at a limit goes on with a higher one
             checkpointer.write(finished ? Checkpoint.State.FINISHED : Checkpoint.State.STOPPED, reason);
             if (finished) {
@@ -287,131 +271,12 @@ public final class Crawler {
         }
     }
 
-    /**
-     * The checkpoint to resume from: refused when it is missing, invalid or of a crawl that ran out of URLs, or when
-     * the crawl stopped at limits.max-pages and the limit is not raised. (A checkpoint an earlier build marked
-     * finished at max-pages is resumable too.)
-     */
-    private Checkpoint restorable(CheckpointStore checkpoints) throws CheckpointException, IOException {
-        Checkpoint checkpoint = checkpoints.read();
-        Path dir = profile.output().dir();
-        long decided = checkpoint.counters().decided();
-        if (checkpoint.state() == Checkpoint.State.FINISHED && !"max-pages".equals(checkpoint.endReason())) {
-            throw new CheckpointException("the crawl in " + dir + " already finished (" + checkpoint.endReason()
-                    + ", " + decided + " URLs decided); there is nothing to resume");
-        }
-        long maxPages = profile.limits().maxPages();
-        if (maxPages > 0 && decided >= maxPages) {
-            String where = "max-pages".equals(checkpoint.endReason())
-                    ? "the crawl in " + dir + " stopped at limits.max-pages " + maxPages + " (" + decided
-                            + " URLs decided)"
-                    : "limits.max-pages " + maxPages + " is not above the " + decided + " URLs the crawl in " + dir
-                            + " already decided";
-            throw new CheckpointException(where + "; resume it with a higher limit, e.g. crawler crawl --resume "
-                    + dir + " --max-pages " + (decided * 2) + " (0 for none)");
-        }
-        return checkpoint;
-    }
-
-    /** Cuts a partial last line a crash left off pages.jsonl, and warns when it is shorter than at the checkpoint. */
-    private void cutPartialPages(Checkpoint checkpoint) throws IOException {
-        Path pages = profile.output().dir().resolve(CrawlFolder.PAGES);
-        long cut = JsonlSink.cutPartialLine(pages);
-        if (cut > 0) {
-            LOG.warn("cut a partial last line of {} bytes off {}", cut, pages);
-        }
-        long length = Files.exists(pages) ? Files.size(pages) : 0;
-        if (length < checkpoint.pagesBytes()) {
-            LOG.warn("{} is {} bytes long, shorter than the {} bytes at the checkpoint; records are lost",
-                    pages, length, checkpoint.pagesBytes());
-        }
-    }
-
-    /**
-     * A new crawl never mixes its output with an earlier crawl's: a folder holding one is refused, naming its files
-     * and whether it can be resumed, unless the crawl starts afresh ({@link Start#OVERWRITE}), which deletes them.
-     */
-    private Checkpoint prepareNewCrawl(CheckpointStore checkpoints, Path out) throws CheckpointException,
-            IOException {
-        CrawlFolder folder = new CrawlFolder(out, profile.output().warcPrefix());
-        List<Path> earlier = folder.earlierOutput();
-        if (earlier.isEmpty()) {
-            return null;
-        }
-        if (start == Start.OVERWRITE) {
-            folder.clear();
-            LOG.info("started afresh: deleted the earlier crawl's {} and crawl.log",
-                    String.join(", ", names(out, earlier)));
-            return null;
-        }
-        String files = String.join(", ", names(out, earlier));
-        String unfinished = checkpoints.exists() ? resumable(checkpoints) : null;
-        String overwrite = "start afresh with --overwrite, which deletes its " + files + " and crawl.log (no other"
-                + " file), or choose another output folder";
-        throw new CheckpointException(unfinished != null
-                ? out + " holds a crawl that did not finish (" + unfinished + "): resume it with crawler crawl"
-                        + " --resume " + out + ", " + overwrite
-                : out + " holds the output of an earlier crawl (" + files + "); a new crawl would mix its pages"
-                        + " with them: " + overwrite);
-    }
-
-    /** How far the crawl of a checkpoint got, if it can be resumed; null if it finished. */
-    private static String resumable(CheckpointStore checkpoints) {
-        try {
-            Checkpoint checkpoint = checkpoints.read();
-            if (checkpoint.state() == Checkpoint.State.FINISHED) {
-                return null;
-            }
-            return (checkpoint.endReason() == null ? "killed or crashed" : checkpoint.endReason()) + ", "
-                    + checkpoint.counters().decided() + " URLs decided";
-        } catch (CheckpointException e) {
-            return "its checkpoint is unreadable: " + e.getMessage();
-        }
-    }
-
-    private static List<String> names(Path out, List<Path> files) {
-        return files.stream().map(f -> out.relativize(f) + (Files.isDirectory(f) ? "/" : "")).toList();
-    }
-
-    /**
-     * Why the Sieve cannot fit a heap of {@code maxHeap} bytes, or null if it fits: its Bloom filter twice (a
-     * checkpoint copies it while the crawl goes on), {@code sieve.max-in-memory-urls} pending URLs at
-     * {@value #BYTES_PER_PENDING_URL} bytes each, and {@value #HEAP_HEADROOM_MB} MB for the rest of the crawl
-     * (buffers, parsers, connections). A filter grown past its first layer ({@code on-overflow: grow}) is not
-     * foreseen. {@code maxHeap} is {@link Runtime#maxMemory()}; Long.MAX_VALUE when the JVM sets no limit.
-     */
-    static String heapShortfall(SieveConfig sieve, long maxHeap) {
-        long filter = SievePlan.of(sieve.expectedUrls(), sieve.falsePositiveRate()).bytes();
-        long needed = 2 * filter + (long) sieve.maxInMemoryUrls() * BYTES_PER_PENDING_URL
-                + HEAP_HEADROOM_MB * 1_000_000L;
-        if (maxHeap == Long.MAX_VALUE || needed <= maxHeap) {
-            return null;
-        }
-        long gibibytes = (needed + (1L << 30) - 1) >> 30;
-        return "sieve.expected-urls " + sieve.expectedUrls() + " at sieve.false-positive-rate "
-                + sieve.falsePositiveRate() + " needs a " + SievePlan.humanBytes(filter) + " Bloom filter, twice while"
-                + " a checkpoint copies it: with " + sieve.maxInMemoryUrls() + " pending URLs in memory"
-                + " (sieve.max-in-memory-urls) and room for the rest, " + SievePlan.humanBytes(needed) + " of heap;"
-                + " this JVM's heap is at most " + SievePlan.humanBytes(maxHeap) + " (Runtime.maxMemory): raise it"
-                + " with JAVA_OPTS=-Xmx" + gibibytes + "g, or lower sieve.expected-urls";
-    }
-
     private static long length(JsonlSink pages) {
         try {
             return pages.length();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-    }
-
-    /**
-     * Idle connections worth keeping: each thread may hold {@code politeness.max-connections-per-host} to a host
-     * (at most 1,024 in all; servers close idle ones after a while anyway). With only {@code fetch.threads}, a crawl
-     * of 16 hosts by 32 threads reconnected once every 18 requests.
-     */
-    private static int idleConnections(CrawlProfile profile) {
-        long wanted = (long) profile.fetch().threads() * profile.politeness().maxConnectionsPerHost();
-        return (int) Math.min(1024, wanted);
     }
 
     /** The crawl's live counters (for progress displays and benchmarks); thread-safe. */
@@ -442,124 +307,7 @@ public final class Crawler {
      * running then are cancelled and put back for the resume, the final checkpoint and the summary are written.
      */
     public void stop() {
-        endReason.compareAndSet(null, "stopped");
-        stopRequested.countDown();
-    }
-
-    private void runFetchers(FetchWorker worker, Frontier frontier) {
-        int threads = profile.fetch().threads();
-        CountDownLatch done = new CountDownLatch(threads);
-        for (int i = 0; i < threads; i++) {
-            Thread thread = new Thread(() -> {
-                try {
-                    worker.runUntilDone(() -> stopRequested.getCount() == 0 || endReason.get() != null);
-                } catch (java.io.UncheckedIOException e) {
-                    outputFailure.compareAndSet(null, e.getCause());
-                    endReason.set("failed");
-                    frontier.wakeAll();
-                } catch (RuntimeException | Error e) { // a bug, or the JVM out of memory: end the crawl
-                    crawlFailure.compareAndSet(null, e);
-                    endReason.set("failed");
-                    frontier.wakeAll();
-                } finally {
-                    done.countDown();
-                }
-            }, "fetcher-" + i);
-            thread.setDaemon(true);
-            thread.start();
-        }
-        Duration maxDuration = profile.limits().maxDuration();
-        try {
-            boolean finished = maxDuration.isZero() ? awaitEither(done, Long.MAX_VALUE)
-                    : awaitEither(done, maxDuration.toMillis());
-            if (!finished) {
-                endReason.compareAndSet(null, stopRequested.getCount() == 0 ? "stopped" : "max-duration");
-                frontier.wakeAll();
-                if (!done.await(stopGrace.toMillis(), TimeUnit.MILLISECONDS)) {
-                    cancelInFlight(worker, frontier, done);
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            endReason.compareAndSet(null, "stopped");
-            frontier.wakeAll();
-            worker.cancelInFlight();
-        }
-    }
-
-    /**
-     * The end of a crawl's grace period: the requests still in flight are cancelled and their URLs put back, to be
-     * fetched on resume. Fetchers are not interrupted (see {@link FetchWorker}); one that does not end even so (a
-     * host name still resolving, a page still parsing) is left behind, and what it holds stays in flight in the
-     * final checkpoint ({@link FetchWorker#seal()}).
-     */
-    private void cancelInFlight(FetchWorker worker, Frontier frontier, CountDownLatch done)
-            throws InterruptedException {
-        int running = frontier.requestsInFlight();
-        worker.cancelInFlight();
-        LOG.info("{} still in flight after the {} grace period: cancelled, kept in the checkpoint to be fetched on"
-                + " resume", running == 1 ? "1 request" : running + " requests",
-                ProfileUnits.formatDuration(stopGrace));
-        if (!done.await(Math.max(stopGrace.toMillis(), CANCEL_WAIT.toMillis()), TimeUnit.MILLISECONDS)) {
-            LOG.warn("{} fetcher threads did not end after their requests were cancelled; left behind, their URLs"
-                    + " kept in the checkpoint", done.getCount());
-        }
-    }
-
-    /**
-     * Waits until the fetchers are done, the crawl is ending (a stop, limits.max-pages, a failure) or {@code millis}
-     * pass; true if they are done.
-     */
-    private boolean awaitEither(CountDownLatch done, long millis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.min(millis, Long.MAX_VALUE / 2_000_000));
-        while (true) {
-            if (done.await(100, TimeUnit.MILLISECONDS)) {
-                return true;
-            }
-            if (stopRequested.getCount() == 0 || endReason.get() != null || System.nanoTime() > deadline) {
-                return false;
-            }
-        }
-    }
-
-    /** Called by workers after each record: ends the crawl at limits.max-pages. */
-    private boolean limitReached(long decided) {
-        long max = profile.limits().maxPages();
-        if (max > 0 && decided >= max) {
-            endReason.compareAndSet(null, "max-pages");
-            return true;
-        }
-        return false;
-    }
-
-    private List<String> normalizeSeeds(UrlNormalizer normalizer) throws CrawlException {
-        List<String> seeds = new ArrayList<>();
-        List<String> problems = new ArrayList<>();
-        for (String raw : profile.seeds()) {
-            LinkDecision decision = normalizer.normalize(raw.trim());
-            if (decision instanceof LinkDecision.Accept accept) {
-                seeds.add(accept.url());
-            } else {
-                LinkDecision.Reject reject = (LinkDecision.Reject) decision;
-                problems.add("seed \"" + raw + "\": " + reject.detail());
-            }
-        }
-        problems.forEach(LOG::warn);
-        if (seeds.isEmpty()) {
-            throw new CrawlException(profile.seeds().isEmpty() ? "no seeds: give at least one URL to start from"
-                    : "no usable seed: " + String.join("; ", problems));
-        }
-        return seeds;
-    }
-
-    /** The seeds' origins, {@code host:port}: the only ones the fetcher reaches on a special-purpose address. */
-    private static Set<String> seedOrigins(List<String> seeds) {
-        Set<String> origins = new HashSet<>();
-        for (String seed : seeds) {
-            HttpUrl url = HttpUrl.get(seed);
-            origins.add((url.host().indexOf(':') >= 0 ? "[" + url.host() + "]" : url.host()) + ":" + url.port());
-        }
-        return origins;
+        fetchers.stop();
     }
 
     private static Path createOutputDir(Path dir) throws CrawlException {

@@ -569,19 +569,6 @@ class CrawlerTest {
     }
 
     @Test
-    void namesTheHeapASieveNeedsAndTheXmxThatHoldsIt() {
-        SieveConfig sieve = new SieveConfig(5_000_000_000L, 0.01, OverflowPolicy.WARN);
-
-        assertThat(Crawler.heapShortfall(sieve, 4L << 30)).isEqualTo("sieve.expected-urls 5000000000 at"
-                + " sieve.false-positive-rate 0.01 needs a 5.58 GiB Bloom filter, twice while a checkpoint copies it:"
-                + " with 100000 pending URLs in memory (sieve.max-in-memory-urls) and room for the rest, 11.2 GiB of"
-                + " heap; this JVM's heap is at most 4.00 GiB (Runtime.maxMemory): raise it with JAVA_OPTS=-Xmx12g,"
-                + " or lower sieve.expected-urls");
-        assertThat(Crawler.heapShortfall(sieve, 12L << 30)).isNull();
-        assertThat(Crawler.heapShortfall(sieve, Long.MAX_VALUE)).isNull();
-    }
-
-    @Test
     void refusesASieveTooLargeForTheHeapBeforeAllocatingIt() {
         CrawlProfile profile = profile(site.url("/"))
                 .withSieve(new SieveConfig(100_000_000_000L, 0.01, OverflowPolicy.WARN));

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * two are never mixed, and how to start afresh ({@link #clear()}), deleting those files and no other.
  *
  * <p>Not thread-safe; used by the crawl holding the folder's {@link CrawlLock}, before it starts. Which earlier
- * crawl may be resumed is the {@link CheckpointStore}'s to say.
+ * crawl may be resumed, and what a crawl does with the folder, is {@link CrawlStart}'s to say.
  */
 public final class CrawlFolder {
     public static final String PAGES = "pages.jsonl";

@@ -26,6 +26,7 @@ import okhttp3.Request;
 import okhttp3.Response;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
+import org.sievecrawler.profile.PolitenessConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,6 +84,16 @@ public final class HttpFetcher implements AutoCloseable {
     /** Calls from their start until their body is read, for {@link #cancelCalls()}. */
     private final Set<Call> calls = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
+
+    /**
+     * Idle connections worth keeping for a crawl: each thread may hold {@code politeness.max-connections-per-host} to
+     * a host (at most 1,024 in all; servers close idle ones after a while anyway). With only {@code fetch.threads}, a
+     * crawl of 16 hosts by 32 threads reconnected once every 18 requests.
+     */
+    public static int idleConnections(FetchConfig fetch, PolitenessConfig politeness) {
+        long wanted = (long) fetch.threads() * politeness.maxConnectionsPerHost();
+        return (int) Math.min(1024, wanted);
+    }
 
     /** A fetcher on the system clock; see {@link #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock)}. */
     public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> seedOrigins) {

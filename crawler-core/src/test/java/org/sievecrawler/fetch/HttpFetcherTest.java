@@ -38,6 +38,7 @@ import org.junit.jupiter.params.provider.CsvFileSource;
 import org.sievecrawler.fixtures.SocketSite;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
+import org.sievecrawler.profile.PolitenessConfig;
 
 class HttpFetcherTest {
     private static final String USER_AGENT = "SieveTest/1.0 (+http://127.0.0.1/bot)";
@@ -100,6 +101,14 @@ class HttpFetcherTest {
             gz.write(data);
         }
         return out.toByteArray();
+    }
+
+    @Test
+    void keepsAnIdleConnectionPerThreadAndConnectionToAHostAtMost1024() {
+        PolitenessConfig twoPerHost = PolitenessConfig.defaults().withMaxConnectionsPerHost(2);
+
+        assertThat(HttpFetcher.idleConnections(FetchConfig.defaults().withThreads(32), twoPerHost)).isEqualTo(64);
+        assertThat(HttpFetcher.idleConnections(FetchConfig.defaults().withThreads(1024), twoPerHost)).isEqualTo(1024);
     }
 
     @Test

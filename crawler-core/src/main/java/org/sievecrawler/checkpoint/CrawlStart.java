@@ -1,0 +1,133 @@
+package org.sievecrawler.checkpoint;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.sievecrawler.progress.CrawlStats;
+import org.sievecrawler.sink.JsonlSink;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a crawl does with its output folder before it writes there: begin ({@link #begin()}, refused when an
+ * earlier crawl's output is in it), begin afresh ({@link #beginAfresh()}, deleting that output), or go on from the
+ * folder's checkpoint ({@link #goOn(long)}, refused when that is not possible); and, going on, pages.jsonl and the
+ * counters as the crawl left them ({@link #restorePages}). Every refusal is a {@link CheckpointException} whose
+ * message names the folder and the command that gets the user further.
+ *
+ * <p>Not thread-safe; used by the crawl holding the folder's {@link CrawlLock}, before its fetchers start.
+ *
+ * <p>Out of scope: which files are the crawl's ({@link CrawlFolder}), reading and writing checkpoints
+ * ({@link CheckpointStore}), and the frontier's state (the frontier resumes itself from the checkpoint).
+ */
+public final class CrawlStart {
+    private static final Logger LOG = LoggerFactory.getLogger(CrawlStart.class);
+
+    private final Path dir;
+    private final CrawlFolder folder;
+    private final CheckpointStore checkpoints;
+
+    /**
+     * @param dir the output folder
+     * @param warcPrefix the profile's {@code output.warc-prefix}
+     * @param checkpoints the folder's checkpoints
+     */
+    public CrawlStart(Path dir, String warcPrefix, CheckpointStore checkpoints) {
+        this.dir = dir;
+        this.folder = new CrawlFolder(dir, warcPrefix);
+        this.checkpoints = checkpoints;
+    }
+
+    /**
+     * A new crawl never mixes its output with an earlier crawl's: a folder holding one is refused, naming its files
+     * and whether it can be resumed.
+     */
+    public void begin() throws CheckpointException, IOException {
+        List<Path> earlier = folder.earlierOutput();
+        if (earlier.isEmpty()) {
+            return;
+        }
+        String files = String.join(", ", names(earlier));
+        String unfinished = checkpoints.exists() ? resumable() : null;
+        String overwrite = "start afresh with --overwrite, which deletes its " + files + " and crawl.log (no other"
+                + " file), or choose another output folder";
+        throw new CheckpointException(unfinished != null
+                ? dir + " holds a crawl that did not finish (" + unfinished + "): resume it with crawler crawl"
+                        + " --resume " + dir + ", " + overwrite
+                : dir + " holds the output of an earlier crawl (" + files + "); a new crawl would mix its pages"
+                        + " with them: " + overwrite);
+    }
+
+    /** A new crawl that first deletes an earlier crawl's files in the folder ({@link CrawlFolder#clear()}). */
+    public void beginAfresh() throws IOException {
+        List<Path> earlier = folder.earlierOutput();
+        if (earlier.isEmpty()) {
+            return;
+        }
+        folder.clear();
+        LOG.info("started afresh: deleted the earlier crawl's {} and crawl.log", String.join(", ", names(earlier)));
+    }
+
+    /**
+     * The checkpoint to go on from: refused when it is missing, invalid or of a crawl that ran out of URLs, or when
+     * the crawl stopped at limits.max-pages and the limit ({@code maxPages}, 0 for none) is not raised. (A
+     * checkpoint an earlier build marked finished at max-pages is resumable too.)
+     */
+    public Checkpoint goOn(long maxPages) throws CheckpointException {
+        Checkpoint checkpoint = checkpoints.read();
+        long decided = checkpoint.counters().decided();
+        if (checkpoint.state() == Checkpoint.State.FINISHED && !"max-pages".equals(checkpoint.endReason())) {
+            throw new CheckpointException("the crawl in " + dir + " already finished (" + checkpoint.endReason()
+                    + ", " + decided + " URLs decided); there is nothing to resume");
+        }
+        if (maxPages > 0 && decided >= maxPages) {
+            String where = "max-pages".equals(checkpoint.endReason())
+                    ? "the crawl in " + dir + " stopped at limits.max-pages " + maxPages + " (" + decided
+                            + " URLs decided)"
+                    : "limits.max-pages " + maxPages + " is not above the " + decided + " URLs the crawl in " + dir
+                            + " already decided";
+            throw new CheckpointException(where + "; resume it with a higher limit, e.g. crawler crawl --resume "
+                    + dir + " --max-pages " + (decided * 2) + " (0 for none)");
+        }
+        return checkpoint;
+    }
+
+    /**
+     * pages.jsonl and {@code stats} as the crawl of {@code checkpoint} left them: a partial last line a crash left
+     * is cut off (with a warning, and another when the file is shorter than at the checkpoint); the counters are
+     * the checkpoint's, plus the records written after it, which count again.
+     */
+    public void restorePages(Checkpoint checkpoint, CrawlStats stats) throws IOException {
+        Path pages = dir.resolve(CrawlFolder.PAGES);
+        long cut = JsonlSink.cutPartialLine(pages);
+        if (cut > 0) {
+            LOG.warn("cut a partial last line of {} bytes off {}", cut, pages);
+        }
+        long length = Files.exists(pages) ? Files.size(pages) : 0;
+        if (length < checkpoint.pagesBytes()) {
+            LOG.warn("{} is {} bytes long, shorter than the {} bytes at the checkpoint; records are lost",
+                    pages, length, checkpoint.pagesBytes());
+        }
+        stats.restore(checkpoint.counters());
+        JsonlSink.read(pages, Math.min(checkpoint.pagesBytes(), length), stats::record);
+    }
+
+    /** How far the crawl of the folder's checkpoint got, if it can be resumed; null if it finished. */
+    private String resumable() {
+        try {
+            Checkpoint checkpoint = checkpoints.read();
+            if (checkpoint.state() == Checkpoint.State.FINISHED) {
+                return null;
+            }
+            return (checkpoint.endReason() == null ? "killed or crashed" : checkpoint.endReason()) + ", "
+                    + checkpoint.counters().decided() + " URLs decided";
+        } catch (CheckpointException e) {
+            return "its checkpoint is unreadable: " + e.getMessage();
+        }
+    }
+
+    private List<String> names(List<Path> files) {
+        return files.stream().map(f -> dir.relativize(f) + (Files.isDirectory(f) ? "/" : "")).toList();
+    }
+}
