@@ -27,6 +27,7 @@ import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.sievecrawler.profile.ProfileUnits;
 
 /**
  * The administration of a cluster crawl's topics on one Kafka cluster: {@link #init} creates the topics of
@@ -56,6 +57,13 @@ public final class ClusterAdmin implements AutoCloseable {
     }
 
     /**
+     * Takes over {@code admin} (closing this closes it); {@code bootstrap} names the cluster in messages. For a caller that has its client already, and for tests (MockAdminClient).
+     */
+    public static ClusterAdmin using(Admin admin, String bootstrap, Duration timeout) {
+        return new ClusterAdmin(admin, bootstrap, timeout);
+    }
+
+    /**
      * An Admin client for the cluster at {@code bootstrap} ({@code HOST:PORT}, or several separated by commas).
      * Nothing is sent yet: an unreachable cluster shows at the first request.
      *
@@ -73,8 +81,10 @@ public final class ClusterAdmin implements AutoCloseable {
         try {
             return new ClusterAdmin(Admin.create(properties), servers, timeout);
         } catch (KafkaException e) {
+            String why = rootMessage(e);
             throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "cannot connect to the Kafka cluster at "
-                    + servers + ": " + rootMessage(e));
+                    + servers + ": " + (why.startsWith("No resolvable bootstrap urls")
+                            ? "no host name of it resolves to an address (" + why + ")" : why));
         }
     }
 
@@ -266,7 +276,7 @@ public final class ClusterAdmin implements AutoCloseable {
 
     private ClusterException unanswered(String what) {
         return new ClusterException(ClusterException.Kind.UNAVAILABLE, "no answer from the Kafka cluster at "
-                + bootstrap + " within " + timeout.toSeconds() + " s (" + what + "): is a broker running there and"
+                + bootstrap + " within " + ProfileUnits.formatDuration(timeout) + " (" + what + "): is a broker running there and"
                 + " reachable from here? (a local one: crawler-cluster/kafka-local.sh start)");
     }
 

@@ -156,7 +156,7 @@ class ClusterAdminTest {
             assertThatThrownBy(() -> nowhere.init(ClusterTopics.of(CRAWL)))
                     .isInstanceOf(ClusterException.class)
                     .hasFieldOrPropertyWithValue("kind", ClusterException.Kind.UNAVAILABLE)
-                    .hasMessageStartingWith("no answer from the Kafka cluster at " + address + " within 1 s");
+                    .hasMessageStartingWith("no answer from the Kafka cluster at " + address + " within 1s");
         }
     }
 
