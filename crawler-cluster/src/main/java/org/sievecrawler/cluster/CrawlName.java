@@ -33,12 +33,13 @@ public record CrawlName(String value) {
         if (value.equals(".") || value.equals("..")) {
             throw new IllegalArgumentException("crawl name must not be \".\" or \"..\": \"" + value + "\"");
         }
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
+        int position = 0;
+        for (int c : value.codePoints().toArray()) {
+            position++;
             if (!legal(c)) {
                 throw new IllegalArgumentException("crawl name may hold only ASCII letters, digits, '.', '_' and '-'"
                         + " (Kafka's topic name rule); \"" + value + "\" has " + describe(c) + " at position "
-                        + (i + 1));
+                        + position);
             }
         }
     }
@@ -48,19 +49,19 @@ public record CrawlName(String value) {
         return value + suffix;
     }
 
-    private static boolean legal(char c) {
+    private static boolean legal(int c) {
         return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_'
                 || c == '-';
     }
 
-    private static String describe(char c) {
+    private static String describe(int c) {
         if (c == ' ') {
             return "a space";
         }
         if (Character.isISOControl(c) || Character.isWhitespace(c)) {
-            return String.format("the control character U+%04X", (int) c);
+            return String.format(java.util.Locale.ROOT, "the character U+%04X", c);
         }
-        return "'" + c + "'";
+        return "'" + Character.toString(c) + "'";
     }
 
     @Override

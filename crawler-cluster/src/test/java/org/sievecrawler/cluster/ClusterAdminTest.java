@@ -108,6 +108,28 @@ class ClusterAdminTest {
     }
 
     @Test
+    void aTopicAnotherInitCreatedMeanwhileIsCheckedAgainAndFoundAsAsked() throws Exception {
+        Node broker = new Node(0, "127.0.0.1", 9092);
+        MockAdminClient racing = new MockAdminClient(List.of(broker), broker) {
+            @Override
+            public synchronized org.apache.kafka.clients.admin.CreateTopicsResult createTopics(
+                    java.util.Collection<org.apache.kafka.clients.admin.NewTopic> newTopics,
+                    org.apache.kafka.clients.admin.CreateTopicsOptions options) {
+                List<TopicPartitionInfo> infos = IntStream.range(0, 4)
+                        .mapToObj(p -> new TopicPartitionInfo(p, broker, List.of(broker), List.of(broker))).toList();
+                addTopic(false, "docs.fetched", infos, Map.of("cleanup.policy", "delete"));
+                return super.createTopics(newTopics, options);
+            }
+        };
+        try (ClusterAdmin raced = new ClusterAdmin(racing, "127.0.0.1:9092", Duration.ofSeconds(5))) {
+            List<TopicCheck> done = raced.init(new ClusterTopics(CRAWL, 4, (short) 1));
+
+            assertThat(done).extracting(c -> c.getClass().getSimpleName())
+                    .containsExactly("Missing", "Matches", "Missing");
+        }
+    }
+
+    @Test
     void refusesAReplicationFactorAboveTheBrokersNamingBoth() {
         assertThatThrownBy(() -> admin.init(new ClusterTopics(CRAWL, 12, (short) 3)))
                 .isInstanceOf(ClusterException.class)
