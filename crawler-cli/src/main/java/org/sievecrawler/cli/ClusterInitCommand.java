@@ -102,7 +102,7 @@ final class ClusterInitCommand implements Callable<Integer> {
             String what = check instanceof TopicCheck.Missing ? "created" : "exists ";
             String replicas = check instanceof TopicCheck.Matches m ? Integer.toString(m.state().replication())
                     : Short.toString(t.replication());
-            out.println(String.format(Locale.ROOT, "  %s  %-" + width + "s  %d partitions, replication %s, %s=%s  %s",
+            out.println(String.format(Locale.ROOT, "  %s  %-" + width + "s  %d partitions, replication %s, %s=%-7s  %s",
                     what, t.name(), t.partitions(), replicas, TopicSpec.CLEANUP_POLICY, t.cleanupPolicy(),
                     t.purpose()));
         }
