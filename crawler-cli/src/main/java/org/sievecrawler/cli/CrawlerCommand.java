@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 
 /**
  * The top-level {@code crawler} command and its subcommands: {@code crawl}, {@code demo},
- * {@code profile check}, {@code sieve-plan} and {@code warc ls}. It also holds what the subcommands share: where
+ * {@code profile check}, {@code sieve-plan}, {@code warc ls} and {@code cluster init}. It also holds what the subcommands share: where
  * profiles come from and where a stop signal comes from (a test replaces both).
  *
  * <p>Exit codes: 0 finished; 1 the crawl failed (including a crawl that received no response at all); 2 usage or
@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
         versionProvider = ManifestVersion.class,
         description = "A single-node web crawler with a probabilistic (Bloom-filtered) frontier.",
         subcommands = {CrawlCommand.class, DemoCommand.class, ProfileCommand.class, SievePlanCommand.class,
-            WarcCommand.class},
+            WarcCommand.class, ClusterCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             " 0:finished",
@@ -40,14 +40,20 @@ public final class CrawlerCommand implements Callable<Integer> {
 
     private final ProfileSource profiles;
     private final StopSignal stopSignal;
+    private final ClusterConnector clusters;
 
     public CrawlerCommand() {
         this(ProfileSource.YAML, StopSignal.CTRL_C);
     }
 
     CrawlerCommand(ProfileSource profiles, StopSignal stopSignal) {
+        this(profiles, stopSignal, ClusterConnector.KAFKA);
+    }
+
+    CrawlerCommand(ProfileSource profiles, StopSignal stopSignal, ClusterConnector clusters) {
         this.profiles = profiles;
         this.stopSignal = stopSignal;
+        this.clusters = clusters;
     }
 
     /** A configured command line: exit code 2 for usage errors, as documented. */
@@ -80,6 +86,10 @@ public final class CrawlerCommand implements Callable<Integer> {
 
     StopSignal stopSignal() {
         return stopSignal;
+    }
+
+    ClusterConnector clusters() {
+        return clusters;
     }
 
     @Override

@@ -46,6 +46,10 @@ final class LogSetup {
                 : verbosity == 0 ? Level.INFO : verbosity == -1 ? Level.WARN : Level.ERROR);
         context.getLogger("org.sievecrawler.progress").setLevel(verbosity >= -1 ? Level.INFO : Level.ERROR);
         context.getLogger("okhttp3").setLevel(verbosity >= 2 ? Level.TRACE : Level.WARN);
+        // the Kafka clients log their whole configuration at INFO and every failed connection attempt at WARN;
+        // the cluster commands say what went wrong themselves
+        context.getLogger("org.apache.kafka").setLevel(verbosity >= 2 ? Level.TRACE : verbosity == 1 ? Level.INFO
+                : Level.ERROR);
         Appender<ILoggingEvent> console = root.getAppender(CONSOLE);
         if (console instanceof ConsoleAppender<ILoggingEvent> appender) {
             appender.stop();

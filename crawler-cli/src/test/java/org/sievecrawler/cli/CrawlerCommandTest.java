@@ -14,11 +14,12 @@ class CrawlerCommandTest {
 
         assertThat(run.exit()).isZero();
         assertThat(run.out()).contains("Usage: crawler", "Exit codes:", "usage or profile error",
-                "stopped by Ctrl-C", "crawl", "demo", "profile", "sieve-plan", "warc");
+                "stopped by Ctrl-C", "crawl", "demo", "profile", "sieve-plan", "warc", "cluster");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"crawl", "demo", "profile", "profile check", "sieve-plan", "warc", "warc ls"})
+    @ValueSource(strings = {"crawl", "demo", "profile", "profile check", "sieve-plan", "warc", "warc ls",
+        "cluster", "cluster init"})
     void everyCommandHasHelpWithItsExitCodes(String command) {
         String[] args = (command + " --help").split(" ");
 

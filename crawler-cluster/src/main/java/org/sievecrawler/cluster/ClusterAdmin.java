@@ -1,0 +1,313 @@
+package org.sievecrawler.cluster;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.sievecrawler.profile.ProfileUnits;
+
+/**
+ * The administration of a cluster crawl's topics on one Kafka cluster: {@link #init} creates the topics of
+ * {@link ClusterTopics} explicitly (the crawl never relies on auto-creation) and is idempotent; {@link #check} and
+ * {@link #describe} read what exists (for {@code init} and, later, {@code status}).
+ *
+ * <p>Every request has the bounded timeout given to {@link #connect} (the Admin client's own
+ * {@code default.api.timeout.ms}), so an unreachable cluster is a {@link ClusterException} of kind
+ * {@link ClusterException.Kind#UNAVAILABLE} naming the address, after that timeout, not a hang.
+ *
+ * <p>For one thread at a time (its Admin client is thread-safe, its use of it is not meant to be shared). Out of
+ * scope: producing and consuming, consumer groups, deleting a crawl's topics, changing an existing topic.
+ */
+public final class ClusterAdmin implements AutoCloseable {
+    /** How long a request waits for the cluster unless told otherwise. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(15);
+
+    private final Admin admin;
+    private final String bootstrap;
+    private final Duration timeout;
+
+    /** Uses {@code admin} (a test passes a MockAdminClient); {@code bootstrap} names the cluster in messages. */
+    ClusterAdmin(Admin admin, String bootstrap, Duration timeout) {
+        this.admin = Objects.requireNonNull(admin, "admin");
+        this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
+    }
+
+    /**
+     * Takes over {@code admin} (closing this closes it); {@code bootstrap} names the cluster in messages. For a caller that has its client already, and for tests (MockAdminClient).
+     */
+    public static ClusterAdmin using(Admin admin, String bootstrap, Duration timeout) {
+        return new ClusterAdmin(admin, bootstrap, timeout);
+    }
+
+    /**
+     * An Admin client for the cluster at {@code bootstrap} ({@code HOST:PORT}, or several separated by commas).
+     * Nothing is sent yet: an unreachable cluster shows at the first request.
+     *
+     * @throws IllegalArgumentException when {@code bootstrap} is not a list of HOST:PORT, naming the value
+     * @throws ClusterException when the client cannot be created (e.g. no address of the hosts resolves)
+     */
+    public static ClusterAdmin connect(String bootstrap, Duration timeout) throws ClusterException {
+        String servers = bootstrapServers(bootstrap);
+        int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+        Properties properties = new Properties();
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
+        properties.put(AdminClientConfig.CLIENT_ID_CONFIG, "crawler-cluster-admin");
+        properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
+        properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
+        try {
+            return new ClusterAdmin(Admin.create(properties), servers, timeout);
+        } catch (KafkaException e) {
+            String why = rootMessage(e);
+            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "cannot connect to the Kafka cluster at "
+                    + servers + ": " + (why.startsWith("No resolvable bootstrap urls")
+                            ? "no host name of it resolves to an address (" + why + ")" : why));
+        }
+    }
+
+    /**
+     * Checks {@code bootstrap} is a comma-separated list of {@code HOST:PORT} ({@code [IPv6]:PORT} too) and returns
+     * it without spaces.
+     *
+     * @throws IllegalArgumentException naming the rule and the value
+     */
+    public static String bootstrapServers(String bootstrap) {
+        Objects.requireNonNull(bootstrap, "bootstrap");
+        List<String> servers = new ArrayList<>();
+        for (String server : bootstrap.split(",", -1)) {
+            String s = server.strip();
+            int colon = s.lastIndexOf(':');
+            String host = colon < 0 ? "" : s.substring(0, colon);
+            String port = colon < 0 ? "" : s.substring(colon + 1);
+            if (host.isEmpty() || !port.matches("[0-9]{1,5}") || Integer.parseInt(port) < 1
+                    || Integer.parseInt(port) > 65535 || host.contains(":") && !host.matches("\\[[0-9a-fA-F:.]+]")) {
+                throw new IllegalArgumentException("must be HOST:PORT (several separated by commas), the port in 1-65535: \""
+                        + bootstrap + "\"" + (bootstrap.contains(",") ? " (at \"" + s + "\")" : ""));
+            }
+            servers.add(s);
+        }
+        return String.join(",", servers);
+    }
+
+    /** The bootstrap servers this client talks to, as given to {@link #connect}. */
+    public String bootstrap() {
+        return bootstrap;
+    }
+
+    /**
+     * Creates the topics of {@code topics} that do not exist, after checking that those that exist match (all or
+     * nothing: a mismatch creates nothing). Running it again is harmless: every topic then {@link TopicCheck.Matches}.
+     *
+     * @return each topic and what was done: {@link TopicCheck.Missing} for a topic created now, {@link TopicCheck.Matches}
+     *     for one that was there already
+     * @throws ClusterException {@link ClusterException.Kind#REFUSED} when a topic exists otherwise (naming the topic,
+     *     what it has and what is expected), when the cluster has fewer brokers than the replication factor, or when
+     *     Kafka refuses a topic; {@link ClusterException.Kind#UNAVAILABLE} when the cluster does not answer in time
+     */
+    public List<TopicCheck> init(ClusterTopics topics) throws ClusterException {
+        List<TopicCheck> checks = check(topics);
+        refuseDifferences(topics, checks);
+        List<TopicSpec> missing = checks.stream().filter(c -> c instanceof TopicCheck.Missing)
+                .map(TopicCheck::spec).toList();
+        if (!missing.isEmpty()) {
+            int brokers = await(admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis())).nodes(),
+                    "describe the cluster").size();
+            if (brokers < topics.replication()) {
+                throw new ClusterException(ClusterException.Kind.REFUSED, "--replication " + topics.replication()
+                        + " needs at least " + topics.replication() + " brokers; the Kafka cluster at " + bootstrap
+                        + " has " + brokers + ": give --replication " + brokers + " or less");
+            }
+        }
+        List<String> raced = create(missing);
+        if (raced.isEmpty()) {
+            return checks;
+        }
+        // another init created some of them meanwhile: check those again
+        List<TopicCheck> again = check(topics);
+        refuseDifferences(topics, again);
+        List<TopicCheck> result = new ArrayList<>();
+        for (int i = 0; i < checks.size(); i++) {
+            result.add(raced.contains(checks.get(i).spec().name()) ? again.get(i) : checks.get(i));
+        }
+        return result;
+    }
+
+    /** Each topic of {@code topics} compared with what exists, in the order of {@link ClusterTopics#all}. */
+    public List<TopicCheck> check(ClusterTopics topics) throws ClusterException {
+        Map<String, Optional<TopicState>> states = describe(topics.crawl());
+        return topics.all().stream().map(spec -> TopicCheck.of(spec, states.get(spec.name()))).toList();
+    }
+
+    /**
+     * The topics of the crawl {@code crawl} as they exist, by name in the order of {@link ClusterTopics#names}; empty
+     * for a topic that does not exist.
+     */
+    public Map<String, Optional<TopicState>> describe(CrawlName crawl) throws ClusterException {
+        List<String> names = ClusterTopics.names(crawl);
+        Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(names,
+                new DescribeTopicsOptions().timeoutMs(millis())).topicNameValues();
+        Map<String, TopicDescription> found = new LinkedHashMap<>();
+        for (String name : names) {
+            try {
+                found.put(name, await(futures.get(name), "describe topic " + name));
+            } catch (UnknownTopic e) {
+                // not there: Optional.empty below
+            }
+        }
+        Map<String, String> cleanupPolicies = cleanupPolicies(found.keySet());
+        Map<String, Optional<TopicState>> states = new LinkedHashMap<>();
+        for (String name : names) {
+            TopicDescription description = found.get(name);
+            states.put(name, Optional.ofNullable(description).map(d -> new TopicState(name, d.partitions().size(),
+                    d.partitions().isEmpty() ? 0 : d.partitions().get(0).replicas().size(),
+                    cleanupPolicies.getOrDefault(name, "delete"))));
+        }
+        return states;
+    }
+
+    private Map<String, String> cleanupPolicies(Collection<String> topics) throws ClusterException {
+        if (topics.isEmpty()) {
+            return Map.of();
+        }
+        List<ConfigResource> resources = topics.stream()
+                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
+        Map<ConfigResource, Config> configs = await(admin.describeConfigs(resources,
+                new DescribeConfigsOptions().timeoutMs(millis())).all(), "describe the configs of " + topics);
+        Map<String, String> policies = new LinkedHashMap<>();
+        configs.forEach((resource, config) -> {
+            ConfigEntry entry = config.get(TopicSpec.CLEANUP_POLICY);
+            if (entry != null && entry.value() != null) {
+                policies.put(resource.name(), entry.value());
+            }
+        });
+        return policies;
+    }
+
+    /** Creates {@code specs}; returns the names of those another client created first. */
+    private List<String> create(List<TopicSpec> specs) throws ClusterException {
+        if (specs.isEmpty()) {
+            return List.of();
+        }
+        List<NewTopic> newTopics = specs.stream()
+                .map(s -> new NewTopic(s.name(), s.partitions(), s.replication()).configs(s.configs())).toList();
+        Map<String, KafkaFuture<Void>> futures = admin.createTopics(newTopics,
+                new CreateTopicsOptions().timeoutMs(millis())).values();
+        List<String> raced = new ArrayList<>();
+        for (TopicSpec spec : specs) {
+            try {
+                await(futures.get(spec.name()), "create topic " + spec.name());
+            } catch (UnknownTopic e) {
+                throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "create topic " + spec.name()
+                        + ": the Kafka cluster at " + bootstrap + " answered " + e.getMessage());
+            } catch (ClusterException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw e;
+                }
+                raced.add(spec.name());
+            }
+        }
+        return raced;
+    }
+
+    private void refuseDifferences(ClusterTopics topics, List<TopicCheck> checks) throws ClusterException {
+        List<String> lines = new ArrayList<>();
+        for (TopicCheck check : checks) {
+            if (check instanceof TopicCheck.Differs differs) {
+                differs.problems().forEach(p -> lines.add("topic " + differs.spec().name() + " " + p));
+            }
+        }
+        if (!lines.isEmpty()) {
+            throw new ClusterException(ClusterException.Kind.REFUSED, "the crawl " + topics.crawl()
+                    + " exists on the Kafka cluster at " + bootstrap + " with other topics than asked; nothing was"
+                    + " created:\n  " + String.join("\n  ", lines)
+                    + "\nGive the crawl's own --partitions, or another --crawl name.");
+        }
+    }
+
+    /** The value of {@code future}, or the reason it has none as a ClusterException naming {@code what}. */
+    private <T> T await(KafkaFuture<T> future, String what) throws ClusterException {
+        try {
+            // the Admin client completes every request by its timeout; the extra wait only guards against a bug
+            return future.get(timeout.toMillis() * 2 + 1000, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, what + ": interrupted");
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw unanswered(what);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof UnknownTopicOrPartitionException) {
+                throw new UnknownTopic(cause.getMessage());
+            }
+            if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+                throw unanswered(what);
+            }
+            ClusterException.Kind kind = cause instanceof ApiException && !(cause instanceof RetriableException)
+                    ? ClusterException.Kind.REFUSED : ClusterException.Kind.UNAVAILABLE;
+            ClusterException failure = new ClusterException(kind, what + ": the Kafka cluster at " + bootstrap
+                    + " answered: " + rootMessage(cause));
+            failure.initCause(cause);
+            throw failure;
+        }
+    }
+
+    private ClusterException unanswered(String what) {
+        return new ClusterException(ClusterException.Kind.UNAVAILABLE, "no answer from the Kafka cluster at "
+                + bootstrap + " within " + ProfileUnits.formatDuration(timeout) + " (" + what + "): is a broker running there and"
+                + " reachable from here? (a local one: crawler-cluster/kafka-local.sh start)");
+    }
+
+    private int millis() {
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String message = t.getMessage();
+        return message == null ? t.getClass().getSimpleName() : message;
+    }
+
+    /** Closes the Admin client, waiting at most the timeout for requests in flight. */
+    @Override
+    public void close() {
+        admin.close(timeout);
+    }
+
+    /** A topic the cluster does not know: a normal answer to describe, kept apart from failures. */
+    private static final class UnknownTopic extends RuntimeException {
+        UnknownTopic(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ClusterAdmin[" + bootstrap + "]";
+    }
+}

@@ -1,0 +1,103 @@
+package org.sievecrawler.cluster;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The Kafka topics of one cluster crawl, as {@code crawler cluster init} creates them (never auto-created):
+ * <ul>
+ *   <li>{@code <crawl>.frontier}: URLs to crawl, keyed by canonical host, so Kafka's default partitioner puts every
+ *       URL of a host in one partition and one process owns the host (politeness stays exact). Its P partitions
+ *       are fixed for the crawl's life: another P would move hosts between partitions.</li>
+ *   <li>{@code <crawl>.fetched}: the done-log, co-partitioned with the frontier (same P, same key), so the owner
+ *       of frontier partition i finds what is done in fetched partition i.</li>
+ *   <li>{@code <crawl>.sieve-state}: snapshots of each partition's Sieve, keyed by partition number, compacted
+ *       ({@code cleanup.policy=compact}) so the last snapshot of each partition stays.</li>
+ * </ul>
+ * The frontier and the done-log are the crawl's state (a takeover replays them), so they are kept for as long as
+ * the crawl ({@code retention.ms=-1}), not Kafka's default 7 days, after which a paused crawl would lose URLs.
+ * Every topic gets {@code min.insync.replicas} from {@link #minInSyncReplicas}: 2 at replication 3 (production),
+ * 1 below it.
+ *
+ * <p>Immutable and thread-safe. Creating and checking the topics on a cluster is {@link ClusterAdmin}'s.
+ *
+ * @param crawl the crawl's name, the topics' prefix
+ * @param partitions P, the partitions of every topic
+ * @param replication R, the replication factor of every topic
+ */
+public record ClusterTopics(CrawlName crawl, int partitions, short replication) {
+    /** The partitions of a crawl's topics unless told otherwise. */
+    public static final int DEFAULT_PARTITIONS = 12;
+    /** The replication factor unless told otherwise: 1, for one local broker; 3 in production. */
+    public static final short DEFAULT_REPLICATION = 1;
+    /** The most partitions a crawl may ask for: far beyond the processes one crawl runs, a guard against typos. */
+    public static final int MAX_PARTITIONS = 10_000;
+
+    public static final String FRONTIER = ".frontier";
+    public static final String FETCHED = ".fetched";
+    public static final String SIEVE_STATE = ".sieve-state";
+    static final int LONGEST_SUFFIX = SIEVE_STATE.length();
+
+    /** Refuses a partition count or replication factor out of range, naming the option and the value. */
+    public ClusterTopics {
+        Objects.requireNonNull(crawl, "crawl");
+        if (partitions < 1 || partitions > MAX_PARTITIONS) {
+            throw new IllegalArgumentException("partitions must be between 1 and " + MAX_PARTITIONS + ": "
+                    + partitions);
+        }
+        if (replication < 1) {
+            throw new IllegalArgumentException("replication must be at least 1: " + replication);
+        }
+    }
+
+    /** The topics of {@code crawl} with the default partitions and replication. */
+    public static ClusterTopics of(CrawlName crawl) {
+        return new ClusterTopics(crawl, DEFAULT_PARTITIONS, DEFAULT_REPLICATION);
+    }
+
+    /**
+     * The replicas that must have a write before it is acknowledged (producers send with {@code acks=all}):
+     * 2 from replication 3 on, so one broker may be lost without losing an acknowledged write or stopping writes;
+     * 1 below (at replication 2, a minimum of 2 would stop every write while one broker is down).
+     */
+    public static int minInSyncReplicas(short replication) {
+        return replication >= 3 ? 2 : 1;
+    }
+
+    /** The URLs to crawl, keyed by canonical host. */
+    public TopicSpec frontier() {
+        return spec(FRONTIER, "URLs to crawl, keyed by canonical host", "delete", true);
+    }
+
+    /** The done-log, co-partitioned with the frontier. */
+    public TopicSpec fetched() {
+        return spec(FETCHED, "URLs done, co-partitioned with the frontier", "delete", true);
+    }
+
+    /** Snapshots of each partition's Sieve, keyed by partition number; compacted. */
+    public TopicSpec sieveState() {
+        return spec(SIEVE_STATE, "Sieve snapshots, keyed by partition number", "compact", false);
+    }
+
+    /** The three topics, in the order above. */
+    public List<TopicSpec> all() {
+        return List.of(frontier(), fetched(), sieveState());
+    }
+
+    /** The names of the three topics, in the order above. */
+    public static List<String> names(CrawlName crawl) {
+        return List.of(crawl.topic(FRONTIER), crawl.topic(FETCHED), crawl.topic(SIEVE_STATE));
+    }
+
+    private TopicSpec spec(String suffix, String purpose, String cleanupPolicy, boolean keptForever) {
+        Map<String, String> configs = new LinkedHashMap<>();
+        configs.put(TopicSpec.CLEANUP_POLICY, cleanupPolicy);
+        configs.put("min.insync.replicas", Integer.toString(minInSyncReplicas(replication)));
+        if (keptForever) {
+            configs.put("retention.ms", "-1");
+        }
+        return new TopicSpec(crawl.topic(suffix), purpose, partitions, replication, configs);
+    }
+}

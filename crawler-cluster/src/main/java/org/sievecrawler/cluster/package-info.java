@@ -1,0 +1,8 @@
+/**
+ * A crawl across machines on Apache Kafka: the crawl's topics ({@link org.sievecrawler.cluster.ClusterTopics}) and
+ * the administration that creates and checks them ({@link org.sievecrawler.cluster.ClusterAdmin}).
+ *
+ * <p>Threading: the values here are immutable and safe for any number of threads; {@code ClusterAdmin} is for one
+ * thread at a time. The single-node crawl in crawler-core knows nothing of this package or of Kafka.
+ */
+package org.sievecrawler.cluster;

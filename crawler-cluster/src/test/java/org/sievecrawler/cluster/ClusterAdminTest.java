@@ -1,0 +1,213 @@
+package org.sievecrawler.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.MockAdminClient;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ClusterAdminTest {
+    private static final CrawlName CRAWL = new CrawlName("docs");
+
+    private final MockAdminClient kafka = MockAdminClient.create().numBrokers(1).build();
+    private final ClusterAdmin admin = new ClusterAdmin(kafka, "127.0.0.1:9092", Duration.ofSeconds(5));
+
+    @AfterEach
+    void close() {
+        admin.close();
+    }
+
+    @Test
+    void initCreatesTheThreeTopicsWithTheirPartitionsAndConfigs() throws Exception {
+        List<TopicCheck> done = admin.init(new ClusterTopics(CRAWL, 12, (short) 1));
+
+        assertThat(done).allMatch(c -> c instanceof TopicCheck.Missing)
+                .extracting(c -> c.spec().name())
+                .containsExactly("docs.frontier", "docs.fetched", "docs.sieve-state");
+        assertThat(kafka.listTopics().names().get())
+                .containsExactlyInAnyOrder("docs.frontier", "docs.fetched", "docs.sieve-state");
+        Map<String, Optional<TopicState>> states = admin.describe(CRAWL);
+        assertThat(states.get("docs.frontier")).contains(new TopicState("docs.frontier", 12, 1, "delete"));
+        assertThat(states.get("docs.fetched")).contains(new TopicState("docs.fetched", 12, 1, "delete"));
+        assertThat(states.get("docs.sieve-state")).contains(new TopicState("docs.sieve-state", 12, 1, "compact"));
+    }
+
+    @Test
+    void aSecondInitFindsTheTopicsAndCreatesNothing() throws Exception {
+        ClusterTopics topics = new ClusterTopics(CRAWL, 4, (short) 1);
+        admin.init(topics);
+
+        List<TopicCheck> again = admin.init(topics);
+
+        assertThat(again).hasSize(3).allMatch(c -> c instanceof TopicCheck.Matches);
+        assertThat(kafka.listTopics().names().get()).hasSize(3);
+    }
+
+    @Test
+    void initCreatesOnlyTheTopicsMissing() throws Exception {
+        addTopic("docs.frontier", 4, Map.of("cleanup.policy", "delete"));
+
+        List<TopicCheck> done = admin.init(new ClusterTopics(CRAWL, 4, (short) 1));
+
+        assertThat(done).extracting(c -> c.getClass().getSimpleName())
+                .containsExactly("Matches", "Missing", "Missing");
+        assertThat(kafka.listTopics().names().get()).hasSize(3);
+    }
+
+    @Test
+    void refusesATopicWithOtherPartitionsNamingItWhatItHasAndWhatIsExpectedAndCreatesNothing() {
+        addTopic("docs.frontier", 6, Map.of("cleanup.policy", "delete"));
+
+        assertThatThrownBy(() -> admin.init(new ClusterTopics(CRAWL, 12, (short) 1)))
+                .isInstanceOf(ClusterException.class)
+                .hasFieldOrPropertyWithValue("kind", ClusterException.Kind.REFUSED)
+                .hasMessageContaining("topic docs.frontier has 6 partitions, expected 12")
+                .hasMessageContaining("127.0.0.1:9092")
+                .hasMessageContaining("nothing was created");
+        assertThat(topicNames()).containsExactly("docs.frontier");
+    }
+
+    @Test
+    void refusesASieveStateThatIsNotCompacted() {
+        addTopic("docs.sieve-state", 12, Map.of("cleanup.policy", "delete"));
+
+        assertThatThrownBy(() -> admin.init(new ClusterTopics(CRAWL, 12, (short) 1)))
+                .isInstanceOf(ClusterException.class)
+                .hasMessageContaining("topic docs.sieve-state has cleanup.policy=delete, expected compact");
+    }
+
+    @Test
+    void refusesACompactedFrontier() {
+        addTopic("docs.frontier", 12, Map.of("cleanup.policy", "compact"));
+
+        assertThatThrownBy(() -> admin.init(new ClusterTopics(CRAWL, 12, (short) 1)))
+                .isInstanceOf(ClusterException.class)
+                .hasMessageContaining("topic docs.frontier has cleanup.policy=compact, expected delete");
+    }
+
+    @Test
+    void reportsEveryDifferenceAtOnce() {
+        addTopic("docs.fetched", 3, Map.of("cleanup.policy", "delete"));
+        addTopic("docs.sieve-state", 3, Map.of("cleanup.policy", "delete"));
+
+        assertThatThrownBy(() -> admin.init(new ClusterTopics(CRAWL, 12, (short) 1)))
+                .hasMessageContaining("topic docs.fetched has 3 partitions, expected 12")
+                .hasMessageContaining("topic docs.sieve-state has 3 partitions, expected 12")
+                .hasMessageContaining("topic docs.sieve-state has cleanup.policy=delete, expected compact");
+    }
+
+    @Test
+    void aTopicAnotherInitCreatedMeanwhileIsCheckedAgainAndFoundAsAsked() throws Exception {
+        Node broker = new Node(0, "127.0.0.1", 9092);
+        MockAdminClient racing = new MockAdminClient(List.of(broker), broker) {
+            @Override
+            public synchronized org.apache.kafka.clients.admin.CreateTopicsResult createTopics(
+                    java.util.Collection<org.apache.kafka.clients.admin.NewTopic> newTopics,
+                    org.apache.kafka.clients.admin.CreateTopicsOptions options) {
+                List<TopicPartitionInfo> infos = IntStream.range(0, 4)
+                        .mapToObj(p -> new TopicPartitionInfo(p, broker, List.of(broker), List.of(broker))).toList();
+                addTopic(false, "docs.fetched", infos, Map.of("cleanup.policy", "delete"));
+                return super.createTopics(newTopics, options);
+            }
+        };
+        try (ClusterAdmin raced = new ClusterAdmin(racing, "127.0.0.1:9092", Duration.ofSeconds(5))) {
+            List<TopicCheck> done = raced.init(new ClusterTopics(CRAWL, 4, (short) 1));
+
+            assertThat(done).extracting(c -> c.getClass().getSimpleName())
+                    .containsExactly("Missing", "Matches", "Missing");
+        }
+    }
+
+    @Test
+    void refusesAReplicationFactorAboveTheBrokersNamingBoth() {
+        assertThatThrownBy(() -> admin.init(new ClusterTopics(CRAWL, 12, (short) 3)))
+                .isInstanceOf(ClusterException.class)
+                .hasFieldOrPropertyWithValue("kind", ClusterException.Kind.REFUSED)
+                .hasMessageContaining("--replication 3 needs at least 3 brokers")
+                .hasMessageContaining("has 1");
+        assertThat(topicNames()).isEmpty();
+    }
+
+    @Test
+    void createsProductionTopicsWithReplicationThreeAndTwoInSyncReplicas() throws Exception {
+        MockAdminClient three = MockAdminClient.create().numBrokers(3).build();
+        try (ClusterAdmin threeBrokers = new ClusterAdmin(three, "kafka-1:9092", Duration.ofSeconds(5))) {
+            threeBrokers.init(new ClusterTopics(CRAWL, 12, (short) 3));
+
+            assertThat(threeBrokers.describe(CRAWL).get("docs.frontier")).get()
+                    .extracting(TopicState::replication).isEqualTo(3);
+            org.apache.kafka.common.config.ConfigResource frontier = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "docs.frontier");
+            assertThat(three.describeConfigs(List.of(frontier)).all().get().get(frontier)
+                    .get("min.insync.replicas").value()).isEqualTo("2");
+        }
+    }
+
+    @Test
+    void describeSaysWhichTopicsAreMissing() throws Exception {
+        addTopic("docs.fetched", 2, Map.of());
+
+        Map<String, Optional<TopicState>> states = admin.describe(CRAWL);
+
+        assertThat(states).containsOnlyKeys("docs.frontier", "docs.fetched", "docs.sieve-state");
+        assertThat(states.get("docs.frontier")).isEmpty();
+        assertThat(states.get("docs.fetched")).contains(new TopicState("docs.fetched", 2, 1, "delete"));
+        assertThat(states.get("docs.sieve-state")).isEmpty();
+    }
+
+    @Test
+    void anUnreachableClusterIsUnavailableNamingTheAddress() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        String address = "127.0.0.1:" + port;
+        // a short bound so the test does not wait the default 15 s; nothing listens there, so it cannot succeed
+        try (ClusterAdmin nowhere = ClusterAdmin.connect(address, Duration.ofSeconds(1))) {
+            assertThatThrownBy(() -> nowhere.init(ClusterTopics.of(CRAWL)))
+                    .isInstanceOf(ClusterException.class)
+                    .hasFieldOrPropertyWithValue("kind", ClusterException.Kind.UNAVAILABLE)
+                    .hasMessageStartingWith("no answer from the Kafka cluster at " + address + " within 1s");
+        }
+    }
+
+    @Test
+    void bootstrapIsOneOrMoreHostPorts() {
+        assertThat(ClusterAdmin.bootstrapServers("127.0.0.1:9092")).isEqualTo("127.0.0.1:9092");
+        assertThat(ClusterAdmin.bootstrapServers("kafka-1:9092, kafka-2:9092")).isEqualTo("kafka-1:9092,kafka-2:9092");
+        assertThat(ClusterAdmin.bootstrapServers("[::1]:9092")).isEqualTo("[::1]:9092");
+        for (String bad : List.of("", "localhost", "localhost:", ":9092", "localhost:0", "localhost:65536",
+                "localhost:x", "::1:9092", "a:1,", "a:1,,b:2")) {
+            assertThatThrownBy(() -> ClusterAdmin.bootstrapServers(bad)).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("must be HOST:PORT")
+                    .hasMessageContaining("\"" + bad + "\"");
+        }
+    }
+
+    private void addTopic(String name, int partitions, Map<String, String> configs) {
+        Node broker = kafka.brokers().get(0);
+        List<TopicPartitionInfo> infos = IntStream.range(0, partitions)
+                .mapToObj(p -> new TopicPartitionInfo(p, broker, List.of(broker), List.of(broker))).toList();
+        kafka.addTopic(false, name, infos, configs);
+    }
+
+    private java.util.Set<String> topicNames() {
+        try {
+            return kafka.listTopics().names().get();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
