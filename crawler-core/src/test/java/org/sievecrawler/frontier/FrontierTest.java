@@ -18,6 +18,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
@@ -93,6 +95,8 @@ class FrontierTest {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicInteger completions = new AtomicInteger();
         AtomicReference<Taken> first = new AtomicReference<>();
+        CountDownLatch firstTaken = new CountDownLatch(1);
+        CountDownLatch secondTaken = new CountDownLatch(1);
         AtomicReference<Taken> second = new AtomicReference<>();
         List<PageLease> closed = new CopyOnWriteArrayList<>();
         List<Thread> threads = new ArrayList<>();
@@ -103,9 +107,14 @@ class FrontierTest {
                         int completed = completions.incrementAndGet();
                         if (completed == 500) {
                             first.set(take(frontier, run, dir.resolve("at-first")));
+                            firstTaken.countDown();
                         } else if (completed == 1_800) {
                             second.set(take(frontier, run, dir.resolve("at-second")));
+                            secondTaken.countDown();
                         }
+                        // in order, whatever the scheduler does: no completion passes a snapshot not yet taken
+                        await(completed > 500 ? firstTaken : null);
+                        await(completed > 1_800 ? secondTaken : null);
                     });
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
@@ -272,6 +281,17 @@ class FrontierTest {
                 }
                 afterCompletion.run();
             }
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (latch != null && !latch.await(60, TimeUnit.SECONDS)) {
+                throw new AssertionError("a snapshot was not taken within 60 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
         }
     }
 
