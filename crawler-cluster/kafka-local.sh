@@ -2,12 +2,12 @@
 # kafka-local.sh: a one-node Apache Kafka (KRaft, broker and controller in one JVM) on 127.0.0.1, for the
 # cluster tests, the demo and a first try of cluster mode. Not for production: one node, replication 1.
 #
-#   kafka-local.sh start  [--dir DIR] [--port PORT] [--timeout SECONDS]
+#   kafka-local.sh start  [--dir DIR] [--port PORT] [--timeout SECONDS] [--classpath-file FILE]
 #   kafka-local.sh stop   [--dir DIR]
 #   kafka-local.sh status [--dir DIR]
 #
 # start   resolves the broker's classpath through Maven from broker/pom.xml beside this script (cached in
-#         DIR/classpath.txt), writes DIR/server.properties, formats DIR/data once (kafka.tools.StorageTool
+#         DIR/classpath.txt, or in FILE to share it between folders, as the tests do), writes DIR/server.properties, formats DIR/data once (kafka.tools.StorageTool
 #         format --standalone), starts kafka.Kafka in its own JVM (-Xmx512m, output to DIR/broker.log), waits
 #         until it serves on 127.0.0.1:PORT and prints the bootstrap address `127.0.0.1:PORT` (nothing else
 #         on stdout). A broker of DIR that already runs is left running and its address printed.
@@ -33,7 +33,7 @@ die() { # die CODE MESSAGE...
 }
 
 usage() {
-  echo "usage: $ME start|stop|status [--dir DIR] [--port PORT] [--timeout SECONDS]" >&2
+  echo "usage: $ME start|stop|status [--dir DIR] [--port PORT] [--timeout SECONDS] [--classpath-file FILE]" >&2
   exit 2
 }
 
@@ -47,6 +47,7 @@ esac
 dir="/tmp/sieve-kafka-local"
 port=""
 timeout=120
+classpath_file=""
 while (($#)); do
   case "$1" in
     --dir) (($# >= 2)) || die 2 "--dir needs a folder"; dir="$2"; shift 2 ;;
@@ -55,7 +56,9 @@ while (($#)); do
     --port=*) port="${1#--port=}"; shift ;;
     --timeout) (($# >= 2)) || die 2 "--timeout needs a number of seconds"; timeout="$2"; shift 2 ;;
     --timeout=*) timeout="${1#--timeout=}"; shift ;;
-    *) die 2 "unknown option \"$1\": expected --dir DIR, --port PORT or --timeout SECONDS" ;;
+    --classpath-file) (($# >= 2)) || die 2 "--classpath-file needs a file"; classpath_file="$2"; shift 2 ;;
+    --classpath-file=*) classpath_file="${1#--classpath-file=}"; shift ;;
+    *) die 2 "unknown option \"$1\": expected --dir DIR, --port PORT, --timeout SECONDS or --classpath-file FILE" ;;
   esac
 done
 if [[ -n "$port" ]] && ! [[ "$port" =~ ^[0-9]+$ && "$port" -ge 1 && "$port" -le 65534 ]]; then
@@ -70,12 +73,13 @@ elif [[ ! -d "$dir" ]]; then
   echo "not running: $dir (no such folder)"; exit 3
 fi
 dir="$(cd "$dir" && pwd)"
+[[ -z "$classpath_file" || "$classpath_file" == /* ]] || classpath_file="$PWD/$classpath_file"
 
 readonly PID_FILE="$dir/broker.pid"
 readonly PORT_FILE="$dir/port"
 readonly LOG_FILE="$dir/broker.log"
 readonly PROPERTIES="$dir/server.properties"
-readonly CLASSPATH_FILE="$dir/classpath.txt"
+readonly CLASSPATH_FILE="${classpath_file:-$dir/classpath.txt}"
 readonly DATA_DIR="$dir/data"
 
 # The pid of the broker of DIR if it runs, else nothing. A pid file whose process is gone, or is not a
@@ -124,6 +128,7 @@ classpath() {
   fi
   command -v mvn >/dev/null 2>&1 || die 1 "mvn is not on PATH: it resolves the broker's jars from $pom"
   local mvn_log="$dir/maven.log"
+  mkdir -p "$(dirname "$CLASSPATH_FILE")" 2>/dev/null || die 2 "--classpath-file \"$CLASSPATH_FILE\": cannot create its folder"
   # offline first (no network when ~/.m2 holds the jars), then online (the first run downloads them)
   if ! mvn -q -o -f "$pom" dependency:build-classpath -Dmdep.outputFile="$CLASSPATH_FILE" >"$mvn_log" 2>&1 &&
      ! mvn -q -f "$pom" dependency:build-classpath -Dmdep.outputFile="$CLASSPATH_FILE" >"$mvn_log" 2>&1; then
@@ -149,6 +154,9 @@ log.dirs=$DATA_DIR
 num.partitions=1
 auto.create.topics.enable=false
 offsets.topic.replication.factor=1
+# one partition for the consumer groups' offsets (50 by default): one node has nothing to spread them over, and
+# the first consumer group waits for them to be created
+offsets.topic.num.partitions=1
 transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
 share.coordinator.state.topic.replication.factor=1
