@@ -7,10 +7,12 @@
 #   kafka-local.sh status [--dir DIR]
 #
 # start   resolves the broker's classpath through Maven from broker/pom.xml beside this script (cached in
-#         DIR/classpath.txt, or in FILE to share it between folders, as the tests do), writes DIR/server.properties, formats DIR/data once (kafka.tools.StorageTool
-#         format --standalone), starts kafka.Kafka in its own JVM (-Xmx512m, output to DIR/broker.log), waits
-#         until it serves on 127.0.0.1:PORT and prints the bootstrap address `127.0.0.1:PORT` (nothing else
-#         on stdout). A broker of DIR that already runs is left running and its address printed.
+#         DIR/classpath.txt, or in FILE to share it between folders, as the tests do), writes
+#         DIR/server.properties, formats DIR/data once (kafka.tools.StorageTool format --standalone), starts
+#         kafka.Kafka in its own JVM (-Xmx512m, output to DIR/broker.log), waits until it serves on
+#         127.0.0.1:PORT and prints the bootstrap address `127.0.0.1:PORT` (nothing else on stdout). A broker
+#         of DIR that already runs is left running and its address printed. A first start that fails leaves
+#         DIR unformatted, so that it can be tried again on another port.
 # stop    stops the broker whose pid is in DIR/broker.pid (SIGTERM, then SIGKILL after 60 s); never by name.
 # status  prints whether the broker of DIR runs, and where.
 #
@@ -112,6 +114,12 @@ log_tail() { # log_tail [FROM]: the last lines of the log, those from byte FROM 
   { tail -c +"${1:-1}" "$LOG_FILE" | tail -n 30; } >&2 2>/dev/null || echo "(no log)" >&2
 }
 
+port_taken() { # port_taken PORT: refuse the start, naming the process that holds PORT if ss can tell
+  local holder
+  holder="$(who_listens "$1")"
+  die 4 "port ${1:-$port} on 127.0.0.1 is taken by another process${holder:+ $holder}, not by the broker of $dir; stop it or choose another --port (the broker takes PORT and PORT+1)"
+}
+
 formatted_port() {
   [[ -f "$PORT_FILE" ]] && cat "$PORT_FILE" || true
 }
@@ -189,18 +197,18 @@ start() {
     port="$formatted"
   fi
   port="${port:-9092}"
-  local controller=$((port + 1)) p
-  for p in "$port" "$controller"; do
-    if port_answers "$p"; then
-      die 4 "port $p on 127.0.0.1 is taken by another process$(p=$(who_listens "$p"); [[ -n "$p" ]] && echo " $p"), not by the broker of $dir; stop it or choose another --port (the broker takes PORT and PORT+1)"
-    fi
-  done
 
   command -v java >/dev/null 2>&1 || die 1 "java is not on PATH: the broker needs a JDK 17+"
   local cp
   cp="$(classpath)"
+  # checked as late as can be (Maven may take seconds); a port taken after this ends the broker, below
+  local p
+  for p in "$port" "$((port + 1))"; do
+    port_answers "$p" && port_taken "$p"
+  done
   write_properties "$port"
 
+  local formatted_now=0
   if [[ ! -f "$DATA_DIR/meta.properties" ]]; then
     rm -rf "$DATA_DIR"
     local cluster_id
@@ -211,6 +219,7 @@ start() {
       die 1 "could not format $DATA_DIR with kafka.tools.StorageTool format --standalone"
     fi
     echo "$port" > "$PORT_FILE"
+    formatted_now=1
   fi
 
   local started_at=$SECONDS log_from
@@ -229,6 +238,10 @@ start() {
     launched="$(cat "$PID_FILE" 2>/dev/null || true)"
     if [[ -n "$launched" ]] && ! kill -0 "$launched" 2>/dev/null; then
       rm -f "$PID_FILE"
+      ((formatted_now)) && rm -rf "$DATA_DIR" "$PORT_FILE"
+      if tail -c +"$log_from" "$LOG_FILE" | grep -q 'BindException\|Address already in use'; then
+        port_taken "$(tail -c +"$log_from" "$LOG_FILE" | grep -o '127\.0\.0\.1:[0-9]*' | tail -n 1 | cut -d: -f2)"
+      fi
       log_tail "$log_from"
       die 1 "the broker ended before it served on 127.0.0.1:$port (its log: $LOG_FILE)"
     fi
@@ -241,6 +254,7 @@ start() {
       log_tail "$log_from"
       [[ -n "$launched" ]] && stop_pid "$launched"
       rm -f "$PID_FILE"
+      ((formatted_now)) && rm -rf "$DATA_DIR" "$PORT_FILE"
       die 1 "the broker did not serve on 127.0.0.1:$port within $timeout s; stopped it (its log: $LOG_FILE)"
     fi
     sleep 0.2
