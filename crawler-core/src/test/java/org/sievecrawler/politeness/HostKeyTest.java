@@ -17,6 +17,23 @@ class HostKeyTest {
     }
 
     @Test
+    void hostIsTheSameForEverySchemeAndPortOfAHost() {
+        assertThat(HostKey.host("http://example.org/a")).isEqualTo("example.org");
+        assertThat(HostKey.host("https://example.org:8443/b?c")).isEqualTo("example.org");
+        assertThat(HostKey.host("http://example.org?q=1")).isEqualTo("example.org");
+        assertThat(HostKey.host("http://127.0.0.1:8080/")).isEqualTo("127.0.0.1");
+        assertThat(HostKey.host("http://[::1]:81/x")).isEqualTo("[::1]");
+        assertThat(HostKey.host("https://[2001:db8::1]/")).isEqualTo("[2001:db8::1]");
+        assertThat(HostKey.host("http://user@example.org:81/")).isEqualTo("example.org");
+    }
+
+    @Test
+    void hostRefusesAUrlWithoutHostNamingIt() {
+        assertThatThrownBy(() -> HostKey.host("http://:80/")).hasMessage("URL has no host: \"http://:80/\"");
+        assertThatThrownBy(() -> HostKey.host("/relative")).hasMessage("not an absolute URL: \"/relative\"");
+    }
+
+    @Test
     void refusesARelativeUrlNamingIt() {
         assertThatThrownBy(() -> HostKey.of("/relative/path"))
                 .hasMessage("not an absolute URL: \"/relative/path\"");
