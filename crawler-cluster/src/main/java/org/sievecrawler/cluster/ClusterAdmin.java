@@ -284,7 +284,7 @@ public final class ClusterAdmin implements AutoCloseable {
         return (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
     }
 
-    private static String rootMessage(Throwable e) {
+    static String rootMessage(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {
             t = t.getCause();

@@ -1,0 +1,228 @@
+package org.sievecrawler.cluster;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sieve.UrlHash;
+
+/**
+ * Sends URLs to a crawl's {@code <crawl>.frontier} topic, keyed by host ({@link FrontierRecords}), so that Kafka's
+ * default partitioner routes each host to one partition. Sends are asynchronous and batched ({@code linger.ms=}
+ * {@value #LINGER_MS}, {@code batch.size=}{@value #BATCH_BYTES}), with {@code acks=all} and
+ * {@code enable.idempotence=true}: an acknowledged URL is on every in-sync replica, and a retried batch is not
+ * written twice. {@link #flush} waits until every URL sent so far is acknowledged: a page's done marker goes only
+ * after its outlinks are flushed, so a crash between the two re-crawls the page rather than losing its links.
+ *
+ * <p><b>Recently sent URLs.</b> A page's navigation links repeat on every page of a site; sending each again would
+ * only load the topic and the owner's Sieve (which drops it). So {@link #send} skips a URL whose 64-bit fingerprint
+ * ({@link UrlHash#fingerprint}) is in a direct-mapped table of {@value #RECENT_SLOTS} slots (64 KB), indexed by the
+ * fingerprint's low bits, the same scheme as the Sieve's recent cache. A slot holds the last URL that mapped to it,
+ * so a URL is skipped only when it was sent recently and no other URL took its slot since; an eviction only costs a
+ * duplicate the owner's Sieve drops. Two distinct URLs are taken for one with probability 2^-64 per lookup, which
+ * would lose that URL: negligible. The table lives as long as the producer; a failed producer is replaced by a new
+ * one, with an empty table, so a URL whose send failed is sent again.
+ *
+ * <p><b>Errors.</b> A send that fails (the cluster did not acknowledge within the delivery timeout, the topic is
+ * missing, a record is refused) is kept and thrown by the next {@link #send} or {@link #flush} as a
+ * {@link ClusterException} naming the topic and the URL; the producer stays failed (its order of sends is no longer
+ * known): close it. {@link ClusterException.Kind#UNAVAILABLE} when the cluster did not answer or a retriable error
+ * outlasted the timeout, {@link ClusterException.Kind#REFUSED} otherwise.
+ *
+ * <p>Thread-safe: any number of threads may send and flush (Kafka's producer is thread-safe; the table of recent
+ * fingerprints is an atomic array, and a race between two threads costs at most a duplicate send). Out of scope:
+ * consuming the frontier, the Sieve, done markers ({@code <crawl>.fetched}), creating topics ({@link ClusterAdmin}).
+ */
+public final class FrontierProducer implements AutoCloseable {
+    /** How long the producer waits to fill a batch, in milliseconds: a page's outlinks go out in a few requests. */
+    public static final int LINGER_MS = 20;
+    /** The most bytes of records per partition in one batch: about 1,000 URLs. */
+    public static final int BATCH_BYTES = 128 * 1024;
+    /** The slots of the table of recently sent URLs: a power of two. */
+    public static final int RECENT_SLOTS = 8192;
+
+    private final Producer<String, PendingUrl> producer;
+    private final String topic;
+    private final AtomicLongArray recent = new AtomicLongArray(RECENT_SLOTS);
+    private final AtomicReference<ClusterException> failure = new AtomicReference<>();
+    private final AtomicLong acknowledged = new AtomicLong();
+    private final AtomicLong skipped = new AtomicLong();
+    private final Set<Integer> partitions = ConcurrentHashMap.newKeySet();
+
+    FrontierProducer(Producer<String, PendingUrl> producer, CrawlName crawl) {
+        this.producer = Objects.requireNonNull(producer, "producer");
+        this.topic = ClusterTopics.names(Objects.requireNonNull(crawl, "crawl")).get(0);
+    }
+
+    /**
+     * Takes over {@code producer} (closing this closes it), which must have a String key serializer and a
+     * {@link PendingUrlSerializer}: for tests (MockProducer) and callers that configure their own.
+     */
+    public static FrontierProducer using(Producer<String, PendingUrl> producer, CrawlName crawl) {
+        return new FrontierProducer(producer, crawl);
+    }
+
+    /**
+     * A producer for the frontier of {@code crawl} on the cluster at {@code bootstrap} ({@code HOST:PORT}, several
+     * separated by commas). {@code timeout} bounds how long a send waits for the topic's metadata and how long a
+     * URL may take to be acknowledged, retries included. Nothing is sent yet.
+     *
+     * @throws IllegalArgumentException when {@code bootstrap} is not a list of HOST:PORT, naming the value
+     * @throws ClusterException when the client cannot be created (e.g. no address of the hosts resolves)
+     */
+    public static FrontierProducer connect(String bootstrap, CrawlName crawl, Duration timeout)
+            throws ClusterException {
+        String servers = ClusterAdmin.bootstrapServers(bootstrap);
+        int millis = (int) Math.min(Integer.MAX_VALUE / 2, Math.max(1, timeout.toMillis()));
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
+        properties.put(ProducerConfig.CLIENT_ID_CONFIG, "crawler-frontier-" + crawl);
+        properties.put(ProducerConfig.ACKS_CONFIG, "all");
+        properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        properties.put(ProducerConfig.LINGER_MS_CONFIG, LINGER_MS);
+        properties.put(ProducerConfig.BATCH_SIZE_CONFIG, BATCH_BYTES);
+        properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, millis);
+        properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
+        // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms
+        properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, millis + LINGER_MS);
+        try {
+            return new FrontierProducer(new KafkaProducer<>(properties, new StringSerializer(),
+                    new PendingUrlSerializer()), crawl);
+        } catch (KafkaException e) {
+            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "cannot connect to the Kafka cluster at "
+                    + servers + ": " + ClusterAdmin.rootMessage(e));
+        }
+    }
+
+    /** The topic this producer sends to, {@code <crawl>.frontier}. */
+    public String topic() {
+        return topic;
+    }
+
+    /**
+     * Sends {@code url} unless it was sent recently (see the class comment); returns at once, before the URL is
+     * acknowledged ({@link #flush} waits for that). May block up to the timeout while the producer's buffer is full
+     * or the topic's metadata is not known yet.
+     *
+     * @return whether the URL was sent, false when it was skipped as recently sent
+     * @throws ClusterException when this or an earlier send failed, naming the topic and the URL
+     * @throws IllegalArgumentException naming the URL when it has no host
+     */
+    public boolean send(PendingUrl url) throws ClusterException {
+        throwIfFailed();
+        ProducerRecord<String, PendingUrl> record = FrontierRecords.record(topic, url);
+        long fingerprint = fingerprint(url.url());
+        int slot = (int) (fingerprint & (RECENT_SLOTS - 1));
+        if (recent.get(slot) == fingerprint) {
+            skipped.incrementAndGet();
+            return false;
+        }
+        recent.set(slot, fingerprint);
+        try {
+            producer.send(record, (metadata, e) -> completed(url, metadata, e));
+        } catch (InterruptException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "sending " + url.url() + " to topic "
+                    + topic + " was interrupted");
+        } catch (KafkaException e) {
+            completed(url, null, e);
+            throwIfFailed();
+        }
+        return true;
+    }
+
+    /**
+     * Waits until every URL sent so far is acknowledged by the cluster ({@code acks=all}), or has failed.
+     *
+     * @throws ClusterException when a send failed, naming the topic and the first URL that failed; of kind
+     *     UNAVAILABLE when the wait was interrupted (the interrupt flag is kept)
+     */
+    public void flush() throws ClusterException {
+        try {
+            producer.flush();
+        } catch (InterruptException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "waiting for the cluster to acknowledge"
+                    + " the URLs sent to topic " + topic + " was interrupted");
+        } catch (KafkaException e) {
+            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "waiting for the cluster to acknowledge"
+                    + " the URLs sent to topic " + topic + " failed: " + ClusterAdmin.rootMessage(e));
+        }
+        throwIfFailed();
+    }
+
+    /** What the cluster has acknowledged so far, and what was skipped as recently sent. */
+    public Acknowledged acknowledged() {
+        return new Acknowledged(acknowledged.get(), new TreeSet<>(partitions), skipped.get());
+    }
+
+    /**
+     * URLs the cluster acknowledged, the partitions they went to, and URLs not sent because they were sent recently.
+     *
+     * @param urls URLs acknowledged
+     * @param partitions the partitions of the frontier topic they were written to, in order
+     * @param skipped URLs skipped as recently sent
+     */
+    public record Acknowledged(long urls, Set<Integer> partitions, long skipped) {
+        public Acknowledged {
+            partitions = Collections.unmodifiableSet(new TreeSet<>(partitions));
+        }
+    }
+
+    private void completed(PendingUrl url, RecordMetadata metadata, Exception e) {
+        if (e == null) {
+            acknowledged.incrementAndGet();
+            partitions.add(metadata.partition());
+            return;
+        }
+        ClusterException.Kind kind = e instanceof RetriableException || e instanceof InterruptException
+                ? ClusterException.Kind.UNAVAILABLE : ClusterException.Kind.REFUSED;
+        failure.compareAndSet(null, new ClusterException(kind, "sending " + url.url() + " to topic " + topic
+                + " failed: " + ClusterAdmin.rootMessage(e)));
+    }
+
+    private void throwIfFailed() throws ClusterException {
+        ClusterException e = failure.get();
+        if (e != null) {
+            throw new ClusterException(e.kind(), e.getMessage());
+        }
+    }
+
+    /** A URL's fingerprint, never 0 (0 marks an empty slot). */
+    private static long fingerprint(String url) {
+        long fingerprint = UrlHash.fingerprint(url);
+        return fingerprint == 0 ? 1 : fingerprint;
+    }
+
+    /** Closes the producer, waiting up to {@code timeout} for URLs not yet acknowledged. */
+    public void close(Duration timeout) {
+        producer.close(timeout);
+    }
+
+    /** Closes the producer, waiting up to 30 seconds for URLs not yet acknowledged. */
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(30));
+    }
+
+    @Override
+    public String toString() {
+        return "FrontierProducer[" + topic + "]";
+    }
+}
