@@ -3,10 +3,12 @@ package org.sievecrawler.cli;
 import java.time.Duration;
 import org.sievecrawler.cluster.ClusterAdmin;
 import org.sievecrawler.cluster.ClusterException;
+import org.sievecrawler.cluster.CrawlName;
+import org.sievecrawler.cluster.FrontierProducer;
 
 /**
- * Where the {@code cluster} commands get their Kafka Admin client: the jar connects to {@code --bootstrap}; a test
- * hands out a MockAdminClient.
+ * Where the {@code cluster} commands get their Kafka clients: the jar connects to {@code --bootstrap}; a test hands
+ * out a MockAdminClient (and, overriding {@link #frontier}, a MockProducer).
  */
 @FunctionalInterface
 interface ClusterConnector {
@@ -19,4 +21,12 @@ interface ClusterConnector {
      * @throws IllegalArgumentException when {@code bootstrap} is not HOST:PORT[,HOST:PORT...]
      */
     ClusterAdmin connect(String bootstrap, Duration timeout) throws ClusterException;
+
+    /**
+     * A producer for the frontier of {@code crawl} on the cluster at {@code bootstrap}, each send bounded by
+     * {@code timeout}; Kafka's own unless overridden.
+     */
+    default FrontierProducer frontier(String bootstrap, CrawlName crawl, Duration timeout) throws ClusterException {
+        return FrontierProducer.connect(bootstrap, crawl, timeout);
+    }
 }

@@ -218,7 +218,7 @@ final class CrawlCommand implements Callable<Integer> {
         }
     }
 
-    private static String describe(IOException e) {
+    static String describe(IOException e) {
         if (e instanceof java.nio.file.NoSuchFileException) {
             return "no such file";
         }

@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 
 /**
  * The top-level {@code crawler} command and its subcommands: {@code crawl}, {@code demo},
- * {@code profile check}, {@code sieve-plan}, {@code warc ls} and {@code cluster init}. It also holds what the subcommands share: where
+ * {@code profile check}, {@code sieve-plan}, {@code warc ls}, {@code cluster init} and {@code cluster seed}. It also holds what the subcommands share: where
  * profiles come from and where a stop signal comes from (a test replaces both).
  *
  * <p>Exit codes: 0 finished; 1 the crawl failed (including a crawl that received no response at all); 2 usage or

@@ -1,0 +1,162 @@
+package org.sievecrawler.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.sievecrawler.cluster.ClusterAdmin;
+import org.sievecrawler.cluster.ClusterException;
+import org.sievecrawler.cluster.ClusterTopics;
+import org.sievecrawler.cluster.CrawlName;
+import org.sievecrawler.cluster.FrontierProducer;
+import org.sievecrawler.cluster.TopicCheck;
+import org.sievecrawler.cluster.TopicState;
+import org.sievecrawler.sieve.PendingUrl;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code crawler cluster seed --bootstrap HOST:PORT --crawl NAME [URL...] [--seeds FILE]}: normalizes the seeds as
+ * {@code crawl} does ({@link SeedList}), checks that the crawl's topics exist as {@code cluster init} made them
+ * ({@link ClusterAdmin#check}), sends the seeds at depth 0 to {@code NAME.frontier} keyed by host
+ * ({@link FrontierProducer}), waits until all are acknowledged and prints how many went to how many partitions.
+ * Seeding again is harmless: the partition owners' Sieves drop URLs they have seen.
+ */
+@Command(name = "seed", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Sends seed URLs to a cluster crawl's frontier (NAME.frontier), each to the",
+            "partition of its host. The crawl's topics must exist: run `cluster init` first."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {ClusterSeedCommand.EXIT_OK, ClusterInitCommand.EXIT_UNAVAILABLE,
+            ClusterSeedCommand.EXIT_REFUSED})
+final class ClusterSeedCommand implements Callable<Integer> {
+    static final String EXIT_OK = " 0:done: every seed was acknowledged by the cluster";
+    static final String EXIT_REFUSED = " 2:usage error, no usable seed, or refused (no such crawl, a seed refused)";
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    LoggingOptions logging;
+
+    @Option(names = "--bootstrap", required = true, paramLabel = "HOST:PORT",
+            description = "A broker of the Kafka cluster (several separated by commas).")
+    String bootstrap;
+
+    @Option(names = "--crawl", required = true, paramLabel = "NAME",
+            description = "The crawl's name, as given to `cluster init`.")
+    String crawl;
+
+    @Parameters(paramLabel = "URL", arity = "0..*", description = "Seed URLs (http or https).")
+    List<String> urls = new ArrayList<>();
+
+    @Option(names = "--seeds", paramLabel = "FILE",
+            description = "A seed file: one URL per line; blank lines and # comments are skipped.")
+    Path seedFile;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "15s",
+            converter = ClusterInitCommand.DurationConverter.class,
+            description = "How long to wait for the cluster, e.g. 15s (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Override
+    public Integer call() {
+        logging.apply();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        String servers;
+        CrawlName name;
+        try {
+            servers = ClusterAdmin.bootstrapServers(bootstrap);
+        } catch (IllegalArgumentException e) {
+            return usage(err, "--bootstrap: " + e.getMessage());
+        }
+        try {
+            name = new CrawlName(crawl);
+        } catch (IllegalArgumentException e) {
+            return usage(err, "--crawl: " + e.getMessage().replaceFirst("^crawl name ", ""));
+        }
+        SeedList seeds = new SeedList();
+        for (int i = 0; i < urls.size(); i++) {
+            seeds.add("argument " + (i + 1), urls.get(i));
+        }
+        if (seedFile != null) {
+            try {
+                seeds.addFile(seedFile);
+            } catch (IOException e) {
+                return usage(err, "--seeds " + seedFile + ": cannot read the seed file ("
+                        + CrawlCommand.describe(e) + ")");
+            }
+        }
+        seeds.problems().forEach(err::println);
+        if (seeds.seeds().isEmpty()) {
+            return usage(err, "no usable seed: give URLs as arguments or a seed file with --seeds FILE");
+        }
+        CrawlerCommand root = (CrawlerCommand) spec.root().userObject();
+        FrontierProducer.Acknowledged acknowledged;
+        int partitions;
+        try {
+            try (ClusterAdmin admin = root.clusters().connect(servers, timeout)) {
+                partitions = checkTopics(admin, name, servers);
+            }
+            try (FrontierProducer frontier = root.clusters().frontier(servers, name, timeout)) {
+                for (String url : seeds.seeds()) {
+                    frontier.send(PendingUrl.seed(url));
+                }
+                frontier.flush();
+                acknowledged = frontier.acknowledged();
+            }
+        } catch (ClusterException e) {
+            err.println("cluster seed: " + e.getMessage());
+            return e.kind() == ClusterException.Kind.REFUSED ? CrawlerCommand.USAGE : ClusterInitCommand.UNAVAILABLE;
+        }
+        out.println("sent " + acknowledged.urls() + (acknowledged.urls() == 1 ? " seed" : " seeds") + " to "
+                + acknowledged.partitions().size() + " of " + partitions + " partitions of " + name
+                + ClusterTopics.FRONTIER + " on the Kafka cluster at " + servers);
+        out.flush();
+        return 0;
+    }
+
+    /**
+     * Refuses a crawl whose topics are missing or are not as {@code cluster init} makes them; returns the frontier's
+     * partitions.
+     */
+    private static int checkTopics(ClusterAdmin admin, CrawlName crawl, String servers) throws ClusterException {
+        Map<String, Optional<TopicState>> states = admin.describe(crawl);
+        List<String> missing = states.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(Map.Entry::getKey)
+                .toList();
+        if (!missing.isEmpty()) {
+            throw new ClusterException(ClusterException.Kind.REFUSED, "no crawl " + crawl + " on the Kafka cluster at "
+                    + servers + ": topics missing: " + String.join(", ", missing)
+                    + "; create them first: crawler cluster init --bootstrap " + servers + " --crawl " + crawl);
+        }
+        TopicState frontier = states.get(ClusterTopics.names(crawl).get(0)).orElseThrow();
+        ClusterTopics topics = new ClusterTopics(crawl, frontier.partitions(),
+                (short) Math.max(1, frontier.replication()));
+        List<String> problems = new ArrayList<>();
+        for (TopicCheck check : admin.check(topics)) {
+            if (check instanceof TopicCheck.Differs differs) {
+                differs.problems().forEach(p -> problems.add("topic " + differs.spec().name() + " " + p));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ClusterException(ClusterException.Kind.REFUSED, "the crawl " + crawl + " on the Kafka cluster"
+                    + " at " + servers + " has topics other than `cluster init` makes; nothing was sent:\n  "
+                    + String.join("\n  ", problems));
+        }
+        return frontier.partitions();
+    }
+
+    private static int usage(PrintWriter err, String message) {
+        err.println("cluster seed: " + message);
+        return CrawlerCommand.USAGE;
+    }
+}
