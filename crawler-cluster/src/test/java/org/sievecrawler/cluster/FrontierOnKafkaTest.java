@@ -1,0 +1,125 @@
+package org.sievecrawler.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.sieve.PendingUrl;
+
+/**
+ * {@link FrontierProducer} and the frontier's record format against a real one-node Kafka 4 broker
+ * ({@link LocalKafka}), where {@code FrontierProducerTest} uses Kafka's MockProducer: after {@code init}, seeds of
+ * two hosts sent through Kafka's own partitioner are read back from {@code <crawl>.frontier}, each host's URLs in one
+ * partition and every value a PendingUrl; a value that is not one is reported with its partition and offset.
+ */
+class FrontierOnKafkaTest {
+    @TempDir
+    static Path dir;
+    private static LocalKafka kafka;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        kafka = LocalKafka.start(dir.resolve("kafka"));
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    void seedsOfAHostLandInOnePartitionAndReadBack() throws Exception {
+        CrawlName crawl = new CrawlName("seeded");
+        try (ClusterAdmin admin = ClusterAdmin.connect(kafka.bootstrap(), Duration.ofSeconds(30))) {
+            admin.init(new ClusterTopics(crawl, 6, (short) 1));
+        }
+        List<PendingUrl> seeds = List.of(PendingUrl.seed("http://a.example/"),
+                PendingUrl.seed("https://a.example:8443/x"), PendingUrl.seed("https://b.example/"));
+        FrontierProducer.Acknowledged acknowledged;
+        try (FrontierProducer frontier = FrontierProducer.connect(kafka.bootstrap(), crawl, Duration.ofSeconds(30))) {
+            for (PendingUrl seed : seeds) {
+                assertThat(frontier.send(seed)).isTrue();
+            }
+            frontier.flush();
+            acknowledged = frontier.acknowledged();
+        }
+        assertThat(acknowledged.urls()).isEqualTo(3);
+
+        List<ConsumerRecord<String, PendingUrl>> records = readAll("seeded.frontier", 6, 3);
+
+        assertThat(records).extracting(ConsumerRecord::value).containsExactlyInAnyOrderElementsOf(seeds);
+        Map<String, Set<Integer>> partitionsByHost = new HashMap<>();
+        records.forEach(r -> partitionsByHost.computeIfAbsent(r.key(), k -> new HashSet<>()).add(r.partition()));
+        assertThat(partitionsByHost).containsOnlyKeys("a.example", "b.example")
+                .allSatisfy((host, partitions) -> assertThat(partitions).hasSize(1));
+        assertThat(acknowledged.partitions()).containsExactlyInAnyOrderElementsOf(
+                partitionsByHost.values().stream().flatMap(Set::stream).toList());
+    }
+
+    @Test
+    void aValueThatIsNotAPendingUrlIsReportedWithItsPartitionAndOffset() throws Exception {
+        CrawlName crawl = new CrawlName("garbled");
+        try (ClusterAdmin admin = ClusterAdmin.connect(kafka.bootstrap(), Duration.ofSeconds(30))) {
+            admin.init(new ClusterTopics(crawl, 1, (short) 1));
+        }
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap());
+        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(properties, new StringSerializer(),
+                new ByteArraySerializer())) {
+            raw.send(new ProducerRecord<>("garbled.frontier", "a.example", new byte[] {0, 0, 0, 9, 'h'})).get();
+        }
+
+        assertThatThrownBy(() -> readAll("garbled.frontier", 1, 1))
+                .isInstanceOf(RecordDeserializationException.class)
+                .satisfies(e -> assertThat(FrontierRecords.describe((RecordDeserializationException) e))
+                        .isEqualTo("garbled.frontier-0 at offset 0: topic garbled.frontier: a frontier record's"
+                                + " value of 5 bytes is not a pending URL: cut short"));
+    }
+
+    /** The first {@code count} records of {@code topic}, from the beginning of its {@code partitions} partitions. */
+    private static List<ConsumerRecord<String, PendingUrl>> readAll(String topic, int partitions, int count) {
+        Properties properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap());
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        List<ConsumerRecord<String, PendingUrl>> records = new ArrayList<>();
+        try (KafkaConsumer<String, PendingUrl> consumer = new KafkaConsumer<>(properties, new StringDeserializer(),
+                new PendingUrlDeserializer())) {
+            List<TopicPartition> all = IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(topic, p))
+                    .toList();
+            consumer.assign(all);
+            consumer.seekToBeginning(all);
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (records.size() < count && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        assertThat(records).as("records read from " + topic).hasSize(count);
+        return records;
+    }
+}
