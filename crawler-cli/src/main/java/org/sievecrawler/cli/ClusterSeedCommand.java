@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
  * {@code crawl} does ({@link SeedList}), checks that the crawl's topics exist as {@code cluster init} made them
  * ({@link ClusterAdmin#check}), sends the seeds at depth 0 to {@code NAME.frontier} keyed by host
  * ({@link FrontierProducer}), waits until all are acknowledged and prints how many went to how many partitions.
- * Seeding again is harmless: the partition owners' Sieves drop URLs they have seen.
+ * Seeding again appends the seeds again; a partition's owner is to drop those its Sieve has seen. Runs on the
+ * caller's thread. Out of scope: consuming the frontier, and a crawl's other URLs (links are sent by the crawl).
  */
 @Command(name = "seed", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Sends seed URLs to a cluster crawl's frontier (NAME.frontier), each to the",
