@@ -137,6 +137,7 @@ public final class FrontierProducer implements AutoCloseable {
         try {
             producer.send(record, (metadata, e) -> completed(url, metadata, e));
         } catch (InterruptException e) {
+            recent.compareAndSet(slot, fingerprint, 0); // not sent: not recently sent either
             Thread.currentThread().interrupt();
             throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "sending " + url.url() + " to topic "
                     + topic + " was interrupted");

@@ -5,6 +5,7 @@
  * {@link org.sievecrawler.cluster.FrontierProducer}).
  *
  * <p>Threading: the values here are immutable and safe for any number of threads; {@code ClusterAdmin} is for one
- * thread at a time; {@code FrontierProducer} is for any number. The single-node crawl in crawler-core knows nothing of this package or of Kafka.
+ * thread at a time; {@code FrontierProducer} is for any number. The single-node crawl in crawler-core knows nothing
+ * of this package or of Kafka.
  */
 package org.sievecrawler.cluster;
