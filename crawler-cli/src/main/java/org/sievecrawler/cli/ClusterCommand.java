@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
         description = {"Commands of a crawl across machines on Apache Kafka (a single-node crawl needs none).",
             "A local broker for trying it: crawler-cluster/kafka-local.sh start"},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {ClusterInitCommand.EXIT_OK, ClusterInitCommand.EXIT_UNAVAILABLE,
+        exitCodeList = {ClusterInitCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
             ClusterInitCommand.EXIT_REFUSED})
 final class ClusterCommand implements Callable<Integer> {
     @Spec

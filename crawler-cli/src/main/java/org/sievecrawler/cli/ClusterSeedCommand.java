@@ -3,7 +3,6 @@ package org.sievecrawler.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +35,7 @@ import picocli.CommandLine.Spec;
         description = {"Sends seed URLs to a cluster crawl's frontier (NAME.frontier), each to the",
             "partition of its host. The crawl's topics must exist: run `cluster init` first."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {ClusterSeedCommand.EXIT_OK, ClusterInitCommand.EXIT_UNAVAILABLE,
+        exitCodeList = {ClusterSeedCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
             ClusterSeedCommand.EXIT_REFUSED})
 final class ClusterSeedCommand implements Callable<Integer> {
     static final String EXIT_OK = " 0:done: every seed was acknowledged by the cluster";
@@ -48,13 +47,8 @@ final class ClusterSeedCommand implements Callable<Integer> {
     @Mixin
     LoggingOptions logging;
 
-    @Option(names = "--bootstrap", required = true, paramLabel = "HOST:PORT",
-            description = "A broker of the Kafka cluster (several separated by commas).")
-    String bootstrap;
-
-    @Option(names = "--crawl", required = true, paramLabel = "NAME",
-            description = "The crawl's name, as given to `cluster init`.")
-    String crawl;
+    @Mixin
+    ClusterOptions cluster;
 
     @Parameters(paramLabel = "URL", arity = "0..*", description = "Seed URLs (http or https).")
     List<String> urls = new ArrayList<>();
@@ -62,11 +56,6 @@ final class ClusterSeedCommand implements Callable<Integer> {
     @Option(names = "--seeds", paramLabel = "FILE",
             description = "A seed file: one URL per line; blank lines and # comments are skipped.")
     Path seedFile;
-
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "15s",
-            converter = ClusterInitCommand.DurationConverter.class,
-            description = "How long to wait for the cluster, e.g. 15s (default: ${DEFAULT-VALUE}).")
-    Duration timeout;
 
     @Override
     public Integer call() {
@@ -76,19 +65,13 @@ final class ClusterSeedCommand implements Callable<Integer> {
         String servers;
         CrawlName name;
         try {
-            servers = ClusterAdmin.bootstrapServers(bootstrap);
+            servers = cluster.servers();
+            name = cluster.crawlName();
         } catch (IllegalArgumentException e) {
-            return usage(err, "--bootstrap: " + e.getMessage());
-        }
-        try {
-            name = new CrawlName(crawl);
-        } catch (IllegalArgumentException e) {
-            return usage(err, "--crawl: " + e.getMessage().replaceFirst("^crawl name ", ""));
+            return usage(err, e.getMessage());
         }
         SeedList seeds = new SeedList();
-        for (int i = 0; i < urls.size(); i++) {
-            seeds.add("argument " + (i + 1), urls.get(i));
-        }
+        seeds.addArguments(urls);
         if (seedFile != null) {
             try {
                 seeds.addFile(seedFile);
@@ -105,10 +88,10 @@ final class ClusterSeedCommand implements Callable<Integer> {
         FrontierProducer.Acknowledged acknowledged;
         int partitions;
         try {
-            try (ClusterAdmin admin = root.clusters().connect(servers, timeout)) {
+            try (ClusterAdmin admin = root.clusters().connect(servers, cluster.timeout)) {
                 partitions = checkTopics(admin, name, servers);
             }
-            try (FrontierProducer frontier = root.clusters().frontier(servers, name, timeout)) {
+            try (FrontierProducer frontier = root.clusters().frontier(servers, name, cluster.timeout)) {
                 for (String url : seeds.seeds()) {
                     frontier.send(PendingUrl.seed(url));
                 }
@@ -116,8 +99,7 @@ final class ClusterSeedCommand implements Callable<Integer> {
                 acknowledged = frontier.acknowledged();
             }
         } catch (ClusterException e) {
-            err.println("cluster seed: " + e.getMessage());
-            return e.kind() == ClusterException.Kind.REFUSED ? CrawlerCommand.USAGE : ClusterInitCommand.UNAVAILABLE;
+            return ClusterOptions.failed("cluster seed", e, err);
         }
         out.println("sent " + acknowledged.urls() + (acknowledged.urls() == 1 ? " seed" : " seeds") + " to "
                 + acknowledged.partitions().size() + " of " + partitions + " partitions of " + name

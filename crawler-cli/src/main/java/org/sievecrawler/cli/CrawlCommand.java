@@ -123,9 +123,7 @@ final class CrawlCommand implements Callable<Integer> {
                 seeds.add(profileName + ": seeds[" + i + "]", profile.seeds().get(i));
             }
         }
-        for (int i = 0; i < urls.size(); i++) {
-            seeds.add("argument " + (i + 1), urls.get(i));
-        }
+        seeds.addArguments(urls);
         if (seedFile != null) {
             try {
                 seeds.addFile(seedFile);

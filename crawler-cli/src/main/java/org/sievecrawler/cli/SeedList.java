@@ -34,6 +34,13 @@ final class SeedList {
     }
 
     /** Adds the URLs of a seed file, naming bad lines by {@code FILE:LINE}. */
+    /** Adds the URLs given as command-line arguments, each named "argument N" (from 1) in a problem. */
+    void addArguments(List<String> urls) {
+        for (int i = 0; i < urls.size(); i++) {
+            add("argument " + (i + 1), urls.get(i));
+        }
+    }
+
     void addFile(Path file) throws IOException {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         for (int i = 0; i < lines.size(); i++) {

@@ -3,15 +3,12 @@ package org.sievecrawler.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link ClusterAdmin} against a real one-node Kafka 4 broker ({@link LocalKafka}), where {@code ClusterAdminTest}
@@ -20,21 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * naming the topic, leaving the topics as they were.
  */
 class ClusterAdminOnKafkaTest {
-    @TempDir
-    static Path dir;
-    private static LocalKafka kafka;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        kafka = LocalKafka.start(dir.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    @RegisterExtension
+    static final KafkaBroker kafka = new KafkaBroker();
 
     @Test
     void initCreatesTheCrawlsTopicsOnceAndRefusesOtherPartitionsNamingTheTopic() throws Exception {

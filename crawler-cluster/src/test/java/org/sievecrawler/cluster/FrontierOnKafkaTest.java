@@ -3,7 +3,6 @@ package org.sievecrawler.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,10 +23,8 @@ import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sievecrawler.sieve.PendingUrl;
 
 /**
@@ -37,21 +34,8 @@ import org.sievecrawler.sieve.PendingUrl;
  * partition and every value a PendingUrl; a value that is not one is reported with its partition and offset.
  */
 class FrontierOnKafkaTest {
-    @TempDir
-    static Path dir;
-    private static LocalKafka kafka;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        kafka = LocalKafka.start(dir.resolve("kafka"));
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    @RegisterExtension
+    static final KafkaBroker kafka = new KafkaBroker();
 
     @Test
     void seedsOfAHostLandInOnePartitionAndReadBack() throws Exception {
