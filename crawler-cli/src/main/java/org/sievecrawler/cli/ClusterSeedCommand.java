@@ -5,16 +5,12 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.sievecrawler.cluster.ClusterAdmin;
 import org.sievecrawler.cluster.ClusterException;
 import org.sievecrawler.cluster.ClusterTopics;
 import org.sievecrawler.cluster.CrawlName;
 import org.sievecrawler.cluster.FrontierProducer;
-import org.sievecrawler.cluster.TopicCheck;
-import org.sievecrawler.cluster.TopicState;
 import org.sievecrawler.sieve.PendingUrl;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,7 +22,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code crawler cluster seed --bootstrap HOST:PORT --crawl NAME [URL...] [--seeds FILE]}: normalizes the seeds as
  * {@code crawl} does ({@link SeedList}), checks that the crawl's topics exist as {@code cluster init} made them
- * ({@link ClusterAdmin#check}), sends the seeds at depth 0 to {@code NAME.frontier} keyed by host
+ * ({@link ClusterAdmin#requireCrawl}), sends the seeds at depth 0 to {@code NAME.frontier} keyed by host
  * ({@link FrontierProducer}), waits until all are acknowledged and prints how many went to how many partitions.
  * Seeding again appends the seeds again; a partition's owner is to drop those its Sieve has seen. Runs on the
  * caller's thread. Out of scope: consuming the frontier, and a crawl's other URLs (links are sent by the crawl).
@@ -89,7 +85,7 @@ final class ClusterSeedCommand implements Callable<Integer> {
         int partitions;
         try {
             try (ClusterAdmin admin = root.clusters().connect(servers, cluster.timeout)) {
-                partitions = checkTopics(admin, name, servers);
+                partitions = admin.requireCrawl(name);
             }
             try (FrontierProducer frontier = root.clusters().frontier(servers, name, cluster.timeout)) {
                 for (String url : seeds.seeds()) {
@@ -106,36 +102,6 @@ final class ClusterSeedCommand implements Callable<Integer> {
                 + ClusterTopics.FRONTIER + " on the Kafka cluster at " + servers);
         out.flush();
         return 0;
-    }
-
-    /**
-     * Refuses a crawl whose topics are missing or are not as {@code cluster init} makes them; returns the frontier's
-     * partitions.
-     */
-    private static int checkTopics(ClusterAdmin admin, CrawlName crawl, String servers) throws ClusterException {
-        Map<String, Optional<TopicState>> states = admin.describe(crawl);
-        List<String> missing = states.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(Map.Entry::getKey)
-                .toList();
-        if (!missing.isEmpty()) {
-            throw new ClusterException(ClusterException.Kind.REFUSED, "no crawl " + crawl + " on the Kafka cluster at "
-                    + servers + ": topics missing: " + String.join(", ", missing)
-                    + "; create them first: crawler cluster init --bootstrap " + servers + " --crawl " + crawl);
-        }
-        TopicState frontier = states.get(ClusterTopics.names(crawl).get(0)).orElseThrow();
-        ClusterTopics topics = new ClusterTopics(crawl, frontier.partitions(),
-                (short) Math.max(1, frontier.replication()));
-        List<String> problems = new ArrayList<>();
-        for (TopicCheck check : admin.check(topics)) {
-            if (check instanceof TopicCheck.Differs differs) {
-                differs.problems().forEach(p -> problems.add("topic " + differs.spec().name() + " " + p));
-            }
-        }
-        if (!problems.isEmpty()) {
-            throw new ClusterException(ClusterException.Kind.REFUSED, "the crawl " + crawl + " on the Kafka cluster"
-                    + " at " + servers + " has topics other than `cluster init` makes; nothing was sent:\n  "
-                    + String.join("\n  ", problems));
-        }
-        return frontier.partitions();
     }
 
     private static int usage(PrintWriter err, String message) {

@@ -3,6 +3,7 @@ package org.sievecrawler.cluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,16 +15,27 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeConfigsOptions;
+import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -32,14 +44,15 @@ import org.sievecrawler.profile.ProfileUnits;
 /**
  * The administration of a cluster crawl's topics on one Kafka cluster: {@link #init} creates the topics of
  * {@link ClusterTopics} explicitly (the crawl never relies on auto-creation) and is idempotent; {@link #check} and
- * {@link #describe} read what exists (for {@code init} and, later, {@code status}).
+ * {@link #describe} read what exists; {@link #requireCrawl} refuses a crawl whose topics are not there (for {@code seed}
+ * and {@code status}); {@link #status} reads where the crawl stands (offsets and the consumer group's members).
  *
  * <p>Every request has the bounded timeout given to {@link #connect} (the Admin client's own
  * {@code default.api.timeout.ms}), so an unreachable cluster is a {@link ClusterException} of kind
  * {@link ClusterException.Kind#UNAVAILABLE} naming the address, after that timeout, not a hang.
  *
  * <p>For one thread at a time (its Admin client is thread-safe, its use of it is not meant to be shared). Out of
- * scope: producing and consuming, consumer groups, deleting a crawl's topics, changing an existing topic.
+ * scope: producing and consuming, joining or changing a consumer group, deleting a crawl's topics, changing an existing topic.
  */
 public final class ClusterAdmin implements AutoCloseable {
     /** How long a request waits for the cluster unless told otherwise. */
@@ -186,6 +199,106 @@ public final class ClusterAdmin implements AutoCloseable {
                     cleanupPolicies.getOrDefault(name, "delete"))));
         }
         return states;
+    }
+
+    /**
+     * Checks that the crawl's topics exist as {@code cluster init} makes them and returns the frontier's partitions.
+     *
+     * @throws ClusterException {@link ClusterException.Kind#REFUSED} when topics are missing (naming them and the
+     *     {@code cluster init} to run) or differ from the design (naming each difference)
+     */
+    public int requireCrawl(CrawlName crawl) throws ClusterException {
+        Map<String, Optional<TopicState>> states = describe(crawl);
+        List<String> missing = states.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(Map.Entry::getKey)
+                .toList();
+        if (!missing.isEmpty()) {
+            throw new ClusterException(ClusterException.Kind.REFUSED, "no crawl " + crawl + " on the Kafka cluster at "
+                    + bootstrap + ": topics missing: " + String.join(", ", missing)
+                    + "; create them first: crawler cluster init --bootstrap " + bootstrap + " --crawl " + crawl);
+        }
+        TopicState frontier = states.get(ClusterTopics.names(crawl).get(0)).orElseThrow();
+        ClusterTopics topics = new ClusterTopics(crawl, frontier.partitions(),
+                (short) Math.max(1, frontier.replication()));
+        List<String> problems = new ArrayList<>();
+        for (TopicCheck check : check(topics)) {
+            if (check instanceof TopicCheck.Differs differs) {
+                differs.problems().forEach(p -> problems.add("topic " + differs.spec().name() + " " + p));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ClusterException(ClusterException.Kind.REFUSED, "the crawl " + crawl + " on the Kafka cluster"
+                    + " at " + bootstrap + " has topics other than `cluster init` makes:\n  "
+                    + String.join("\n  ", problems));
+        }
+        return frontier.partitions();
+    }
+
+    /**
+     * Where the crawl stands ({@link ClusterStatus}): per partition of {@code <crawl>.frontier}, its end offset, the
+     * committed offset of the crawl's consumer group ({@link ClusterTopics#group}), the member it is assigned to, and
+     * the end offset of the same partition of {@code <crawl>.fetched}. A read, changing nothing.
+     *
+     * @throws ClusterException as {@link #requireCrawl} for a crawl that is not there; {@link
+     *     ClusterException.Kind#UNAVAILABLE} when the cluster does not answer in time
+     */
+    public ClusterStatus status(CrawlName crawl) throws ClusterException {
+        int partitions = requireCrawl(crawl);
+        String frontier = crawl.topic(ClusterTopics.FRONTIER);
+        String fetched = crawl.topic(ClusterTopics.FETCHED);
+        String group = ClusterTopics.group(crawl);
+        Map<Integer, Long> sent = endOffsets(frontier, partitions);
+        Map<Integer, Long> done = endOffsets(fetched, partitions);
+        List<TopicPartition> frontierPartitions = partitions(frontier, partitions);
+        Map<TopicPartition, OffsetAndMetadata> offsets = await(admin.listConsumerGroupOffsets(
+                Map.of(group, new ListConsumerGroupOffsetsSpec().topicPartitions(frontierPartitions)),
+                new ListConsumerGroupOffsetsOptions().timeoutMs(millis())).partitionsToOffsetAndMetadata(group),
+                "read the committed offsets of consumer group " + group);
+        Map<Integer, Long> committed = new HashMap<>();
+        offsets.forEach((tp, offset) -> {
+            if (offset != null && tp.topic().equals(frontier)) {
+                committed.put(tp.partition(), offset.offset());
+            }
+        });
+        Map<Integer, String> owners = new HashMap<>();
+        for (MemberDescription member : members(group)) {
+            String host = member.host() == null ? "" : member.host().replaceFirst("^/", "");
+            String owner = member.clientId() + (host.isEmpty() ? "" : "@" + host);
+            for (TopicPartition tp : member.assignment().topicPartitions()) {
+                if (tp.topic().equals(frontier)) {
+                    owners.put(tp.partition(), owner);
+                }
+            }
+        }
+        return ClusterStatus.of(crawl, sent, committed, owners, done);
+    }
+
+    /** The members of consumer group {@code group}; none when the group does not exist (no process joined yet). */
+    private Collection<MemberDescription> members(String group) throws ClusterException {
+        try {
+            ConsumerGroupDescription description = await(admin.describeConsumerGroups(List.of(group),
+                    new DescribeConsumerGroupsOptions().timeoutMs(millis())).describedGroups().get(group),
+                    "describe consumer group " + group);
+            return description.members();
+        } catch (ClusterException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                return List.of();
+            }
+            throw e;
+        }
+    }
+
+    private Map<Integer, Long> endOffsets(String topic, int partitions) throws ClusterException {
+        Map<TopicPartition, OffsetSpec> request = new LinkedHashMap<>();
+        partitions(topic, partitions).forEach(tp -> request.put(tp, OffsetSpec.latest()));
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = await(admin.listOffsets(request,
+                new ListOffsetsOptions().timeoutMs(millis())).all(), "read the end offsets of topic " + topic);
+        Map<Integer, Long> result = new HashMap<>();
+        ends.forEach((tp, info) -> result.put(tp.partition(), info.offset()));
+        return result;
+    }
+
+    private static List<TopicPartition> partitions(String topic, int partitions) {
+        return java.util.stream.IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(topic, p)).toList();
     }
 
     private Map<String, String> cleanupPolicies(Collection<String> topics) throws ClusterException {

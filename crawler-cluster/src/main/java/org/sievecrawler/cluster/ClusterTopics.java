@@ -21,6 +21,8 @@ import java.util.Objects;
  * Every topic gets {@code min.insync.replicas} from {@link #minInSyncReplicas}: 2 at replication 3 (production),
  * 1 below it.
  *
+ * The crawl's processes consume the frontier as one Kafka consumer group, {@link #group}: {@code <crawl>.crawlers}.
+ *
  * <p>Immutable and thread-safe. Creating and checking the topics on a cluster is {@link ClusterAdmin}'s.
  *
  * @param crawl the crawl's name, the topics' prefix
@@ -39,6 +41,8 @@ public record ClusterTopics(CrawlName crawl, int partitions, short replication) 
     public static final String FETCHED = ".fetched";
     public static final String SIEVE_STATE = ".sieve-state";
     static final int LONGEST_SUFFIX = SIEVE_STATE.length();
+    /** The suffix of the crawl's consumer group id. */
+    public static final String CRAWLERS = ".crawlers";
 
     /** Refuses a partition count or replication factor out of range, naming the option and the value. */
     public ClusterTopics {
@@ -89,6 +93,16 @@ public record ClusterTopics(CrawlName crawl, int partitions, short replication) 
     /** The names of the three topics, in the order above. */
     public static List<String> names(CrawlName crawl) {
         return List.of(crawl.topic(FRONTIER), crawl.topic(FETCHED), crawl.topic(SIEVE_STATE));
+    }
+
+    /**
+     * The id of the consumer group the crawl's processes ({@code cluster run}) join to share the frontier's
+     * partitions, {@code <crawl>.crawlers}: Kafka assigns each partition, so each host, to one member, and moves a
+     * departed member's partitions to the others. Its committed offsets are what {@code cluster status} reports as
+     * consumed. (A group id has no character rules; this one is a legal topic name too, like the crawl's topics.)
+     */
+    public static String group(CrawlName crawl) {
+        return crawl.topic(CRAWLERS);
     }
 
     private TopicSpec spec(String suffix, String purpose, String cleanupPolicy, boolean keptForever) {
