@@ -9,7 +9,8 @@ import picocli.CommandLine.Spec;
  * {@code crawler cluster}: the commands of a crawl across machines on Apache Kafka. Without a subcommand it prints
  * its usage. A single-node {@code crawl} needs none of this.
  */
-@Command(name = "cluster", mixinStandardHelpOptions = true, subcommands = {ClusterInitCommand.class, ClusterSeedCommand.class},
+@Command(name = "cluster", mixinStandardHelpOptions = true, subcommands = {ClusterInitCommand.class, ClusterSeedCommand.class,
+        ClusterStatusCommand.class},
         description = {"Commands of a crawl across machines on Apache Kafka (a single-node crawl needs none).",
             "A local broker for trying it: crawler-cluster/kafka-local.sh start"},
         exitCodeListHeading = "%nExit codes:%n",

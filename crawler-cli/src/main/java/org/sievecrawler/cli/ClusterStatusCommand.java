@@ -1,0 +1,69 @@
+package org.sievecrawler.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import org.sievecrawler.cluster.ClusterAdmin;
+import org.sievecrawler.cluster.ClusterException;
+import org.sievecrawler.cluster.ClusterStatus;
+import org.sievecrawler.cluster.ClusterTopics;
+import org.sievecrawler.cluster.CrawlName;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code crawler cluster status --bootstrap HOST:PORT --crawl NAME}: prints where a cluster crawl stands, read with
+ * {@link ClusterAdmin#status}: per frontier partition its owner (the member of {@code NAME.crawlers} it is assigned
+ * to), records sent, consumed (the group's committed offset) and the lag between them, URLs marked done in
+ * {@code NAME.fetched}; then the totals. A read: it changes nothing. Runs on the caller's thread. Out of scope:
+ * URLs in flight inside a process, and waiting until the crawl has drained ({@code --wait-done}, later).
+ */
+@Command(name = "status", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Shows where a cluster crawl stands: per partition of NAME.frontier its owner",
+            "(a member of the consumer group NAME.crawlers), records sent, consumed and the",
+            "lag between them, and URLs marked done in NAME.fetched; then the totals."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {ClusterStatusCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
+            ClusterStatusCommand.EXIT_REFUSED})
+final class ClusterStatusCommand implements Callable<Integer> {
+    static final String EXIT_OK = " 0:the status was printed";
+    static final String EXIT_REFUSED = " 2:usage error, or refused (no such crawl, topics there otherwise)";
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    LoggingOptions logging;
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @Override
+    public Integer call() {
+        logging.apply();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        String servers;
+        CrawlName name;
+        try {
+            servers = cluster.servers();
+            name = cluster.crawlName();
+        } catch (IllegalArgumentException e) {
+            err.println("cluster status: " + e.getMessage());
+            return CrawlerCommand.USAGE;
+        }
+        CrawlerCommand root = (CrawlerCommand) spec.root().userObject();
+        ClusterStatus status;
+        try (ClusterAdmin admin = root.clusters().connect(servers, cluster.timeout)) {
+            status = admin.status(name);
+        } catch (ClusterException e) {
+            return ClusterOptions.failed("cluster status", e, err);
+        }
+        out.println("crawl " + name + " on the Kafka cluster at " + servers + ": " + status.partitions().size()
+                + " partitions of " + name + ClusterTopics.FRONTIER + ", consumer group " + status.group());
+        status.table().forEach(out::println);
+        out.flush();
+        return 0;
+    }
+}
