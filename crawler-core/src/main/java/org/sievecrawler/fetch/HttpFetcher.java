@@ -154,10 +154,6 @@ public final class HttpFetcher implements AutoCloseable {
                 proxies == null ? Set.of() : proxies.proxyHosts()), clock, captureExchanges, maxIdleConnections, null);
     }
 
-    HttpFetcher(FetchConfig fetch, LimitsConfig limits, AddressGuard guard, Clock clock, boolean captureExchanges) {
-        this(fetch, limits, guard, clock, captureExchanges, null);
-    }
-
     /** A fetcher whose connections are made by {@code sockets} (null: the default), for tests that watch them. */
     HttpFetcher(FetchConfig fetch, LimitsConfig limits, AddressGuard guard, Clock clock, boolean captureExchanges,
             SocketFactory sockets) {

@@ -152,7 +152,7 @@ public final class FrontierJournal implements AutoCloseable {
         int next = replayed.get(replayed.size() - 1) + 1;
         FrontierJournal journal = new FrontierJournal(dir, next, openNew(dir, next));
         return new Replay(Collections.unmodifiableList(reader.admitted), reader.completed, journal, replayed.size(),
-                reader.admitted.size(), reader.done, reader.bytesCut);
+                reader.done, reader.bytesCut);
     }
 
     /**

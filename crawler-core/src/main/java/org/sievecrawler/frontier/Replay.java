@@ -12,10 +12,9 @@ import org.sievecrawler.sieve.PendingUrl;
  * @param completed the URLs completed after the checkpoint: not to be handed out again
  * @param journal the journal, open for appending in a new segment after the ones read
  * @param segments segments read
- * @param admits admit entries read ({@code admitted.size()})
  * @param dones done entries read
  * @param bytesCut bytes of a torn or corrupt tail cut off the last segment (0 after a clean stop)
  */
 public record Replay(List<PendingUrl> admitted, CompletedUrls completed, FrontierJournal journal, int segments,
-        long admits, long dones, long bytesCut) {
+        long dones, long bytesCut) {
 }

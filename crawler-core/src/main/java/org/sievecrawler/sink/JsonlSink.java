@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  *
  * <p>Thread-safe: {@link #accept} serializes outside the lock and appends under it.
  */
-public final class JsonlSink implements PageSink {
+public final class JsonlSink implements AutoCloseable {
     private static final JsonFactory JSON = new JsonFactory();
 
     private final Path path;
@@ -50,7 +50,11 @@ public final class JsonlSink implements PageSink {
         }
     }
 
-    @Override
+    /**
+     * Appends {@code record} as one line, written at once.
+     *
+     * @throws IOException naming the file when it is closed or cannot be written
+     */
     public void accept(PageRecord record) throws IOException {
         byte[] line = serialize(record);
         synchronized (this) {
@@ -59,11 +63,6 @@ public final class JsonlSink implements PageSink {
             }
             writeFully(ByteBuffer.wrap(line));
         }
-    }
-
-    /** Nothing to do: every record is in the file once {@link #accept} returns. */
-    @Override
-    public void flush() {
     }
 
     /** The file's length: whole lines only (unless a write is failing). */
