@@ -7,7 +7,6 @@ import java.util.concurrent.Callable;
 import org.sievecrawler.cluster.ClusterAdmin;
 import org.sievecrawler.cluster.ClusterException;
 import org.sievecrawler.cluster.ClusterTopics;
-import org.sievecrawler.cluster.CrawlName;
 import org.sievecrawler.cluster.TopicCheck;
 import org.sievecrawler.cluster.TopicSpec;
 import picocli.CommandLine.Command;
@@ -56,29 +55,25 @@ final class ClusterInitCommand implements Callable<Integer> {
     public Integer call() {
         logging.apply();
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        ClusterOptions.Target target;
         ClusterTopics topics;
-        String servers;
-        CrawlName crawl;
         try {
-            servers = cluster.servers();
-            crawl = cluster.crawlName();
+            target = cluster.target();
         } catch (IllegalArgumentException e) {
-            return usage(err, e.getMessage());
+            return cluster.usage(e.getMessage());
         }
         try {
-            topics = new ClusterTopics(crawl, partitions, replication);
+            topics = new ClusterTopics(target.crawl(), partitions, replication);
         } catch (IllegalArgumentException e) {
-            return usage(err, "--" + e.getMessage().replaceFirst(" must", ": must"));
+            return cluster.usage("--" + e.getMessage().replaceFirst(" must", ": must"));
         }
-        CrawlerCommand root = (CrawlerCommand) spec.root().userObject();
         List<TopicCheck> done;
-        try (ClusterAdmin admin = root.clusters().connect(servers, cluster.timeout)) {
+        try (ClusterAdmin admin = cluster.admin(target)) {
             done = admin.init(topics);
         } catch (ClusterException e) {
-            return ClusterOptions.failed("cluster init", e, err);
+            return cluster.failed(e);
         }
-        out.println("crawl " + topics.crawl() + " on the Kafka cluster at " + servers + ":");
+        out.println("crawl " + topics.crawl() + " on the Kafka cluster at " + target.servers() + ":");
         int width = topics.all().stream().mapToInt(t -> t.name().length()).max().orElse(0);
         long created = done.stream().filter(c -> c instanceof TopicCheck.Missing).count();
         for (TopicCheck check : done) {
@@ -95,10 +90,5 @@ final class ClusterInitCommand implements Callable<Integer> {
                 : "created " + created + " topics; " + (done.size() - created) + " were there already, as asked");
         out.flush();
         return 0;
-    }
-
-    private static int usage(PrintWriter err, String message) {
-        err.println("cluster init: " + message);
-        return CrawlerCommand.USAGE;
     }
 }

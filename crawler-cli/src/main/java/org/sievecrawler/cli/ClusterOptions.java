@@ -1,19 +1,22 @@
 package org.sievecrawler.cli;
 
-import java.io.PrintWriter;
 import java.time.Duration;
 import org.sievecrawler.cluster.ClusterAdmin;
 import org.sievecrawler.cluster.ClusterException;
 import org.sievecrawler.cluster.CrawlName;
+import org.sievecrawler.cluster.FrontierProducer;
 import org.sievecrawler.profile.ProfileUnits;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /**
  * The options every {@code crawler cluster} command takes, as a picocli mixin: which Kafka cluster
  * ({@code --bootstrap}), which crawl ({@code --crawl}) and how long to wait for the cluster ({@code --timeout}); the
- * checks of the first two, each problem naming its option; and the exit code of a {@link ClusterException}.
+ * checks of the first two, each problem naming its option; the clients for them (from the root command's
+ * {@link ClusterConnector}); and how a command reports a problem ("cluster init: ...") with its exit code.
  *
  * <p>Not thread-safe (picocli fills it in before the command runs). Out of scope: what a command does with the
  * cluster.
@@ -35,12 +38,68 @@ final class ClusterOptions {
             description = "How long to wait for the cluster, e.g. 15s (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
+    /** The command this is mixed into (cluster init, seed, status). */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /**
+     * The cluster and the crawl a command is about: {@code --bootstrap} in Kafka's form and {@code --crawl}, checked.
+     *
+     * @param servers the bootstrap servers
+     * @param crawl the crawl's name
+     */
+    record Target(String servers, CrawlName crawl) {
+    }
+
+    /**
+     * {@code --bootstrap} and {@code --crawl}, checked.
+     *
+     * @throws IllegalArgumentException naming the option and what is wrong with it
+     */
+    Target target() {
+        return new Target(servers(), crawlName());
+    }
+
+    /** An Admin client for {@code target}'s cluster, each request bounded by {@code --timeout}. */
+    ClusterAdmin admin(Target target) throws ClusterException {
+        return connector().connect(target.servers(), timeout);
+    }
+
+    /** A producer for {@code target}'s frontier, each send bounded by {@code --timeout}. */
+    FrontierProducer frontier(Target target) throws ClusterException {
+        return connector().frontier(target.servers(), target.crawl(), timeout);
+    }
+
+    private ClusterConnector connector() {
+        return ((CrawlerCommand) command.root().userObject()).clusters();
+    }
+
+    /** Reports a usage problem, "cluster init: {@code message}", on the command's error stream; returns 2. */
+    int usage(String message) {
+        command.commandLine().getErr().println(name() + ": " + message);
+        return CrawlerCommand.USAGE;
+    }
+
+    /**
+     * Reports {@code failure} on the command's error stream and returns its exit code: 2 when the cluster refused,
+     * {@link #UNAVAILABLE} when it did not answer.
+     */
+    int failed(ClusterException failure) {
+        command.commandLine().getErr().println(name() + ": " + failure.getMessage());
+        return failure.kind() == ClusterException.Kind.REFUSED ? CrawlerCommand.USAGE : UNAVAILABLE;
+    }
+
+    /** "cluster init", "cluster seed", ...: how the command's messages start. */
+    private String name() {
+        return command.parent().name() + " " + command.name();
+    }
+
     /**
      * The bootstrap servers in Kafka's form.
      *
      * @throws IllegalArgumentException naming {@code --bootstrap} and what is wrong with it
      */
-    String servers() {
+    private String servers() {
         try {
             return ClusterAdmin.bootstrapServers(bootstrap);
         } catch (IllegalArgumentException e) {
@@ -53,21 +112,12 @@ final class ClusterOptions {
      *
      * @throws IllegalArgumentException naming {@code --crawl} and the rule it breaks
      */
-    CrawlName crawlName() {
+    private CrawlName crawlName() {
         try {
             return new CrawlName(crawl);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--crawl: " + e.getMessage().replaceFirst("^crawl name ", ""), e);
         }
-    }
-
-    /**
-     * Reports {@code failure} of {@code command} (e.g. "cluster init") on {@code err} and returns its exit code: 2 when
-     * the cluster refused, {@link #UNAVAILABLE} when it did not answer.
-     */
-    static int failed(String command, ClusterException failure, PrintWriter err) {
-        err.println(command + ": " + failure.getMessage());
-        return failure.kind() == ClusterException.Kind.REFUSED ? CrawlerCommand.USAGE : UNAVAILABLE;
     }
 
     /** A duration as in profiles: 500ms, 15s, 2m, or a bare number of seconds; more than zero. */

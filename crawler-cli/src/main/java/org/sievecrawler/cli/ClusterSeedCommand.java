@@ -9,7 +9,6 @@ import java.util.concurrent.Callable;
 import org.sievecrawler.cluster.ClusterAdmin;
 import org.sievecrawler.cluster.ClusterException;
 import org.sievecrawler.cluster.ClusterTopics;
-import org.sievecrawler.cluster.CrawlName;
 import org.sievecrawler.cluster.FrontierProducer;
 import org.sievecrawler.sieve.PendingUrl;
 import picocli.CommandLine.Command;
@@ -58,13 +57,11 @@ final class ClusterSeedCommand implements Callable<Integer> {
         logging.apply();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        String servers;
-        CrawlName name;
+        ClusterOptions.Target target;
         try {
-            servers = cluster.servers();
-            name = cluster.crawlName();
+            target = cluster.target();
         } catch (IllegalArgumentException e) {
-            return usage(err, e.getMessage());
+            return cluster.usage(e.getMessage());
         }
         SeedList seeds = new SeedList();
         seeds.addArguments(urls);
@@ -72,22 +69,21 @@ final class ClusterSeedCommand implements Callable<Integer> {
             try {
                 seeds.addFile(seedFile);
             } catch (IOException e) {
-                return usage(err, "--seeds " + seedFile + ": cannot read the seed file ("
+                return cluster.usage("--seeds " + seedFile + ": cannot read the seed file ("
                         + CrawlCommand.describe(e) + ")");
             }
         }
         seeds.problems().forEach(err::println);
         if (seeds.seeds().isEmpty()) {
-            return usage(err, "no usable seed: give URLs as arguments or a seed file with --seeds FILE");
+            return cluster.usage("no usable seed: give URLs as arguments or a seed file with --seeds FILE");
         }
-        CrawlerCommand root = (CrawlerCommand) spec.root().userObject();
         FrontierProducer.Acknowledged acknowledged;
         int partitions;
         try {
-            try (ClusterAdmin admin = root.clusters().connect(servers, cluster.timeout)) {
-                partitions = admin.requireCrawl(name);
+            try (ClusterAdmin admin = cluster.admin(target)) {
+                partitions = admin.requireCrawl(target.crawl());
             }
-            try (FrontierProducer frontier = root.clusters().frontier(servers, name, cluster.timeout)) {
+            try (FrontierProducer frontier = cluster.frontier(target)) {
                 for (String url : seeds.seeds()) {
                     frontier.send(PendingUrl.seed(url));
                 }
@@ -95,17 +91,12 @@ final class ClusterSeedCommand implements Callable<Integer> {
                 acknowledged = frontier.acknowledged();
             }
         } catch (ClusterException e) {
-            return ClusterOptions.failed("cluster seed", e, err);
+            return cluster.failed(e);
         }
         out.println("sent " + acknowledged.urls() + (acknowledged.urls() == 1 ? " seed" : " seeds") + " to "
-                + acknowledged.partitions().size() + " of " + partitions + " partitions of " + name
-                + ClusterTopics.FRONTIER + " on the Kafka cluster at " + servers);
+                + acknowledged.partitions().size() + " of " + partitions + " partitions of " + target.crawl()
+                + ClusterTopics.FRONTIER + " on the Kafka cluster at " + target.servers());
         out.flush();
         return 0;
-    }
-
-    private static int usage(PrintWriter err, String message) {
-        err.println("cluster seed: " + message);
-        return CrawlerCommand.USAGE;
     }
 }

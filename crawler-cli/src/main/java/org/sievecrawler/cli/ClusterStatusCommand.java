@@ -6,7 +6,6 @@ import org.sievecrawler.cluster.ClusterAdmin;
 import org.sievecrawler.cluster.ClusterException;
 import org.sievecrawler.cluster.ClusterStatus;
 import org.sievecrawler.cluster.ClusterTopics;
-import org.sievecrawler.cluster.CrawlName;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -43,25 +42,21 @@ final class ClusterStatusCommand implements Callable<Integer> {
     public Integer call() {
         logging.apply();
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        String servers;
-        CrawlName name;
+        ClusterOptions.Target target;
         try {
-            servers = cluster.servers();
-            name = cluster.crawlName();
+            target = cluster.target();
         } catch (IllegalArgumentException e) {
-            err.println("cluster status: " + e.getMessage());
-            return CrawlerCommand.USAGE;
+            return cluster.usage(e.getMessage());
         }
-        CrawlerCommand root = (CrawlerCommand) spec.root().userObject();
         ClusterStatus status;
-        try (ClusterAdmin admin = root.clusters().connect(servers, cluster.timeout)) {
-            status = admin.status(name);
+        try (ClusterAdmin admin = cluster.admin(target)) {
+            status = admin.status(target.crawl());
         } catch (ClusterException e) {
-            return ClusterOptions.failed("cluster status", e, err);
+            return cluster.failed(e);
         }
-        out.println("crawl " + name + " on the Kafka cluster at " + servers + ": " + status.partitions().size()
-                + " partitions of " + name + ClusterTopics.FRONTIER + ", consumer group " + status.group());
+        out.println("crawl " + status.crawl() + " on the Kafka cluster at " + target.servers() + ": "
+                + status.partitions().size() + " partitions of " + status.crawl() + ClusterTopics.FRONTIER
+                + ", consumer group " + status.group());
         status.table().forEach(out::println);
         out.flush();
         return 0;

@@ -33,7 +33,6 @@ final class SeedList {
         }
     }
 
-    /** Adds the URLs of a seed file, naming bad lines by {@code FILE:LINE}. */
     /** Adds the URLs given as command-line arguments, each named "argument N" (from 1) in a problem. */
     void addArguments(List<String> urls) {
         for (int i = 0; i < urls.size(); i++) {
@@ -41,6 +40,7 @@ final class SeedList {
         }
     }
 
+    /** Adds the URLs of a seed file, naming bad lines by {@code FILE:LINE}. */
     void addFile(Path file) throws IOException {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         for (int i = 0; i < lines.size(); i++) {

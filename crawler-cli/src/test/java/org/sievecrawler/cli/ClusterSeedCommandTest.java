@@ -6,33 +6,25 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.MockAdminClient;
 import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.clients.producer.Partitioner;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
-import org.apache.kafka.common.Cluster;
-import org.apache.kafka.common.Node;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.cluster.ClusterAdmin;
-import org.sievecrawler.cluster.ClusterException;
 import org.sievecrawler.cluster.CrawlName;
 import org.sievecrawler.cluster.FrontierProducer;
+import org.sievecrawler.cluster.MockFrontier;
 import org.sievecrawler.cluster.PendingUrlSerializer;
 import org.sievecrawler.sieve.PendingUrl;
 
 class ClusterSeedCommandTest {
     private static final int PARTITIONS = 4;
     private final MockAdminClient admin = MockAdminClient.create().numBrokers(1).build();
-    private final MockProducer<String, PendingUrl> producer = producer();
+    private final MockProducer<String, PendingUrl> producer = MockFrontier.producer(new CrawlName("docs"),
+            PARTITIONS, true);
     private int producersMade;
     private final CrawlerCommand root = new CrawlerCommand(ProfileSource.YAML, onStop -> () -> { },
             new ClusterConnector() {
@@ -50,30 +42,6 @@ class ClusterSeedCommandTest {
 
     @TempDir
     Path dir;
-
-    private static MockProducer<String, PendingUrl> producer() {
-        Node broker = new Node(0, "127.0.0.1", 9092);
-        List<PartitionInfo> partitions = IntStream.range(0, PARTITIONS)
-                .mapToObj(p -> new PartitionInfo("docs.frontier", p, broker, new Node[] {broker}, new Node[] {broker}))
-                .toList();
-        Partitioner byKey = new Partitioner() {
-            @Override
-            public int partition(String topic, Object key, byte[] keyBytes, Object value, byte[] valueBytes,
-                    Cluster cluster) {
-                return BuiltInPartitioner.partitionForKey(keyBytes, cluster.partitionsForTopic(topic).size());
-            }
-
-            @Override
-            public void close() {
-            }
-
-            @Override
-            public void configure(Map<String, ?> configs) {
-            }
-        };
-        return new MockProducer<>(new Cluster("test", List.of(broker), partitions, Set.of(), Set.of()), true, byKey,
-                new StringSerializer(), new PendingUrlSerializer());
-    }
 
     private void init() {
         CommandRun run = CommandRun.execute(root, "cluster", "init", "--bootstrap", "127.0.0.1:9092", "--crawl", "docs",
@@ -99,7 +67,7 @@ class ClusterSeedCommandTest {
                 .containsExactly("a.example", "b.example", "b.example");
         assertThat(producer.history()).extracting(ProducerRecord::topic).containsOnly("docs.frontier");
         int partitions = (int) producer.history().stream()
-                .map(r -> BuiltInPartitioner.partitionForKey(r.key().getBytes(StandardCharsets.UTF_8), PARTITIONS))
+                .map(r -> MockFrontier.partition(r.key(), PARTITIONS))
                 .distinct().count();
         assertThat(run.out()).isEqualTo("sent 3 seeds to " + partitions + " of 4 partitions of docs.frontier on the"
                 + " Kafka cluster at 127.0.0.1:9092" + System.lineSeparator());

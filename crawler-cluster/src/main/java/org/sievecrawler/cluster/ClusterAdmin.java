@@ -85,7 +85,7 @@ public final class ClusterAdmin implements AutoCloseable {
      */
     public static ClusterAdmin connect(String bootstrap, Duration timeout) throws ClusterException {
         String servers = bootstrapServers(bootstrap);
-        int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+        int millis = millis(timeout);
         Properties properties = new Properties();
         properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
         properties.put(AdminClientConfig.CLIENT_ID_CONFIG, "crawler-cluster-admin");
@@ -170,7 +170,10 @@ public final class ClusterAdmin implements AutoCloseable {
 
     /** Each topic of {@code topics} compared with what exists, in the order of {@link ClusterTopics#all}. */
     public List<TopicCheck> check(ClusterTopics topics) throws ClusterException {
-        Map<String, Optional<TopicState>> states = describe(topics.crawl());
+        return check(topics, describe(topics.crawl()));
+    }
+
+    private static List<TopicCheck> check(ClusterTopics topics, Map<String, Optional<TopicState>> states) {
         return topics.all().stream().map(spec -> TopicCheck.of(spec, states.get(spec.name()))).toList();
     }
 
@@ -216,15 +219,10 @@ public final class ClusterAdmin implements AutoCloseable {
                     + bootstrap + ": topics missing: " + String.join(", ", missing)
                     + "; create them first: crawler cluster init --bootstrap " + bootstrap + " --crawl " + crawl);
         }
-        TopicState frontier = states.get(ClusterTopics.names(crawl).get(0)).orElseThrow();
+        TopicState frontier = states.get(crawl.topic(ClusterTopics.FRONTIER)).orElseThrow();
         ClusterTopics topics = new ClusterTopics(crawl, frontier.partitions(),
                 (short) Math.max(1, frontier.replication()));
-        List<String> problems = new ArrayList<>();
-        for (TopicCheck check : check(topics)) {
-            if (check instanceof TopicCheck.Differs differs) {
-                differs.problems().forEach(p -> problems.add("topic " + differs.spec().name() + " " + p));
-            }
-        }
+        List<String> problems = differences(check(topics, states));
         if (!problems.isEmpty()) {
             throw new ClusterException(ClusterException.Kind.REFUSED, "the crawl " + crawl + " on the Kafka cluster"
                     + " at " + bootstrap + " has topics other than `cluster init` makes:\n  "
@@ -346,18 +344,24 @@ public final class ClusterAdmin implements AutoCloseable {
     }
 
     private void refuseDifferences(ClusterTopics topics, List<TopicCheck> checks) throws ClusterException {
-        List<String> lines = new ArrayList<>();
-        for (TopicCheck check : checks) {
-            if (check instanceof TopicCheck.Differs differs) {
-                differs.problems().forEach(p -> lines.add("topic " + differs.spec().name() + " " + p));
-            }
-        }
+        List<String> lines = differences(checks);
         if (!lines.isEmpty()) {
             throw new ClusterException(ClusterException.Kind.REFUSED, "the crawl " + topics.crawl()
                     + " exists on the Kafka cluster at " + bootstrap + " with other topics than asked; nothing was"
                     + " created:\n  " + String.join("\n  ", lines)
                     + "\nGive the crawl's own --partitions, or another --crawl name.");
         }
+    }
+
+    /** One line per difference of the topics that {@link TopicCheck.Differs}: "topic NAME has ..., expected ...". */
+    private static List<String> differences(List<TopicCheck> checks) {
+        List<String> lines = new ArrayList<>();
+        for (TopicCheck check : checks) {
+            if (check instanceof TopicCheck.Differs differs) {
+                differs.problems().forEach(p -> lines.add("topic " + differs.spec().name() + " " + p));
+            }
+        }
+        return lines;
     }
 
     /** The value of {@code future}, or the reason it has none as a ClusterException naming {@code what}. */
@@ -394,6 +398,11 @@ public final class ClusterAdmin implements AutoCloseable {
     }
 
     private int millis() {
+        return millis(timeout);
+    }
+
+    /** {@code timeout} in whole milliseconds as Kafka's int configs take it, at least 1. */
+    private static int millis(Duration timeout) {
         return (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
     }
 

@@ -67,7 +67,7 @@ public final class FrontierProducer implements AutoCloseable {
 
     FrontierProducer(Producer<String, PendingUrl> producer, CrawlName crawl) {
         this.producer = Objects.requireNonNull(producer, "producer");
-        this.topic = ClusterTopics.names(Objects.requireNonNull(crawl, "crawl")).get(0);
+        this.topic = Objects.requireNonNull(crawl, "crawl").topic(ClusterTopics.FRONTIER);
     }
 
     /**

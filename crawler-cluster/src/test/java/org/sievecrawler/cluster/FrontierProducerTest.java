@@ -7,17 +7,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.IntStream;
 import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.clients.producer.Partitioner;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
-import org.apache.kafka.common.Cluster;
-import org.apache.kafka.common.Node;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.sievecrawler.sieve.PendingUrl;
 
@@ -27,13 +20,7 @@ class FrontierProducerTest {
 
     /** A producer whose sends complete when told (autoComplete false) or at once, partitioned as Kafka's default. */
     private static MockProducer<String, PendingUrl> kafka(boolean autoComplete) {
-        Node broker = new Node(0, "127.0.0.1", 9092);
-        List<PartitionInfo> partitions = IntStream.range(0, PARTITIONS)
-                .mapToObj(p -> new PartitionInfo("docs.frontier", p, broker, new Node[] {broker}, new Node[] {broker}))
-                .toList();
-        Cluster cluster = new Cluster("test", List.of(broker), partitions, Set.of(), Set.of());
-        return new MockProducer<>(cluster, autoComplete, new DefaultPartitioner(), new StringSerializer(),
-                new PendingUrlSerializer());
+        return MockFrontier.producer(DOCS, PARTITIONS, autoComplete);
     }
 
     @Test
@@ -67,11 +54,10 @@ class FrontierProducerTest {
             assertThat(frontier.acknowledged().urls()).isEqualTo(800);
             assertThat(frontier.acknowledged().partitions()).hasSize(PARTITIONS);
         }
-        DefaultPartitioner partitioner = new DefaultPartitioner();
         for (int i = 0; i < kafka.history().size(); i++) {
             ProducerRecord<String, PendingUrl> record = kafka.history().get(i);
             partitionsByHost.computeIfAbsent(record.key(), k -> new HashSet<>())
-                    .add(partitioner.partition(record.key(), PARTITIONS));
+                    .add(MockFrontier.partition(record.key(), PARTITIONS));
         }
         assertThat(partitionsByHost).hasSize(200).allSatisfy((host, partitions) -> assertThat(partitions).hasSize(1));
         // 200 hosts over 12 partitions: each gets some, none gets most
@@ -168,28 +154,6 @@ class FrontierProducerTest {
                     .isInstanceOf(ClusterException.class)
                     .hasMessage("sending https://a.example/ to topic docs.frontier failed: Producer closed while send"
                             + " in progress");
-        }
-    }
-
-    /** Kafka's default partitioner for a keyed record (murmur2 of the key bytes), which KafkaProducer applies. */
-    static final class DefaultPartitioner implements Partitioner {
-        int partition(String key, int partitions) {
-            return BuiltInPartitioner.partitionForKey(key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                    partitions);
-        }
-
-        @Override
-        public int partition(String topic, Object key, byte[] keyBytes, Object value, byte[] valueBytes,
-                Cluster cluster) {
-            return BuiltInPartitioner.partitionForKey(keyBytes, cluster.partitionsForTopic(topic).size());
-        }
-
-        @Override
-        public void close() {
-        }
-
-        @Override
-        public void configure(Map<String, ?> configs) {
         }
     }
 }
