@@ -17,6 +17,7 @@ import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.fetch.RetryPolicy;
 import org.sievecrawler.fetch.RobotsResponse;
 import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.frontier.LeaseSource;
 import org.sievecrawler.frontier.Lease;
 import org.sievecrawler.frontier.PageLease;
 import org.sievecrawler.frontier.RobotsLease;
@@ -75,7 +76,7 @@ final class FetchWorker {
     private static final long PARSE_BACKLOG_BYTES = 32L << 20;
 
     private final Settings settings;
-    private final Frontier frontier;
+    private final LeaseSource frontier;
     private final PageChecks checks;
     private final HttpFetcher fetcher;
     private final RetryPolicy retries;
@@ -107,7 +108,7 @@ final class FetchWorker {
      * @param limitReached told the number of URLs decided after each record, and {@code limits.max-pages} when a
      *     fetcher stops taking leases for it
      */
-    FetchWorker(CrawlProfile profile, Frontier frontier, HttpFetcher fetcher, PageReader pages, CrawlSink output,
+    FetchWorker(CrawlProfile profile, LeaseSource frontier, HttpFetcher fetcher, PageReader pages, CrawlSink output,
             LongPredicate limitReached) {
         this.settings = Settings.of(profile);
         this.frontier = frontier;

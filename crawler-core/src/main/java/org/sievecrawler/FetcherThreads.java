@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.frontier.LeaseSource;
 import org.sievecrawler.profile.ProfileUnits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -93,7 +94,7 @@ final class FetcherThreads {
     }
 
     /** Runs the fetchers on {@code worker} until the crawl ends; see the class comment. */
-    void run(FetchWorker worker, Frontier frontier) {
+    void run(FetchWorker worker, LeaseSource frontier) {
         CountDownLatch done = new CountDownLatch(threads);
         for (int i = 0; i < threads; i++) {
             Thread thread = new Thread(() -> {
@@ -138,7 +139,7 @@ final class FetcherThreads {
      * host name still resolving, a page still parsing) is left behind, and what it holds stays in flight in the
      * final checkpoint ({@link Frontier#seal()}).
      */
-    private void cancelInFlight(FetchWorker worker, Frontier frontier, CountDownLatch done)
+    private void cancelInFlight(FetchWorker worker, LeaseSource frontier, CountDownLatch done)
             throws InterruptedException {
         int running = frontier.requestsInFlight();
         worker.cancelInFlight();

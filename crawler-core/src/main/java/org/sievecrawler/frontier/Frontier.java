@@ -6,10 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -69,10 +72,11 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe: any number of fetcher and parse threads; leases may be closed on another thread than the one
  * that took them.
  */
-public final class Frontier implements AutoCloseable {
+public final class Frontier implements LeaseSource, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Frontier.class);
     /** The journal's folder, inside the frontier's. */
     public static final String JOURNAL = "journal";
+    private static final Duration QUIESCE_POLL = Duration.ofMillis(50);
 
     /**
      * What a frontier is made of.
@@ -105,7 +109,9 @@ public final class Frontier implements AutoCloseable {
     private final Sieve sieve;
     private final HostScheduler hosts;
     private final SpillingQueue pending;
-    private final FrontierJournal journal;
+    private final Journal journal;
+    /** Where a completed page's links go: this frontier's Sieve (and journal), or a cluster's log. */
+    private final Completion completion;
     private final Recorder recorder;
     private final Path dir;
     private final SnapshotLock gate = new SnapshotLock();
@@ -114,16 +120,35 @@ public final class Frontier implements AutoCloseable {
     /** One permit per lease that may be open: {@link Settings#maxLeases}. */
     private final Semaphore leases;
     private volatile boolean sealed;
+    /** Set by {@link #quiesce}: no new lease is handed out, those open are closed as usual. */
+    private volatile boolean draining;
 
-    private Frontier(Settings settings, Sieve sieve, HostScheduler hosts, SpillingQueue pending,
-            FrontierJournal journal, Recorder recorder) {
+    private Frontier(Settings settings, Sieve sieve, HostScheduler hosts, SpillingQueue pending, Journal journal,
+            Recorder recorder, Optional<Partition> partition) {
         this.dir = settings.dir();
-        this.leases = new Semaphore(settings.maxLeases());
+        this.leases = partition.map(Partition::leases).orElseGet(() -> new Semaphore(settings.maxLeases()));
         this.sieve = sieve;
         this.hosts = hosts;
         this.pending = pending;
         this.journal = journal;
         this.recorder = recorder;
+        this.completion = partition.<Completion>map(p -> new SentElsewhere(p.outbox())).orElseGet(IntoSieve::new);
+    }
+
+    /**
+     * What a frontier of one partition of a cluster crawl shares with the process that owns it.
+     *
+     * @param outbox where its pages' links go (the crawl's log), and the pages' done markers after them
+     * @param leases the process's lease cap, shared by all its partitions' frontiers ({@code fetch.threads} permits)
+     * @param quietUntil no request to any host before this instant: a new owner waits one politeness delay, in case
+     *     the last owner's last request to a host was just now
+     */
+    public record Partition(LinkOutbox outbox, Semaphore leases, Instant quietUntil) {
+        public Partition {
+            Objects.requireNonNull(outbox, "outbox");
+            Objects.requireNonNull(leases, "leases");
+            Objects.requireNonNull(quietUntil, "quietUntil");
+        }
     }
 
     /**
@@ -139,7 +164,31 @@ public final class Frontier implements AutoCloseable {
                 SpillingQueue.SEGMENT_BYTES);
         FrontierJournal journal = FrontierJournal.create(settings.dir().resolve(JOURNAL));
         return new Frontier(settings, Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(),
-                sieve.onOverflow(), spill), hosts, spill, journal, recorder);
+                sieve.onOverflow(), spill), hosts, spill, journal, recorder, Optional.empty());
+    }
+
+    /**
+     * The frontier of one partition of a cluster crawl: its Sieve admits the URLs the partition's log brings
+     * ({@link #offer}), in the log's order, so its decisions are a function of that sequence alone; its pages' links
+     * go to {@link Partition#outbox()}, not into its Sieve; it keeps no journal and never spills (the log is both:
+     * its owner stops reading while enough URLs wait). Starts empty, or from a snapshot ({@code state}) of the
+     * partition at some offset, the URLs in {@code done} (marked done in the done-log after the snapshot) dropped
+     * wherever they wait or come again. {@code settings.dir()} is not written to.
+     *
+     * @throws IOException never in practice (the spill is not used); declared by the queue's constructor
+     */
+    public static Frontier partition(Settings settings, Clock clock, Recorder recorder, Partition partition,
+            Optional<FrontierState> state, CompletedUrls done) throws IOException {
+        SieveConfig sieve = settings.sieve();
+        HostScheduler hosts = new HostScheduler(settings.politeness(), clock, partition.quietUntil());
+        SpillingQueue queue = SpillingQueue.create(new SkipCompleted(hosts, done), Integer.MAX_VALUE, settings.dir(),
+                SpillingQueue.SEGMENT_BYTES);
+        Sieve filter = state.isPresent()
+                ? Sieve.restore(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), queue,
+                        state.get().filters())
+                : Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), queue);
+        state.ifPresent(s -> queue.addInMemory(s.pending())); // in the filters already: not offered again
+        return new Frontier(settings, filter, hosts, queue, Journal.NONE, recorder, Optional.of(partition));
     }
 
     /**
@@ -156,7 +205,7 @@ public final class Frontier implements AutoCloseable {
         SieveConfig sieve = settings.sieve();
         Path dir = settings.dir();
         HostScheduler hosts = new HostScheduler(settings.politeness(), clock);
-        FrontierJournal journal;
+        Journal journal;
         List<PendingUrl> admitted = List.of();
         CompletedUrls completed = CompletedUrls.none();
         if (state.journalSegment() == FrontierState.NO_JOURNAL) {
@@ -176,7 +225,7 @@ public final class Frontier implements AutoCloseable {
                 state.filters());
         spill.addInMemory(state.pending()); // in the filters already: not offered again
         restored.readmit(admitted);
-        return new Frontier(settings, restored, hosts, spill, journal, recorder);
+        return new Frontier(settings, restored, hosts, spill, journal, recorder, Optional.empty());
     }
 
     /**
@@ -185,13 +234,23 @@ public final class Frontier implements AutoCloseable {
      * @throws UncheckedIOException naming the journal segment that could not be written
      */
     public void offerSeeds(List<String> seeds) {
-        List<PendingUrl> urls = seeds.stream().map(PendingUrl::seed).toList();
+        offer(seeds.stream().map(PendingUrl::seed).toList());
+    }
+
+    /**
+     * Offers {@code urls} in their order: those the filter has not seen are admitted (and journaled); returns how
+     * many. A cluster partition's frontier takes the partition's log this way, record by record.
+     *
+     * @throws UncheckedIOException naming the journal segment that could not be written
+     */
+    public int offer(List<PendingUrl> urls) {
         Lock lock = gate.shared();
         lock.lock();
         try {
             List<PendingUrl> admitted = new ArrayList<>(urls.size());
             sieve.offerAll(urls, admitted);
             journal.append(admitted, null);
+            return admitted.size();
         } finally {
             lock.unlock();
         }
@@ -216,6 +275,7 @@ public final class Frontier implements AutoCloseable {
      * @throws InterruptedException if the thread is interrupted while waiting
      * @throws UncheckedIOException naming the spill segment that could not be read
      */
+    @Override
     public Lease next(Duration maxWait) throws InterruptedException {
         if (!leases.tryAcquire(maxWait.toNanos(), TimeUnit.NANOSECONDS)) {
             return null;
@@ -224,7 +284,7 @@ public final class Frontier implements AutoCloseable {
         Lock lock = gate.shared();
         lock.lock();
         try {
-            PendingUrl url = sealed ? null : pending.poll();
+            PendingUrl url = sealed || draining ? null : pending.poll();
             if (url != null) {
                 open.incrementAndGet();
                 if (url.isRobots()) {
@@ -250,6 +310,7 @@ public final class Frontier implements AutoCloseable {
      * change is under way (the checkpoint lock's exclusive side), so a lease being closed with its links or a URL
      * being leased is never half seen.
      */
+    @Override
     public boolean exhausted() {
         if (open.get() > 0 || pending.size() > 0) {
             return false; // the common answer while the crawl runs, without stopping every thread
@@ -262,11 +323,13 @@ public final class Frontier implements AutoCloseable {
      *
      * @throws InterruptedException if the thread is interrupted while waiting
      */
+    @Override
     public void awaitWork(Duration maxWait) throws InterruptedException {
         hosts.awaitWork(maxWait);
     }
 
     /** Wakes every thread in {@link #awaitWork}, e.g. to stop. */
+    @Override
     public void wakeAll() {
         hosts.wakeAll();
     }
@@ -320,6 +383,31 @@ public final class Frontier implements AutoCloseable {
         });
     }
 
+    /**
+     * Hands out no more leases and waits up to {@code maxWait} until those open are closed (for a cluster
+     * partition, until their links and done markers are acknowledged): a partition given up by its owner is
+     * quiesced, then snapshot, so the next owner fetches none of its pages again. Returns whether none is open.
+     *
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public boolean quiesce(Duration maxWait) throws InterruptedException {
+        draining = true;
+        long deadline = System.nanoTime() + maxWait.toNanos();
+        while (open.get() > 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            hosts.awaitWork(Duration.ofNanos(Math.min(left, QUIESCE_POLL.toNanos())));
+        }
+        return true;
+    }
+
+    /** Leases open: handed out and not yet closed, pages whose links are not yet acknowledged included. */
+    public int openLeases() {
+        return open.get();
+    }
+
     /** Pending URLs, in memory and spilled. */
     public int size() {
         return pending.size();
@@ -331,6 +419,7 @@ public final class Frontier implements AutoCloseable {
     }
 
     /** Requests in flight: leases handed out whose request has not ended. */
+    @Override
     public int requestsInFlight() {
         return hosts.inFlight();
     }
@@ -420,6 +509,31 @@ public final class Frontier implements AutoCloseable {
             if (sealed) {
                 return; // stays leased: the final checkpoint holds it
             }
+            completion.complete(lease, records, links);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A lease's end, once its page is done: the permit is free, and fetchers may find the crawl out of work. */
+    private void closed() {
+        open.decrementAndGet();
+        leases.release();
+        wakeIfOutOfWork();
+    }
+
+    /** How a page lease is completed with its records and links; called under the shared lock, not sealed. */
+    private interface Completion {
+        void complete(PageLease lease, List<PageRecord> records, List<PendingUrl> links) throws IOException;
+    }
+
+    /**
+     * A single-node crawl: the links go into this frontier's Sieve first (so a resumed crawl never lacks a link of
+     * a recorded page), then the records are written, then the journal notes both; the lease is closed at once.
+     */
+    private final class IntoSieve implements Completion {
+        @Override
+        public void complete(PageLease lease, List<PageRecord> records, List<PendingUrl> links) throws IOException {
             List<PendingUrl> admitted = links.isEmpty() ? List.of() : new ArrayList<>(links.size());
             if (!links.isEmpty()) {
                 sieve.offerAll(links, admitted);
@@ -429,12 +543,31 @@ public final class Frontier implements AutoCloseable {
             }
             journal.append(admitted, lease.url());
             leased.remove(lease);
-            open.decrementAndGet();
-            leases.release();
-        } finally {
-            lock.unlock();
+            closed();
         }
-        wakeIfOutOfWork();
+    }
+
+    /**
+     * A cluster partition: the records are written, the links sent to the crawl's log; the page leaves the pending
+     * state at once (a snapshot taken now no longer holds it: the checkpoint that commits such a snapshot waits for
+     * the links sent before it), and the lease counts as open until the outbox says the links and the done marker
+     * are durable.
+     */
+    private final class SentElsewhere implements Completion {
+        private final LinkOutbox outbox;
+
+        SentElsewhere(LinkOutbox outbox) {
+            this.outbox = outbox;
+        }
+
+        @Override
+        public void complete(PageLease lease, List<PageRecord> records, List<PendingUrl> links) throws IOException {
+            for (PageRecord record : records) {
+                recorder.record(record);
+            }
+            leased.remove(lease);
+            outbox.send(lease.task(), links, Frontier.this::closed);
+        }
     }
 
     void retry(PageLease lease, Duration backoff) {
@@ -472,12 +605,10 @@ public final class Frontier implements AutoCloseable {
                 return;
             }
             change.run();
-            open.decrementAndGet();
-            leases.release();
+            closed();
         } finally {
             lock.unlock();
         }
-        wakeIfOutOfWork();
     }
 
     private void wakeIfOutOfWork() {

@@ -64,7 +64,7 @@ import org.slf4j.LoggerFactory;
  * checkpoint-time methods throw {@link IOException}. Out of scope: what is admitted and completed and when (the
  * frontier decides, inside its own locking), and applying a {@link Replay} to the frontier.
  */
-public final class FrontierJournal implements AutoCloseable {
+public final class FrontierJournal implements Journal {
     /** The type byte of an admission: a URL new to the Bloom filter, entering the pending URLs. */
     public static final byte ADMIT = 1;
     /** The type byte of a completion: a URL whose last record was written. */

@@ -2,6 +2,7 @@ package org.sievecrawler.politeness;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -66,10 +67,22 @@ public final class HostScheduler implements PendingQueue {
     private long ticketSequence;
     private int queued;
     private int inFlight;
+    /** No request before this time, epoch ms: the first allowed time of every new host. */
+    private final long quietUntil;
 
     public HostScheduler(PolitenessConfig config, Clock clock) {
+        this(config, clock, Instant.EPOCH);
+    }
+
+    /**
+     * A scheduler that makes no request to any host, robots.txt included, before {@code quietUntil}: the new owner
+     * of a cluster partition's hosts waits one politeness delay, since the last owner may have made a request to
+     * any of them just before it gave them up.
+     */
+    public HostScheduler(PolitenessConfig config, Clock clock, Instant quietUntil) {
         this.config = config;
         this.clock = clock;
+        this.quietUntil = quietUntil.toEpochMilli();
     }
 
     @Override
@@ -421,7 +434,7 @@ public final class HostScheduler implements PendingQueue {
             if (host.robots == RobotsState.FETCHING) {
                 return -1;
             }
-            readyAt = host.robots == RobotsState.FAILED ? host.robotsRetryAt : now;
+            readyAt = host.robots == RobotsState.FAILED ? host.robotsRetryAt : Math.max(now, host.nextAllowed);
             if (host.inFlight > 0) {
                 return -1; // an expired host finishes its requests first; release() schedules it again
             }
@@ -477,6 +490,7 @@ public final class HostScheduler implements PendingQueue {
 
     private Host newHost(String key) {
         Host host = new Host(key);
+        host.nextAllowed = quietUntil;
         host.delayMillis = config.delay().toMillis();
         host.maxConnections = config.maxConnectionsPerHost();
         if (!config.respectRobots()) {

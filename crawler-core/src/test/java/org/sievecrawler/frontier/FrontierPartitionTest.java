@@ -1,0 +1,204 @@
+package org.sievecrawler.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.Semaphore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.fixtures.FakeClock;
+import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.profile.SieveConfig;
+import org.sievecrawler.sieve.BloomFilter;
+import org.sievecrawler.sieve.OverflowPolicy;
+import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sink.Outcome;
+import org.sievecrawler.sink.PageRecord;
+
+/**
+ * The frontier of a cluster partition ({@link Frontier#partition}) without Kafka: a list stands for the partition's
+ * log, an outbox that appends links to it and acknowledges them when the test says stands for the producer. Checks
+ * what cluster mode rests on: the frontier's decisions are a function of the log (a snapshot plus the log after it
+ * plus the URLs done since rebuild the straight run's state), a lease stays open until its page's links are
+ * acknowledged, quiescing waits for that, and a new owner makes no request before its quiet period ends.
+ */
+class FrontierPartitionTest {
+    private static final SieveConfig SIEVE = new SieveConfig(50_000, 1e-3, OverflowPolicy.WARN, 100_000);
+    private static final PolitenessConfig POLITE = PolitenessConfig.defaults().withDelay(Duration.ZERO)
+            .withMaxConnectionsPerHost(4).withRespectRobots(false);
+
+    @TempDir
+    Path dir;
+
+    /** The partition's log, and the acknowledgements the outbox holds back until {@link #acknowledgeAll}. */
+    private static final class Log implements LinkOutbox {
+        final List<PendingUrl> records = new ArrayList<>();
+        final List<String> done = new ArrayList<>();
+        final List<Runnable> unacknowledged = new ArrayList<>();
+
+        @Override
+        public synchronized void send(PendingUrl page, List<PendingUrl> links, Runnable durable) {
+            records.addAll(links);
+            unacknowledged.add(() -> {
+                done.add(page.url());
+                durable.run();
+            });
+        }
+
+        synchronized void acknowledgeAll() {
+            List<Runnable> acks = new ArrayList<>(unacknowledged);
+            unacknowledged.clear();
+            acks.forEach(Runnable::run);
+        }
+    }
+
+    private Frontier partition(Log log, Semaphore leases, Clock clock, Instant quietUntil,
+            Optional<FrontierState> state, CompletedUrls done) throws Exception {
+        return Frontier.partition(new Frontier.Settings(SIEVE, POLITE, 8, dir.resolve("p0")), clock, record -> { },
+                new Frontier.Partition(log, leases, quietUntil), state, done);
+    }
+
+    private static List<PendingUrl> links(PendingUrl from, int pages) {
+        Random random = new Random(from.url().hashCode());
+        List<PendingUrl> links = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            links.add(PendingUrl.link("http://h" + random.nextInt(3) + ".test/" + random.nextInt(pages), from));
+        }
+        return links;
+    }
+
+    private static PageRecord record(PendingUrl task) {
+        return PageRecord.refused(task.url(), Outcome.FETCHED, task.depth(), task.referrer(), null);
+    }
+
+    /** Takes the log from {@code position} into the frontier; returns the new position. */
+    private static int consume(Log log, Frontier frontier, int position) {
+        List<PendingUrl> batch = new ArrayList<>(log.records.subList(position, log.records.size()));
+        frontier.offer(batch);
+        return position + batch.size();
+    }
+
+    /** Leases up to {@code count} pages and completes them (links to the log); returns the URLs completed. */
+    private static List<String> crawl(Frontier frontier, int count, int pages) throws Exception {
+        List<String> completed = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Lease lease = frontier.next();
+            if (lease == null) {
+                break;
+            }
+            PageLease page = (PageLease) lease;
+            page.requestEnded();
+            page.complete(record(page.task()), links(page.task(), pages));
+            completed.add(page.url());
+        }
+        return completed;
+    }
+
+    @Test
+    void aSnapshotPlusTheLogAfterItAndTheUrlsDoneSinceRebuildTheStraightRun() throws Exception {
+        int pages = 2_000;
+        Log log = new Log();
+        log.records.add(PendingUrl.seed("http://h0.test/0"));
+        Frontier straight = partition(log, new Semaphore(8), Clock.systemUTC(), Instant.EPOCH, Optional.empty(),
+                CompletedUrls.none());
+        int position = consume(log, straight, 0);
+        FrontierState snapshot = null;
+        int snapshotAt = -1;
+        Set<String> doneSinceSnapshot = new HashSet<>();
+        Set<String> completedOnce = new HashSet<>();
+        for (int round = 0; round < 200; round++) {
+            for (String url : crawl(straight, 8, pages)) {
+                assertThat(completedOnce.add(url)).as("completed once: %s", url).isTrue();
+                if (snapshot != null) {
+                    doneSinceSnapshot.add(url);
+                }
+            }
+            log.acknowledgeAll();
+            position = consume(log, straight, position);
+            if (round == 40) { // as a checkpoint takes it: the state at the consumer's position
+                snapshot = straight.snapshot(s -> s);
+                snapshotAt = position;
+            }
+        }
+        assertThat(snapshotAt).isPositive();
+        assertThat(completedOnce).hasSizeGreaterThan(1_000);
+
+        CompletedUrls done = new CompletedUrls(doneSinceSnapshot.size());
+        doneSinceSnapshot.forEach(done::add);
+        Frontier takenOver = partition(new Log(), new Semaphore(8), Clock.systemUTC(), Instant.EPOCH,
+                Optional.of(snapshot), done);
+        consume(log, takenOver, snapshotAt); // the replay, from the snapshot's offset to the log's end
+
+        FrontierState expected = straight.snapshot(s -> s);
+        FrontierState rebuilt = takenOver.snapshot(s -> s);
+        assertThat(bits(rebuilt.filters())).isEqualTo(bits(expected.filters()));
+        assertThat(urls(rebuilt.pending())).isEqualTo(urls(expected.pending())).isNotEmpty();
+    }
+
+    @Test
+    void aLeaseStaysOpenAndHoldsItsPermitUntilItsLinksAreAcknowledged() throws Exception {
+        Log log = new Log();
+        Semaphore leases = new Semaphore(1);
+        Frontier frontier = partition(log, leases, Clock.systemUTC(), Instant.EPOCH, Optional.empty(),
+                CompletedUrls.none());
+        frontier.offer(List.of(PendingUrl.seed("http://h0.test/a"), PendingUrl.seed("http://h0.test/b")));
+        PageLease page = (PageLease) frontier.next();
+        page.requestEnded();
+        page.complete(record(page.task()), List.of(PendingUrl.link("http://h1.test/c", page.task())));
+
+        assertThat(log.records).extracting(PendingUrl::url).containsExactly("http://h1.test/c");
+        assertThat(frontier.openLeases()).isEqualTo(1);
+        assertThat(frontier.leasedPages()).isZero(); // a snapshot now no longer holds it
+        assertThat(frontier.snapshot(s -> s).pending()).extracting(PendingUrl::url).containsExactly("http://h0.test/b");
+        assertThat(frontier.next()).as("the process's one permit is held").isNull();
+        assertThat(frontier.quiesce(Duration.ofMillis(50))).isFalse();
+
+        log.acknowledgeAll();
+        assertThat(log.done).containsExactly("http://h0.test/a");
+        assertThat(frontier.openLeases()).isZero();
+        assertThat(leases.availablePermits()).isEqualTo(1);
+        assertThat(frontier.quiesce(Duration.ofMillis(50))).isTrue();
+        assertThat(frontier.next()).as("a quiesced partition hands out nothing").isNull();
+    }
+
+    @Test
+    void aNewOwnerMakesNoRequestBeforeItsQuietPeriodEnds() throws Exception {
+        FakeClock clock = new FakeClock(Instant.parse("2026-11-23T10:00:00Z"));
+        Frontier frontier = partition(new Log(), new Semaphore(4), clock, clock.instant().plusMillis(100),
+                Optional.empty(), CompletedUrls.none());
+        frontier.offer(List.of(PendingUrl.seed("http://h0.test/a")));
+        assertThat(frontier.next()).isNull();
+        clock.advance(Duration.ofMillis(99));
+        assertThat(frontier.next()).isNull();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(frontier.next()).isNotNull();
+    }
+
+    /** Each filter layer as it is written to a snapshot, in Base64 (so lists compare by content). */
+    private static List<String> bits(List<BloomFilter> filters) throws Exception {
+        List<String> bits = new ArrayList<>();
+        for (BloomFilter filter : filters) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            filter.writeTo(out);
+            bits.add(Base64.getEncoder().encodeToString(out.toByteArray()));
+        }
+        return bits;
+    }
+
+    private static Set<String> urls(List<PendingUrl> pending) {
+        Set<String> urls = new HashSet<>();
+        pending.forEach(url -> urls.add(url.url()));
+        return urls;
+    }
+}
