@@ -129,7 +129,8 @@ class ClusterStatusTest {
             ClusterStatus.Partition broken = status.partitions().get(2);
             assertThat(broken.mark()).isEmpty();
             assertThat(broken.unreadable()).contains("partition 2 of docs.frontier: unreadable checkpoint mark:"
-                    + " checkpoint metadata \"v1;snapshot=-;fetched=0;consumed=four\": a number is wrong: For input string: \"four\"");
+                    + " checkpoint metadata \"v1;snapshot=-;fetched=0;consumed=four\": a number is wrong:"
+                    + " For input string: \"four\"");
             assertThat(status.partitions().get(3).mark()).as("an offset committed without metadata").isEmpty();
             assertThat(status.pending()).isEqualTo(3);
             assertThat(status.inFlight()).isEqualTo(1);
