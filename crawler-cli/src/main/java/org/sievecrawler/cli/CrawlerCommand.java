@@ -6,8 +6,9 @@ import picocli.CommandLine.Command;
 
 /**
  * The top-level {@code crawler} command and its subcommands: {@code crawl}, {@code demo},
- * {@code profile check}, {@code sieve-plan}, {@code warc ls}, {@code cluster init} and {@code cluster seed}. It also holds what the subcommands share: where
- * profiles come from and where a stop signal comes from (a test replaces both).
+ * {@code profile check}, {@code sieve-plan}, {@code warc ls}, {@code cluster init}, {@code cluster seed} and
+ * {@code cluster status}. It also holds what the subcommands share: where profiles come from, where a stop signal
+ * comes from, where the cluster clients come from and the time a polling command waits by (a test replaces each).
  *
  * <p>Exit codes: 0 finished; 1 the crawl failed (including a crawl that received no response at all); 2 usage or
  * profile error, or a crawl refused (output folder in use, nothing to resume); 130 stopped by Ctrl-C (SIGINT;
@@ -41,6 +42,7 @@ public final class CrawlerCommand implements Callable<Integer> {
     private final ProfileSource profiles;
     private final StopSignal stopSignal;
     private final ClusterConnector clusters;
+    private final Ticker ticker;
 
     public CrawlerCommand() {
         this(ProfileSource.YAML, StopSignal.CTRL_C);
@@ -51,9 +53,14 @@ public final class CrawlerCommand implements Callable<Integer> {
     }
 
     CrawlerCommand(ProfileSource profiles, StopSignal stopSignal, ClusterConnector clusters) {
+        this(profiles, stopSignal, clusters, Ticker.SYSTEM);
+    }
+
+    CrawlerCommand(ProfileSource profiles, StopSignal stopSignal, ClusterConnector clusters, Ticker ticker) {
         this.profiles = profiles;
         this.stopSignal = stopSignal;
         this.clusters = clusters;
+        this.ticker = ticker;
     }
 
     /** A configured command line: exit code 2 for usage errors, as documented. */
@@ -90,6 +97,11 @@ public final class CrawlerCommand implements Callable<Integer> {
 
     ClusterConnector clusters() {
         return clusters;
+    }
+
+    /** The time and the waits of a command that polls ({@code cluster status --wait-done}). */
+    Ticker ticker() {
+        return ticker;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.sievecrawler.cluster;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -45,7 +46,8 @@ import org.sievecrawler.profile.ProfileUnits;
  * The administration of a cluster crawl's topics on one Kafka cluster: {@link #init} creates the topics of
  * {@link ClusterTopics} explicitly (the crawl never relies on auto-creation) and is idempotent; {@link #check} and
  * {@link #describe} read what exists; {@link #requireCrawl} refuses a crawl whose topics are not there (for {@code seed}
- * and {@code status}); {@link #status} reads where the crawl stands (offsets and the consumer group's members).
+ * and {@code status}); {@link #status} reads where the crawl stands (offsets, checkpoint marks and the consumer
+ * group's members).
  *
  * <p>Every request has the bounded timeout given to {@link #connect} (the Admin client's own
  * {@code default.api.timeout.ms}), so an unreachable cluster is a {@link ClusterException} of kind
@@ -61,12 +63,22 @@ public final class ClusterAdmin implements AutoCloseable {
     private final Admin admin;
     private final String bootstrap;
     private final Duration timeout;
+    private final Clock clock;
 
     /** Uses {@code admin} (a test passes a MockAdminClient); {@code bootstrap} names the cluster in messages. */
     ClusterAdmin(Admin admin, String bootstrap, Duration timeout) {
+        this(admin, bootstrap, timeout, Clock.systemUTC());
+    }
+
+    /**
+     * As {@link #ClusterAdmin(Admin, String, Duration)};
+     * {@code clock} dates a {@link ClusterStatus} (checkpoint marks' ages are measured to it).
+     */
+    ClusterAdmin(Admin admin, String bootstrap, Duration timeout, Clock clock) {
         this.admin = Objects.requireNonNull(admin, "admin");
         this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
@@ -74,6 +86,11 @@ public final class ClusterAdmin implements AutoCloseable {
      */
     public static ClusterAdmin using(Admin admin, String bootstrap, Duration timeout) {
         return new ClusterAdmin(admin, bootstrap, timeout);
+    }
+
+    /** As {@link #using(Admin, String, Duration)}, a status dated by {@code clock} (a test's fake clock). */
+    public static ClusterAdmin using(Admin admin, String bootstrap, Duration timeout, Clock clock) {
+        return new ClusterAdmin(admin, bootstrap, timeout, clock);
     }
 
     /**
@@ -232,9 +249,16 @@ public final class ClusterAdmin implements AutoCloseable {
     }
 
     /**
-     * Where the crawl stands ({@link ClusterStatus}): per partition of {@code <crawl>.frontier}, its end offset, the
-     * committed offset of the crawl's consumer group ({@link ClusterTopics#group}), the member it is assigned to, and
-     * the end offset of the same partition of {@code <crawl>.fetched}. A read, changing nothing.
+     * Where the crawl stands ({@link ClusterStatus}): per partition of {@code <crawl>.frontier}, the committed offset
+     * of the crawl's consumer group ({@link ClusterTopics#group}) with its metadata (the owner's {@link
+     * CheckpointMark}), the member it is assigned to, its end offset, and the end offset of the same partition of
+     * {@code <crawl>.fetched}; dated by this client's clock after the last answer. A read, changing nothing.
+     *
+     * <p>The committed offsets and their marks are read BEFORE the end offsets, on purpose: a mark then never
+     * reports more than the end offsets read after it show, so a link produced by one owner before it reported 0
+     * leases is counted in its partition's end offset and shows as not consumed (the argument in full: {@link
+     * ClusterStatus#notDrained}). Read the other way round, a link produced between the two reads would be in
+     * neither, and {@link ClusterStatus#drained} could be true too early.
      *
      * @throws ClusterException as {@link #requireCrawl} for a crawl that is not there; {@link
      *     ClusterException.Kind#UNAVAILABLE} when the cluster does not answer in time
@@ -244,17 +268,18 @@ public final class ClusterAdmin implements AutoCloseable {
         String frontier = crawl.topic(ClusterTopics.FRONTIER);
         String fetched = crawl.topic(ClusterTopics.FETCHED);
         String group = ClusterTopics.group(crawl);
-        Map<Integer, Long> sent = endOffsets(frontier, partitions);
-        Map<Integer, Long> done = endOffsets(fetched, partitions);
         List<TopicPartition> frontierPartitions = partitions(frontier, partitions);
+        // first the marks, then the end offsets (see above): each request is sent after the previous one's answer
         Map<TopicPartition, OffsetAndMetadata> offsets = await(admin.listConsumerGroupOffsets(
                 Map.of(group, new ListConsumerGroupOffsetsSpec().topicPartitions(frontierPartitions)),
                 new ListConsumerGroupOffsetsOptions().timeoutMs(millis())).partitionsToOffsetAndMetadata(group),
                 "read the committed offsets of consumer group " + group);
         Map<Integer, Long> committed = new HashMap<>();
+        Map<Integer, String> metadata = new HashMap<>();
         offsets.forEach((tp, offset) -> {
             if (offset != null && tp.topic().equals(frontier)) {
                 committed.put(tp.partition(), offset.offset());
+                metadata.put(tp.partition(), offset.metadata());
             }
         });
         Map<Integer, String> owners = new HashMap<>();
@@ -267,7 +292,9 @@ public final class ClusterAdmin implements AutoCloseable {
                 }
             }
         }
-        return ClusterStatus.of(crawl, sent, committed, owners, done);
+        Map<Integer, Long> sent = endOffsets(frontier, partitions);
+        Map<Integer, Long> done = endOffsets(fetched, partitions);
+        return ClusterStatus.of(crawl, clock.instant(), sent, committed, metadata, owners, done);
     }
 
     /** The members of consumer group {@code group}; none when the group does not exist (no process joined yet). */
