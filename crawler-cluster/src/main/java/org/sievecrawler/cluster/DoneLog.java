@@ -3,6 +3,7 @@ package org.sievecrawler.cluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.InvalidOffsetException;
@@ -187,7 +188,7 @@ public final class DoneLog implements AutoCloseable {
     /** Closes the consumer. */
     @Override
     public synchronized void close() {
-        consumer.close(timeout);
+        consumer.close(CloseOptions.timeout(timeout));
     }
 
     @Override

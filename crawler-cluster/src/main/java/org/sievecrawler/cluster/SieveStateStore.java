@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.InvalidOffsetException;
@@ -42,8 +43,9 @@ import org.sievecrawler.sieve.CorruptFilterException;
  * chunk i keyed {@code <id>/<i>/<n>}, all sent to the partition in order ({@code acks=all}, idempotent: the chunks
  * of one snapshot keep their order, with another writer's records perhaps between them). Keys are unique per
  * snapshot, so compaction never replaces a committed snapshot by a newer one that may never be committed; an old
- * snapshot goes only by its tombstones. A snapshot written and never committed (the process died in between, or a
- * write failed half-way) stays in the topic: at most one per such failure, a few MB.
+ * snapshot goes only by its tombstones. A write that fails sends tombstones for what it wrote (best effort); a
+ * snapshot written and never committed because the process died in between stays in the topic: one per such
+ * crash, a few MB.
  *
  * <p><b>Reading.</b> {@link #read} seeks to the reference's offset, where chunk 0 must be, reads forward skipping
  * other snapshots' records until it has the n chunks, and decodes them. A chunk missing (compacted away after a
@@ -404,7 +406,7 @@ public final class SieveStateStore implements AutoCloseable {
         try {
             producer.close(timeout);
         } finally {
-            consumer.close(timeout);
+            consumer.close(CloseOptions.timeout(timeout));
         }
     }
 
