@@ -143,8 +143,8 @@ public final class SieveStateStore implements AutoCloseable {
         String id = newId(partition);
         List<byte[]> chunks = chunks(bytes);
         int n = chunks.size();
-        String what = "writing snapshot " + id + " (" + bytes.length + " bytes in " + n + " chunks) to topic "
-                + topic + " partition " + partition;
+        String what = "writing snapshot " + id + " (" + bytes.length + " bytes in " + n
+                + (n == 1 ? " chunk" : " chunks") + ") to topic " + topic + " partition " + partition;
         List<ProducerRecord<String, byte[]>> records = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             records.add(new ProducerRecord<>(topic, partition, key(id, i, n), chunks.get(i)));

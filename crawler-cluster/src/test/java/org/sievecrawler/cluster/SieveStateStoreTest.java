@@ -97,7 +97,7 @@ class SieveStateStoreTest {
             assertThatThrownBy(() -> write.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                     .cause().isInstanceOfSatisfying(ClusterException.class,
                             e -> assertThat(e.kind()).isEqualTo(ClusterException.Kind.REFUSED))
-                    .hasMessageMatching("writing snapshot p4-1700000000000-[0-9a-f]{8} \\(\\d+ bytes in 1 chunks\\)"
+                    .hasMessageMatching("writing snapshot p4-1700000000000-[0-9a-f]{8} \\(\\d+ bytes in 1 chunk\\)"
                             + " to topic docs.sieve-state partition 4 failed: The message is 2000000 bytes");
             assertThat(manual.history()).as("the chunk, then its tombstone").hasSize(2);
             assertThat(manual.history().get(1).value()).isNull();
