@@ -13,8 +13,11 @@ import java.util.Objects;
  *       are fixed for the crawl's life: another P would move hosts between partitions.</li>
  *   <li>{@code <crawl>.fetched}: the done-log, co-partitioned with the frontier (same P, same key), so the owner
  *       of frontier partition i finds what is done in fetched partition i.</li>
- *   <li>{@code <crawl>.sieve-state}: snapshots of each partition's Sieve, keyed by partition number, compacted
- *       ({@code cleanup.policy=compact}) so the last snapshot of each partition stays.</li>
+ *   <li>{@code <crawl>.sieve-state}: snapshots of each partition's Sieve, in sieve-state partition i for frontier
+ *       partition i, in chunks of at most 512 KiB (under Kafka's default largest record, about 1 MB, so the topic
+ *       needs no {@code max.message.bytes} of its own) keyed {@code <snapshot id>/<chunk>/<chunks>}
+ *       ({@link SieveStateStore}); compacted ({@code cleanup.policy=compact}), so a snapshot stays until its
+ *       tombstones, written once a newer one is committed, remove it.</li>
  * </ul>
  * The frontier and the done-log are the crawl's state (a takeover replays them), so they are kept for as long as
  * the crawl ({@code retention.ms=-1}), not Kafka's default 7 days, after which a paused crawl would lose URLs.
@@ -80,9 +83,9 @@ public record ClusterTopics(CrawlName crawl, int partitions, short replication) 
         return spec(FETCHED, "URLs done, co-partitioned with the frontier", "delete", true);
     }
 
-    /** Snapshots of each partition's Sieve, keyed by partition number; compacted. */
+    /** Snapshots of each partition's Sieve, in chunks keyed by snapshot; compacted. */
     public TopicSpec sieveState() {
-        return spec(SIEVE_STATE, "Sieve snapshots, keyed by partition number", "compact", false);
+        return spec(SIEVE_STATE, "Sieve snapshots, in chunks keyed by snapshot", "compact", false);
     }
 
     /** The three topics, in the order above. */

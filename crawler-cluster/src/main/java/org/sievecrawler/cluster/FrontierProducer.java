@@ -3,7 +3,6 @@ package org.sievecrawler.cluster;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,12 +11,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
-import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.UrlHash;
@@ -26,9 +23,10 @@ import org.sievecrawler.sieve.UrlHash;
  * Sends URLs to a crawl's {@code <crawl>.frontier} topic, keyed by host ({@link FrontierRecords}), so that Kafka's
  * default partitioner routes each host to one partition. Sends are asynchronous and batched ({@code linger.ms=}
  * {@value #LINGER_MS}, {@code batch.size=}{@value #BATCH_BYTES}), with {@code acks=all} and
- * {@code enable.idempotence=true}: an acknowledged URL is on every in-sync replica, and a retried batch is not
- * written twice. {@link #flush} waits until every URL sent so far is acknowledged: a page's done marker goes only
- * after its outlinks are flushed, so a crash between the two re-crawls the page rather than losing its links.
+ * {@code enable.idempotence=true} (the crawl's producer settings, {@link ClusterClients}): an acknowledged URL is on
+ * every in-sync replica, and a retried batch is not written twice. {@link #flush} waits until every URL sent so far
+ * is acknowledged: a page's done marker goes only after its outlinks are flushed, so a crash between the two
+ * re-crawls the page rather than losing its links.
  *
  * <p><b>Recently sent URLs.</b> A page's navigation links repeat on every page of a site; sending each again would
  * only load the topic and the owner's Sieve (which drops it). So {@link #send} skips a URL whose 64-bit fingerprint
@@ -51,9 +49,9 @@ import org.sievecrawler.sieve.UrlHash;
  */
 public final class FrontierProducer implements AutoCloseable {
     /** How long the producer waits to fill a batch, in milliseconds: a page's outlinks go out in a few requests. */
-    public static final int LINGER_MS = 20;
+    public static final int LINGER_MS = ClusterClients.LINGER_MS;
     /** The most bytes of records per partition in one batch: about 1,000 URLs. */
-    public static final int BATCH_BYTES = 128 * 1024;
+    public static final int BATCH_BYTES = ClusterClients.BATCH_BYTES;
     /** The slots of the table of recently sent URLs: a power of two. */
     public static final int RECENT_SLOTS = 8192;
 
@@ -89,24 +87,12 @@ public final class FrontierProducer implements AutoCloseable {
     public static FrontierProducer connect(String bootstrap, CrawlName crawl, Duration timeout)
             throws ClusterException {
         String servers = ClusterAdmin.bootstrapServers(bootstrap);
-        int millis = (int) Math.min(Integer.MAX_VALUE / 2, Math.max(1, timeout.toMillis()));
-        Properties properties = new Properties();
-        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
-        properties.put(ProducerConfig.CLIENT_ID_CONFIG, "crawler-frontier-" + crawl);
-        properties.put(ProducerConfig.ACKS_CONFIG, "all");
-        properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        properties.put(ProducerConfig.LINGER_MS_CONFIG, LINGER_MS);
-        properties.put(ProducerConfig.BATCH_SIZE_CONFIG, BATCH_BYTES);
-        properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, millis);
-        properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
-        // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms
-        properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, millis + LINGER_MS);
         try {
-            return new FrontierProducer(new KafkaProducer<>(properties, new StringSerializer(),
+            return new FrontierProducer(new KafkaProducer<>(
+                    ClusterClients.producer(servers, "crawler-frontier-" + crawl, timeout), new StringSerializer(),
                     new PendingUrlSerializer()), crawl);
         } catch (KafkaException e) {
-            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "cannot connect to the Kafka cluster at "
-                    + servers + ": " + ClusterAdmin.rootMessage(e));
+            throw ClusterClients.cannotConnect(servers, e);
         }
     }
 
@@ -192,10 +178,8 @@ public final class FrontierProducer implements AutoCloseable {
             partitions.add(metadata.partition());
             return;
         }
-        ClusterException.Kind kind = e instanceof RetriableException || e instanceof InterruptException
-                ? ClusterException.Kind.UNAVAILABLE : ClusterException.Kind.REFUSED;
-        failure.compareAndSet(null, new ClusterException(kind, "sending " + url.url() + " to topic " + topic
-                + " failed: " + ClusterAdmin.rootMessage(e)));
+        failure.compareAndSet(null, new ClusterException(ClusterClients.kind(e), "sending " + url.url()
+                + " to topic " + topic + " failed: " + ClusterAdmin.rootMessage(e)));
     }
 
     private void throwIfFailed() throws ClusterException {

@@ -1,11 +1,14 @@
 /**
  * A crawl across machines on Apache Kafka: the crawl's topics ({@link org.sievecrawler.cluster.ClusterTopics}), the
- * administration that creates and checks them ({@link org.sievecrawler.cluster.ClusterAdmin}), and the routing of URLs
+ * administration that creates and checks them ({@link org.sievecrawler.cluster.ClusterAdmin}), the routing of URLs
  * by host to the frontier's partitions ({@link org.sievecrawler.cluster.FrontierRecords},
- * {@link org.sievecrawler.cluster.FrontierProducer}).
+ * {@link org.sievecrawler.cluster.FrontierProducer}), and what a partition's new owner reads to take it over: the
+ * snapshot of its Sieve ({@link org.sievecrawler.cluster.SieveStateStore}) and the done-log
+ * ({@link org.sievecrawler.cluster.DoneMarkers} writes it, {@link org.sievecrawler.cluster.DoneLog} reads it).
  *
  * <p>Threading: the values here are immutable and safe for any number of threads; {@code ClusterAdmin} is for one
- * thread at a time; {@code FrontierProducer} is for any number. The single-node crawl in crawler-core knows nothing
- * of this package or of Kafka.
+ * thread at a time; {@code FrontierProducer}, {@code DoneMarkers}, {@code SieveStateStore} and {@code DoneLog} are
+ * for any number (the last two serialize their reads). The single-node crawl in crawler-core knows nothing of this
+ * package or of Kafka.
  */
 package org.sievecrawler.cluster;
