@@ -10,7 +10,7 @@ import picocli.CommandLine.Spec;
  * its usage. A single-node {@code crawl} needs none of this.
  */
 @Command(name = "cluster", mixinStandardHelpOptions = true, subcommands = {ClusterInitCommand.class, ClusterSeedCommand.class,
-        ClusterStatusCommand.class},
+        ClusterRunCommand.class, ClusterStatusCommand.class},
         description = {"Commands of a crawl across machines on Apache Kafka (a single-node crawl needs none).",
             "A local broker for trying it: crawler-cluster/kafka-local.sh start"},
         exitCodeListHeading = "%nExit codes:%n",

@@ -2,10 +2,12 @@ package org.sievecrawler.cluster;
 
 import java.time.Duration;
 import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
@@ -111,6 +113,29 @@ public final class FrontierProducer implements AutoCloseable {
      * @throws IllegalArgumentException naming the URL when it has no host
      */
     public boolean send(PendingUrl url) throws ClusterException {
+        return send(url, null);
+    }
+
+    /**
+     * Sends {@code urls} as {@link #send(PendingUrl)} does, and runs {@code acknowledged} once all those sent are
+     * acknowledged, on the producer's I/O thread (so it must be quick and must not send on this producer); at once
+     * if none was sent (all skipped as recently sent: a URL skipped was sent before, and the page that sent it is
+     * done only once it is acknowledged). If a send fails, {@code acknowledged} never runs.
+     *
+     * @throws ClusterException when this or an earlier send failed, naming the topic and the URL
+     */
+    public void sendAll(List<PendingUrl> urls, Runnable acknowledged) throws ClusterException {
+        Objects.requireNonNull(acknowledged, "acknowledged");
+        Batch batch = new Batch(urls.size() + 1, acknowledged);
+        for (PendingUrl url : urls) {
+            if (!send(url, batch)) {
+                batch.acknowledged();
+            }
+        }
+        batch.acknowledged(); // the +1: no callback runs it before every URL was handed to the producer
+    }
+
+    private boolean send(PendingUrl url, Batch batch) throws ClusterException {
         throwIfFailed();
         ProducerRecord<String, PendingUrl> record = FrontierRecords.record(topic, url);
         long fingerprint = fingerprint(url.url());
@@ -121,7 +146,12 @@ public final class FrontierProducer implements AutoCloseable {
         }
         recent.set(slot, fingerprint);
         try {
-            producer.send(record, (metadata, e) -> completed(url, metadata, e));
+            producer.send(record, (metadata, e) -> {
+                completed(url, metadata, e);
+                if (e == null && batch != null) {
+                    batch.acknowledged();
+                }
+            });
         } catch (InterruptException e) {
             recent.compareAndSet(slot, fingerprint, 0); // not sent: not recently sent either
             Thread.currentThread().interrupt();
@@ -132,6 +162,23 @@ public final class FrontierProducer implements AutoCloseable {
             throwIfFailed();
         }
         return true;
+    }
+
+    /** URLs of one {@link #sendAll} not yet acknowledged; runs its action when the count reaches 0. */
+    private static final class Batch {
+        private final AtomicInteger left;
+        private final Runnable action;
+
+        Batch(int count, Runnable action) {
+            this.left = new AtomicInteger(count);
+            this.action = action;
+        }
+
+        void acknowledged() {
+            if (left.decrementAndGet() == 0) {
+                action.run();
+            }
+        }
     }
 
     /**

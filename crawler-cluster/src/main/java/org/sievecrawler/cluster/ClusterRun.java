@@ -1,0 +1,655 @@
+package org.sievecrawler.cluster;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.sievecrawler.CrawlException;
+import org.sievecrawler.Fetching;
+import org.sievecrawler.frontier.CompletedUrls;
+import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.frontier.FrontierState;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.ScopeConfig;
+import org.sievecrawler.profile.SieveConfig;
+import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sieve.SpillPosition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One process of a cluster crawl ({@code crawler cluster run}): a member of the crawl's consumer group that owns
+ * some partitions of {@code <crawl>.frontier}, keeps one {@link Frontier} (a Sieve and per-host politeness) per
+ * owned partition, and fetches their URLs. The composition root of cluster mode:
+ *
+ * <pre>
+ *   <crawl>.frontier partition p --poll--> Frontier p: Sieve (drops seen URLs) --> host queues
+ *   fetchers (Fetching) <--lease-- OwnedPartitions <-- Frontier p ...
+ *   page done --> links --> <crawl>.frontier (any partition, this one too) --acked--> done marker --> <crawl>.fetched p
+ *   every checkpoint.interval: Frontier p's snapshot --> <crawl>.sieve-state, then commit p's offset naming it
+ * </pre>
+ *
+ * <p><b>Decisions are a function of the log.</b> A partition's Sieve takes in the partition's records in offset order
+ * and nothing else (links to this process's own hosts go through the log too), so its snapshot at offset O plus the
+ * records after O rebuild it exactly. A new owner (after a rebalance or a crash) loads the snapshot the committed
+ * {@link CheckpointMark} names, drops the URLs the done-log marks done after it, replays the partition from O (the
+ * committed offset), and waits one politeness delay before its first request to any of the partition's hosts.
+ * Without a readable snapshot it replays the partition from offset 0, which gives the same state, only slower.
+ *
+ * <p><b>Checkpoints.</b> For each partition: the done-log's end F is read, then the frontier's state copied (under
+ * its lock) at the consumer's position O, then the links sent so far are flushed (so every page the snapshot counts
+ * as done has its links in the log), then the snapshot written and the offset O committed with a mark naming it and
+ * F. A partition still replaying what its last owner read is not snapshot (the done markers before F it dropped would
+ * be lost to the next owner); its last mark is committed again instead. Between checkpoints the marks are committed
+ * again every {@link #COMMIT_EVERY} with fresh counters: a successful commit is the member's proof it still owns its
+ * partitions ({@link OwnedPartitions}), and what {@code cluster status} reads.
+ *
+ * <p><b>Giving partitions up.</b> A partition revoked (a member joined, or this one stops) is quiesced: no new lease,
+ * the open ones finish and their links and done markers are acknowledged (up to {@link #QUIESCE}); then it is
+ * checkpointed and committed before the rebalance completes, so its next owner fetches none of its pages again.
+ * A partition lost (this member was thrown out of the group) is dropped without a commit: it cannot commit.
+ *
+ * <p><b>Back-pressure.</b> The poll loop never waits for fetchers: a partition with more than its share of
+ * {@code sieve.max-in-memory-urls} URLs waiting is paused, and resumed below half of it; the log holds the rest.
+ *
+ * <p>Thread-safe: {@link #stop()} may be called from any thread (a signal handler). The Kafka consumer is used on the
+ * thread that calls {@link #run()} only; the fetchers run on their own threads.
+ */
+public final class ClusterRun implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterRun.class);
+    /** The group's session timeout: a crashed member's partitions move after this long. */
+    public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
+    /** How often the marks are committed again between checkpoints: the membership proof. */
+    static final Duration COMMIT_EVERY = Duration.ofSeconds(2);
+    /** How long a partition given up waits for its open leases. */
+    static final Duration QUIESCE = Duration.ofSeconds(15);
+    private static final Duration POLL = Duration.ofMillis(100);
+    /** Commits tried at the stop before the process leaves without one. */
+    private static final int HAND_BACK_ATTEMPTS = 50;
+
+    private final CrawlName crawl;
+    private final CrawlProfile profile;
+    private final String member;
+    private final Clock clock;
+    private final KafkaConsumer<String, PendingUrl> consumer;
+    private final FrontierProducer links;
+    private final DoneMarkers markers;
+    private final DoneLog done;
+    private final SieveStateStore states;
+    private final Fetching fetching;
+    private final OwnedPartitions owned;
+    private final int partitionCount;
+    private final Duration timeout;
+    private final Map<Integer, Partition> partitions = new HashMap<>();
+    private final AtomicReference<ClusterException> failure = new AtomicReference<>();
+    private volatile boolean stopping;
+
+    /** What the poll thread knows of one owned partition. */
+    private static final class Partition {
+        final TopicPartition topic;
+        final Frontier frontier;
+        /** The next frontier offset its Sieve takes in. */
+        long position;
+        /** The end offset when it was taken over: until the position reaches it, it replays its last owner's. */
+        final long replayUntil;
+        /** The offset committed with {@link #mark}: the snapshot's, or 0 without one. */
+        long committedOffset;
+        CheckpointMark mark;
+        boolean paused;
+        /** Checkpointed after the fetchers stopped: nothing changes it any more. */
+        boolean handedBack;
+
+        Partition(TopicPartition topic, Frontier frontier, long position, long replayUntil, CheckpointMark mark) {
+            this.topic = topic;
+            this.frontier = frontier;
+            this.position = position;
+            this.replayUntil = replayUntil;
+            this.committedOffset = position;
+            this.mark = mark;
+        }
+    }
+
+    private ClusterRun(CrawlName crawl, CrawlProfile profile, String member, Clock clock,
+            KafkaConsumer<String, PendingUrl> consumer, FrontierProducer links, DoneMarkers markers, DoneLog done,
+            SieveStateStore states, Fetching fetching, int partitionCount, Duration timeout) {
+        this.crawl = crawl;
+        this.profile = profile;
+        this.member = member;
+        this.clock = clock;
+        this.consumer = consumer;
+        this.links = links;
+        this.markers = markers;
+        this.done = done;
+        this.states = states;
+        this.fetching = fetching;
+        this.partitionCount = partitionCount;
+        this.timeout = timeout;
+        this.owned = new OwnedPartitions(profile.fetch().threads(), SESSION_TIMEOUT.dividedBy(2));
+    }
+
+    /**
+     * Connects process {@code member} to the crawl on the cluster at {@code bootstrap} (the crawl's topics must
+     * exist: {@code cluster init}) and opens its output in {@code profile.output().dir()}. Nothing is consumed or
+     * fetched before {@link #run()}.
+     *
+     * @throws ClusterException when the cluster does not answer within {@code timeout} or the crawl's topics are not
+     *     there (refused)
+     * @throws CrawlException when the output folder cannot be opened or is held by another process
+     */
+    public static ClusterRun connect(String bootstrap, CrawlName crawl, CrawlProfile profile, String member,
+            Duration timeout) throws ClusterException, CrawlException {
+        if (profile.scope().sameAsSeeds() && profile.seeds().isEmpty()) {
+            throw new ClusterException(ClusterException.Kind.REFUSED, "the profile's scope.hosts is "
+                    + ScopeConfig.SAME_AS_SEEDS + " but it has no seeds: each process decides the scope of the links"
+                    + " it finds by itself, from its profile; list the seeds in the profile (as given to cluster"
+                    + " seed) or the hosts in scope.hosts");
+        }
+        int partitionCount;
+        try (ClusterAdmin admin = ClusterAdmin.connect(bootstrap, timeout)) {
+            partitionCount = admin.requireCrawl(crawl);
+        }
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            FrontierProducer links = keep(opened, FrontierProducer.connect(bootstrap, crawl, timeout));
+            DoneMarkers markers = keep(opened, DoneMarkers.connect(bootstrap, crawl, timeout));
+            DoneLog done = keep(opened, DoneLog.connect(bootstrap, crawl, timeout));
+            SieveStateStore states = keep(opened, SieveStateStore.connect(bootstrap, crawl, timeout));
+            KafkaConsumer<String, PendingUrl> consumer = keep(opened, consumer(bootstrap, crawl, member));
+            Fetching fetching = Fetching.open(profile, Clock.systemUTC());
+            return new ClusterRun(crawl, profile, member, Clock.systemUTC(), consumer, links, markers, done, states,
+                    fetching,
+                    partitionCount, timeout);
+        } catch (ClusterException | CrawlException | RuntimeException e) {
+            closeAll(opened);
+            throw e;
+        }
+    }
+
+    private static KafkaConsumer<String, PendingUrl> consumer(String bootstrap, CrawlName crawl, String member)
+            throws ClusterException {
+        Properties properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, ClusterAdmin.bootstrapServers(bootstrap));
+        properties.put(ConsumerConfig.GROUP_ID_CONFIG, ClusterTopics.group(crawl));
+        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, member);
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        properties.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        properties.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) SESSION_TIMEOUT.toMillis());
+        properties.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) SESSION_TIMEOUT.toMillis() / 5);
+        try {
+            return new KafkaConsumer<>(properties, new StringDeserializer(), new PendingUrlDeserializer());
+        } catch (KafkaException e) {
+            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "cannot connect to the Kafka cluster at "
+                    + bootstrap + ": " + ClusterAdmin.rootMessage(e));
+        }
+    }
+
+    /**
+     * Joins the group and crawls until {@link #stop()} (or a limit of the profile, or a failure); then gives up
+     * every partition as a revoked one (quiesced, checkpointed, committed) and leaves the group. Returns why it
+     * ended.
+     *
+     * @throws ClusterException when the cluster failed: a send not acknowledged, a commit or read that failed
+     * @throws CrawlException when the fetchers failed (the output, a bug)
+     */
+    public String run() throws ClusterException, CrawlException {
+        AtomicReference<Object> ended = new AtomicReference<>();
+        Thread fetchers = new Thread(() -> {
+            try {
+                ended.set(fetching.run(owned, owned::gauges));
+            } catch (CrawlException | RuntimeException e) {
+                ended.set(e);
+            }
+        }, "cluster-fetchers");
+        consumer.subscribe(List.of(crawl.topic(ClusterTopics.FRONTIER)), new Rebalance());
+        LOG.info("cluster crawl {}: member {} joining group {} ({} partitions), output {}", crawl, member,
+                ClusterTopics.group(crawl), partitionCount, profile.output().dir());
+        fetchers.start();
+        long lastCheckpoint = System.nanoTime();
+        long lastCommit = System.nanoTime();
+        long checkpointEvery = profile.checkpoint().interval().isZero() ? Long.MAX_VALUE
+                : profile.checkpoint().interval().toNanos();
+        try {
+            while (!stopping && fetchers.isAlive()) {
+                throwIfFailed();
+                take(poll());
+                backPressure();
+                long now = System.nanoTime();
+                if (now - lastCheckpoint >= checkpointEvery) {
+                    checkpoint(partitions.values());
+                    lastCheckpoint = now;
+                    lastCommit = now;
+                } else if (now - lastCommit >= COMMIT_EVERY.toNanos()) {
+                    commitMarks();
+                    lastCommit = now;
+                }
+            }
+        } finally {
+            fetching.stop();
+            join(fetchers);
+        }
+        throwIfFailed();
+        handBack();
+        consumer.close(); // the member leaves; what it still owned was checkpointed by handBack
+        throwIfFailed();
+        Object end = ended.get();
+        if (end instanceof CrawlException e) {
+            throw e;
+        }
+        if (end instanceof RuntimeException e) {
+            throw e;
+        }
+        return stopping ? "stopped" : String.valueOf(end);
+    }
+
+    /**
+     * The final checkpoint of every partition still owned, the fetchers stopped: each is quiesced (its last pages'
+     * links and done markers acknowledged), snapshot and committed. A commit refused because a rebalance is under way
+     * is tried again after a poll, which completes the rebalance (giving up or taking partitions as it goes).
+     */
+    private void handBack() throws ClusterException {
+        for (int attempt = 1; !partitions.isEmpty(); attempt++) {
+            List<Partition> owning = new ArrayList<>(partitions.values());
+            quiesce(owning);
+            if (checkpoint(owning)) {
+                owning.forEach(partition -> partition.handedBack = true);
+                return;
+            }
+            if (attempt == HAND_BACK_ATTEMPTS) {
+                LOG.warn("partitions {} could not be committed at the stop; their next owner goes on from their last"
+                        + " checkpoint, fetching again what they fetched since", owning.stream()
+                        .map(p -> p.topic.partition()).toList());
+                return;
+            }
+            take(poll());
+            throwIfFailed();
+        }
+    }
+
+    /** Asks the process to stop: fetchers finish their requests, partitions are checkpointed, the member leaves. */
+    public void stop() {
+        stopping = true;
+        consumer.wakeup();
+    }
+
+    private ConsumerRecords<String, PendingUrl> poll() {
+        try {
+            return consumer.poll(POLL);
+        } catch (WakeupException e) {
+            return ConsumerRecords.empty();
+        } catch (RecordDeserializationException e) {
+            // every owner skips the same record, so the partition's decisions stay a function of its log
+            LOG.warn("skipped a frontier record that cannot be read: {}", FrontierRecords.describe(e));
+            consumer.seek(e.topicPartition(), e.offset() + 1);
+            Partition partition = partitions.get(e.topicPartition().partition());
+            if (partition != null) {
+                partition.position = e.offset() + 1;
+            }
+            return ConsumerRecords.empty();
+        }
+    }
+
+    /** Offers each partition's records to its Sieve, in order. */
+    private void take(ConsumerRecords<String, PendingUrl> records) {
+        for (TopicPartition topic : records.partitions()) {
+            Partition partition = partitions.get(topic.partition());
+            if (partition == null) {
+                continue; // revoked in this very poll
+            }
+            List<ConsumerRecord<String, PendingUrl>> batch = records.records(topic);
+            List<PendingUrl> urls = new ArrayList<>(batch.size());
+            for (ConsumerRecord<String, PendingUrl> record : batch) {
+                if (record.offset() >= partition.position) {
+                    urls.add(record.value());
+                }
+            }
+            partition.frontier.offer(urls);
+            partition.position = batch.get(batch.size() - 1).offset() + 1;
+        }
+    }
+
+    private void backPressure() {
+        int share = Math.max(1_000, profile.sieve().maxInMemoryUrls() / Math.max(1, partitions.size()));
+        for (Partition partition : partitions.values()) {
+            int waiting = partition.frontier.size();
+            if (!partition.paused && waiting > share) {
+                consumer.pause(List.of(partition.topic));
+                partition.paused = true;
+            } else if (partition.paused && waiting < share / 2) {
+                consumer.resume(List.of(partition.topic));
+                partition.paused = false;
+            }
+        }
+    }
+
+    /**
+     * Checkpoints {@code which} (see the class comment) and commits all in one request; snapshots replaced are
+     * deleted once the commit succeeded.
+     */
+    private boolean checkpoint(Collection<Partition> which) throws ClusterException {
+        Map<Partition, CheckpointMark> marks = new HashMap<>();
+        Map<Partition, Long> offsets = new HashMap<>();
+        for (Partition partition : which) {
+            int p = partition.topic.partition();
+            if (partition.position < partition.replayUntil) {
+                continue; // still replaying its last owner's records: its mark is committed again below
+            }
+            long fetchedFrom = done.endOffset(p);
+            FrontierState state = partition.frontier.snapshot(s -> s);
+            long offset = partition.position;
+            links.flush(); // every page the snapshot counts as done has its links in the log
+            SnapshotRef ref = states.write(new PartitionSnapshot(p, offset, state.filters(), state.pending()));
+            marks.put(partition, mark(partition, Optional.of(ref), fetchedFrom));
+            offsets.put(partition, offset);
+        }
+        Map<Partition, Optional<SnapshotRef>> replaced = new HashMap<>();
+        marks.forEach((partition, mark) -> replaced.put(partition, partition.mark.snapshot()));
+        if (!commit(which, marks, offsets)) {
+            marks.forEach((partition, mark) -> mark.snapshot().ifPresent(ref -> forget(partition, ref)));
+            return false;
+        }
+        replaced.forEach((partition, old) -> old.ifPresent(ref -> forget(partition, ref)));
+        return true;
+    }
+
+    /** Commits every owned partition's mark again with fresh counters. */
+    private void commitMarks() {
+        commit(partitions.values(), Map.of(), Map.of());
+    }
+
+    /**
+     * Commits {@code which}: the new marks and offsets given, the others' last ones with fresh counters. Returns
+     * whether the commit succeeded (and proved the membership); a commit refused (a rebalance under way, the member
+     * no longer in the group) is logged, and changes nothing.
+     */
+    private boolean commit(Collection<Partition> which, Map<Partition, CheckpointMark> marks,
+            Map<Partition, Long> offsets) {
+        if (which.isEmpty()) {
+            owned.proven();
+            return true;
+        }
+        Map<TopicPartition, OffsetAndMetadata> commits = new HashMap<>();
+        Map<Partition, CheckpointMark> fresh = new HashMap<>();
+        for (Partition partition : which) {
+            CheckpointMark mark = marks.getOrDefault(partition,
+                    mark(partition, partition.mark.snapshot(), partition.mark.fetchedFrom()));
+            long offset = offsets.getOrDefault(partition, partition.committedOffset);
+            commits.put(partition.topic, new OffsetAndMetadata(offset, mark.encode()));
+            fresh.put(partition, mark);
+        }
+        try {
+            consumer.commitSync(commits, timeout);
+        } catch (WakeupException e) {
+            consumer.commitSync(commits, timeout); // a stop asked during the commit: finish it
+        } catch (RebalanceInProgressException e) {
+            LOG.debug("member {}: commit of {} deferred, a rebalance is under way", member, commits.keySet());
+            return false;
+        } catch (KafkaException e) {
+            LOG.warn("cluster crawl {}: member {} could not commit its partitions {} ({}); it fetches nothing new"
+                    + " until a commit succeeds", crawl, member, commits.keySet(), ClusterAdmin.rootMessage(e));
+            return false;
+        }
+        owned.proven();
+        fresh.forEach((partition, mark) -> {
+            partition.mark = mark;
+            partition.committedOffset = offsets.getOrDefault(partition, partition.committedOffset);
+        });
+        return true;
+    }
+
+    private CheckpointMark mark(Partition partition, Optional<SnapshotRef> snapshot, long fetchedFrom) {
+        Frontier frontier = partition.frontier;
+        return new CheckpointMark(snapshot, fetchedFrom, partition.position, frontier.size() + frontier.leasedPages(),
+                frontier.openLeases(), member, clock.millis());
+    }
+
+    private void forget(Partition partition, SnapshotRef ref) {
+        try {
+            states.delete(partition.topic.partition(), ref);
+        } catch (ClusterException e) {
+            LOG.warn("the snapshot {} of partition {} was not deleted ({}); compaction keeps it", ref,
+                    partition.topic.partition(), e.getMessage());
+        }
+    }
+
+    /** Takes over {@code topics}: each partition's frontier from its committed snapshot and done-log. */
+    private void assigned(Collection<TopicPartition> topics) throws ClusterException {
+        if (topics.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(new HashSet<>(topics), timeout);
+        Map<TopicPartition, Long> ends = consumer.endOffsets(topics, timeout);
+        List<Partition> taken = new ArrayList<>();
+        for (TopicPartition topic : topics) {
+            Partition partition = takeOver(topic, Optional.ofNullable(committed.get(topic)), ends.get(topic));
+            partitions.put(topic.partition(), partition);
+            owned.add(topic.partition(), partition.frontier);
+            taken.add(partition);
+        }
+        commit(taken, Map.of(), Map.of()); // proves membership at once, and shows the new owner in status
+    }
+
+    private Partition takeOver(TopicPartition topic, Optional<OffsetAndMetadata> committed, long end)
+            throws ClusterException {
+        int p = topic.partition();
+        Optional<CheckpointMark> mark = Optional.empty();
+        try {
+            mark = committed.flatMap(c -> CheckpointMark.decode(c.metadata()));
+        } catch (IllegalArgumentException e) {
+            LOG.warn("partition {}: the committed mark cannot be read ({}); replaying the partition from offset 0", p,
+                    e.getMessage());
+        }
+        Optional<FrontierState> state = Optional.empty();
+        long start = 0;
+        long fetchedFrom = 0;
+        Optional<SnapshotRef> ref = mark.flatMap(CheckpointMark::snapshot);
+        if (ref.isPresent()) {
+            try {
+                PartitionSnapshot snapshot = states.read(p, ref.get());
+                state = Optional.of(new FrontierState(snapshot.filters(), snapshot.pending(), SpillPosition.empty(),
+                        FrontierState.NO_JOURNAL));
+                start = snapshot.frontierOffset();
+                fetchedFrom = mark.get().fetchedFrom();
+            } catch (ClusterException e) {
+                LOG.warn("partition {}: {}; replaying the partition from offset 0", p, e.getMessage());
+                ref = Optional.empty();
+            }
+        }
+        DoneLog.Done fetched = done.readDone(p, fetchedFrom, timeout);
+        Instant quietUntil = clock.instant().plus(profile.politeness().delay());
+        Frontier frontier;
+        try {
+            frontier = Frontier.partition(settings(p), clock, fetching.recorder(),
+                    new Frontier.Partition(new PartitionOutbox(p, links, markers, this::failed), owned.leases(),
+                            quietUntil), state, fetched.urls());
+        } catch (IOException e) {
+            throw new ClusterException(ClusterException.Kind.REFUSED, "partition " + p + ": " + e.getMessage());
+        }
+        consumer.seek(topic, start);
+        LOG.info("partition {} taken over by {}: {} at offset {}, {} URLs pending, {} marked done since, {} records"
+                + " to replay", p, member, ref.map(r -> "snapshot " + r).orElse("no snapshot"), start,
+                frontier.size(), fetched.urls().size(), Math.max(0, end - start));
+        CheckpointMark initial = new CheckpointMark(ref, fetchedFrom, start, frontier.size(), 0, member,
+                clock.millis());
+        return new Partition(topic, frontier, start, end, initial);
+    }
+
+    /** A partition's frontier settings: its share of the crawl's expected URLs, never spilled, no folder used. */
+    private Frontier.Settings settings(int partition) {
+        SieveConfig sieve = profile.sieve();
+        SieveConfig share = new SieveConfig(Math.max(1_000, sieve.expectedUrls() / partitionCount),
+                sieve.falsePositiveRate(), sieve.onOverflow(), sieve.maxInMemoryUrls());
+        Path dir = profile.output().dir().resolve("frontier").resolve("p" + partition);
+        return new Frontier.Settings(share, profile.politeness(), profile.fetch().threads(), dir);
+    }
+
+    /** Gives up {@code topics}: quiesced, checkpointed and committed, then dropped. */
+    private void revoked(Collection<TopicPartition> topics) throws ClusterException {
+        List<Partition> leaving = new ArrayList<>();
+        for (TopicPartition topic : topics) {
+            Partition partition = partitions.get(topic.partition());
+            if (partition != null) {
+                leaving.add(partition);
+            }
+        }
+        if (leaving.isEmpty()) {
+            return;
+        }
+        List<Partition> changed = leaving.stream().filter(p -> !p.handedBack).toList();
+        quiesce(changed);
+        try {
+            if (!checkpoint(changed)) {
+                LOG.warn("partitions {} given up without a checkpoint: their next owner goes on from their last one",
+                        changed.stream().map(p -> p.topic.partition()).toList());
+            }
+        } finally {
+            for (Partition partition : leaving) {
+                dropped(partition);
+            }
+        }
+        LOG.info("partitions {} given up by {}", leaving.stream().map(p -> p.topic.partition()).toList(), member);
+    }
+
+    /**
+     * Hands out no new lease from {@code which} and waits for the open ones (up to {@link #QUIESCE}), then seals
+     * them: a lease closed after that changes nothing, so the snapshot holds it and its next owner fetches it.
+     */
+    private static void quiesce(Collection<Partition> which) {
+        for (Partition partition : which) {
+            try {
+                if (!partition.frontier.quiesce(QUIESCE)) {
+                    LOG.warn("partition {}: {} leases still open after {}; its next owner fetches them again",
+                            partition.topic.partition(), partition.frontier.openLeases(), QUIESCE);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            partition.frontier.seal();
+        }
+    }
+
+    /** Drops {@code topics} without a commit: this member lost them, another may own them already. */
+    private void lost(Collection<TopicPartition> topics) {
+        for (TopicPartition topic : topics) {
+            Partition partition = partitions.get(topic.partition());
+            if (partition != null) {
+                partition.frontier.seal();
+                dropped(partition);
+            }
+        }
+        LOG.warn("partitions {} lost by {} (not a member any more): dropped without a checkpoint", topics, member);
+    }
+
+    private void dropped(Partition partition) {
+        partitions.remove(partition.topic.partition());
+        owned.remove(partition.topic.partition());
+        try {
+            partition.frontier.discard();
+        } catch (IOException e) {
+            LOG.warn("partition {}: {}", partition.topic.partition(), e.getMessage());
+        }
+    }
+
+    private void failed(ClusterException e) {
+        if (failure.compareAndSet(null, e)) {
+            owned.fail();
+            LOG.error("cluster crawl {}: {}; stopping", crawl, e.getMessage());
+            stopping = true;
+            consumer.wakeup();
+        }
+    }
+
+    private void throwIfFailed() throws ClusterException {
+        ClusterException e = failure.get();
+        if (e != null) {
+            throw new ClusterException(e.kind(), e.getMessage());
+        }
+    }
+
+    /** The rebalance callbacks, on the poll thread inside poll() or close(). */
+    private final class Rebalance implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> topics) {
+            try {
+                assigned(topics);
+            } catch (ClusterException e) {
+                failed(e);
+            }
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> topics) {
+            try {
+                revoked(topics);
+            } catch (ClusterException e) {
+                failed(e);
+            }
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> topics) {
+            lost(topics);
+        }
+    }
+
+    private static void join(Thread thread) {
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static <T extends AutoCloseable> T keep(List<AutoCloseable> opened, T resource) {
+        opened.add(resource);
+        return resource;
+    }
+
+    private static void closeAll(List<AutoCloseable> opened) {
+        for (AutoCloseable resource : opened) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                LOG.debug("closing {} after a failed start: {}", resource, e.toString());
+            }
+        }
+    }
+
+    /** Flushes and closes the producers and the output. The consumer is closed by {@link #run()}. */
+    @Override
+    public void close() throws IOException {
+        try {
+            links.close();
+            markers.close();
+            done.close();
+            states.close();
+        } finally {
+            fetching.close();
+        }
+    }
+}
