@@ -20,9 +20,9 @@ site's "HOST PATH" lines from cluster-site.py, also names missing and unexpected
 duplicates (a host + path requested more than once: its extra requests; robots.txt requests are counted apart
 and never duplicates); statuses other than 200; politeness violations (two requests to one host, robots.txt
 included, starting closer than DELAY - SLACK ms) and the smallest such gap; requests per process; and with
---killed P: each duplicate's host and whether P requested that host and that page before, and for each host P
-requested, the time from P's last request to it to the next request to it by anyone ("resume"; hosts nobody
-asked again are left out), their maximum. The last line is one RESULT line of key=value pairs.
+--killed P: each duplicate's host, whether P requested that host, and whether P's request of the page was the
+first; and for each host P requested, the time from P's last request to it to the next request to it by another
+process ("resume"; hosts nobody asked again are left out), their maximum. The last line is one RESULT line of key=value pairs.
 
 Bounds (the exit status is 1 when one fails, 0 otherwise; 2 on a usage error or an unreadable log):
   all         pages = expected, 0 duplicates, 0 violations                  (baseline, scenarios A and B)
@@ -39,6 +39,7 @@ import os
 import re
 import sys
 import tempfile
+import time
 
 LINE = re.compile(r'^(\d+\.\d+) (\d+\.\d+) (\S+) (\d{3}) (\S+) "(.*)"$')
 PROCESS = re.compile(r"\(([^()\s]+)\)\s*$")
@@ -86,6 +87,7 @@ def analyse(requests, expected_urls, expected_count, delay_ms, slack_ms, killed)
     for q in pages:
         by_url[(q.host, q.path)].append(q)
     r["requests"] = len(requests)
+    r["t0_ms"] = min((q.start_ms for q in requests), default=0)
     r["robots"] = len(robots)
     r["robots_by_host"] = collections.Counter(q.host for q in robots)
     r["pages"] = len(by_url)
@@ -123,9 +125,9 @@ def analyse(requests, expected_urls, expected_count, delay_ms, slack_ms, killed)
         killed_urls = {(q.host, q.path) for q in mine}
         dup_report = []
         for url, qs in sorted(dups.items()):
-            first_mine = min((q.start_ms for q in qs if q.process == killed), default=None)
-            dup_report.append((url, [q.process for q in sorted(qs, key=lambda q: q.start_ms)],
-                               url[0] in killed_hosts, url in killed_urls, first_mine))
+            ordered = sorted(qs, key=lambda q: (q.start_ms, q.line))
+            dup_report.append((url, [q.process for q in ordered], url[0] in killed_hosts,
+                               ordered[0].process == killed))
         r["dup_report"] = dup_report
         resume = []
         for host in sorted(killed_hosts):
@@ -135,6 +137,7 @@ def analyse(requests, expected_urls, expected_count, delay_ms, slack_ms, killed)
             if after:
                 resume.append((after[0].start_ms - last.start_ms, host, last, after[0]))
         r["resume"] = sorted(resume, key=lambda x: -x[0])
+        r["killed_hosts"] = len(killed_hosts)
         r["resume_max_ms"] = r["resume"][0][0] if resume else 0
     return r
 
@@ -163,13 +166,19 @@ def bound_failures(r, bounds, killed_threads, resume_s):
     return fails
 
 
+T0_MS = [0]  # the window's first start: times in the report are seconds after it
+
+
 def fmt_req(q):
-    return f"{q.process}@{q.start_ms / 1000:.3f} {q.path}"
+    return f"{q.process}@{(q.start_ms - T0_MS[0]) / 1000:.3f}s {q.path}"
 
 
 def report(r, scenario, bounds, fails, out):
     p = lambda *a: print(*a, file=out)  # noqa: E731
-    p(f"== scenario {scenario}: {r['requests']} requests ({r['robots']} robots.txt) to {r['hosts']} hosts")
+    T0_MS[0] = r["t0_ms"]
+    start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(r["t0_ms"] / 1000)) if r["requests"] else "-"
+    p(f"== scenario {scenario}: {r['requests']} requests ({r['robots']} robots.txt) to {r['hosts']} hosts from "
+      f"{start} (times below: seconds after it)")
     p(f"pages: {r['pages']} distinct requested, expected {r['expected'] if r['expected'] is not None else '?'}")
     for key in ("missing", "unexpected"):
         if r.get(key):
@@ -191,12 +200,13 @@ def report(r, scenario, bounds, fails, out):
     p("per process: " + ", ".join(f"{k}={v}" for k, v in sorted(r["per_process"].items())))
     if "dup_report" in r:
         p(f"killed process: {r['killed_requests']} requests")
-        for url, procs, host_mine, url_mine, _ in r["dup_report"]:
-            p(f"  duplicate {url[0]}{url[1]} by {','.join(procs)}: killed process requested the host "
-              f"{'yes' if host_mine else 'NO'}, the page {'yes' if url_mine else 'no'}")
+        for url, procs, host_mine, first_mine in r["dup_report"]:
+            p(f"  duplicate {url[0]}{url[1]} by {','.join(procs)}: the killed process requested the host "
+              f"{'yes' if host_mine else 'NO'}, the page before the others {'yes' if first_mine else 'no'}")
         for gap, host, last, nxt in r["resume"][:5]:
             p(f"  resume {host}: {gap / 1000:.2f} s from {fmt_req(last)} to {fmt_req(nxt)}")
-        p(f"its hosts resume within {r['resume_max_ms'] / 1000:.2f} s ({len(r['resume'])} hosts asked again)")
+        p(f"its hosts resume within {r['resume_max_ms'] / 1000:.2f} s ({len(r['resume'])} of the {r['killed_hosts']} hosts it requested "
+          f"asked again by others)")
     for f in fails:
         p(f"FAIL {f}")
     gap = r["min_gap"][0] if r["min_gap"] else -1
@@ -220,7 +230,11 @@ def load_urls(path):
 
 
 def run(args, out=sys.stdout):
-    text = read_log(args.log, args.offset)
+    try:
+        text = read_log(args.log, args.offset)
+    except OSError as e:
+        print(f"cluster-check: {args.log}: cannot read: {e.strerror}", file=sys.stderr)
+        return 2
     requests, bad = parse(text)
     if bad:
         print(f"cluster-check: {args.log}: {len(bad)} lines not in the bench's format, e.g. {bad[0][1]!r}",
@@ -239,7 +253,7 @@ def self_test():
 
     cases = []
 
-    def check(name, text, argv, want_rc, want):
+    def check(name, text, argv, want_rc, want, want_text=()):
         cases.append(name)
         with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
             f.write(text)
@@ -251,6 +265,8 @@ def self_test():
             result = dict(kv.split("=", 1) for kv in buf.getvalue().strip().splitlines()[-1].split()[1:])
             for k, v in want.items():
                 assert result.get(k) == v, f"self-test {name}: {k}={result.get(k)!r}, wanted {v!r}\n{buf.getvalue()}"
+            for t in want_text:
+                assert t in buf.getvalue(), f"self-test {name}: no {t!r} in\n{buf.getvalue()}"
             assert rc == want_rc, f"self-test {name}: exit {rc}, wanted {want_rc}\n{buf.getvalue()}"
         finally:
             os.unlink(f.name)
@@ -288,7 +304,9 @@ def self_test():
                 + line(1000.320, 0.002, a, "/p/001.html", "p1") + line(1000.200, 0.000, b, "/", "p2")
                 + line(1000.400, 0.000, b, "/p/001.html", "p2") + line(1003.318, 0.000, a, "/p/001.html", "p2"))
         killed = u + ["--bounds", "killed", "--killed", "p1", "--killed-threads", "1", "--resume-s", "20"]
-        check("killed", kill, killed, 0, {"pages": "4", "dups": "1", "resume_max_s": "3.00", "bounds": "killed:ok"})
+        check("killed", kill, killed, 0, {"pages": "4", "dups": "1", "resume_max_s": "3.00", "bounds": "killed:ok"},
+              ["duplicate 127.0.1.1/p/001.html by p1,p2: the killed process requested the host yes, "
+               "the page before the others yes", "(1 of the 1 hosts it requested asked again by others)"])
         check("killed-slow", kill, killed[:-1] + ["2"], 1, {"resume_max_s": "3.00", "bounds": "killed:FAIL"})
         check("killed-threads", kill, killed[:-3] + ["0", "--resume-s", "20"], 1, {"bounds": "killed:FAIL"})
         # A duplicate on a host p1 never requested breaks the bound, whatever the count.
@@ -325,11 +343,7 @@ def main(argv):
     if args.bounds == "killed" and not args.killed:
         print("cluster-check: --bounds killed needs --killed PROCESS", file=sys.stderr)
         return 2
-    try:
-        return run(args)
-    except OSError as e:
-        print(f"cluster-check: {args.log}: cannot read: {e.strerror}", file=sys.stderr)
-        return 2
+    return run(args)
 
 
 if __name__ == "__main__":
