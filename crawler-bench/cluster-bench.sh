@@ -240,12 +240,18 @@ busiest() { # NAME...: of these processes, the one with the most requests in the
   echo "$best"
 }
 
+any_alive() { # whether a process of the scenario still runs
+  local name
+  for name in "${!WRAP[@]}"; do kill -0 "${WRAP[$name]}" 2>/dev/null && return 0; done
+  return 1
+}
+
 wait_requests() { # N: waits until the scenario's window holds N requests (robots.txt aside); 1 after MAX_WAIT
   local n=$1 deadline
   deadline=$((SECONDS + $(seconds_of "$MAX_WAIT")))
   while [ "$(requests)" -lt "$n" ]; do
-    if [ $SECONDS -ge $deadline ]; then
-      echo "$ME: $SCEN: $n requests not reached within $MAX_WAIT ($(requests) so far)" >&2
+    if [ $SECONDS -ge $deadline ] || ! any_alive; then
+      echo "$ME: $SCEN: $n requests not reached within $MAX_WAIT, or every process ended ($(requests) so far)" >&2
       FAILED=1
       return 1
     fi
@@ -276,11 +282,26 @@ begin() { # X: a fresh crawl (init, seed), folder and log window
   T0=$(date +%s.%N)
 }
 
-wait_done() { # cluster status --wait-done; a failure unless 0
-  local rc=0
+wait_done() { # cluster status --wait-done; a failure unless 0, or if every process ended before it did
+  local rc=0 status_pid alive=1 name
   "$CRAWLER" cluster status --bootstrap "$BOOTSTRAP" --crawl "$CRAWL" --wait-done --max-wait "$MAX_WAIT" \
-    > "$DIR/wait-done.out" 2>&1 || rc=$?
-  if [ "$rc" != 0 ]; then
+    > "$DIR/wait-done.out" 2>&1 &
+  status_pid=$!
+  while kill -0 "$status_pid" 2>/dev/null; do
+    if ! any_alive; then
+      alive=0
+      echo "$ME: $SCEN: every process ended before the crawl drained; their logs: $DIR/p*.log" >&2
+      for name in "${!WRAP[@]}"; do tail -3 "$DIR/$name.log" >&2; done
+      kill "$status_pid" 2>/dev/null || true
+      FAILED=1
+      break
+    fi
+    sleep 0.5
+  done
+  wait "$status_pid" || rc=$?
+  if [ "$alive" = 0 ]; then
+    :
+  elif [ "$rc" != 0 ]; then
     echo "$ME: $SCEN: cluster status --wait-done exited $rc (4: not drained within $MAX_WAIT):" >&2
     tail -20 "$DIR/wait-done.out" >&2
     FAILED=1
