@@ -130,7 +130,7 @@ cleanup() {
   for name in "${!WRAP[@]}"; do kill -9 "$(jvm_pid "$name")" 2>/dev/null || true; done
   if [ "$KEEP" != 1 ]; then
     nginx_stop "$WORK"
-    [ "$BROKER_STARTED" = 1 ] && crawler-cluster/kafka-local.sh stop --dir "$WORK/kafka" >/dev/null 2>&1 || true
+    if [ "$BROKER_STARTED" = 1 ]; then crawler-cluster/kafka-local.sh stop --dir "$WORK/kafka" >/dev/null 2>&1 || true; fi
   else
     echo "$ME: KEEP=1: nginx ($WORK/nginx.pid) and the broker ($WORK/kafka) left running" >&2
   fi
@@ -160,7 +160,7 @@ for s in "${SCENARIOS[@]}"; do [ "$s" = baseline ] || needs_broker=1; done
 [ "$needs_broker" = 0 ] || start_broker
 
 # --- processes ----------------------------------------------------------------------------------------------------
-SCEN= CRAWL= DIR= OFFSET=0 T0=0
+SCEN='' CRAWL='' DIR='' OFFSET=0 T0=0
 declare -A EXIT=()   # process name -> its exit code, once it ended
 declare -A SIGNAL=() # process name -> the signal the script sent it (TERM, KILL)
 FAILED=0
@@ -232,7 +232,7 @@ requests() { # the scenario's requests in the access log so far, robots.txt asid
 }
 
 busiest() { # NAME...: of these processes, the one with the most requests in the scenario's window so far
-  local name best= most=-1 n
+  local name best='' most=-1 n
   for name in "$@"; do
     n=$(tail -c +$((OFFSET + 1)) "$LOG" | grep -c "($name)\"\$" || true)
     if [ "$n" -gt "$most" ]; then best=$name; most=$n; fi
@@ -250,7 +250,7 @@ wait_requests() { # N: waits until the scenario's window holds N requests (robot
   local n=$1 deadline
   deadline=$((SECONDS + $(seconds_of "$MAX_WAIT")))
   while [ "$(requests)" -lt "$n" ]; do
-    if [ $SECONDS -ge $deadline ] || ! any_alive; then
+    if [ "$SECONDS" -ge "$deadline" ] || ! any_alive; then
       echo "$ME: $SCEN: $n requests not reached within $MAX_WAIT, or every process ended ($(requests) so far)" >&2
       FAILED=1
       return 1
@@ -314,7 +314,7 @@ time_field() { # FILE LABEL: a value of /usr/bin/time -v's report
 }
 
 finish() { # BOUNDS [CHECKER ARGS...]: the checker on the scenario's window, and its SUMMARY line
-  local bounds=$1 wall rc=0 result name cpu=() rss=() exits=() f
+  local bounds=$1 wall rc=0 result name cpu=() rss=() exits=() f line
   shift
   wall=$(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
   stop_runs
@@ -333,12 +333,14 @@ finish() { # BOUNDS [CHECKER ARGS...]: the checker on the scenario's window, and
   done
   result=$(grep '^RESULT ' "$DIR/check.txt" | tail -1)
   local IFS=,
-  SUMMARIES+=("SUMMARY scenario=$SCEN pages=$(field pages "$result")/$(field expected "$result")"\
-" dups=$(field dups "$result") violations=$(field violations "$result") min_gap_ms=$(field min_gap_ms "$result")"\
-"$( [ -n "$(field resume_max_s "$result")" ] && echo " resume_max_s=$(field resume_max_s "$result")")"\
-" wall_s=$wall per_process=$(field per_process "$result") cpu_s=${cpu[*]} rss_mb=${rss[*]} exits=${exits[*]}"\
-" result=$([ "$rc" = 0 ] && echo ok || echo FAIL)")
-  echo "${SUMMARIES[-1]}"
+  line="SUMMARY scenario=$SCEN pages=$(field pages "$result")/$(field expected "$result")"
+  line+=" dups=$(field dups "$result") violations=$(field violations "$result")"
+  line+=" min_gap_ms=$(field min_gap_ms "$result")"
+  [ -z "$(field resume_max_s "$result")" ] || line+=" resume_max_s=$(field resume_max_s "$result")"
+  line+=" wall_s=$wall per_process=$(field per_process "$result") cpu_s=${cpu[*]} rss_mb=${rss[*]} exits=${exits[*]}"
+  line+=" result=$([ "$rc" = 0 ] && echo ok || echo FAIL)"
+  SUMMARIES+=("$line")
+  echo "$line"
 }
 
 field() { # KEY RESULT_LINE: the value of KEY=VALUE in the checker's RESULT line
