@@ -34,7 +34,7 @@
 # (crawler-bench/cluster-check.py, which checks every bound; see its --help). Each scenario prints the checker's
 # report and one line
 #   SUMMARY scenario=X pages=N/12000 dups= violations= min_gap_ms= wall_s= per_process=pN:requests,...
-#           cpu_s=pN:user+sys,... rss_mb=pN:peak,... exits=pN:code,... result=ok|FAIL
+#           cpu_s=pN:user+sys,... rss_mb=pN:peak,... exits=pN:code,... result=ok|FAIL     (C: resume_max_s= too)
 # (wall_s: from the first process's start to the end of wait-done; cpu_s and rss_mb from /usr/bin/time -v). The
 # script exits 1 if a scenario failed a bound or a step, 2 on a usage error.
 #
