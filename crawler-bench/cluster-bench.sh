@@ -18,7 +18,7 @@
 #   JAVA_OPTS=-XmxHEAP crawler cluster run --bootstrap B --crawl C --profile crawler-bench/cluster-bench.yaml
 #     --out WORK/X/out-pN --name pN --set fetch.user-agent="sieve-bench/1.0 (pN)" --set fetch.threads=THREADS
 # and the end of a crawl is `crawler cluster status --wait-done --max-wait MAX_WAIT` (0: drained; 4: not within
-# MAX_WAIT, a failure); then the processes still running get SIGTERM (each must exit TERM_EXIT, 0). Progress is
+# MAX_WAIT, a failure); then the processes still running get SIGTERM (each must exit TERM_EXIT, 143). Progress is
 # the access log's requests in the window, robots.txt aside (a share of the 12,000 pages).
 #   A  p1-p3; wait-done.                                 Bounds: 12,000/12,000 pages, 0 duplicates, 0 violations.
 #   B  p1-p3; p4 joins at 30 % (3,600 requests); at 60 % the busiest of p1-p3 gets SIGTERM.   Bounds: as A.
@@ -39,7 +39,7 @@
 # script exits 1 if a scenario failed a bound or a step, 2 on a usage error.
 #
 # Environment: PORT (19400), KAFKA_PORT (19492; the controller takes +1), WORK (/tmp/sieve-cluster-bench), HEAP
-# (256m), THREADS (8), MAX_WAIT (10m), TERM_EXIT (0), KEEP (1: leave nginx and the broker running at the end),
+# (256m), THREADS (8), MAX_WAIT (10m), TERM_EXIT (143: the JVM's status after SIGTERM), KEEP (1: leave nginx and the broker running at the end),
 # CRAWLER (crawler-cli/target/crawler; built with mvn -q -o -DskipTests package when missing, or when REBUILD=1).
 # Only the processes this script started are signalled (by pid); nginx and the broker through their pid files.
 set -euo pipefail
@@ -54,7 +54,7 @@ WORK=${WORK:-/tmp/sieve-cluster-bench}
 HEAP=${HEAP:-256m}
 THREADS=${THREADS:-8}
 MAX_WAIT=${MAX_WAIT:-10m}
-TERM_EXIT=${TERM_EXIT:-0}
+TERM_EXIT=${TERM_EXIT:-143}
 KEEP=${KEEP:-0}
 CRAWLER=${CRAWLER:-crawler-cli/target/crawler}
 PROFILE=$ROOT/crawler-bench/cluster-bench.yaml
