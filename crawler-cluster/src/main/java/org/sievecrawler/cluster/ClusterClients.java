@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.RetriableException;
@@ -83,5 +84,36 @@ final class ClusterClients {
     static ClusterException.Kind kind(Throwable e) {
         return e instanceof RetriableException || e instanceof InterruptException
                 ? ClusterException.Kind.UNAVAILABLE : ClusterException.Kind.REFUSED;
+    }
+
+    /**
+     * Waits until every record {@code producer} was given is acknowledged or has failed ({@code sent}: what they
+     * are, e.g. "the URLs sent to topic t"); a send's own failure is the caller's to check after.
+     *
+     * @throws ClusterException UNAVAILABLE when the wait was interrupted (the interrupt flag is kept) or failed
+     */
+    static void flush(Producer<?, ?> producer, String sent) throws ClusterException {
+        try {
+            producer.flush();
+        } catch (InterruptException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "waiting for the cluster to acknowledge "
+                    + sent + " was interrupted");
+        } catch (KafkaException e) {
+            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "waiting for the cluster to acknowledge "
+                    + sent + " failed: " + ClusterAdmin.rootMessage(e));
+        }
+    }
+
+    /**
+     * A read of {@code what} that failed with {@code e}: interrupted (the interrupt flag is set again) or failed, of
+     * the kind {@link #kind} says.
+     */
+    static ClusterException readFailed(String what, KafkaException e) {
+        if (e instanceof InterruptException) {
+            Thread.currentThread().interrupt();
+            return new ClusterException(ClusterException.Kind.UNAVAILABLE, "reading " + what + " was interrupted");
+        }
+        return new ClusterException(kind(e), "reading " + what + " failed: " + ClusterAdmin.rootMessage(e));
     }
 }

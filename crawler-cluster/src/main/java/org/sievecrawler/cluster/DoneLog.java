@@ -167,12 +167,8 @@ public final class DoneLog implements AutoCloseable {
         } catch (InvalidOffsetException e) {
             throw new ClusterException(ClusterException.Kind.REFUSED, what + ": the offset is no longer in the"
                     + " partition (" + ClusterAdmin.rootMessage(e) + ")");
-        } catch (InterruptException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "reading " + what + " was interrupted");
         } catch (KafkaException e) {
-            throw new ClusterException(ClusterClients.kind(e), "reading " + what + " failed: "
-                    + ClusterAdmin.rootMessage(e));
+            throw ClusterClients.readFailed(what, e);
         }
     }
 

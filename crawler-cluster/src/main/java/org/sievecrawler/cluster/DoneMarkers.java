@@ -127,16 +127,7 @@ public final class DoneMarkers implements AutoCloseable {
      *     UNAVAILABLE when the wait was interrupted (the interrupt flag is kept)
      */
     public void flush() throws ClusterException {
-        try {
-            producer.flush();
-        } catch (InterruptException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "waiting for the cluster to acknowledge"
-                    + " the done markers sent to topic " + topic + " was interrupted");
-        } catch (KafkaException e) {
-            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "waiting for the cluster to acknowledge"
-                    + " the done markers sent to topic " + topic + " failed: " + ClusterAdmin.rootMessage(e));
-        }
+        ClusterClients.flush(producer, "the done markers sent to topic " + topic);
         throwIfFailed();
     }
 

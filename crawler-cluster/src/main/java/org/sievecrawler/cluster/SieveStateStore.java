@@ -316,12 +316,8 @@ public final class SieveStateStore implements AutoCloseable {
         } catch (InvalidOffsetException e) {
             throw refused(what + ": missing: offset " + ref.offset() + " is no longer in the partition ("
                     + ClusterAdmin.rootMessage(e) + ")");
-        } catch (InterruptException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "reading " + what + " was interrupted");
         } catch (KafkaException e) {
-            throw new ClusterException(ClusterClients.kind(e), "reading " + what + " failed: "
-                    + ClusterAdmin.rootMessage(e));
+            throw ClusterClients.readFailed(what, e);
         }
         return concatenate(chunks);
     }
