@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -142,12 +143,20 @@ public final class Frontier implements LeaseSource, AutoCloseable {
      * @param leases the process's lease cap, shared by all its partitions' frontiers ({@code fetch.threads} permits)
      * @param quietUntil no request to any host before this instant: a new owner waits one politeness delay, in case
      *     the last owner's last request to a host was just now
+     * @param monitor the lock and condition its host scheduler shares with the process's other partitions, so that
+     *     idle fetchers wait for all of them at once ({@link #awaitAny})
      */
-    public record Partition(LinkOutbox outbox, Semaphore leases, Instant quietUntil) {
+    public record Partition(LinkOutbox outbox, Semaphore leases, Instant quietUntil, HostScheduler.Monitor monitor) {
         public Partition {
             Objects.requireNonNull(outbox, "outbox");
             Objects.requireNonNull(leases, "leases");
             Objects.requireNonNull(quietUntil, "quietUntil");
+            Objects.requireNonNull(monitor, "monitor");
+        }
+
+        /** A partition whose frontier waits on a monitor of its own. */
+        public Partition(LinkOutbox outbox, Semaphore leases, Instant quietUntil) {
+            this(outbox, leases, quietUntil, new HostScheduler.Monitor());
         }
     }
 
@@ -180,7 +189,8 @@ public final class Frontier implements LeaseSource, AutoCloseable {
     public static Frontier partition(Settings settings, Clock clock, Recorder recorder, Partition partition,
             Optional<FrontierState> state, CompletedUrls done) throws IOException {
         SieveConfig sieve = settings.sieve();
-        HostScheduler hosts = new HostScheduler(settings.politeness(), clock, partition.quietUntil());
+        HostScheduler hosts = new HostScheduler(settings.politeness(), clock, partition.quietUntil(),
+                partition.monitor());
         SpillingQueue queue = SpillingQueue.create(new SkipCompleted(hosts, done), Integer.MAX_VALUE, settings.dir(),
                 SpillingQueue.SEGMENT_BYTES);
         Sieve filter = state.isPresent()
@@ -326,6 +336,17 @@ public final class Frontier implements LeaseSource, AutoCloseable {
     @Override
     public void awaitWork(Duration maxWait) throws InterruptedException {
         hosts.awaitWork(maxWait);
+    }
+
+    /**
+     * Waits until some host of any of {@code frontiers} may be ready, work is added or released in any, or
+     * {@code maxWait} passes: the frontiers of one process's partitions, made with one {@link Partition#monitor()}.
+     *
+     * @throws IllegalArgumentException if they do not share one monitor
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public static void awaitAny(Collection<Frontier> frontiers, Duration maxWait) throws InterruptedException {
+        HostScheduler.awaitAny(frontiers.stream().map(frontier -> frontier.hosts).toList(), maxWait);
     }
 
     /** Wakes every thread in {@link #awaitWork}, e.g. to stop. */

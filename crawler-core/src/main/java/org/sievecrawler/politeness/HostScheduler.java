@@ -57,8 +57,8 @@ public final class HostScheduler implements PendingQueue {
 
     private final PolitenessConfig config;
     private final Clock clock;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
+    private final ReentrantLock lock;
+    private final Condition changed;
     private final Map<String, Host> hosts = new HashMap<>();
     /** The unreachable hosts' keys and reasons: written under the lock, read without it. */
     private final Map<String, String> unreachableHosts = new ConcurrentHashMap<>();
@@ -69,6 +69,7 @@ public final class HostScheduler implements PendingQueue {
     private int inFlight;
     /** No request before this time, epoch ms: the first allowed time of every new host. */
     private final long quietUntil;
+    private final Monitor monitor;
 
     public HostScheduler(PolitenessConfig config, Clock clock) {
         this(config, clock, Instant.EPOCH);
@@ -80,9 +81,72 @@ public final class HostScheduler implements PendingQueue {
      * any of them just before it gave them up.
      */
     public HostScheduler(PolitenessConfig config, Clock clock, Instant quietUntil) {
+        this(config, clock, quietUntil, new Monitor());
+    }
+
+    /**
+     * A scheduler as {@link #HostScheduler(PolitenessConfig, Clock, Instant)} that shares {@code monitor} (its lock
+     * and the condition fetchers wait on) with others: those of the partitions one cluster process owns, so that one
+     * wait ({@link #awaitAny}) hears a host of any of them become ready.
+     */
+    public HostScheduler(PolitenessConfig config, Clock clock, Instant quietUntil, Monitor monitor) {
         this.config = config;
         this.clock = clock;
         this.quietUntil = quietUntil.toEpochMilli();
+        this.monitor = monitor;
+        this.lock = monitor.lock;
+        this.changed = monitor.changed;
+    }
+
+    /**
+     * The lock of one or more schedulers and the condition their fetchers wait on. Schedulers sharing one are
+     * serialized by it, as one scheduler's hosts are.
+     */
+    public static final class Monitor {
+        private final ReentrantLock lock = new ReentrantLock();
+        private final Condition changed = lock.newCondition();
+
+        /** Wakes every thread waiting on it, e.g. to stop. */
+        public void wakeAll() {
+            lock.lock();
+            try {
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Waits until a host of any of {@code schedulers} may be ready (by the clock), work is added or released in any
+     * of them, or {@code maxWait} passes. They must share one {@link Monitor}.
+     *
+     * @throws IllegalArgumentException if they do not share one monitor
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public static void awaitAny(List<HostScheduler> schedulers, Duration maxWait) throws InterruptedException {
+        if (schedulers.isEmpty()) {
+            Thread.sleep(maxWait.toMillis());
+            return;
+        }
+        Monitor monitor = schedulers.get(0).monitor;
+        for (HostScheduler scheduler : schedulers) {
+            if (scheduler.monitor != monitor) {
+                throw new IllegalArgumentException("schedulers waited on together must share one monitor");
+            }
+        }
+        monitor.lock.lock();
+        try {
+            long wait = maxWait.toMillis();
+            for (HostScheduler scheduler : schedulers) {
+                wait = Math.min(wait, scheduler.untilReady());
+            }
+            if (wait > 0) {
+                monitor.changed.await(wait, TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            monitor.lock.unlock();
+        }
     }
 
     @Override
@@ -336,17 +400,19 @@ public final class HostScheduler implements PendingQueue {
     public void awaitWork(Duration maxWait) throws InterruptedException {
         lock.lock();
         try {
-            long wait = maxWait.toMillis();
-            Ticket next = firstLiveTicket();
-            if (next != null) {
-                wait = Math.min(wait, next.readyAt - clock.millis());
-            }
+            long wait = Math.min(maxWait.toMillis(), untilReady());
             if (wait > 0) {
                 changed.await(wait, TimeUnit.MILLISECONDS);
             }
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Milliseconds until the first host is ready (0 or less: one is), {@code Long.MAX_VALUE} if none has work. Lock held. */
+    private long untilReady() {
+        Ticket next = firstLiveTicket();
+        return next == null ? Long.MAX_VALUE : next.readyAt - clock.millis();
     }
 
     /** Wakes every thread in {@link #awaitWork}, e.g. to stop. */
