@@ -1,0 +1,83 @@
+package org.sievecrawler.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.frontier.CompletedUrls;
+import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.frontier.Lease;
+import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.profile.SieveConfig;
+import org.sievecrawler.sieve.OverflowPolicy;
+import org.sievecrawler.sieve.PendingUrl;
+
+/**
+ * {@link OwnedPartitions} without Kafka: leases come from every owned partition's frontier in turn, never more than
+ * the process's cap at once, and none at all without a recent proof of membership or after a failure.
+ */
+class OwnedPartitionsTest {
+    private static final SieveConfig SIEVE = new SieveConfig(10_000, 1e-3, OverflowPolicy.WARN, 10_000);
+    private static final PolitenessConfig POLITE = PolitenessConfig.defaults().withDelay(Duration.ZERO)
+            .withRespectRobots(false).withMaxConnectionsPerHost(10);
+
+    @TempDir
+    Path dir;
+
+    private Frontier frontier(OwnedPartitions owned, int partition, String host) throws Exception {
+        Frontier frontier = Frontier.partition(new Frontier.Settings(SIEVE, POLITE, 4, dir.resolve("p" + partition)),
+                Clock.systemUTC(), record -> { }, new Frontier.Partition((page, links, durable) -> durable.run(),
+                        owned.leases(), Instant.EPOCH), Optional.empty(), CompletedUrls.none());
+        List<PendingUrl> urls = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            urls.add(PendingUrl.seed("http://" + host + "/" + i));
+        }
+        frontier.offer(urls);
+        owned.add(partition, frontier);
+        return frontier;
+    }
+
+    @Test
+    void leasesComeFromEveryPartitionInTurnUpToTheProcesssCap() throws Exception {
+        OwnedPartitions owned = new OwnedPartitions(4, Duration.ofSeconds(5));
+        frontier(owned, 0, "a.test");
+        frontier(owned, 1, "b.test");
+        owned.proven();
+        List<Lease> leases = new ArrayList<>();
+        Set<String> hosts = new HashSet<>();
+        for (int i = 0; i < 6; i++) {
+            Lease lease = owned.next(Duration.ZERO);
+            if (lease != null) {
+                leases.add(lease);
+                hosts.add(lease.url().substring(7, 13));
+            }
+        }
+        assertThat(leases).as("the cap of 4 leases for the whole process").hasSize(4);
+        assertThat(hosts).containsExactlyInAnyOrder("a.test", "b.test");
+        assertThat(owned.leases().availablePermits()).isZero();
+    }
+
+    @Test
+    void noLeaseWithoutARecentProofOfMembershipNorAfterAFailure() throws Exception {
+        OwnedPartitions owned = new OwnedPartitions(4, Duration.ofMillis(200));
+        frontier(owned, 0, "a.test");
+        assertThat(owned.next(Duration.ZERO)).as("never proven").isNull();
+        owned.proven();
+        assertThat(owned.next(Duration.ZERO)).isNotNull();
+        Thread.sleep(300);
+        assertThat(owned.next(Duration.ZERO)).as("the proof is older than its window").isNull();
+        owned.proven();
+        owned.fail();
+        assertThat(owned.next(Duration.ZERO)).as("the cluster failed").isNull();
+        assertThat(owned.exhausted()).as("a cluster process is never out of work by itself").isFalse();
+    }
+}
