@@ -1,6 +1,7 @@
 package org.sievecrawler;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -8,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.sievecrawler.checkpoint.Checkpoint;
 import org.sievecrawler.checkpoint.CheckpointException;
@@ -16,35 +18,27 @@ import org.sievecrawler.checkpoint.Checkpointer;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.checkpoint.CrawlStart;
-import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.frontier.Frontier;
-import org.sievecrawler.link.LinkResolver;
-import org.sievecrawler.link.LinkScope;
 import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
-import org.sievecrawler.parse.PageParser;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
-import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sieve.CorruptFilterException;
-import org.sievecrawler.sink.JsonlSink;
-import org.sievecrawler.sink.Outcome;
-import org.sievecrawler.warc.Archive;
-import org.sievecrawler.warc.WarcArchive;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A crawl, built from a {@link CrawlProfile}: the composition root. {@link #run()} wires the whole pipeline and
- * runs it to its end on {@code fetch.threads} named fetcher threads:
+ * A single-node crawl, built from a {@link CrawlProfile}: the composition root. {@link #run()} claims the output
+ * folder, opens the fetch side ({@link Fetching}) and the frontier, and runs them to the crawl's end on
+ * {@code fetch.threads} named fetcher threads, with checkpoints, then writes the summary:
  *
  * <pre>
  *   seeds -> Frontier (Sieve, spill, per-host politeness, leases, journal)
- *         -> FetchWorker: checks -> fetch -> archive -> parse (ParsePool) -> links -> record
+ *         -> Fetching: FetchWorker: checks -> fetch -> archive -> parse (ParsePool) -> links -> record
  *         -> lease closed with its record and links -> Frontier
- *   records -> pages.jsonl and counters, exchanges -> WARC (FolderSink); progress lines; checkpoints (Checkpointer)
+ *   records -> pages.jsonl and counters, exchanges -> WARC, progress lines (Fetching); checkpoints (Checkpointer)
  * </pre>
  *
  * <p>Before it: the seeds ({@link Seeds}), the heap the Sieve needs
@@ -60,8 +54,8 @@ import org.slf4j.LoggerFactory;
  * thread it starts, it stops (a fetcher that does not end once its request is cancelled, e.g. in a slow host name
  * lookup, is left behind, a daemon that records nothing more).
  *
- * <p>Thread-safe: {@link #stop()} may be called from any thread (e.g. a signal handler) while {@link #run()}
- * runs on another. A Crawler runs once.
+ * <p>Thread-safe: {@link #stop()} and {@link #halt()} may be called from any thread (e.g. a signal handler),
+ * before or while {@link #run()} runs on another. A Crawler runs once.
  */
 public final class Crawler {
     private static final Logger LOG = LoggerFactory.getLogger(Crawler.class);
@@ -75,11 +69,13 @@ public final class Crawler {
     private final CrawlProfile profile;
     private final Clock clock;
     private final CrawlStats stats = new CrawlStats();
-    /** pages.jsonl while the crawl runs, for {@link #halt()}. */
-    private final AtomicReference<JsonlSink> openSink = new AtomicReference<>();
     private final Start start;
-    /** The fetcher threads, and why the crawl ends. */
-    private final FetcherThreads fetchers;
+    /** How long requests in flight at the end of the crawl may go on. */
+    private final Duration stopGrace;
+    /** The fetch side once it is open, for {@link #stop()} and {@link #halt()}. */
+    private final AtomicReference<Fetching> running = new AtomicReference<>();
+    /** Whether {@link #stop()} was called, perhaps before {@link #running} was set. */
+    private final AtomicBoolean stopRequested = new AtomicBoolean();
 
     /** What a crawl does with its output folder: begin there, begin afresh, or go on. */
     public enum Start {
@@ -124,8 +120,7 @@ public final class Crawler {
         this.profile = profile;
         this.clock = clock;
         this.start = start;
-        this.fetchers = new FetcherThreads(profile.fetch().threads(), profile.limits().maxPages(),
-                profile.limits().maxDuration(), stopGrace);
+        this.stopGrace = stopGrace;
     }
 
     /**
@@ -147,8 +142,18 @@ public final class Crawler {
      */
     public CrawlSummary run(Runnable claimed) throws CrawlException {
         Path out = createOutputDir(profile.output().dir());
-        try (CrawlLock lock = CrawlLock.acquire(out)) {
-            return runLocked(out, claimed);
+        try {
+            Claim claim = claim(out, claimed);
+            try (Fetching fetching = Fetching.open(profile, clock,
+                    new Fetching.Setup(claim.lock(), claim.seeds(), stats, stopGrace))) {
+                running.set(fetching);
+                if (stopRequested.get()) { // stop() came before there was anything to stop
+                    fetching.stop();
+                }
+                return crawl(out, claim, fetching);
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
         } catch (CheckpointException e) {
             throw CrawlException.refused(e.getMessage(), e);
         } catch (IOException e) {
@@ -156,58 +161,65 @@ public final class Crawler {
         }
     }
 
-    private CrawlSummary runLocked(Path out, Runnable claimed) throws CrawlException, CheckpointException,
-            IOException {
+    /**
+     * The output folder {@code out} made this crawl's, before anything is opened there: the lock, the seeds, the
+     * heap, what the crawl does with the folder ({@link CrawlStart}), then {@code claimed}, then on resume
+     * pages.jsonl and the counters as the crawl left them. The lock is released if the crawl is refused.
+     *
+     * @param restored the checkpoint a resume goes on from, null for a new crawl
+     */
+    private record Claim(Instant startedAt, CrawlLock lock, Seeds seeds, CheckpointStore checkpoints,
+            Checkpoint restored) {
+    }
+
+    private Claim claim(Path out, Runnable claimed) throws CrawlException, CheckpointException, IOException {
+        CrawlLock lock = CrawlLock.acquire(out);
         Instant startedAt = clock.instant();
-        UrlNormalizer normalizer = new UrlNormalizer();
-        Seeds seeds = Seeds.normalize(profile.seeds(), normalizer);
-        seeds.problems().forEach(LOG::warn);
-        if (seeds.urls().isEmpty()) {
-            throw new CrawlException(seeds.whyNone());
-        }
-        Optional<String> shortfall = profile.sieve().heapShortfall(Runtime.getRuntime().maxMemory());
-        if (shortfall.isPresent()) { // refused before the filter (or a checkpoint's copy of it) is allocated
-            throw CrawlException.refused(shortfall.get(), null);
-        }
-        CheckpointStore checkpoints = new CheckpointStore(out);
-        CrawlStart folder = new CrawlStart(out, profile.output().warcPrefix(), checkpoints);
-        Checkpoint restored = null;
-        switch (start) {
-            case NEW -> folder.begin();
-            case OVERWRITE -> folder.beginAfresh();
-            case RESUME -> restored = folder.goOn(profile.limits().maxPages());
-        }
-        claimed.run();
-        if (restored != null) { // pages.jsonl and the counters as the crawl left them
-            folder.restorePages(restored, stats);
-        }
-        LinkResolver links = new LinkResolver(normalizer,
-                new LinkScope(profile.scope(), seeds.urls(), profile.fetch().allowPrivateAddresses()));
-        boolean warc = profile.output().warc();
-        Path pages = out.resolve(CrawlFolder.PAGES);
-        try (HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seeds.origins(), clock,
-                        warc, HttpFetcher.idleConnections(profile.fetch(), profile.politeness()));
-                JsonlSink sink = JsonlSink.open(pages);
-                Archive archive = warc ? WarcArchive.open(profile, clock) : Archive.NONE) {
-            openSink.set(sink);
-            FolderSink output = new FolderSink(sink, archive, stats);
-            return crawl(out, startedAt, seeds.urls(), restored, checkpoints, fetcher, output, links);
-        } catch (java.io.UncheckedIOException e) {
-            throw e.getCause();
+        try {
+            Seeds seeds = Seeds.normalize(profile.seeds(), new UrlNormalizer());
+            seeds.problems().forEach(LOG::warn);
+            if (seeds.urls().isEmpty()) {
+                throw new CrawlException(seeds.whyNone());
+            }
+            Optional<String> shortfall = profile.sieve().heapShortfall(Runtime.getRuntime().maxMemory());
+            if (shortfall.isPresent()) { // refused before the filter (or a checkpoint's copy of it) is allocated
+                throw CrawlException.refused(shortfall.get(), null);
+            }
+            CheckpointStore checkpoints = new CheckpointStore(out);
+            CrawlStart folder = new CrawlStart(out, profile.output().warcPrefix(), checkpoints);
+            Checkpoint restored = null;
+            switch (start) {
+                case NEW -> folder.begin();
+                case OVERWRITE -> folder.beginAfresh();
+                case RESUME -> restored = folder.goOn(profile.limits().maxPages());
+            }
+            claimed.run();
+            if (restored != null) { // pages.jsonl and the counters as the crawl left them
+                folder.restorePages(restored, stats);
+            }
+            return new Claim(startedAt, lock, seeds, checkpoints, restored);
+        } catch (CrawlException | CheckpointException | IOException | RuntimeException e) {
+            try {
+                lock.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
         }
     }
 
-    /** The crawl itself, its output open: the frontier, the fetchers, progress, checkpoints and the summary. */
-    private CrawlSummary crawl(Path out, Instant startedAt, List<String> seeds, Checkpoint restored,
-            CheckpointStore checkpoints, HttpFetcher fetcher, FolderSink output, LinkResolver links)
-            throws CrawlException, CheckpointException, IOException {
-        try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), restored, output)) {
-            PageParser parser = new PageParser();
-            FetchWorker worker = new FetchWorker(profile, frontier, fetcher, new PageReader(parser, links, profile),
-                    output, fetchers::limitReached);
-            Checkpointer checkpointer = new Checkpointer(checkpoints, frontier, state -> new Checkpoint(
-                    Checkpoint.State.RUNNING, null, profile, state, stats.snapshot(), length(output.pages())));
+    /**
+     * The crawl itself, its output open: the frontier, the fetchers ({@link Fetching}), checkpoints and the
+     * summary.
+     */
+    private CrawlSummary crawl(Path out, Claim claim, Fetching fetching) throws CrawlException, CheckpointException,
+            IOException {
+        Checkpoint restored = claim.restored();
+        try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), restored, fetching.recorder())) {
+            Checkpointer checkpointer = new Checkpointer(claim.checkpoints(), frontier, state -> new Checkpoint(
+                    Checkpoint.State.RUNNING, null, profile, state, stats.snapshot(), pagesLength(fetching)));
             if (restored == null) {
+                List<String> seeds = claim.seeds().urls();
                 frontier.offerSeeds(seeds);
                 checkpointer.write(null, null); // a crawl killed before the first interval is resumable too
                 LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),
@@ -217,25 +229,15 @@ public final class Crawler {
                         + " output {}", frontier.size(), frontier.spilled(), stats.decided(),
                         profile.fetch().threads(), out);
             }
-            long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's rate
-            AtomicReference<Instant> previousLine = new AtomicReference<>(startedAt);
-            try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(), fetchedBefore,
-                    previous -> progressLine(stats, frontier, parser, startedAt, fetchedBefore, previousLine,
-                            previous));
-                    Checkpointer periodic = checkpointer.every(profile.checkpoint().interval())) {
-                try {
-                    fetchers.run(worker, frontier);
-                } finally {
-                    worker.finishParsing(); // every thread the crawl started ends with it
-                    frontier.seal(); // a thread left behind records nothing after the final checkpoint
-                }
-                ProgressReporter.LOG.info(progress.next().toString());
+            long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's
+            Instant startedAt = claim.startedAt();
+            String reason;
+            try (Checkpointer periodic = checkpointer.every(profile.checkpoint().interval())) {
+                reason = fetching.run(frontier, startedAt); // fetchers end, parsing ends, the frontier is sealed
             }
-            fetchers.rethrowFailure(out);
             if (profile.output().warc()) {
-                LOG.info("WARC files: {}", output.archive().files());
+                LOG.info("WARC files: {}", fetching.warcFiles());
             }
-            String reason = fetchers.reason();
             boolean finished = reason.equals("finished"); // one stopped at a limit goes on with a higher one
             checkpointer.write(finished ? Checkpoint.State.FINISHED : Checkpoint.State.STOPPED, reason);
             if (finished) {
@@ -245,9 +247,8 @@ public final class Crawler {
                     reason, stats.decided(), stats.fetched(), stats.fetched() - fetchedBefore,
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
                     profile.sieve().expectedUrls(), frontier.estimatedSeen(), frontier.falsePositiveRate(),
-                    frontier.size(),
-                    new CrawlSummary.Parsing(parser.scannedPages(), parser.fallbackPages(), parser.fallbackReasons()),
-                    stats.failedAttempts(), stats.retries(), fetcher.reconnects(), frontier.unreachableHosts());
+                    frontier.size(), fetching.parsing(), stats.failedAttempts(), stats.retries(),
+                    fetching.reconnects(), frontier.unreachableHosts());
             summary.writeTo(out.resolve(CrawlFolder.SUMMARY));
             ProgressReporter.LOG.info(summary.line());
             return summary;
@@ -258,24 +259,24 @@ public final class Crawler {
      * The frontier in {@code dir}: new, or as the checkpoint {@code restored} left it with the journal after it
      * replayed.
      */
-    private Frontier openFrontier(Path dir, Checkpoint restored, FolderSink output) throws CheckpointException,
-            IOException {
+    private Frontier openFrontier(Path dir, Checkpoint restored, Frontier.Recorder recorder)
+            throws CheckpointException, IOException {
         Frontier.Settings settings = Frontier.Settings.of(profile, dir);
         if (restored == null) {
-            return Frontier.create(settings, clock, output::record);
+            return Frontier.create(settings, clock, recorder);
         }
         try {
-            return Frontier.resume(settings, clock, output::record, restored.frontier());
+            return Frontier.resume(settings, clock, recorder, restored.frontier());
         } catch (CorruptFilterException e) {
             throw new CheckpointException(e.getMessage(), e);
         }
     }
 
-    private static long length(JsonlSink pages) {
+    private static long pagesLength(Fetching fetching) {
         try {
-            return pages.length();
+            return fetching.pagesLength();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -292,10 +293,10 @@ public final class Crawler {
      */
     public void halt() {
         stop();
-        JsonlSink sink = openSink.get();
-        if (sink != null) {
+        Fetching fetching = running.get();
+        if (fetching != null) {
             try {
-                sink.close(); // waits for a line being appended; later appends fail, the process ends anyway
+                fetching.halt();
             } catch (IOException e) {
                 LOG.warn("pages.jsonl could not be flushed at the halt: {}", e.getMessage());
             }
@@ -307,7 +308,11 @@ public final class Crawler {
      * running then are cancelled and put back for the resume, the final checkpoint and the summary are written.
      */
     public void stop() {
-        fetchers.stop();
+        stopRequested.set(true);
+        Fetching fetching = running.get();
+        if (fetching != null) {
+            fetching.stop();
+        }
     }
 
     private static Path createOutputDir(Path dir) throws CrawlException {
@@ -320,24 +325,5 @@ public final class Crawler {
         } catch (IOException e) {
             throw new CrawlException("cannot create output.dir " + dir + ": " + e, e);
         }
-    }
-
-    /**
-     * The progress line now: {@code rate} over the time since the previous line (the last line's interval may be
-     * short), {@code avg} over this run's responses and time, {@code fetched} the crawl's total.
-     */
-    private ProgressLine progressLine(CrawlStats stats, Frontier frontier, PageParser parser, Instant startedAt,
-            long fetchedBefore, AtomicReference<Instant> previousLine, long previousFetched) {
-        long fetched = stats.fetched();
-        Instant now = clock.instant();
-        double elapsed = Math.max(0.001, Duration.between(startedAt, now).toMillis() / 1000.0);
-        double interval = Math.max(0.001, Duration.between(previousLine.getAndSet(now), now).toMillis() / 1000.0);
-        return new ProgressLine(fetched, (fetched - previousFetched) / interval,
-                (fetched - fetchedBefore) / elapsed, frontier.size(), Math.round(frontier.estimatedSeen()),
-                frontier.falsePositiveRate(), parser.fallbackShare(), frontier.hostCount(),
-                frontier.requestsInFlight(),
-                profile.fetch().threads(), stats.failedAttempts(), stats.retries(),
-                stats.count(Outcome.ROBOTS_DISALLOWED),
-                stats.bytes(), Math.round(elapsed));
     }
 }

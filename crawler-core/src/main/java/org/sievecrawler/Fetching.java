@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.sievecrawler.checkpoint.CheckpointException;
@@ -22,6 +24,7 @@ import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.PageParser;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlStats;
+import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sink.JsonlSink;
@@ -40,8 +43,12 @@ import org.sievecrawler.warc.WarcArchive;
  *   LeaseSource --lease--> FetchWorker: checks -> fetch -> archive -> parse -> links -> record --> lease closed
  * </pre>
  *
- * <p>Thread-safe: {@link #stop()} from any thread while {@link #run} runs on another. Runs once. Out of scope:
- * where leases come from and where links go (the source's frontiers), checkpoints, the summary.
+ * <p>A single-node {@link Crawler} runs its one frontier on it too: it opens it in a folder it already holds
+ * ({@link #open(CrawlProfile, Clock, Setup)}) and runs it with {@link #run(Frontier, Instant)}.
+ *
+ * <p>Thread-safe: {@link #stop()} and {@link #halt()} from any thread while {@link #run} runs on another. Runs
+ * once. Out of scope: where leases come from and where links go (the source's frontiers), checkpoints, the
+ * summary.
  */
 public final class Fetching implements AutoCloseable {
     private final CrawlProfile profile;
@@ -52,7 +59,7 @@ public final class Fetching implements AutoCloseable {
     private final JsonlSink pages;
     private final Archive archive;
     private final FolderSink output;
-    private final CrawlStats stats = new CrawlStats();
+    private final CrawlStats stats;
     private final PageParser parser = new PageParser();
     private final LinkResolver links;
     private final FetcherThreads fetchers;
@@ -61,19 +68,33 @@ public final class Fetching implements AutoCloseable {
     public record Gauges(long queued, long seen, double falsePositiveRate, int hosts) {
     }
 
-    private Fetching(CrawlProfile profile, Clock clock, Path out, CrawlLock lock, HttpFetcher fetcher,
-            JsonlSink pages, Archive archive, LinkResolver links) {
+    /**
+     * What the fetch side of a crawl starts from in a folder its caller holds.
+     *
+     * @param lock the folder's lock, held: closed with the {@link Fetching}, or at once if it cannot be opened
+     * @param seeds the profile's seeds, normalized: their hosts set the scope's seed hosts, their origins the
+     *     fetcher's
+     * @param stats the crawl's counters (a resumed crawl's as it left them), counted on by the records
+     * @param stopGrace how long the requests in flight at the end may go on before they are cancelled
+     */
+    record Setup(CrawlLock lock, Seeds seeds, CrawlStats stats, Duration stopGrace) {
+    }
+
+    private Fetching(CrawlProfile profile, Clock clock, Setup setup, HttpFetcher fetcher, JsonlSink pages,
+            Archive archive) {
         this.profile = profile;
         this.clock = clock;
-        this.out = out;
-        this.lock = lock;
+        this.out = profile.output().dir();
+        this.lock = setup.lock();
         this.fetcher = fetcher;
         this.pages = pages;
         this.archive = archive;
+        this.stats = setup.stats();
         this.output = new FolderSink(pages, archive, stats);
-        this.links = links;
+        this.links = new LinkResolver(new UrlNormalizer(),
+                new LinkScope(profile.scope(), setup.seeds().urls(), profile.fetch().allowPrivateAddresses()));
         this.fetchers = new FetcherThreads(profile.fetch().threads(), profile.limits().maxPages(),
-                profile.limits().maxDuration(), Crawler.STOP_GRACE);
+                profile.limits().maxDuration(), setup.stopGrace());
     }
 
     /**
@@ -85,25 +106,38 @@ public final class Fetching implements AutoCloseable {
      */
     public static Fetching open(CrawlProfile profile, Clock clock) throws CrawlException {
         Path out = profile.output().dir();
-        CrawlLock lock = null;
+        Seeds seeds = Seeds.normalize(profile.seeds(), new UrlNormalizer());
         try {
             Files.createDirectories(out);
-            lock = CrawlLock.acquire(out);
-            UrlNormalizer normalizer = new UrlNormalizer();
-            Seeds seeds = Seeds.normalize(profile.seeds(), normalizer);
-            LinkResolver links = new LinkResolver(normalizer,
-                    new LinkScope(profile.scope(), seeds.urls(), profile.fetch().allowPrivateAddresses()));
-            boolean warc = profile.output().warc();
-            HttpFetcher fetcher = new HttpFetcher(profile.fetch(), profile.limits(), seeds.origins(), clock, warc,
-                    HttpFetcher.idleConnections(profile.fetch(), profile.politeness()));
-            JsonlSink pages = JsonlSink.open(out.resolve(CrawlFolder.PAGES));
-            Archive archive = warc ? WarcArchive.open(profile, clock) : Archive.NONE;
-            return new Fetching(profile, clock, out, lock, fetcher, pages, archive, links);
+            CrawlLock lock = CrawlLock.acquire(out);
+            return open(profile, clock, new Setup(lock, seeds, new CrawlStats(), Crawler.STOP_GRACE));
         } catch (CheckpointException e) {
             throw CrawlException.refused(e.getMessage(), e);
         } catch (IOException | UncheckedIOException e) {
-            closeQuietly(lock);
             throw new CrawlException("the output in " + out + " cannot be opened: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Opens the HTTP client, pages.jsonl (appended to) and the WARC output in {@code profile.output().dir()},
+     * which the caller holds with {@code setup.lock()}: closed with this, or at once when something cannot be
+     * opened (as is what was opened before it).
+     *
+     * @throws IOException when pages.jsonl or the WARC output cannot be opened
+     */
+    static Fetching open(CrawlProfile profile, Clock clock, Setup setup) throws IOException {
+        List<AutoCloseable> opened = new ArrayList<>(List.of(setup.lock()));
+        try {
+            boolean warc = profile.output().warc();
+            HttpFetcher fetcher = keep(opened, new HttpFetcher(profile.fetch(), profile.limits(),
+                    setup.seeds().origins(), clock, warc,
+                    HttpFetcher.idleConnections(profile.fetch(), profile.politeness())));
+            JsonlSink pages = keep(opened, JsonlSink.open(profile.output().dir().resolve(CrawlFolder.PAGES)));
+            Archive archive = warc ? WarcArchive.open(profile, clock) : Archive.NONE;
+            return new Fetching(profile, clock, setup, fetcher, pages, archive);
+        } catch (IOException | RuntimeException e) {
+            closeAll(opened, e);
+            throw e;
         }
     }
 
@@ -117,6 +151,26 @@ public final class Fetching implements AutoCloseable {
         return stats;
     }
 
+    /** The length of pages.jsonl now: its whole lines, for a checkpoint. */
+    long pagesLength() throws IOException {
+        return pages.length();
+    }
+
+    /** The WARC files written so far (none with {@code output.warc} off). */
+    List<Path> warcFiles() {
+        return archive.files();
+    }
+
+    /** What the parser did so far: pages scanned, pages it fell back on jsoup for, and why. */
+    CrawlSummary.Parsing parsing() {
+        return new CrawlSummary.Parsing(parser.scannedPages(), parser.fallbackPages(), parser.fallbackReasons());
+    }
+
+    /** Connections the HTTP client found stale and made again. */
+    long reconnects() {
+        return fetcher.reconnects();
+    }
+
     /**
      * Runs {@code fetch.threads} fetchers on {@code source} until {@link #stop()}, a limit, or a failure, with a
      * progress line every {@code progress.interval} ({@code gauges} read for each); returns why it ended
@@ -125,16 +179,33 @@ public final class Fetching implements AutoCloseable {
      * @throws CrawlException when a fetcher failed (the output, a bug, the JVM out of memory)
      */
     public String run(LeaseSource source, Supplier<Gauges> gauges) throws CrawlException {
+        return run(source, gauges, clock.instant(), () -> { });
+    }
+
+    /**
+     * {@link #run(LeaseSource, Supplier)} on a single-node crawl's one {@code frontier}, which gives the gauges; the
+     * frontier is sealed once the fetchers and parse threads end, before the last progress line (a thread left
+     * behind records nothing after the final checkpoint). The progress line's elapsed time and average count from
+     * {@code startedAt}, when the crawl started.
+     */
+    String run(Frontier frontier, Instant startedAt) throws CrawlException {
+        return run(frontier, () -> new Gauges(frontier.size(), Math.round(frontier.estimatedSeen()),
+                frontier.falsePositiveRate(), frontier.hostCount()), startedAt, frontier::seal);
+    }
+
+    private String run(LeaseSource source, Supplier<Gauges> gauges, Instant startedAt, Runnable fetchersEnded)
+            throws CrawlException {
         FetchWorker worker = new FetchWorker(profile, source, fetcher, new PageReader(parser, links, profile), output,
                 fetchers::limitReached);
-        Instant startedAt = clock.instant();
+        long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's average
         AtomicReference<Instant> previousLine = new AtomicReference<>(startedAt);
-        try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(), 0,
-                previous -> line(gauges.get(), source, startedAt, previousLine, previous))) {
+        try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(), fetchedBefore,
+                previous -> line(gauges.get(), source, startedAt, fetchedBefore, previousLine, previous))) {
             try {
                 fetchers.run(worker, source);
             } finally {
-                worker.finishParsing();
+                worker.finishParsing(); // every thread the fetchers started ends with them
+                fetchersEnded.run();
             }
             ProgressReporter.LOG.info(progress.next().toString());
             fetchers.rethrowFailure(out);
@@ -149,6 +220,17 @@ public final class Fetching implements AutoCloseable {
         fetchers.stop();
     }
 
+    /**
+     * Ends the output at once, for a process about to exit without waiting: {@link #stop()}, then pages.jsonl is
+     * flushed and closed, so it holds whole lines only and no other is added. Returns once the file is closed.
+     *
+     * @throws IOException when pages.jsonl could not be flushed
+     */
+    void halt() throws IOException {
+        stop();
+        pages.close(); // waits for a line being appended; later appends fail, the process ends anyway
+    }
+
     /** Closes the HTTP client, pages.jsonl, the WARC files and the folder's lock. */
     @Override
     public void close() throws IOException {
@@ -157,24 +239,34 @@ public final class Fetching implements AutoCloseable {
         }
     }
 
-    private ProgressLine line(Gauges gauges, LeaseSource source, Instant startedAt,
+    /**
+     * The progress line now: {@code rate} over the time since the previous line (the last line's interval may be
+     * short), {@code avg} over this run's responses and time, {@code fetched} the crawl's total.
+     */
+    private ProgressLine line(Gauges gauges, LeaseSource source, Instant startedAt, long fetchedBefore,
             AtomicReference<Instant> previousLine, long previousFetched) {
         long fetched = stats.fetched();
         Instant now = clock.instant();
         double elapsed = Math.max(0.001, Duration.between(startedAt, now).toMillis() / 1000.0);
         double interval = Math.max(0.001, Duration.between(previousLine.getAndSet(now), now).toMillis() / 1000.0);
-        return new ProgressLine(fetched, (fetched - previousFetched) / interval, fetched / elapsed, gauges.queued(),
-                gauges.seen(), gauges.falsePositiveRate(), parser.fallbackShare(), gauges.hosts(),
+        return new ProgressLine(fetched, (fetched - previousFetched) / interval, (fetched - fetchedBefore) / elapsed,
+                gauges.queued(), gauges.seen(), gauges.falsePositiveRate(), parser.fallbackShare(), gauges.hosts(),
                 source.requestsInFlight(), profile.fetch().threads(), stats.failedAttempts(), stats.retries(),
                 stats.count(Outcome.ROBOTS_DISALLOWED), stats.bytes(), Math.round(elapsed));
     }
 
-    private static void closeQuietly(CrawlLock lock) {
-        if (lock != null) {
+    private static <T extends AutoCloseable> T keep(List<AutoCloseable> opened, T resource) {
+        opened.add(resource);
+        return resource;
+    }
+
+    /** Closes what was opened before {@code failure}, the last first; what closing throws is added to it. */
+    private static void closeAll(List<AutoCloseable> opened, Exception failure) {
+        for (int i = opened.size() - 1; i >= 0; i--) {
             try {
-                lock.close();
-            } catch (IOException e) {
-                // the lock's file is released with the process anyway
+                opened.get(i).close();
+            } catch (Exception e) {
+                failure.addSuppressed(e);
             }
         }
     }
