@@ -114,6 +114,21 @@ class CrawlerStopTest {
     }
 
     @Test
+    void aStopBeforeTheRunEndsItBeforeAnyFetchWithTheSeedKeptForTheResume() throws Exception {
+        site.page("/", FixtureSite.linkPage("home"));
+        Crawler crawler = new Crawler(profile(site.url("/")), Crawler.Start.NEW, GRACE);
+
+        crawler.stop();
+        CrawlSummary stopped = crawler.run();
+
+        assertThat(stopped.endReason()).isEqualTo("stopped");
+        assertThat(stopped.fetched()).isZero();
+        assertThat(new CheckpointStore(out).read().state()).isEqualTo(Checkpoint.State.STOPPED);
+        assertThat(pendingInCheckpoint()).containsExactly(site.url("/"));
+        assertThat(resumeReleased().urls()).containsExactly(site.url("/"));
+    }
+
+    @Test
     void maxDurationPutsABodyInFlightBackIntoTheCheckpoint() throws Exception {
         site.page("/", FixtureSite.linkPage("home", "/held"))
                 .heldPage("/held", FixtureSite.linkPage("held"));
