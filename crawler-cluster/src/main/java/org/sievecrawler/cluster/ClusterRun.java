@@ -290,7 +290,7 @@ public final class ClusterRun implements AutoCloseable {
             abandon();
             String why = failedWith.getMessage().contains(bootstrap) ? failedWith.getMessage()
                     : "the Kafka cluster at " + bootstrap + " failed: " + failedWith.getMessage();
-            throw new ClusterException(failedWith.kind(), why + "; process " + member
+            throw new ClusterException(failedWith.kind(), why + (why.endsWith("?") ? " Process " : ". Process ") + member
                     + " stopped without handing its partitions " + numbers(partitionsAtFailure) + " back: they go on"
                     + " from their last checkpoint once a process takes them (this one started again, when the"
                     + " cluster answers), fetching again what was fetched since");
@@ -444,6 +444,9 @@ public final class ClusterRun implements AutoCloseable {
             try {
                 consumer.commitSync(commits, timeout);
             } catch (WakeupException e) {
+                if (failure.get() != null) {
+                    return false; // woken by the failure: the cluster does not answer, or this process is stopping
+                }
                 consumer.commitSync(commits, timeout); // a stop asked during the commit: finish it
             }
         } catch (RebalanceInProgressException e) {
