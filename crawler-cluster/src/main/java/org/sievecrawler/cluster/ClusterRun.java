@@ -92,6 +92,8 @@ public final class ClusterRun implements AutoCloseable {
     /** How long a partition given up waits for its open leases. */
     static final Duration QUIESCE = Duration.ofSeconds(15);
     private static final Duration POLL = Duration.ofMillis(100);
+    /** How often a quiesce looks whether the cluster failed meanwhile. */
+    private static final Duration QUIESCE_SLICE = Duration.ofMillis(200);
     /** Commits tried at the stop before the process leaves without one. */
     private static final int HAND_BACK_ATTEMPTS = 50;
     /** How long a process that failed waits to tell the group it leaves (the cluster may be gone). */
@@ -314,6 +316,7 @@ public final class ClusterRun implements AutoCloseable {
         for (int attempt = 1; !partitions.isEmpty(); attempt++) {
             List<Partition> owning = new ArrayList<>(partitions.values());
             quiesce(owning);
+            throwIfFailed(); // links not acknowledged: a checkpoint would count their pages as done
             if (checkpoint(owning)) {
                 owning.forEach(partition -> partition.handedBack = true);
                 return;
@@ -587,19 +590,31 @@ public final class ClusterRun implements AutoCloseable {
     }
 
     /**
-     * Hands out no new lease from {@code which} and waits for the open ones (up to {@link #QUIESCE}), then seals
-     * them: a lease closed after that changes nothing, so the snapshot holds it and its next owner fetches it.
+     * Hands out no new lease from {@code which} and waits for the open ones (up to {@link #QUIESCE} in all, less if
+     * the cluster fails meanwhile: their links would never be acknowledged), then seals them: a lease closed after
+     * that changes nothing, so the snapshot holds it and its next owner fetches it.
      */
-    private static void quiesce(Collection<Partition> which) {
-        for (Partition partition : which) {
-            try {
-                if (!partition.frontier.quiesce(QUIESCE)) {
-                    LOG.warn("partition {}: {} leases still open after {}; its next owner fetches them again",
-                            partition.topic.partition(), partition.frontier.openLeases(), QUIESCE);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+    private void quiesce(Collection<Partition> which) {
+        long deadline = System.nanoTime() + QUIESCE.toNanos();
+        try {
+            for (Partition partition : which) {
+                partition.frontier.quiesce(Duration.ZERO); // no new lease from any of them from now on
             }
+            for (Partition partition : which) {
+                boolean closed = partition.frontier.quiesce(Duration.ZERO);
+                while (!closed && failure.get() == null && System.nanoTime() < deadline) {
+                    closed = partition.frontier.quiesce(QUIESCE_SLICE);
+                }
+                if (!closed) {
+                    LOG.warn("partition {}: {} leases still open after {}; its next owner fetches them again",
+                            partition.topic.partition(), partition.frontier.openLeases(),
+                            failure.get() == null ? QUIESCE : "the cluster's failure");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (Partition partition : which) {
             partition.frontier.seal();
         }
     }
