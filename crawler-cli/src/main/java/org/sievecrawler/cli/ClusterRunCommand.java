@@ -2,9 +2,11 @@ package org.sievecrawler.cli;
 
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -94,6 +96,11 @@ final class ClusterRunCommand implements Callable<Integer> {
             return CrawlerCommand.USAGE;
         }
         Path dir = profile.output().dir();
+        Optional<String> notAFolder = notAFolder(dir);
+        if (notAFolder.isPresent()) {
+            return cluster.usage((out != null ? "--out " : "output.dir (+ /" + member + ") ") + dir + ": "
+                    + notAFolder.get());
+        }
         AutoCloseable fileLog = () -> { };
         AtomicReference<ClusterRun> running = new AtomicReference<>();
         CountDownLatch ended = new CountDownLatch(1);
@@ -149,6 +156,23 @@ final class ClusterRunCommand implements Callable<Integer> {
             ended.countDown();
             registration.close();
         }
+    }
+
+    /**
+     * Why {@code dir} cannot be the output folder, if a file stands where it or one of its parents should be: told
+     * before the cluster is asked, as a usage error (the crawl's own check would tell it after, as a failed output).
+     */
+    static Optional<String> notAFolder(Path dir) {
+        for (Path at = dir.toAbsolutePath().normalize(); at != null; at = at.getParent()) {
+            if (Files.isDirectory(at)) {
+                return Optional.empty();
+            }
+            if (Files.exists(at)) {
+                return Optional.of(at.equals(dir.toAbsolutePath().normalize()) ? "is a file, not a folder"
+                        : "cannot be created: " + at + " is a file, not a folder");
+            }
+        }
+        return Optional.empty();
     }
 
     private CrawlerCommand root() {

@@ -129,6 +129,21 @@ class ClusterRunCommandTest {
     }
 
     @Test
+    void anOutputFolderThatIsAFileIsAUsageErrorNamingItBeforeTheClusterIsAsked() throws IOException {
+        Path file = Files.writeString(dir.resolve("file"), "x");
+
+        CommandRun itself = run("--profile", goodProfile().toString(), "--out", file.toString(), "--timeout", "30s");
+        CommandRun under = run("--profile", goodProfile().toString(), "--out", file.resolve("out").toString(),
+                "--timeout", "30s");
+
+        assertThat(itself.exit()).isEqualTo(2);
+        assertThat(itself.err()).isEqualTo("cluster run: --out " + file + ": is a file, not a folder" + NL);
+        assertThat(under.exit()).isEqualTo(2);
+        assertThat(under.err()).isEqualTo("cluster run: --out " + file.resolve("out") + ": cannot be created: " + file
+                + " is a file, not a folder" + NL);
+    }
+
+    @Test
     void theHelpListsEveryExitCode() {
         CommandRun run = CommandRun.execute("cluster", "run", "--help");
 
