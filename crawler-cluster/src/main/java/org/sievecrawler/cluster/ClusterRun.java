@@ -292,10 +292,12 @@ public final class ClusterRun implements AutoCloseable {
             abandon();
             String why = failedWith.getMessage().contains(bootstrap) ? failedWith.getMessage()
                     : "the Kafka cluster at " + bootstrap + " failed: " + failedWith.getMessage();
-            throw new ClusterException(failedWith.kind(), why + (why.endsWith("?") ? " Process " : ". Process ") + member
-                    + " stopped without handing its partitions " + numbers(partitionsAtFailure) + " back: they go on"
-                    + " from their last checkpoint once a process takes them (this one started again, when the"
-                    + " cluster answers), fetching again what was fetched since");
+            String process = (why.endsWith("?") ? " Process " : ". Process ") + member;
+            throw new ClusterException(failedWith.kind(), why + process + (partitionsAtFailure.isEmpty()
+                    ? " stopped; it owned no partition" : " stopped without handing its partitions "
+                    + numbers(partitionsAtFailure) + " back: they go on from their last checkpoint once a process"
+                    + " takes them (this one started again, when the cluster answers), fetching again what was"
+                    + " fetched since"));
         }
         Object end = ended.get();
         if (end instanceof CrawlException e) {
@@ -418,9 +420,29 @@ public final class ClusterRun implements AutoCloseable {
         return true;
     }
 
-    /** Commits every owned partition's mark again with fresh counters. */
+    /**
+     * Commits every owned partition's mark again with fresh counters; a member that owns none asks the group's
+     * coordinator for a committed offset instead, so that it too learns within the timeout that the cluster is gone.
+     */
     private void commitMarks() {
-        commit(partitions.values(), Map.of(), Map.of());
+        if (!partitions.isEmpty()) {
+            commit(partitions.values(), Map.of(), Map.of());
+            return;
+        }
+        try {
+            consumer.committed(Set.of(new TopicPartition(crawl.topic(ClusterTopics.FRONTIER), 0)), timeout);
+            owned.proven();
+        } catch (WakeupException e) {
+            // a stop, or the failure: the loop ends
+        } catch (TimeoutException e) {
+            failed(new ClusterException(ClusterException.Kind.UNAVAILABLE, "no answer from the Kafka cluster at "
+                    + bootstrap + " within " + ProfileUnits.formatDuration(timeout) + " (--timeout) to member "
+                    + member + " of " + ClusterTopics.group(crawl) + ": is a broker running there and reachable"
+                    + " from here?"));
+        } catch (KafkaException e) {
+            LOG.warn("cluster crawl {}: member {} could not read a committed offset ({})", crawl, member,
+                    ClusterAdmin.rootMessage(e));
+        }
     }
 
     /**
