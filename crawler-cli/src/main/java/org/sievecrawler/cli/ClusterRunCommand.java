@@ -2,9 +2,11 @@ package org.sievecrawler.cli;
 
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -31,17 +33,20 @@ import picocli.CommandLine.Spec;
  * (pages.jsonl, crawl.log, WARC files) goes to its own folder. Runs on the caller's thread.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs one process of a cluster crawl until it is stopped (Ctrl-C or SIGTERM): it joins",
-            "the crawl's consumer group, crawls the hosts of the partitions it is given, and at the stop",
-            "hands them back with a checkpoint. Start as many as you like, on as many machines.",
-            "Each process writes pages.jsonl and crawl.log to its own --out folder."},
+        description = {"Runs one process of a cluster crawl until it is stopped (Ctrl-C or SIGTERM):",
+            "it joins the crawl's consumer group, crawls the hosts of the partitions it is",
+            "given, and at the stop hands them back with a checkpoint. Start as many as you",
+            "like, on as many machines. Each process writes pages.jsonl and crawl.log to its",
+            "own --out folder. A second Ctrl-C stops it at once, as a crash would: its",
+            "partitions move on after the session timeout, from their last checkpoint."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterRunCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE, ClusterRunCommand.EXIT_REFUSED,
-            ClusterRunCommand.EXIT_FAILED, ClusterRunCommand.EXIT_SIGTERM})
+            ClusterRunCommand.EXIT_FAILED, ClusterRunCommand.EXIT_HALTED, ClusterRunCommand.EXIT_SIGTERM})
 final class ClusterRunCommand implements Callable<Integer> {
     static final String EXIT_OK = " 0:stopped (Ctrl-C) after handing its partitions back";
     static final String EXIT_REFUSED = " 2:usage error, or refused (no such crawl, the --out folder is another's)";
     static final String EXIT_FAILED = " 3:the crawl's output failed";
+    static final String EXIT_HALTED = "130:stopped at once by a second Ctrl-C, its partitions not handed back";
     static final String EXIT_SIGTERM = "143:stopped by SIGTERM, after handing its partitions back";
     static final int FAILED = 3;
     /** How long a stop signal waits for the process to hand its partitions back before the JVM exits anyway. */
@@ -91,12 +96,17 @@ final class ClusterRunCommand implements Callable<Integer> {
             return CrawlerCommand.USAGE;
         }
         Path dir = profile.output().dir();
+        Optional<String> notAFolder = notAFolder(dir);
+        if (notAFolder.isPresent()) {
+            return cluster.usage((out != null ? "--out " : "output.dir (+ /" + member + ") ") + dir + ": "
+                    + notAFolder.get());
+        }
         AutoCloseable fileLog = () -> { };
         AtomicReference<ClusterRun> running = new AtomicReference<>();
         CountDownLatch ended = new CountDownLatch(1);
         StopSignal.Registration registration = root().stopSignal().onStop(() -> {
             err.println("stopping: no new URLs are taken; requests in flight finish; the partitions are"
-                    + " checkpointed and handed back to the group");
+                    + " checkpointed and handed back to the group (Ctrl-C again to stop at once)");
             err.flush();
             ClusterRun run = running.get();
             if (run != null) {
@@ -107,6 +117,12 @@ final class ClusterRunCommand implements Callable<Integer> {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }, () -> {
+            err.println("stopped at once: requests in flight are abandoned; the partitions were not handed back:"
+                    + " they move to other processes after the group's session timeout ("
+                    + ClusterRun.SESSION_TIMEOUT.toSeconds() + " s) and go on from their last checkpoint,"
+                    + " fetching again what this process fetched since; pages.jsonl holds whole lines");
+            err.flush();
         });
         try (ClusterRun run = ClusterRun.connect(target.servers(), target.crawl(), profile, member,
                 cluster.timeout)) {
@@ -140,6 +156,23 @@ final class ClusterRunCommand implements Callable<Integer> {
             ended.countDown();
             registration.close();
         }
+    }
+
+    /**
+     * Why {@code dir} cannot be the output folder, if a file stands where it or one of its parents should be: told
+     * before the cluster is asked, as a usage error (the crawl's own check would tell it after, as a failed output).
+     */
+    static Optional<String> notAFolder(Path dir) {
+        for (Path at = dir.toAbsolutePath().normalize(); at != null; at = at.getParent()) {
+            if (Files.isDirectory(at)) {
+                return Optional.empty();
+            }
+            if (Files.exists(at)) {
+                return Optional.of(at.equals(dir.toAbsolutePath().normalize()) ? "is a file, not a folder"
+                        : "cannot be created: " + at + " is a file, not a folder");
+            }
+        }
+        return Optional.empty();
     }
 
     private CrawlerCommand root() {

@@ -16,6 +16,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,6 +28,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.sievecrawler.CrawlException;
@@ -36,6 +38,7 @@ import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.frontier.FrontierState;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ScopeConfig;
+import org.sievecrawler.profile.ProfileUnits;
 import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.SpillPosition;
@@ -89,9 +92,14 @@ public final class ClusterRun implements AutoCloseable {
     /** How long a partition given up waits for its open leases. */
     static final Duration QUIESCE = Duration.ofSeconds(15);
     private static final Duration POLL = Duration.ofMillis(100);
+    /** How often a quiesce looks whether the cluster failed meanwhile. */
+    private static final Duration QUIESCE_SLICE = Duration.ofMillis(200);
     /** Commits tried at the stop before the process leaves without one. */
     private static final int HAND_BACK_ATTEMPTS = 50;
+    /** How long a process that failed waits to tell the group it leaves (the cluster may be gone). */
+    private static final Duration LEAVE_AFTER_FAILURE = Duration.ofSeconds(5);
 
+    private final String bootstrap;
     private final CrawlName crawl;
     private final CrawlProfile profile;
     private final String member;
@@ -108,6 +116,9 @@ public final class ClusterRun implements AutoCloseable {
     private final Map<Integer, Partition> partitions = new HashMap<>();
     private final AtomicReference<ClusterException> failure = new AtomicReference<>();
     private volatile boolean stopping;
+    private boolean consumerClosed;
+    /** The partitions owned when the cluster failed, for the message: they are dropped at once. */
+    private volatile List<Integer> partitionsAtFailure = List.of();
 
     /** What the poll thread knows of one owned partition. */
     private static final class Partition {
@@ -134,9 +145,10 @@ public final class ClusterRun implements AutoCloseable {
         }
     }
 
-    private ClusterRun(CrawlName crawl, CrawlProfile profile, String member, Clock clock,
+    private ClusterRun(String bootstrap, CrawlName crawl, CrawlProfile profile, String member, Clock clock,
             KafkaConsumer<String, PendingUrl> consumer, FrontierProducer links, DoneMarkers markers, DoneLog done,
             SieveStateStore states, Fetching fetching, int partitionCount, Duration timeout) {
+        this.bootstrap = bootstrap;
         this.crawl = crawl;
         this.profile = profile;
         this.member = member;
@@ -181,7 +193,7 @@ public final class ClusterRun implements AutoCloseable {
             SieveStateStore states = keep(opened, SieveStateStore.connect(bootstrap, crawl, timeout));
             KafkaConsumer<String, PendingUrl> consumer = keep(opened, consumer(bootstrap, crawl, member));
             Fetching fetching = Fetching.open(profile, Clock.systemUTC());
-            return new ClusterRun(crawl, profile, member, Clock.systemUTC(), consumer, links, markers, done, states,
+            return new ClusterRun(bootstrap, crawl, profile, member, Clock.systemUTC(), consumer, links, markers, done, states,
                     fetching,
                     partitionCount, timeout);
         } catch (ClusterException | CrawlException | RuntimeException e) {
@@ -214,7 +226,15 @@ public final class ClusterRun implements AutoCloseable {
      * every partition as a revoked one (quiesced, checkpointed, committed) and leaves the group. Returns why it
      * ended.
      *
-     * @throws ClusterException when the cluster failed: a send not acknowledged, a commit or read that failed
+     * <p>A cluster that fails (a send not acknowledged, a read or a commit not answered within the timeout) ends the
+     * run: the fetchers stop (they fetch nothing new once the last commit is older than half the session timeout
+     * anyway), every partition is dropped without a checkpoint (its next owner goes on from the last one, fetching
+     * again the pages done since, whose done markers may not be in the log), and the member leaves the group if the
+     * cluster still answers within {@link #LEAVE_AFTER_FAILURE}. So a dead cluster ends the process within about
+     * twice the timeout, never hangs it.
+     *
+     * @throws ClusterException when the cluster failed: a send not acknowledged, a commit or read that failed; the
+     *     message names the cluster, what failed and what becomes of the partitions
      * @throws CrawlException when the fetchers failed (the output, a bug)
      */
     public String run() throws ClusterException, CrawlException {
@@ -249,14 +269,36 @@ public final class ClusterRun implements AutoCloseable {
                     lastCommit = now;
                 }
             }
+        } catch (ClusterException e) {
+            failed(e);
+        } catch (KafkaException e) {
+            failed(unavailable("reading the frontier", e));
         } finally {
             fetching.stop();
             join(fetchers);
         }
-        throwIfFailed();
-        handBack();
-        consumer.close(); // the member leaves; what it still owned was checkpointed by handBack
-        throwIfFailed();
+        if (failure.get() == null) {
+            try {
+                handBack();
+                closeConsumer(Duration.ofSeconds(30)); // leaves; what it still owned was checkpointed by handBack
+            } catch (ClusterException e) {
+                failed(e);
+            } catch (KafkaException e) {
+                failed(unavailable("handing the partitions back", e));
+            }
+        }
+        ClusterException failedWith = failure.get();
+        if (failedWith != null) {
+            abandon();
+            String why = failedWith.getMessage().contains(bootstrap) ? failedWith.getMessage()
+                    : "the Kafka cluster at " + bootstrap + " failed: " + failedWith.getMessage();
+            String process = (why.endsWith("?") ? " Process " : ". Process ") + member;
+            throw new ClusterException(failedWith.kind(), why + process + (partitionsAtFailure.isEmpty()
+                    ? " stopped; it owned no partition" : " stopped without handing its partitions "
+                    + numbers(partitionsAtFailure) + " back: they go on from their last checkpoint once a process"
+                    + " takes them (this one started again, when the cluster answers), fetching again what was"
+                    + " fetched since"));
+        }
         Object end = ended.get();
         if (end instanceof CrawlException e) {
             throw e;
@@ -276,6 +318,7 @@ public final class ClusterRun implements AutoCloseable {
         for (int attempt = 1; !partitions.isEmpty(); attempt++) {
             List<Partition> owning = new ArrayList<>(partitions.values());
             quiesce(owning);
+            throwIfFailed(); // links not acknowledged: a checkpoint would count their pages as done
             if (checkpoint(owning)) {
                 owning.forEach(partition -> partition.handedBack = true);
                 return;
@@ -377,9 +420,29 @@ public final class ClusterRun implements AutoCloseable {
         return true;
     }
 
-    /** Commits every owned partition's mark again with fresh counters. */
+    /**
+     * Commits every owned partition's mark again with fresh counters; a member that owns none asks the group's
+     * coordinator for a committed offset instead, so that it too learns within the timeout that the cluster is gone.
+     */
     private void commitMarks() {
-        commit(partitions.values(), Map.of(), Map.of());
+        if (!partitions.isEmpty()) {
+            commit(partitions.values(), Map.of(), Map.of());
+            return;
+        }
+        try {
+            consumer.committed(Set.of(new TopicPartition(crawl.topic(ClusterTopics.FRONTIER), 0)), timeout);
+            owned.proven();
+        } catch (WakeupException e) {
+            // a stop, or the failure: the loop ends
+        } catch (TimeoutException e) {
+            failed(new ClusterException(ClusterException.Kind.UNAVAILABLE, "no answer from the Kafka cluster at "
+                    + bootstrap + " within " + ProfileUnits.formatDuration(timeout) + " (--timeout) to member "
+                    + member + " of " + ClusterTopics.group(crawl) + ": is a broker running there and reachable"
+                    + " from here?"));
+        } catch (KafkaException e) {
+            LOG.warn("cluster crawl {}: member {} could not read a committed offset ({})", crawl, member,
+                    ClusterAdmin.rootMessage(e));
+        }
     }
 
     /**
@@ -403,15 +466,28 @@ public final class ClusterRun implements AutoCloseable {
             fresh.put(partition, mark);
         }
         try {
-            consumer.commitSync(commits, timeout);
-        } catch (WakeupException e) {
-            consumer.commitSync(commits, timeout); // a stop asked during the commit: finish it
+            try {
+                consumer.commitSync(commits, timeout);
+            } catch (WakeupException e) {
+                if (failure.get() != null) {
+                    return false; // woken by the failure: the cluster does not answer, or this process is stopping
+                }
+                consumer.commitSync(commits, timeout); // a stop asked during the commit: finish it
+            }
         } catch (RebalanceInProgressException e) {
             LOG.debug("member {}: commit of {} deferred, a rebalance is under way", member, commits.keySet());
             return false;
+        } catch (TimeoutException e) {
+            // its message lists every offset and mark: too long to read, and says no more than this
+            failed(new ClusterException(ClusterException.Kind.UNAVAILABLE, "no answer from the Kafka cluster at "
+                    + bootstrap + " within " + ProfileUnits.formatDuration(timeout) + " (--timeout) to the commit"
+                    + " of partitions " + numbers(which.stream().map(p -> p.topic.partition()).toList()) + " of "
+                    + crawl.topic(ClusterTopics.FRONTIER) + ": is a broker running there and reachable from here?"));
+            return false;
         } catch (KafkaException e) {
             LOG.warn("cluster crawl {}: member {} could not commit its partitions {} ({}); it fetches nothing new"
-                    + " until a commit succeeds", crawl, member, commits.keySet(), ClusterAdmin.rootMessage(e));
+                    + " until a commit succeeds", crawl, member, numbers(which.stream()
+                    .map(p -> p.topic.partition()).toList()), ClusterAdmin.rootMessage(e));
             return false;
         }
         owned.proven();
@@ -536,19 +612,31 @@ public final class ClusterRun implements AutoCloseable {
     }
 
     /**
-     * Hands out no new lease from {@code which} and waits for the open ones (up to {@link #QUIESCE}), then seals
-     * them: a lease closed after that changes nothing, so the snapshot holds it and its next owner fetches it.
+     * Hands out no new lease from {@code which} and waits for the open ones (up to {@link #QUIESCE} in all, less if
+     * the cluster fails meanwhile: their links would never be acknowledged), then seals them: a lease closed after
+     * that changes nothing, so the snapshot holds it and its next owner fetches it.
      */
-    private static void quiesce(Collection<Partition> which) {
-        for (Partition partition : which) {
-            try {
-                if (!partition.frontier.quiesce(QUIESCE)) {
-                    LOG.warn("partition {}: {} leases still open after {}; its next owner fetches them again",
-                            partition.topic.partition(), partition.frontier.openLeases(), QUIESCE);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+    private void quiesce(Collection<Partition> which) {
+        long deadline = System.nanoTime() + QUIESCE.toNanos();
+        try {
+            for (Partition partition : which) {
+                partition.frontier.quiesce(Duration.ZERO); // no new lease from any of them from now on
             }
+            for (Partition partition : which) {
+                boolean closed = partition.frontier.quiesce(Duration.ZERO);
+                while (!closed && failure.get() == null && System.nanoTime() < deadline) {
+                    closed = partition.frontier.quiesce(QUIESCE_SLICE);
+                }
+                if (!closed) {
+                    LOG.warn("partition {}: {} leases still open after {}; its next owner fetches them again",
+                            partition.topic.partition(), partition.frontier.openLeases(),
+                            failure.get() == null ? QUIESCE : "the cluster's failure");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (Partition partition : which) {
             partition.frontier.seal();
         }
     }
@@ -578,10 +666,45 @@ public final class ClusterRun implements AutoCloseable {
     private void failed(ClusterException e) {
         if (failure.compareAndSet(null, e)) {
             owned.fail();
+            partitionsAtFailure = List.copyOf(owned.frontiers().keySet());
             LOG.error("cluster crawl {}: {}; stopping", crawl, e.getMessage());
             stopping = true;
             consumer.wakeup();
         }
+    }
+
+    /**
+     * After a failure: every partition dropped without a checkpoint (the cluster may be gone, or the process's
+     * records lost), then the consumer closed, waiting at most {@link #LEAVE_AFTER_FAILURE} to leave the group.
+     */
+    private void abandon() {
+        for (Partition partition : new ArrayList<>(partitions.values())) {
+            partition.frontier.seal();
+            dropped(partition);
+        }
+        try {
+            closeConsumer(timeout.compareTo(LEAVE_AFTER_FAILURE) < 0 ? timeout : LEAVE_AFTER_FAILURE);
+        } catch (KafkaException e) {
+            LOG.debug("member {} left the group without a word: {}", member, ClusterAdmin.rootMessage(e));
+        }
+    }
+
+    /** Closes the consumer (once): the member leaves the group, giving up (revoked) what it still owns. */
+    private void closeConsumer(Duration wait) {
+        if (!consumerClosed) {
+            consumerClosed = true;
+            consumer.close(CloseOptions.timeout(wait));
+        }
+    }
+
+    /** A failure of the Kafka client while doing {@code what}, as the user reads it. */
+    private ClusterException unavailable(String what, KafkaException e) {
+        return new ClusterException(ClusterException.Kind.UNAVAILABLE, "the Kafka cluster at " + bootstrap
+                + " failed while " + what + ": " + ClusterAdmin.rootMessage(e));
+    }
+
+    private static String numbers(Collection<Integer> partitions) {
+        return partitions.stream().sorted().toList().toString();
     }
 
     private void throwIfFailed() throws ClusterException {
@@ -599,6 +722,9 @@ public final class ClusterRun implements AutoCloseable {
                 assigned(topics);
             } catch (ClusterException e) {
                 failed(e);
+            } catch (KafkaException e) { // a read of the committed marks or end offsets not answered in time
+                failed(unavailable("taking over partitions " + numbers(topics.stream()
+                        .map(TopicPartition::partition).toList()), e));
             }
         }
 
@@ -608,6 +734,9 @@ public final class ClusterRun implements AutoCloseable {
                 revoked(topics);
             } catch (ClusterException e) {
                 failed(e);
+            } catch (KafkaException e) {
+                failed(unavailable("giving up partitions " + numbers(topics.stream()
+                        .map(TopicPartition::partition).toList()), e));
             }
         }
 
@@ -640,12 +769,19 @@ public final class ClusterRun implements AutoCloseable {
         }
     }
 
-    /** Flushes and closes the producers and the output. The consumer is closed by {@link #run()}. */
+    /**
+     * Flushes and closes the producers (waiting up to the timeout for their records; not at all after the cluster
+     * failed to answer: the pages whose records are dropped were not marked done, and are fetched again) and the
+     * output. The consumer is closed by {@link #run()}.
+     */
     @Override
     public void close() throws IOException {
+        ClusterException failedWith = failure.get();
+        Duration wait = failedWith != null && failedWith.kind() == ClusterException.Kind.UNAVAILABLE ? Duration.ZERO
+                : timeout;
         try {
-            links.close();
-            markers.close();
+            links.close(wait);
+            markers.close(wait);
             done.close();
             states.close();
         } finally {
