@@ -239,7 +239,7 @@ start() {
     if [[ -n "$launched" ]] && ! kill -0 "$launched" 2>/dev/null; then
       rm -f "$PID_FILE"
       ((formatted_now)) && rm -rf "$DATA_DIR" "$PORT_FILE"
-      if tail -c +"$log_from" "$LOG_FILE" | grep -q 'BindException\|Address already in use'; then
+      if tail -c +"$log_from" "$LOG_FILE" | grep -c 'BindException\|Address already in use' >/dev/null; then
         port_taken "$(tail -c +"$log_from" "$LOG_FILE" | grep -o '127\.0\.0\.1:[0-9]*' | tail -n 1 | cut -d: -f2)"
       fi
       log_tail "$log_from"
@@ -247,7 +247,9 @@ start() {
     fi
     pid="$(running_pid)"
     # serving: the port accepts connections and the broker logged, since this start, that it has started
-    if [[ -n "$pid" ]] && port_answers "$port" && tail -c +"$log_from" "$LOG_FILE" | grep -q 'Kafka Server started'; then
+    # grep -c reads to the end: grep -q would quit at the first match, and tail, killed by SIGPIPE, would fail the
+    # pipeline under pipefail once the log since this start is longer than a pipe's buffer
+    if [[ -n "$pid" ]] && port_answers "$port" && tail -c +"$log_from" "$LOG_FILE" | grep -c 'Kafka Server started' >/dev/null; then
       break
     fi
     if ((SECONDS >= deadline)); then

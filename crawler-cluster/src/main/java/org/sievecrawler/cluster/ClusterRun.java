@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -33,7 +32,6 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.sievecrawler.CrawlException;
 import org.sievecrawler.Fetching;
-import org.sievecrawler.frontier.CompletedUrls;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.frontier.FrontierState;
 import org.sievecrawler.profile.CrawlProfile;
@@ -213,6 +211,9 @@ public final class ClusterRun implements AutoCloseable {
         properties.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         properties.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) SESSION_TIMEOUT.toMillis());
         properties.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) SESSION_TIMEOUT.toMillis() / 5);
+        // links trickle in: a fetch waits up to 50 ms for 64 KB rather than answering each record on its own
+        properties.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 64 * 1024);
+        properties.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
         try {
             return new KafkaConsumer<>(properties, new StringDeserializer(), new PendingUrlDeserializer());
         } catch (KafkaException e) {
@@ -562,7 +563,7 @@ public final class ClusterRun implements AutoCloseable {
         try {
             frontier = Frontier.partition(settings(p), clock, fetching.recorder(),
                     new Frontier.Partition(new PartitionOutbox(p, links, markers, this::failed), owned.leases(),
-                            quietUntil), state, fetched.urls());
+                            quietUntil, owned.monitor()), state, fetched.urls());
         } catch (IOException e) {
             throw new ClusterException(ClusterException.Kind.REFUSED, "partition " + p + ": " + e.getMessage());
         }

@@ -10,11 +10,11 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.sievecrawler.Fetching;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.frontier.Lease;
 import org.sievecrawler.frontier.LeaseSource;
+import org.sievecrawler.politeness.HostScheduler;
 
 /**
  * The frontier partitions a cluster process owns now, as one {@link LeaseSource} for its fetcher threads: leases
@@ -30,11 +30,14 @@ import org.sievecrawler.frontier.LeaseSource;
  * log into the frontiers, checkpoints ({@link ClusterRun}).
  */
 final class OwnedPartitions implements LeaseSource {
-    /** How long an idle fetcher sleeps before it looks again: the partitions' schedulers have no common signal. */
-    private static final Duration IDLE_POLL = Duration.ofMillis(5);
+
+    /** How long an idle fetcher sleeps while the process may not fetch (no proof, or failed) before it looks again. */
+    private static final Duration UNPROVEN_WAIT = Duration.ofMillis(50);
 
     private final Map<Integer, Frontier> frontiers = new ConcurrentSkipListMap<>();
     private final Semaphore leases;
+    /** The lock and condition every partition's host scheduler shares, so an idle fetcher waits for all at once. */
+    private final HostScheduler.Monitor monitor = new HostScheduler.Monitor();
     private final long proofWindowNanos;
     private final AtomicLong provenAt = new AtomicLong(Long.MIN_VALUE);
     private final AtomicInteger cursor = new AtomicInteger();
@@ -43,6 +46,11 @@ final class OwnedPartitions implements LeaseSource {
     OwnedPartitions(int maxLeases, Duration proofWindow) {
         this.leases = new Semaphore(maxLeases);
         this.proofWindowNanos = proofWindow.toNanos();
+    }
+
+    /** The monitor every partition's frontier is made with ({@link Frontier.Partition#monitor()}). */
+    HostScheduler.Monitor monitor() {
+        return monitor;
     }
 
     /** The lease cap every partition's frontier shares. */
@@ -106,13 +114,17 @@ final class OwnedPartitions implements LeaseSource {
     }
 
     @Override
-    public void awaitWork(Duration maxWait) {
-        LockSupport.parkNanos(Math.min(maxWait.toNanos(), IDLE_POLL.toNanos()));
+    public void awaitWork(Duration maxWait) throws InterruptedException {
+        if (failed || !isProven()) { // no lease comes however ready the hosts are: do not spin on them
+            Thread.sleep(Math.min(maxWait.toMillis(), UNPROVEN_WAIT.toMillis()));
+            return;
+        }
+        Frontier.awaitAny(List.copyOf(frontiers.values()), maxWait); // no partition: sleeps maxWait
     }
 
     @Override
     public void wakeAll() {
-        // idle fetchers look again within IDLE_POLL
+        monitor.wakeAll();
     }
 
     @Override

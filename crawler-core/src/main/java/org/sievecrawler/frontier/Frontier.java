@@ -341,12 +341,15 @@ public final class Frontier implements LeaseSource, AutoCloseable {
     /**
      * Waits until some host of any of {@code frontiers} may be ready, work is added or released in any, or
      * {@code maxWait} passes: the frontiers of one process's partitions, made with one {@link Partition#monitor()}.
+     * Those quiesced or sealed are not waited on (with none left, this sleeps {@code maxWait}).
      *
      * @throws IllegalArgumentException if they do not share one monitor
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public static void awaitAny(Collection<Frontier> frontiers, Duration maxWait) throws InterruptedException {
-        HostScheduler.awaitAny(frontiers.stream().map(frontier -> frontier.hosts).toList(), maxWait);
+        // a quiesced or sealed frontier hands out nothing, though its hosts be ready: waiting on it would not wait
+        HostScheduler.awaitAny(frontiers.stream().filter(frontier -> !frontier.draining && !frontier.sealed)
+                .map(frontier -> frontier.hosts).toList(), maxWait);
     }
 
     /** Wakes every thread in {@link #awaitWork}, e.g. to stop. */
