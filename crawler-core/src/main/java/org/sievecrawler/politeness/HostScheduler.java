@@ -417,12 +417,7 @@ public final class HostScheduler implements PendingQueue {
 
     /** Wakes every thread in {@link #awaitWork}, e.g. to stop. */
     public void wakeAll() {
-        lock.lock();
-        try {
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        monitor.wakeAll();
     }
 
     private static final RobotsRules NOT_RESPECTED =
