@@ -1,10 +1,8 @@
 package org.sievecrawler.cluster;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -33,13 +31,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.sievecrawler.CrawlException;
 import org.sievecrawler.Fetching;
 import org.sievecrawler.frontier.Frontier;
-import org.sievecrawler.frontier.FrontierState;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ScopeConfig;
 import org.sievecrawler.profile.ProfileUnits;
-import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.sieve.PendingUrl;
-import org.sievecrawler.sieve.SpillPosition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +63,8 @@ import org.slf4j.LoggerFactory;
  * F. A partition still replaying what its last owner read is not snapshot (the done markers before F it dropped would
  * be lost to the next owner); its last mark is committed again instead. Between checkpoints the marks are committed
  * again every {@link #COMMIT_EVERY} with fresh counters: a successful commit is the member's proof it still owns its
- * partitions ({@link OwnedPartitions}), and what {@code cluster status} reads.
+ * partitions ({@link OwnedPartitions}), and what {@code cluster status} reads. A partition's snapshots and done
+ * markers are read at a takeover and written at a checkpoint by the {@link PartitionStore}.
  *
  * <p><b>Giving partitions up.</b> A partition revoked (a member joined, or this one stops) is quiesced: no new lease,
  * the open ones finish and their links and done markers are acknowledged (up to {@link #QUIESCE}); then it is
@@ -111,37 +107,13 @@ public final class ClusterRun implements AutoCloseable {
     private final OwnedPartitions owned;
     private final int partitionCount;
     private final Duration timeout;
-    private final Map<Integer, Partition> partitions = new HashMap<>();
+    private final PartitionStore store;
+    private final Map<Integer, OwnedPartition> partitions = new HashMap<>();
     private final AtomicReference<ClusterException> failure = new AtomicReference<>();
     private volatile boolean stopping;
     private boolean consumerClosed;
     /** The partitions owned when the cluster failed, for the message: they are dropped at once. */
     private volatile List<Integer> partitionsAtFailure = List.of();
-
-    /** What the poll thread knows of one owned partition. */
-    private static final class Partition {
-        final TopicPartition topic;
-        final Frontier frontier;
-        /** The next frontier offset its Sieve takes in. */
-        long position;
-        /** The end offset when it was taken over: until the position reaches it, it replays its last owner's. */
-        final long replayUntil;
-        /** The offset committed with {@link #mark}: the snapshot's, or 0 without one. */
-        long committedOffset;
-        CheckpointMark mark;
-        boolean paused;
-        /** Checkpointed after the fetchers stopped: nothing changes it any more. */
-        boolean handedBack;
-
-        Partition(TopicPartition topic, Frontier frontier, long position, long replayUntil, CheckpointMark mark) {
-            this.topic = topic;
-            this.frontier = frontier;
-            this.position = position;
-            this.replayUntil = replayUntil;
-            this.committedOffset = position;
-            this.mark = mark;
-        }
-    }
 
     private ClusterRun(String bootstrap, CrawlName crawl, CrawlProfile profile, String member, Clock clock,
             KafkaConsumer<String, PendingUrl> consumer, FrontierProducer links, DoneMarkers markers, DoneLog done,
@@ -160,6 +132,9 @@ public final class ClusterRun implements AutoCloseable {
         this.partitionCount = partitionCount;
         this.timeout = timeout;
         this.owned = new OwnedPartitions(profile.fetch().threads(), SESSION_TIMEOUT.dividedBy(2));
+        PartitionStore.Frontiers frontiers = new PartitionStore.Frontiers(profile, partitionCount, clock,
+                fetching.recorder(), owned, p -> new PartitionOutbox(p, links, markers, this::failed));
+        this.store = new PartitionStore(done, states, links, frontiers, member, timeout);
     }
 
     /**
@@ -317,7 +292,7 @@ public final class ClusterRun implements AutoCloseable {
      */
     private void handBack() throws ClusterException {
         for (int attempt = 1; !partitions.isEmpty(); attempt++) {
-            List<Partition> owning = new ArrayList<>(partitions.values());
+            List<OwnedPartition> owning = new ArrayList<>(partitions.values());
             quiesce(owning);
             throwIfFailed(); // links not acknowledged: a checkpoint would count their pages as done
             if (checkpoint(owning)) {
@@ -350,7 +325,7 @@ public final class ClusterRun implements AutoCloseable {
             // every owner skips the same record, so the partition's decisions stay a function of its log
             LOG.warn("skipped a frontier record that cannot be read: {}", FrontierRecords.describe(e));
             consumer.seek(e.topicPartition(), e.offset() + 1);
-            Partition partition = partitions.get(e.topicPartition().partition());
+            OwnedPartition partition = partitions.get(e.topicPartition().partition());
             if (partition != null) {
                 partition.position = e.offset() + 1;
             }
@@ -361,7 +336,7 @@ public final class ClusterRun implements AutoCloseable {
     /** Offers each partition's records to its Sieve, in order. */
     private void take(ConsumerRecords<String, PendingUrl> records) {
         for (TopicPartition topic : records.partitions()) {
-            Partition partition = partitions.get(topic.partition());
+            OwnedPartition partition = partitions.get(topic.partition());
             if (partition == null) {
                 continue; // revoked in this very poll
             }
@@ -379,7 +354,7 @@ public final class ClusterRun implements AutoCloseable {
 
     private void backPressure() {
         int share = Math.max(1_000, profile.sieve().maxInMemoryUrls() / Math.max(1, partitions.size()));
-        for (Partition partition : partitions.values()) {
+        for (OwnedPartition partition : partitions.values()) {
             int waiting = partition.frontier.size();
             if (!partition.paused && waiting > share) {
                 consumer.pause(List.of(partition.topic));
@@ -395,29 +370,17 @@ public final class ClusterRun implements AutoCloseable {
      * Checkpoints {@code which} (see the class comment) and commits all in one request; snapshots replaced are
      * deleted once the commit succeeded.
      */
-    private boolean checkpoint(Collection<Partition> which) throws ClusterException {
-        Map<Partition, CheckpointMark> marks = new HashMap<>();
-        Map<Partition, Long> offsets = new HashMap<>();
-        for (Partition partition : which) {
-            int p = partition.topic.partition();
-            if (partition.position < partition.replayUntil) {
-                continue; // still replaying its last owner's records: its mark is committed again below
-            }
-            long fetchedFrom = done.endOffset(p);
-            FrontierState state = partition.frontier.snapshot(s -> s);
-            long offset = partition.position;
-            links.flush(); // every page the snapshot counts as done has its links in the log
-            SnapshotRef ref = states.write(new PartitionSnapshot(p, offset, state.filters(), state.pending()));
-            marks.put(partition, mark(partition, Optional.of(ref), fetchedFrom));
-            offsets.put(partition, offset);
-        }
-        Map<Partition, Optional<SnapshotRef>> replaced = new HashMap<>();
+    private boolean checkpoint(Collection<OwnedPartition> which) throws ClusterException {
+        PartitionStore.Written written = store.write(which);
+        Map<OwnedPartition, CheckpointMark> marks = written.marks();
+        Map<OwnedPartition, Long> offsets = written.offsets();
+        Map<OwnedPartition, Optional<SnapshotRef>> replaced = new HashMap<>();
         marks.forEach((partition, mark) -> replaced.put(partition, partition.mark.snapshot()));
         if (!commit(which, marks, offsets)) {
-            marks.forEach((partition, mark) -> mark.snapshot().ifPresent(ref -> forget(partition, ref)));
+            marks.forEach((partition, mark) -> mark.snapshot().ifPresent(ref -> store.delete(partition, ref)));
             return false;
         }
-        replaced.forEach((partition, old) -> old.ifPresent(ref -> forget(partition, ref)));
+        replaced.forEach((partition, old) -> old.ifPresent(ref -> store.delete(partition, ref)));
         return true;
     }
 
@@ -451,17 +414,17 @@ public final class ClusterRun implements AutoCloseable {
      * whether the commit succeeded (and proved the membership); a commit refused (a rebalance under way, the member
      * no longer in the group) is logged, and changes nothing.
      */
-    private boolean commit(Collection<Partition> which, Map<Partition, CheckpointMark> marks,
-            Map<Partition, Long> offsets) {
+    private boolean commit(Collection<OwnedPartition> which, Map<OwnedPartition, CheckpointMark> marks,
+            Map<OwnedPartition, Long> offsets) {
         if (which.isEmpty()) {
             owned.proven();
             return true;
         }
         Map<TopicPartition, OffsetAndMetadata> commits = new HashMap<>();
-        Map<Partition, CheckpointMark> fresh = new HashMap<>();
-        for (Partition partition : which) {
+        Map<OwnedPartition, CheckpointMark> fresh = new HashMap<>();
+        for (OwnedPartition partition : which) {
             CheckpointMark mark = marks.getOrDefault(partition,
-                    mark(partition, partition.mark.snapshot(), partition.mark.fetchedFrom()));
+                    partition.mark(partition.mark.snapshot(), partition.mark.fetchedFrom(), member, clock));
             long offset = offsets.getOrDefault(partition, partition.committedOffset);
             commits.put(partition.topic, new OffsetAndMetadata(offset, mark.encode()));
             fresh.put(partition, mark);
@@ -499,21 +462,6 @@ public final class ClusterRun implements AutoCloseable {
         return true;
     }
 
-    private CheckpointMark mark(Partition partition, Optional<SnapshotRef> snapshot, long fetchedFrom) {
-        Frontier frontier = partition.frontier;
-        return new CheckpointMark(snapshot, fetchedFrom, partition.position, frontier.size() + frontier.leasedPages(),
-                frontier.openLeases(), member, clock.millis());
-    }
-
-    private void forget(Partition partition, SnapshotRef ref) {
-        try {
-            states.delete(partition.topic.partition(), ref);
-        } catch (ClusterException e) {
-            LOG.warn("the snapshot {} of partition {} was not deleted ({}); compaction keeps it", ref,
-                    partition.topic.partition(), e.getMessage());
-        }
-    }
-
     /** Takes over {@code topics}: each partition's frontier from its committed snapshot and done-log. */
     private void assigned(Collection<TopicPartition> topics) throws ClusterException {
         if (topics.isEmpty()) {
@@ -521,9 +469,10 @@ public final class ClusterRun implements AutoCloseable {
         }
         Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(new HashSet<>(topics), timeout);
         Map<TopicPartition, Long> ends = consumer.endOffsets(topics, timeout);
-        List<Partition> taken = new ArrayList<>();
+        List<OwnedPartition> taken = new ArrayList<>();
         for (TopicPartition topic : topics) {
-            Partition partition = takeOver(topic, Optional.ofNullable(committed.get(topic)), ends.get(topic));
+            OwnedPartition partition = store.load(topic, Optional.ofNullable(committed.get(topic)), ends.get(topic));
+            consumer.seek(topic, partition.position);
             partitions.put(topic.partition(), partition);
             owned.add(topic.partition(), partition.frontier);
             taken.add(partition);
@@ -531,65 +480,11 @@ public final class ClusterRun implements AutoCloseable {
         commit(taken, Map.of(), Map.of()); // proves membership at once, and shows the new owner in status
     }
 
-    private Partition takeOver(TopicPartition topic, Optional<OffsetAndMetadata> committed, long end)
-            throws ClusterException {
-        int p = topic.partition();
-        Optional<CheckpointMark> mark = Optional.empty();
-        try {
-            mark = committed.flatMap(c -> CheckpointMark.decode(c.metadata()));
-        } catch (IllegalArgumentException e) {
-            LOG.warn("partition {}: the committed mark cannot be read ({}); replaying the partition from offset 0", p,
-                    e.getMessage());
-        }
-        Optional<FrontierState> state = Optional.empty();
-        long start = 0;
-        long fetchedFrom = 0;
-        Optional<SnapshotRef> ref = mark.flatMap(CheckpointMark::snapshot);
-        if (ref.isPresent()) {
-            try {
-                PartitionSnapshot snapshot = states.read(p, ref.get());
-                state = Optional.of(new FrontierState(snapshot.filters(), snapshot.pending(), SpillPosition.empty(),
-                        FrontierState.NO_JOURNAL));
-                start = snapshot.frontierOffset();
-                fetchedFrom = mark.get().fetchedFrom();
-            } catch (ClusterException e) {
-                LOG.warn("partition {}: {}; replaying the partition from offset 0", p, e.getMessage());
-                ref = Optional.empty();
-            }
-        }
-        DoneLog.Done fetched = done.readDone(p, fetchedFrom, timeout);
-        Instant quietUntil = clock.instant().plus(profile.politeness().delay());
-        Frontier frontier;
-        try {
-            frontier = Frontier.partition(settings(p), clock, fetching.recorder(),
-                    new Frontier.Partition(new PartitionOutbox(p, links, markers, this::failed), owned.leases(),
-                            quietUntil, owned.monitor()), state, fetched.urls());
-        } catch (IOException e) {
-            throw new ClusterException(ClusterException.Kind.REFUSED, "partition " + p + ": " + e.getMessage());
-        }
-        consumer.seek(topic, start);
-        LOG.info("partition {} taken over by {}: {} at offset {}, {} URLs pending, {} marked done since, {} records"
-                + " to replay", p, member, ref.map(r -> "snapshot " + r).orElse("no snapshot"), start,
-                frontier.size(), fetched.urls().size(), Math.max(0, end - start));
-        CheckpointMark initial = new CheckpointMark(ref, fetchedFrom, start, frontier.size(), 0, member,
-                clock.millis());
-        return new Partition(topic, frontier, start, end, initial);
-    }
-
-    /** A partition's frontier settings: its share of the crawl's expected URLs, never spilled, no folder used. */
-    private Frontier.Settings settings(int partition) {
-        SieveConfig sieve = profile.sieve();
-        SieveConfig share = new SieveConfig(Math.max(1_000, sieve.expectedUrls() / partitionCount),
-                sieve.falsePositiveRate(), sieve.onOverflow(), sieve.maxInMemoryUrls());
-        Path dir = profile.output().dir().resolve("frontier").resolve("p" + partition);
-        return new Frontier.Settings(share, profile.politeness(), profile.fetch().threads(), dir);
-    }
-
     /** Gives up {@code topics}: quiesced, checkpointed and committed, then dropped. */
     private void revoked(Collection<TopicPartition> topics) throws ClusterException {
-        List<Partition> leaving = new ArrayList<>();
+        List<OwnedPartition> leaving = new ArrayList<>();
         for (TopicPartition topic : topics) {
-            Partition partition = partitions.get(topic.partition());
+            OwnedPartition partition = partitions.get(topic.partition());
             if (partition != null) {
                 leaving.add(partition);
             }
@@ -597,7 +492,7 @@ public final class ClusterRun implements AutoCloseable {
         if (leaving.isEmpty()) {
             return;
         }
-        List<Partition> changed = leaving.stream().filter(p -> !p.handedBack).toList();
+        List<OwnedPartition> changed = leaving.stream().filter(p -> !p.handedBack).toList();
         quiesce(changed);
         try {
             if (!checkpoint(changed)) {
@@ -605,7 +500,7 @@ public final class ClusterRun implements AutoCloseable {
                         changed.stream().map(p -> p.topic.partition()).toList());
             }
         } finally {
-            for (Partition partition : leaving) {
+            for (OwnedPartition partition : leaving) {
                 dropped(partition);
             }
         }
@@ -617,13 +512,13 @@ public final class ClusterRun implements AutoCloseable {
      * the cluster fails meanwhile: their links would never be acknowledged), then seals them: a lease closed after
      * that changes nothing, so the snapshot holds it and its next owner fetches it.
      */
-    private void quiesce(Collection<Partition> which) {
+    private void quiesce(Collection<OwnedPartition> which) {
         long deadline = System.nanoTime() + QUIESCE.toNanos();
         try {
-            for (Partition partition : which) {
+            for (OwnedPartition partition : which) {
                 partition.frontier.quiesce(Duration.ZERO); // no new lease from any of them from now on
             }
-            for (Partition partition : which) {
+            for (OwnedPartition partition : which) {
                 boolean closed = partition.frontier.quiesce(Duration.ZERO);
                 while (!closed && failure.get() == null && System.nanoTime() < deadline) {
                     closed = partition.frontier.quiesce(QUIESCE_SLICE);
@@ -637,7 +532,7 @@ public final class ClusterRun implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        for (Partition partition : which) {
+        for (OwnedPartition partition : which) {
             partition.frontier.seal();
         }
     }
@@ -645,7 +540,7 @@ public final class ClusterRun implements AutoCloseable {
     /** Drops {@code topics} without a commit: this member lost them, another may own them already. */
     private void lost(Collection<TopicPartition> topics) {
         for (TopicPartition topic : topics) {
-            Partition partition = partitions.get(topic.partition());
+            OwnedPartition partition = partitions.get(topic.partition());
             if (partition != null) {
                 partition.frontier.seal();
                 dropped(partition);
@@ -654,7 +549,7 @@ public final class ClusterRun implements AutoCloseable {
         LOG.warn("partitions {} lost by {} (not a member any more): dropped without a checkpoint", topics, member);
     }
 
-    private void dropped(Partition partition) {
+    private void dropped(OwnedPartition partition) {
         partitions.remove(partition.topic.partition());
         owned.remove(partition.topic.partition());
         try {
@@ -679,7 +574,7 @@ public final class ClusterRun implements AutoCloseable {
      * records lost), then the consumer closed, waiting at most {@link #LEAVE_AFTER_FAILURE} to leave the group.
      */
     private void abandon() {
-        for (Partition partition : new ArrayList<>(partitions.values())) {
+        for (OwnedPartition partition : new ArrayList<>(partitions.values())) {
             partition.frontier.seal();
             dropped(partition);
         }
