@@ -115,22 +115,37 @@ public final class ClusterRun implements AutoCloseable {
     /** The partitions owned when the cluster failed, for the message: they are dropped at once. */
     private volatile List<Integer> partitionsAtFailure = List.of();
 
-    private ClusterRun(String bootstrap, CrawlName crawl, CrawlProfile profile, String member, Clock clock,
-            KafkaConsumer<String, PendingUrl> consumer, FrontierProducer links, DoneMarkers markers, DoneLog done,
-            SieveStateStore states, Fetching fetching, int partitionCount, Duration timeout) {
-        this.bootstrap = bootstrap;
-        this.crawl = crawl;
+    /**
+     * The crawl a process works on.
+     *
+     * @param bootstrap the cluster's address, as given
+     * @param crawl the crawl
+     * @param partitions the partitions of its topics
+     * @param timeout how long to wait for the cluster ({@code --timeout})
+     */
+    private record Target(String bootstrap, CrawlName crawl, int partitions, Duration timeout) {
+    }
+
+    /** The process's Kafka clients: the group's consumer of the frontier, and the producers and readers. */
+    private record Clients(KafkaConsumer<String, PendingUrl> consumer, FrontierProducer links, DoneMarkers markers,
+            DoneLog done, SieveStateStore states) {
+    }
+
+    private ClusterRun(Target target, CrawlProfile profile, String member, Clock clock, Clients clients,
+            Fetching fetching) {
+        this.bootstrap = target.bootstrap();
+        this.crawl = target.crawl();
         this.profile = profile;
         this.member = member;
         this.clock = clock;
-        this.consumer = consumer;
-        this.links = links;
-        this.markers = markers;
-        this.done = done;
-        this.states = states;
+        this.consumer = clients.consumer();
+        this.links = clients.links();
+        this.markers = clients.markers();
+        this.done = clients.done();
+        this.states = clients.states();
         this.fetching = fetching;
-        this.partitionCount = partitionCount;
-        this.timeout = timeout;
+        this.partitionCount = target.partitions();
+        this.timeout = target.timeout();
         this.owned = new OwnedPartitions(profile.fetch().threads(), SESSION_TIMEOUT.dividedBy(2));
         PartitionStore.Frontiers frontiers = new PartitionStore.Frontiers(profile, partitionCount, clock,
                 fetching.recorder(), owned, p -> new PartitionOutbox(p, links, markers, this::failed));
@@ -166,9 +181,8 @@ public final class ClusterRun implements AutoCloseable {
             SieveStateStore states = keep(opened, SieveStateStore.connect(bootstrap, crawl, timeout));
             KafkaConsumer<String, PendingUrl> consumer = keep(opened, consumer(bootstrap, crawl, member));
             Fetching fetching = Fetching.open(profile, Clock.systemUTC());
-            return new ClusterRun(bootstrap, crawl, profile, member, Clock.systemUTC(), consumer, links, markers, done, states,
-                    fetching,
-                    partitionCount, timeout);
+            return new ClusterRun(new Target(bootstrap, crawl, partitionCount, timeout), profile, member,
+                    Clock.systemUTC(), new Clients(consumer, links, markers, done, states), fetching);
         } catch (ClusterException | CrawlException | RuntimeException e) {
             closeAll(opened);
             throw e;
