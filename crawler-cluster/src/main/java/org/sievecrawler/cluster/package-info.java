@@ -1,5 +1,9 @@
 /**
- * A crawl across machines on Apache Kafka: the crawl's topics ({@link org.sievecrawler.cluster.ClusterTopics}), the
+ * A crawl across machines on Apache Kafka. {@link org.sievecrawler.cluster.ClusterRun} is one process of it (the
+ * composition root: a consumer-group member with a frontier per owned partition, {@link
+ * org.sievecrawler.cluster.OwnedPartitions} for its fetchers, {@link org.sievecrawler.cluster.PartitionOutbox} for
+ * its links and done markers, {@link org.sievecrawler.cluster.PartitionStore} for a partition's snapshots and
+ * takeover). Around it: the crawl's topics ({@link org.sievecrawler.cluster.ClusterTopics}), the
  * administration that creates and checks them ({@link org.sievecrawler.cluster.ClusterAdmin}), the routing of URLs
  * by host to the frontier's partitions ({@link org.sievecrawler.cluster.FrontierRecords},
  * {@link org.sievecrawler.cluster.FrontierProducer}), and what a partition's new owner reads to take it over: the
@@ -8,7 +12,8 @@
  *
  * <p>Threading: the values here are immutable and safe for any number of threads; {@code ClusterAdmin} is for one
  * thread at a time; {@code FrontierProducer}, {@code DoneMarkers}, {@code SieveStateStore} and {@code DoneLog} are
- * for any number (the last two serialize their reads). The single-node crawl in crawler-core knows nothing of this
+ * for any number (the last two serialize their reads); {@code ClusterRun} uses its Kafka consumer on the thread that
+ * runs it, and its fetchers on their own threads. The single-node crawl in crawler-core knows nothing of this
  * package or of Kafka.
  */
 package org.sievecrawler.cluster;
