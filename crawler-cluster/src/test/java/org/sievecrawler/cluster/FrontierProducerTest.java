@@ -156,4 +156,28 @@ class FrontierProducerTest {
                             + " in progress");
         }
     }
+
+    @Test
+    void sendAllRunsItsActionOnceEveryUrlIsAcknowledgedAndNeverAfterAFailure() throws Exception {
+        MockProducer<String, PendingUrl> kafka = kafka(false);
+        try (FrontierProducer frontier = FrontierProducer.using(kafka, DOCS)) {
+            java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+            frontier.sendAll(java.util.List.of(PendingUrl.seed("https://a.example/1"),
+                    PendingUrl.seed("https://b.example/2")), done::incrementAndGet);
+            assertThat(done).hasValue(0);
+            assertThat(kafka.completeNext()).isTrue();
+            assertThat(done).as("one of two acknowledged").hasValue(0);
+            assertThat(kafka.completeNext()).isTrue();
+            assertThat(done).hasValue(1);
+
+            frontier.sendAll(java.util.List.of(PendingUrl.seed("https://a.example/1")), done::incrementAndGet);
+            assertThat(done).as("skipped as recently sent: done at once").hasValue(2);
+            frontier.sendAll(java.util.List.of(), done::incrementAndGet);
+            assertThat(done).as("no links").hasValue(3);
+
+            frontier.sendAll(java.util.List.of(PendingUrl.seed("https://c.example/3")), done::incrementAndGet);
+            assertThat(kafka.errorNext(new org.apache.kafka.common.errors.TimeoutException("no answer"))).isTrue();
+            assertThat(done).as("a failed send never counts as acknowledged").hasValue(3);
+        }
+    }
 }
