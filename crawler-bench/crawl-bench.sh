@@ -6,8 +6,9 @@
 # The crawler first crawls the same site on a second port WARMUPS times (default 2; the first is "cold": a fresh
 # JVM), then, in the same JVM, the measured crawl ("warm": the JIT has compiled the hot paths); each port has its
 # own access log. nginx's CPU per request counts the requests of both ports.
-# With --warc, what WARC output costs: the warm-up crawl writes WARCs, then four warm crawls alternate without
-# and with WARC output (without, with, without, with) and the last line gives both mean pages/s and their ratio.
+# With --warc, what WARC output costs: the warm-up crawl writes WARCs, then WARC_ROUNDS rounds (default 2) of
+# three warm crawls alternate without WARC output, with gzip and with zstd, and the last two lines give, for gzip
+# and zstd, the median pages/s and CPU per page against the crawls without, and their ratio.
 #
 #   crawler-bench/crawl-bench.sh [--warc] [SECTIONS] [PAGES] [THREADS] [CONNECTIONS]
 #
@@ -19,7 +20,7 @@ if [ "${1:-}" = "--warc" ]; then
   WARC="--warc"
   shift
 fi
-MEASURED=$([ -n "$WARC" ] && echo $((2 * ${WARC_ROUNDS:-2})) || echo 1) # crawls of the measured port: each fetches every URL once
+MEASURED=$([ -n "$WARC" ] && echo $((3 * ${WARC_ROUNDS:-2})) || echo 1) # crawls of the measured port: each fetches every URL once
 SECTIONS=${1:-100}
 PAGES=${2:-100}
 THREADS=${3:-16}

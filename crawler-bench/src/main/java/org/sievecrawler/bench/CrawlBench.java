@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.sievecrawler.CrawlException;
 import org.sievecrawler.Crawler;
 import org.sievecrawler.profile.CrawlProfile;
@@ -15,6 +17,7 @@ import org.sievecrawler.profile.ProgressConfig;
 import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.sieve.OverflowPolicy;
+import org.sievecrawler.warc.WarcCompression;
 
 /**
  * Crawls a local site as fast as politeness allows a site of one's own (16 connections, no delay) and prints
@@ -26,9 +29,10 @@ import org.sievecrawler.sieve.OverflowPolicy;
  * in a fresh JVM), "warmup-N", and the measured "warm". Run by {@code crawler-bench/crawl-bench.sh}.
  *
  * <p>With {@code --warc} it measures what WARC output costs: the warm-up crawl writes WARC files (so that their
- * code is compiled too), then four warm crawls of the same site alternate without and with WARC output
- * (without, with, without, with; each into its own folder, OUT_DIR-nowarc-N and OUT_DIR-warc-N), and a last
- * line gives the mean pages/s of each kind and their ratio.
+ * code is compiled too), then {@code -DwarcRounds=N} rounds (default 2) of three warm crawls of the same site
+ * alternate without WARC output, with gzip and with zstd (each into its own folder, OUT_DIR-nowarc-N,
+ * OUT_DIR-gzip-N, OUT_DIR-zstd-N), and two last lines give, for gzip and for zstd, the median pages/s and CPU
+ * per page against the crawls without WARC output, and their ratio.
  *
  * <pre>
  * java -cp crawler-bench/target/benchmarks.jar org.sievecrawler.bench.CrawlBench [--warc] SEED OUT_DIR [THREADS]
@@ -39,7 +43,7 @@ public final class CrawlBench {
     private CrawlBench() {
     }
 
-    /** WARC comparison rounds ({@code -DwarcRounds=N}, default 2): each a crawl without, then one with WARC output. */
+    /** WARC comparison rounds ({@code -DwarcRounds=N}, default 2): each a crawl without WARC, with gzip, with zstd. */
     private static final int WARC_ROUNDS = Integer.getInteger("warcRounds", 2);
 
     public static void main(String[] arguments) throws CrawlException, IOException {
@@ -53,37 +57,52 @@ public final class CrawlBench {
             int warmups = Integer.getInteger("warmups", 2);
             for (int i = 1; i <= warmups; i++) {
                 crawl(i == 1 ? "cold" : "warmup-" + i, args[4], out.resolveSibling(out.getFileName() + "-warmup-" + i),
-                        threads, connections, warc);
+                        threads, connections, warc ? Optional.of(WarcCompression.GZIP) : Optional.empty());
             }
         }
         if (!warc) {
-            crawl(args.length > 4 ? "warm" : "cold", seed, out, threads, connections, false);
+            crawl(args.length > 4 ? "warm" : "cold", seed, out, threads, connections, Optional.empty());
             return;
         }
-        double[] without = new double[2];
-        double[] with = new double[2];
-        // (means over all rounds; each round's crawls are printed too)
+        // each round: without WARC, with gzip, with zstd (each its own folder); medians over the rounds
+        String[] modes = {"nowarc", "gzip", "zstd"};
+        List<List<double[]>> results = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         for (int round = 1; round <= WARC_ROUNDS; round++) {
-            add(without, crawl("warm-nowarc-" + round, seed, out.resolveSibling(out.getFileName() + "-nowarc-"
-                    + round), threads, connections, false));
-            add(with, crawl("warm-warc-" + round, seed, out.resolveSibling(out.getFileName() + "-warc-" + round),
-                    threads, connections, true));
+            for (int m = 0; m < modes.length; m++) {
+                Optional<WarcCompression> compression = m == 0 ? Optional.empty()
+                        : Optional.of(WarcCompression.parse(modes[m]));
+                results.get(m).add(crawl("warm-" + modes[m] + "-" + round, seed, out.resolveSibling(out.getFileName()
+                        + "-" + modes[m] + "-" + round), threads, connections, compression));
+            }
         }
-        System.out.printf(Locale.ROOT, "RESULT warc-cost nowarc_pages_per_s=%.0f warc_pages_per_s=%.0f ratio=%.3f"
-                        + " steady_nowarc_pages_per_s=%.0f steady_warc_pages_per_s=%.0f steady_ratio=%.3f"
-                        + " (means of %d alternating warm crawls each)%n",
-                without[0] / WARC_ROUNDS, with[0] / WARC_ROUNDS, with[0] / without[0], without[1] / WARC_ROUNDS,
-                with[1] / WARC_ROUNDS, with[1] / without[1], WARC_ROUNDS);
+        double[] base = medians(results.get(0));
+        for (int m = 1; m < modes.length; m++) {
+            double[] with = medians(results.get(m));
+            System.out.printf(Locale.ROOT, "RESULT warc-cost %s nowarc_pages_per_s=%.0f warc_pages_per_s=%.0f"
+                            + " ratio=%.3f nowarc_cpu_ms_per_page=%.3f warc_cpu_ms_per_page=%.3f warc_mb=%.1f"
+                            + " (medians of %d alternating warm crawls each)%n", modes[m], base[0], with[0],
+                    with[0] / base[0], base[2], with[2], with[3], WARC_ROUNDS);
+        }
     }
 
-    private static void add(double[] sums, double[] values) {
-        sums[0] += values[0];
-        sums[1] += values[1];
+    /** The median of each column. */
+    private static double[] medians(List<double[]> rows) {
+        double[] medians = new double[rows.get(0).length];
+        for (int column = 0; column < medians.length; column++) {
+            final int c = column;
+            double[] values = rows.stream().mapToDouble(row -> row[c]).sorted().toArray();
+            int n = values.length;
+            medians[column] = n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+        }
+        return medians;
     }
 
-    /** Crawls once and prints its RESULT line; returns pages/s overall and in the steady state. */
-    private static double[] crawl(String label, String seed, Path out, int threads, int connections, boolean warc)
-            throws CrawlException, IOException {
+    /**
+     * Crawls once (with WARC output compressed as {@code warc} says, or none) and prints its RESULT line; returns
+     * pages/s overall and in the steady state, CPU ms per page and the WARC files' MB.
+     */
+    private static double[] crawl(String label, String seed, Path out, int threads, int connections,
+            Optional<WarcCompression> warc) throws CrawlException, IOException {
         CrawlProfile defaults = CrawlProfile.defaults();
         CrawlProfile profile = defaults.withSeeds(List.of(seed))
                 .withFetch(defaults.fetch().withThreads(threads))
@@ -92,7 +111,8 @@ public final class CrawlBench {
                         .withMaxConnectionsPerHost(connections))
                 .withSieve(new SieveConfig(1_000_000, 0.001, OverflowPolicy.WARN))
                 .withProgress(new ProgressConfig(Duration.ofSeconds(1)))
-                .withOutput(OutputConfig.defaults().withDir(out).withWarc(warc));
+                .withOutput(OutputConfig.defaults().withDir(out).withWarc(warc.isPresent())
+                        .withWarcCompression(warc.orElse(WarcCompression.GZIP)));
         Crawler crawler = new Crawler(profile);
         List<long[]> samples = new java.util.concurrent.CopyOnWriteArrayList<>();
         java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors
@@ -111,15 +131,17 @@ public final class CrawlBench {
                         + " cpu_ms_per_page=%.3f steady_pages_per_s=%.0f steady_cpu_ms_per_page=%.3f%s outcomes=%s%n",
                 label, summary.fetched(), seconds, summary.fetched() / seconds, summary.bytes() / 1e6 / seconds,
                 summary.bytes(), peakRssMegabytes(), cpuMillisPerPage, steady[0], steady[1],
-                warc ? String.format(Locale.ROOT, " warc_mb=%.1f", warcBytes(out) / 1e6) : "", summary.outcomes());
-        return new double[] {summary.fetched() / seconds, steady[0]};
+                warc.isPresent() ? String.format(Locale.ROOT, " warc_mb=%.1f", warcBytes(out) / 1e6) : "",
+                summary.outcomes());
+        return new double[] {summary.fetched() / seconds, steady[0], cpuMillisPerPage,
+            warc.isPresent() ? warcBytes(out) / 1e6 : 0};
     }
 
     /** The bytes of the WARC files in {@code out}. */
     static long warcBytes(Path out) throws IOException {
         try (java.util.stream.Stream<Path> files = Files.list(out)) {
             long bytes = 0;
-            for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".warc.gz"))::iterator) {
+            for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".warc.gz") || f.toString().endsWith(".warc.zst"))::iterator) {
                 bytes += Files.size(file);
             }
             return bytes;

@@ -11,9 +11,10 @@ import java.util.regex.Pattern;
 
 /**
  * The files a crawl keeps in its output folder, by name: {@code pages.jsonl}, {@code summary.json},
- * {@code crawl.log}, {@code checkpoint/}, {@code frontier/} and the WARC files {@code PREFIX-*.warc.gz}; and what a
- * new crawl must know of them: whether an earlier crawl left its output there ({@link #earlierOutput()}), so the
- * two are never mixed, and how to start afresh ({@link #clear()}), deleting those files and no other.
+ * {@code crawl.log}, {@code checkpoint/}, {@code frontier/} and the WARC files {@code PREFIX-*.warc.gz} (or
+ * {@code .warc.zst}); and what a new crawl must know of them: whether an earlier crawl left its output there
+ * ({@link #earlierOutput()}), so the two are never mixed, and how to start afresh ({@link #clear()}), deleting
+ * those files and no other.
  *
  * <p>Not thread-safe; used by the crawl holding the folder's {@link CrawlLock}, before it starts. Which earlier
  * crawl may be resumed, and what a crawl does with the folder, is {@link CrawlStart}'s to say.
@@ -34,7 +35,7 @@ public final class CrawlFolder {
      */
     public CrawlFolder(Path dir, String warcPrefix) {
         this.dir = dir;
-        this.warcFile = Pattern.compile(Pattern.quote(warcPrefix) + "-\\d{14}-\\d{5}\\.warc\\.gz");
+        this.warcFile = Pattern.compile(Pattern.quote(warcPrefix) + "-\\d{14}-\\d{5}\\.warc\\.(gz|zst)");
     }
 
     /**
@@ -77,7 +78,7 @@ public final class CrawlFolder {
         if (!Files.isDirectory(dir)) {
             return files;
         }
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*.warc.gz")) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*.warc.{gz,zst}")) {
             for (Path entry : entries) {
                 if (warcFile.matcher(entry.getFileName().toString()).matches()) {
                     files.add(entry);

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import okhttp3.HttpUrl;
 import org.sievecrawler.sieve.OverflowPolicy;
+import org.sievecrawler.warc.WarcCompression;
 
 /**
  * The type of a profile key: how its value is read from text, the rule it must keep, and how it is written back
@@ -210,6 +211,16 @@ sealed interface KeyType<T> permits KeyType.Scalar, KeyType.ListOf {
                 throw new IllegalArgumentException("must be warn or grow");
             }
         }, none(), OverflowPolicy::toString);
+    }
+
+    static Scalar<WarcCompression> warcCompression() {
+        return new Scalar<>(text -> {
+            try {
+                return WarcCompression.parse(text == null ? "" : text);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("must be gzip or zstd");
+            }
+        }, none(), WarcCompression::toString);
     }
 
     static Scalar<Path> folder() {

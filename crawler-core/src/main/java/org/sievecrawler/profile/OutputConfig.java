@@ -2,18 +2,22 @@ package org.sievecrawler.profile;
 
 import java.nio.file.Path;
 import java.util.regex.Pattern;
+import org.sievecrawler.warc.WarcCompression;
 
 /**
  * Where the crawl writes.
  *
  * @param dir the output folder: pages.jsonl, summary.json, crawl.log and the WARC files
  * @param warc whether WARC files are written too
- * @param warcPrefix the start of each WARC file's name, {@code PREFIX-yyyyMMddHHmmss-NNNNN.warc.gz}: letters,
+ * @param warcPrefix the start of each WARC file's name, {@code PREFIX-yyyyMMddHHmmss-NNNNN.warc.gz} (or {@code .warc.zst}): letters,
  *     digits, '.', '_' and '-', starting with a letter or digit
  * @param warcMaxSize the size in bytes past which a WARC file is not continued: the next records go to a new file
  * @param warcMetadata whether each parsed page also gets a WARC metadata record listing its outlinks
+ * @param warcCompression how the WARC files are compressed, record by record: gzip ({@code .warc.gz}) or zstd
+ *     ({@code .warc.zst})
  */
-public record OutputConfig(Path dir, boolean warc, String warcPrefix, long warcMaxSize, boolean warcMetadata) {
+public record OutputConfig(Path dir, boolean warc, String warcPrefix, long warcMaxSize, boolean warcMetadata,
+        WarcCompression warcCompression) {
     /** What a WARC prefix may be: a plain file-name part. */
     public static final Pattern WARC_PREFIX = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
@@ -21,6 +25,7 @@ public record OutputConfig(Path dir, boolean warc, String warcPrefix, long warcM
         ProfileKeys.OUTPUT_DIR.require(dir);
         ProfileKeys.OUTPUT_WARC_PREFIX.require(warcPrefix);
         ProfileKeys.OUTPUT_WARC_MAX_SIZE.require(warcMaxSize);
+        ProfileKeys.OUTPUT_WARC_COMPRESSION.require(warcCompression);
     }
 
     public static OutputConfig defaults() {
@@ -28,18 +33,22 @@ public record OutputConfig(Path dir, boolean warc, String warcPrefix, long warcM
     }
 
     public OutputConfig withDir(Path value) {
-        return new OutputConfig(value, warc, warcPrefix, warcMaxSize, warcMetadata);
+        return new OutputConfig(value, warc, warcPrefix, warcMaxSize, warcMetadata, warcCompression);
     }
 
     public OutputConfig withWarc(boolean value) {
-        return new OutputConfig(dir, value, warcPrefix, warcMaxSize, warcMetadata);
+        return new OutputConfig(dir, value, warcPrefix, warcMaxSize, warcMetadata, warcCompression);
     }
 
     public OutputConfig withWarcMaxSize(long bytes) {
-        return new OutputConfig(dir, warc, warcPrefix, bytes, warcMetadata);
+        return new OutputConfig(dir, warc, warcPrefix, bytes, warcMetadata, warcCompression);
     }
 
     public OutputConfig withWarcMetadata(boolean value) {
-        return new OutputConfig(dir, warc, warcPrefix, warcMaxSize, value);
+        return new OutputConfig(dir, warc, warcPrefix, warcMaxSize, value, warcCompression);
+    }
+
+    public OutputConfig withWarcCompression(WarcCompression value) {
+        return new OutputConfig(dir, warc, warcPrefix, warcMaxSize, warcMetadata, value);
     }
 }

@@ -1,7 +1,6 @@
 package org.sievecrawler.warc;
 
 import java.nio.ByteBuffer;
-import java.nio.channels.WritableByteChannel;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 
@@ -15,7 +14,7 @@ import java.util.zip.CRC32;
  *
  * <p>Not thread-safe: one thread at a time (the archive pools them).
  */
-final class GzipMember implements WritableByteChannel {
+final class GzipMember implements RecordCompressor {
     private static final int INITIAL = 64 * 1024;
     /** A buffer grown past this for a huge record is dropped afterwards rather than kept in the pool. */
     private static final int KEEP_AT_MOST = 4 * 1024 * 1024;
@@ -44,7 +43,8 @@ final class GzipMember implements WritableByteChannel {
     }
 
     /** Ends the member and returns it whole: header, deflated data, CRC-32 and length. */
-    byte[] finish() {
+    @Override
+    public byte[] finish() {
         int bound = HEADER.length + FastDeflate.maxOutput(size) + 8;
         if (out.length < bound) {
             out = new byte[bound];

@@ -24,25 +24,32 @@ import org.netpreserve.jwarc.Warcinfo;
 import org.sievecrawler.fetch.HttpExchange;
 
 /**
- * Builds WARC 1.1 records with jwarc and writes each, through jwarc's {@link WarcWriter}, into its own
- * {@link GzipMember}. jwarc writes what it is given and computes no digest, so the digests are computed here:
+ * Builds WARC 1.1 records with jwarc and writes each, through jwarc's {@link WarcWriter}, into a
+ * {@link RecordCompressor} of its own (a gzip member or a Zstandard frame). jwarc writes what it is given and computes no digest, so the digests are computed here:
  * {@code WARC-Block-Digest} over the whole block (for a response: status line, header fields and body as
  * transferred) and {@code WARC-Payload-Digest} over the body alone, both SHA-1 in base32 ({@code sha1:...}).
  *
  * <p>Not thread-safe: one thread at a time; {@link WarcArchive} pools them.
  */
-final class RecordEncoder {
-    private final GzipMember member = new GzipMember();
+final class RecordEncoder implements AutoCloseable {
+    private final RecordCompressor member;
     private final WarcWriter writer;
     private final MessageDigest sha1;
 
-    RecordEncoder() {
+    RecordEncoder(WarcCompression compression) {
+        this.member = RecordCompressor.of(compression);
         try {
             this.writer = new WarcWriter(member);
             this.sha1 = MessageDigest.getInstance("SHA-1");
         } catch (IOException | NoSuchAlgorithmException e) {
             throw new IllegalStateException("cannot set up a WARC record encoder: " + e, e);
         }
+    }
+
+    /** Frees the compressor's native memory, if any; the encoder is not used afterwards. */
+    @Override
+    public void close() {
+        member.close();
     }
 
     /** The warcinfo record opening {@code fileName}, its fields in order. */

@@ -14,8 +14,9 @@ import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.OutputConfig;
 
 /**
- * A crawl's web archive: WARC 1.1 files ({@code .warc.gz}, each record its own gzip member) in the output folder,
- * rolled over at {@code output.warc-max-size} (see {@link WarcFiles}). Each file opens with a {@code warcinfo}
+ * A crawl's web archive: WARC 1.1 files in the output folder, each record compressed on its own as
+ * {@code output.warc-compression} says ({@code .warc.gz}, a gzip member per record, or {@code .warc.zst}, a
+ * Zstandard frame per record), rolled over at {@code output.warc-max-size} (see {@link WarcFiles}). Each file opens with a {@code warcinfo}
  * record (software and version, the profile's name, the user agent, the robots policy); each
  * {@link #write(HttpExchange) exchange} becomes a {@code response} record followed by its {@code request} record,
  * which names the response in {@code WARC-Concurrent-To}; {@link #writeMetadata} adds a {@code metadata} record.
@@ -35,12 +36,15 @@ public final class WarcArchive implements Archive {
     private final WarcFiles files;
     private final Clock clock;
     private final Map<String, String> info;
+    private final WarcCompression compression;
     private final ConcurrentLinkedQueue<RecordEncoder> encoders = new ConcurrentLinkedQueue<>();
 
     private WarcArchive(OutputConfig output, Map<String, String> info, Clock clock) {
         this.clock = clock;
         this.info = new LinkedHashMap<>(info);
-        this.files = new WarcFiles(output.dir(), output.warcPrefix(), output.warcMaxSize(), clock, this::warcinfo);
+        this.compression = output.warcCompression();
+        this.files = new WarcFiles(output.dir(), output.warcPrefix(), compression.suffix(), output.warcMaxSize(), clock,
+                this::warcinfo);
     }
 
     /**
@@ -153,12 +157,18 @@ public final class WarcArchive implements Archive {
 
     private RecordEncoder take() {
         RecordEncoder encoder = encoders.poll();
-        return encoder != null ? encoder : new RecordEncoder();
+        return encoder != null ? encoder : new RecordEncoder(compression);
     }
 
-    /** Closes the current file, synced to disk. */
+    /** Closes the current file, synced to disk, and frees the pooled encoders' native memory (zstd). */
     @Override
     public void close() throws IOException {
-        files.close();
+        try {
+            files.close();
+        } finally {
+            for (RecordEncoder encoder = encoders.poll(); encoder != null; encoder = encoders.poll()) {
+                encoder.close();
+            }
+        }
     }
 }

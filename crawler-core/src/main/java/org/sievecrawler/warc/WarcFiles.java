@@ -19,9 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The series of WARC files a crawl appends to: {@code PREFIX-yyyyMMddHHmmss-NNNNN.warc.gz} in one folder, the
- * timestamp the file's creation (UTC) and NNNNN its number in the crawl, from 00000 (after the highest an earlier
- * run of a resumed crawl left; see {@link #open}). Each file starts with the
+ * The series of WARC files a crawl appends to: {@code PREFIX-yyyyMMddHHmmss-NNNNN.warc.gz} (or the suffix given,
+ * {@code .warc.zst}) in one folder, the timestamp the file's creation (UTC) and NNNNN its number in the crawl, from
+ * 00000 (after the highest an earlier run of a resumed crawl left, whatever its compression; see {@link #open}). Each file starts with the
  * record that {@link Opening} makes for it (the warcinfo). A group of records goes to a new file when it would
  * take the current one past the maximum size, unless the current one holds nothing but its warcinfo: a file is
  * never left without records, and a group larger than the maximum gets a file of its own.
@@ -34,7 +34,7 @@ final class WarcFiles implements AutoCloseable {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss")
             .withZone(ZoneOffset.UTC);
     private static final int MAX_SERIAL = 99_999;
-    private static final Pattern NAME = Pattern.compile("(.*)-\\d{14}-(\\d{5})\\.warc\\.gz");
+    private static final Pattern NAME = Pattern.compile("(.*)-\\d{14}-(\\d{5})\\.warc\\.(gz|zst)");
     private static final Logger LOG = LoggerFactory.getLogger(WarcFiles.class);
 
     /** Makes the first record of a new file, knowing its name. */
@@ -49,6 +49,7 @@ final class WarcFiles implements AutoCloseable {
 
     private final Path dir;
     private final String prefix;
+    private final String suffix;
     private final long maxSize;
     private final Clock clock;
     private final Opening opening;
@@ -61,9 +62,11 @@ final class WarcFiles implements AutoCloseable {
     private long openingSize;
     private boolean closed;
 
-    WarcFiles(Path dir, String prefix, long maxSize, Clock clock, Opening opening) {
+    /** @param suffix the end of each file's name: {@code .warc.gz} or {@code .warc.zst} */
+    WarcFiles(Path dir, String prefix, String suffix, long maxSize, Clock clock, Opening opening) {
         this.dir = dir;
         this.prefix = prefix;
+        this.suffix = suffix;
         this.maxSize = maxSize;
         this.clock = clock;
         this.opening = opening;
@@ -108,7 +111,7 @@ final class WarcFiles implements AutoCloseable {
         if (channel == null) {
             Path newest = null;
             int highest = -1;
-            try (DirectoryStream<Path> earlier = Files.newDirectoryStream(dir, prefix + "-*.warc.gz")) {
+            try (DirectoryStream<Path> earlier = Files.newDirectoryStream(dir, prefix + "-*.warc.{gz,zst}")) {
                 for (Path file : earlier) {
                     Matcher matcher = NAME.matcher(file.getFileName().toString());
                     if (matcher.matches() && matcher.group(1).equals(prefix)
@@ -148,7 +151,7 @@ final class WarcFiles implements AutoCloseable {
                 throw new IOException("no free WARC file name left in " + dir + " for prefix " + prefix
                         + " (serials up to " + MAX_SERIAL + " are taken)");
             }
-            String candidate = String.format("%s-%s-%05d.warc.gz", prefix, stamp, serial++);
+            String candidate = String.format("%s-%s-%05d%s", prefix, stamp, serial++, suffix);
             Path path = dir.resolve(candidate);
             try {
                 channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);

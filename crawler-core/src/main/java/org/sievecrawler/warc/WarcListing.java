@@ -1,8 +1,13 @@
 package org.sievecrawler.warc;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.netpreserve.jwarc.WarcReader;
@@ -11,8 +16,9 @@ import org.netpreserve.jwarc.WarcResponse;
 import org.netpreserve.jwarc.WarcTargetRecord;
 
 /**
- * Lists the records of a WARC file (gzip-compressed record by record, or not compressed), read with jwarc, for
- * {@code crawler warc ls}. Only whole records are listed: a record is passed on once its block and trailer have
+ * Lists the records of a WARC file (compressed record by record with gzip or Zstandard, or not compressed), read
+ * with jwarc, for {@code crawler warc ls}; a {@code .warc.zst} file (told by its first bytes, whatever its name) is
+ * read frame by frame with {@link ZstdFrames} and each frame's records parsed by jwarc. Only whole records are listed: a record is passed on once its block and trailer have
  * been read to the end, so a file cut mid-record (a crash while writing) lists every record before the cut and
  * then tells where it stopped. Stateless; one call reads one file.
  */
@@ -23,7 +29,7 @@ public final class WarcListing {
     /**
      * One record.
      *
-     * @param offset where the record starts in the file (its gzip member, in a compressed file)
+     * @param offset where the record starts in the file (its gzip member or Zstandard frame, in a compressed file)
      * @param type the WARC-Type, e.g. response
      * @param uri the WARC-Target-URI, or null for records without one (warcinfo)
      * @param status the HTTP status of a response record, or 0
@@ -53,6 +59,9 @@ public final class WarcListing {
      * @throws IOException when the file cannot be opened (e.g. {@link java.nio.file.NoSuchFileException})
      */
     public static End list(Path file, Consumer<Entry> each) throws IOException {
+        if (isZstd(file)) {
+            return listZstd(file, each);
+        }
         try (FileChannel channel = FileChannel.open(file)) {
             long records = 0;
             Entry pending = null; // the record read last, listed once the next read shows it was whole
@@ -87,6 +96,45 @@ public final class WarcListing {
                 } catch (IOException | RuntimeException e) {
                     return new End(records, reader.position(), describe(e));
                 }
+            }
+        }
+    }
+
+    /** Whether {@code file} starts as a .warc.zst file does: a Zstandard frame or a dictionary frame. */
+    static boolean isZstd(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file)) {
+            ByteBuffer magic = ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            while (magic.hasRemaining() && channel.read(magic) >= 0) {
+                // until 4 bytes or the end
+            }
+            return !magic.hasRemaining() && (magic.getInt(0) == 0xFD2FB528 || magic.getInt(0) == 0x184D2A5D);
+        }
+    }
+
+    private static End listZstd(Path file, Consumer<Entry> each) throws IOException {
+        try (ZstdFrames frames = new ZstdFrames(file)) {
+            long records = 0;
+            while (true) {
+                long offset = frames.position();
+                ZstdFrames.Frame frame;
+                try {
+                    frame = frames.next();
+                } catch (IOException e) {
+                    return new End(records, offset, describe(e));
+                }
+                if (frame == null) {
+                    return new End(records, -1, null);
+                }
+                List<Entry> inFrame = new ArrayList<>();
+                try (WarcReader reader = new WarcReader(Channels.newChannel(new ByteArrayInputStream(frame.content())))) {
+                    for (Optional<WarcRecord> next = reader.next(); next.isPresent(); next = reader.next()) {
+                        inFrame.add(entry(frame.offset(), next.get()));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    return new End(records, offset, describe(e));
+                }
+                inFrame.forEach(each);
+                records += inFrame.size();
             }
         }
     }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.sievecrawler.sieve.OverflowPolicy;
+import org.sievecrawler.warc.WarcCompression;
 
 class ProfileLoaderTest {
     /** Test profiles are loaded by their path from the module folder, so messages show short relative paths. */
@@ -98,7 +99,7 @@ class ProfileLoaderTest {
         assertThat(profile.checkpoint()).isEqualTo(new CheckpointConfig(Duration.ZERO));
         assertThat(profile.limits()).isEqualTo(new LimitsConfig(500, Duration.ofMinutes(90), 512 * 1024, 10_000));
         assertThat(profile.output()).isEqualTo(new OutputConfig(defaults.output().dir(), true, "site-a",
-                100L * 1024 * 1024, true));
+                100L * 1024 * 1024, true, WarcCompression.GZIP));
     }
 
     @Test

@@ -44,9 +44,25 @@ public record ArchivedRecord(long offset, MessageHeaders headers, byte[] block, 
         return new String(block, java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    /** Every record of {@code file}, in order; fails on any unreadable record. */
+    /**
+     * Every record of {@code file}, in order; fails on any unreadable record. A {@code .warc.zst} file is read frame
+     * by frame ({@link ZstdFrames}), each frame's records parsed by jwarc.
+     */
     public static List<ArchivedRecord> readAll(Path file) throws IOException {
         List<ArchivedRecord> records = new ArrayList<>();
+        if (file.toString().endsWith(".zst")) {
+            try (ZstdFrames frames = new ZstdFrames(file)) {
+                for (ZstdFrames.Frame frame = frames.next(); frame != null; frame = frames.next()) {
+                    try (WarcReader reader = new WarcReader(java.nio.channels.Channels.newChannel(
+                            new java.io.ByteArrayInputStream(frame.content())))) {
+                        for (Optional<WarcRecord> next = reader.next(); next.isPresent(); next = reader.next()) {
+                            records.add(read(frame.offset(), next.get()));
+                        }
+                    }
+                }
+            }
+            return records;
+        }
         try (WarcReader reader = new WarcReader(file)) {
             Optional<WarcRecord> next;
             while ((next = reader.next()).isPresent()) {
@@ -64,6 +80,15 @@ public record ArchivedRecord(long offset, MessageHeaders headers, byte[] block, 
 
     /** The one record at {@code offset} of {@code file}, read without reading what comes before it. */
     public static ArchivedRecord readAt(Path file, long offset) throws IOException {
+        if (file.toString().endsWith(".zst")) {
+            try (ZstdFrames frames = new ZstdFrames(file)) {
+                frames.seek(offset);
+                try (WarcReader reader = new WarcReader(java.nio.channels.Channels.newChannel(
+                        new java.io.ByteArrayInputStream(frames.next().content())))) {
+                    return read(offset, reader.next().orElseThrow());
+                }
+            }
+        }
         try (FileChannel channel = FileChannel.open(file)) {
             channel.position(offset);
             try (WarcReader reader = new WarcReader(channel)) {

@@ -1,0 +1,130 @@
+package org.sievecrawler.warc;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdException;
+import com.github.luben.zstd.ZstdInputStream;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+
+/**
+ * Reads a {@code .warc.zst} file frame by frame: where each Zstandard frame starts, and its content decompressed
+ * whole, for jwarc to parse as plain WARC (one record per frame as {@link WarcArchive} writes, or more). jwarc 0.36
+ * reads {@code .warc.zst} itself, but its reader never reports the end of such a file (it loops there) and cannot
+ * tell where a record's frame starts, so the listing and the tests read these files through this class.
+ *
+ * <p>Files with a dictionary frame (allowed by the IIPC WARC-zstd proposal; {@link WarcArchive} writes none) are
+ * reported as unreadable rather than read. Not thread-safe: one thread at a time; it holds the file open until
+ * {@link #close()}.
+ */
+public final class ZstdFrames implements AutoCloseable {
+    private static final int ZSTD_MAGIC = 0xFD2FB528;
+    private static final int DICTIONARY_MAGIC = 0x184D2A5D;
+    private static final int FIRST_READ = 64 * 1024;
+
+    /**
+     * One frame.
+     *
+     * @param offset where the frame starts in the file
+     * @param content its content, decompressed
+     */
+    public record Frame(long offset, byte[] content) {
+    }
+
+    private final Path file;
+    private final FileChannel channel;
+    private long position;
+
+    /** Opens {@code file}, to read it from its start (or from {@link #seek}). */
+    public ZstdFrames(Path file) throws IOException {
+        this.file = file;
+        this.channel = FileChannel.open(file);
+    }
+
+    /** Moves to {@code offset}, where a frame starts. */
+    public void seek(long offset) {
+        position = offset;
+    }
+
+    /** Where the next frame starts: the end of the last one read whole. */
+    public long position() {
+        return position;
+    }
+
+    /**
+     * The next frame, or null at the end of the file.
+     *
+     * @throws IOException naming the file and the offset when the frame there is cut, corrupt, a dictionary frame
+     *     or not a Zstandard frame; {@link #position()} stays at its start
+     */
+    public Frame next() throws IOException {
+        long remaining = channel.size() - position;
+        if (remaining <= 0) {
+            return null;
+        }
+        int want = (int) Math.min(FIRST_READ, remaining);
+        while (true) {
+            byte[] bytes = read(position, want);
+            int magic = ByteBuffer.wrap(bytes, 0, Math.min(4, bytes.length)).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                    .getInt(0);
+            if (bytes.length >= 4 && magic == DICTIONARY_MAGIC) {
+                throw problem("a dictionary frame (0x184D2A5D), which this reader does not support");
+            }
+            if (bytes.length < 4 || magic != ZSTD_MAGIC) {
+                throw problem("not a Zstandard frame (magic 0x" + Integer.toHexString(bytes.length < 4 ? 0 : magic)
+                        + ", must be 0xfd2fb528)");
+            }
+            long size;
+            String error = null;
+            try {
+                size = Zstd.findFrameCompressedSize(bytes, 0, bytes.length);
+                if (Zstd.isError(size)) {
+                    error = Zstd.getErrorName(size);
+                }
+            } catch (ZstdException e) {
+                size = -1;
+                error = e.getMessage();
+            }
+            if (error != null) {
+                if (want < remaining && want <= Integer.MAX_VALUE / 2) {
+                    want = (int) Math.min((long) want * 2, remaining);
+                    continue; // the frame goes on past what was read
+                }
+                throw problem(want < remaining ? "a frame over 1 GB" : "a frame cut at the end of the file ("
+                        + error + ")");
+            }
+            byte[] content;
+            try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(bytes, 0, (int) size))) {
+                content = in.readAllBytes();
+            } catch (IOException e) {
+                throw problem("a corrupt frame (" + e.getMessage() + ")");
+            }
+            Frame frame = new Frame(position, content);
+            position += size;
+            return frame;
+        }
+    }
+
+    private byte[] read(long at, int length) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(length);
+        while (buffer.hasRemaining()) {
+            if (channel.read(buffer, at + buffer.position()) < 0) {
+                break;
+            }
+        }
+        byte[] bytes = buffer.array();
+        return buffer.position() == length ? bytes : java.util.Arrays.copyOf(bytes, buffer.position());
+    }
+
+    private IOException problem(String what) {
+        return new IOException(file + " at offset " + position + ": " + what);
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}
