@@ -28,8 +28,8 @@ import org.sievecrawler.warc.WarcCompression;
  * through the second crawl of this site and had settled by the third. Every crawl is reported: "cold" (the first,
  * in a fresh JVM), "warmup-N", and the measured "warm". Run by {@code crawler-bench/crawl-bench.sh}.
  *
- * <p>With {@code --warc} it measures what WARC output costs: the warm-up crawl writes WARC files (so that their
- * code is compiled too), then {@code -DwarcRounds=N} rounds (default 2) of three warm crawls of the same site
+ * <p>With {@code --warc} it measures what WARC output costs: the warm-up crawls write WARC files (gzip, zstd, gzip, ...:
+ * so that the code of both is compiled too), then {@code -DwarcRounds=N} rounds (default 2) of three warm crawls of the same site
  * alternate without WARC output, with gzip and with zstd (each into its own folder, OUT_DIR-nowarc-N,
  * OUT_DIR-gzip-N, OUT_DIR-zstd-N), and two last lines give, for gzip and for zstd, the median pages/s and CPU
  * per page against the crawls without WARC output, and their ratio.
@@ -57,7 +57,8 @@ public final class CrawlBench {
             int warmups = Integer.getInteger("warmups", 2);
             for (int i = 1; i <= warmups; i++) {
                 crawl(i == 1 ? "cold" : "warmup-" + i, args[4], out.resolveSibling(out.getFileName() + "-warmup-" + i),
-                        threads, connections, warc ? Optional.of(WarcCompression.GZIP) : Optional.empty());
+                        threads, connections, warc ? Optional.of(WarcCompression.values()[(i - 1)
+                                % WarcCompression.values().length]) : Optional.empty());
             }
         }
         if (!warc) {
@@ -141,7 +142,8 @@ public final class CrawlBench {
     static long warcBytes(Path out) throws IOException {
         try (java.util.stream.Stream<Path> files = Files.list(out)) {
             long bytes = 0;
-            for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".warc.gz") || f.toString().endsWith(".warc.zst"))::iterator) {
+            for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".warc.gz")
+                    || f.toString().endsWith(".warc.zst"))::iterator) {
                 bytes += Files.size(file);
             }
             return bytes;

@@ -74,7 +74,8 @@ final class CrawlRun {
             String written = dir.resolve("pages.jsonl") + ", " + dir.resolve("summary.json");
             out.println("wrote " + written + (profile.output().warc()
                     ? ", " + dir.resolve("crawl.log") + " and WARC files "
-                            + dir.resolve(profile.output().warcPrefix() + "-*.warc.gz")
+                            + dir.resolve(profile.output().warcPrefix() + "-*"
+                                    + profile.output().warcCompression().suffix())
                     : " and " + dir.resolve("crawl.log")));
             if (stopped.get()) {
                 return STOPPED;

@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
  * from {@link WarcListing}. A file cut mid-record lists its whole records, then says where it stopped.
  */
 @Command(name = "ls", mixinStandardHelpOptions = true,
-        description = {"Lists the records of a WARC file (.warc.gz or .warc): offset, type, HTTP status,",
+        description = {"Lists the records of a WARC file (.warc.gz, .warc.zst or .warc): offset, type, HTTP status,",
             "length of the record block, target URI. The offset is where the record starts (warcOffset",
             "in pages.jsonl)."},
         exitCodeListHeading = "%nExit codes:%n",

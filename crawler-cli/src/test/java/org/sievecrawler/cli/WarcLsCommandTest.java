@@ -62,6 +62,30 @@ class WarcLsCommandTest {
     }
 
     @Test
+    void listsTheRecordsOfAZstdWarcFileWithTheOffsetsOfTheirFrames() throws IOException {
+        site.page("/", linkPage("home", "/a")).page("/a", linkPage("a"));
+        Path out = dir.resolve("out");
+        CommandRun crawl = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--warc", "--delay", "0ms",
+                "--set", "output.warc-compression=zstd", "--out", out.toString(), site.url("/"));
+        assertThat(crawl.exit()).as(crawl.err()).isZero();
+        assertThat(crawl.out()).contains("WARC files " + out.resolve("crawl-*.warc.zst"));
+        Path warc;
+        try (Stream<Path> files = Files.list(out)) {
+            warc = files.filter(f -> f.toString().endsWith(".warc.zst")).findFirst().orElseThrow();
+        }
+
+        CommandRun run = CommandRun.execute("warc", "ls", warc.toString());
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        List<String> lines = run.out().lines().toList();
+        assertThat(lines.get(1)).matches(" +0  warcinfo +- +\\d+  -");
+        assertThat(lines).anyMatch(l -> l.matches(" +\\d+  response +200 +\\d+  " + site.url("/a")))
+                .anyMatch(l -> l.matches(" +\\d+  request +- +\\d+  " + site.url("/a")));
+        assertThat(lines.get(lines.size() - 1)).isEqualTo("7 records"); // warcinfo, 3 responses, 3 requests
+        assertThat(run.err()).isEmpty();
+    }
+
+    @Test
     void listsTheWholeRecordsOfACutFileThenSaysWhereItStoppedAndExitsOne() throws IOException {
         Path warc = crawlWithWarc();
         long size = Files.size(warc);

@@ -9,8 +9,8 @@ import org.sievecrawler.warc.WarcCompression;
  *
  * @param dir the output folder: pages.jsonl, summary.json, crawl.log and the WARC files
  * @param warc whether WARC files are written too
- * @param warcPrefix the start of each WARC file's name, {@code PREFIX-yyyyMMddHHmmss-NNNNN.warc.gz} (or {@code .warc.zst}): letters,
- *     digits, '.', '_' and '-', starting with a letter or digit
+ * @param warcPrefix the start of each WARC file's name, {@code PREFIX-yyyyMMddHHmmss-NNNNN.warc.gz} (or
+ *     {@code .warc.zst}): letters, digits, '.', '_' and '-', starting with a letter or digit
  * @param warcMaxSize the size in bytes past which a WARC file is not continued: the next records go to a new file
  * @param warcMetadata whether each parsed page also gets a WARC metadata record listing its outlinks
  * @param warcCompression how the WARC files are compressed, record by record: gzip ({@code .warc.gz}) or zstd

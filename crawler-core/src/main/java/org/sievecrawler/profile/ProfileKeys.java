@@ -215,10 +215,10 @@ public final class ProfileKeys {
             "The output folder, relative to the working directory.", p -> p.output().dir());
     public static final ProfileKey<Boolean> OUTPUT_WARC = key("output.warc", bool(), false,
             "Whether WARC 1.1 files are written too, next to pages.jsonl. Each file,"
-                    + " PREFIX-yyyyMMddHHmmss-NNNNN.warc.gz (or .warc.zst), each record compressed on its own, holds a warcinfo record"
-                    + " first, then a request and a response record for every response received (pages, redirects,"
-                    + " error pages, robots.txt), the body as transferred. Each page's line in pages.jsonl gives its"
-                    + " response record's warcFile and warcOffset.", p -> p.output().warc());
+                    + " PREFIX-yyyyMMddHHmmss-NNNNN.warc.gz (or .warc.zst), each record compressed on its own, holds"
+                    + " a warcinfo record first, then a request and a response record for every response received"
+                    + " (pages, redirects, error pages, robots.txt), the body as transferred. Each page's line in"
+                    + " pages.jsonl gives its response record's warcFile and warcOffset.", p -> p.output().warc());
     public static final ProfileKey<String> OUTPUT_WARC_PREFIX = key("output.warc-prefix",
             matching(OutputConfig.WARC_PREFIX, "must be letters, digits, '.', '_' and '-', starting with a letter"
                     + " or digit"), "crawl",

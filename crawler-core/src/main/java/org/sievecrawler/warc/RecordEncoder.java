@@ -24,10 +24,11 @@ import org.netpreserve.jwarc.Warcinfo;
 import org.sievecrawler.fetch.HttpExchange;
 
 /**
- * Builds WARC 1.1 records with jwarc and writes each, through jwarc's {@link WarcWriter}, into a
- * {@link RecordCompressor} of its own (a gzip member or a Zstandard frame). jwarc writes what it is given and computes no digest, so the digests are computed here:
- * {@code WARC-Block-Digest} over the whole block (for a response: status line, header fields and body as
- * transferred) and {@code WARC-Payload-Digest} over the body alone, both SHA-1 in base32 ({@code sha1:...}).
+ * Builds WARC 1.1 records with jwarc and writes each, through jwarc's {@link WarcWriter}, into a {@link
+ * RecordCompressor} of its own (a gzip member or a Zstandard frame). jwarc writes what it is given and computes no
+ * digest, so the digests are computed here: {@code WARC-Block-Digest} over the whole block (for a response: status
+ * line, header fields and body as transferred) and {@code WARC-Payload-Digest} over the body alone, both SHA-1 in
+ * base32 ({@code sha1:...}).
  *
  * <p>Not thread-safe: one thread at a time; {@link WarcArchive} pools them.
  */

@@ -14,15 +14,14 @@ import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.OutputConfig;
 
 /**
- * A crawl's web archive: WARC 1.1 files in the output folder, each record compressed on its own as
- * {@code output.warc-compression} says ({@code .warc.gz}, a gzip member per record, or {@code .warc.zst}, a
- * Zstandard frame per record), rolled over at {@code output.warc-max-size} (see {@link WarcFiles}). Each file opens with a {@code warcinfo}
- * record (software and version, the profile's name, the user agent, the robots policy); each
- * {@link #write(HttpExchange) exchange} becomes a {@code response} record followed by its {@code request} record,
- * which names the response in {@code WARC-Concurrent-To}; {@link #writeMetadata} adds a {@code metadata} record.
- * Records carry {@code WARC-Target-URI}, {@code WARC-Date} (when the request started), {@code WARC-IP-Address},
- * and SHA-1 block and payload digests in base32; a response whose body was cut at the size cap says
- * {@code WARC-Truncated: length}.
+ * A crawl's web archive: WARC 1.1 files in the output folder, each record compressed on its own as {@code
+ * output.warc-compression} says ({@code .warc.gz}, a gzip member per record, or {@code .warc.zst}, a Zstandard frame
+ * per record), rolled over at {@code output.warc-max-size} (see {@link WarcFiles}). Each file opens with a {@code
+ * warcinfo} record (software and version, the profile's name, the user agent, the robots policy); each {@link
+ * #write(HttpExchange) exchange} becomes a {@code response} record followed by its {@code request} record, which names
+ * the response in {@code WARC-Concurrent-To}; {@link #writeMetadata} adds a {@code metadata} record. Records carry
+ * {@code WARC-Target-URI}, {@code WARC-Date} (when the request started), {@code WARC-IP-Address}, and SHA-1 block and
+ * payload digests in base32; a response whose body was cut at the size cap says {@code WARC-Truncated: length}.
  *
  * <p>Thread-safe, for any number of fetcher and parser threads: a record is built, digested and compressed in the
  * calling thread (with an encoder taken from a pool), and only the append of the finished bytes is serialized, so

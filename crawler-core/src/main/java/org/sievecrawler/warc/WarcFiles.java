@@ -19,11 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The series of WARC files a crawl appends to: {@code PREFIX-yyyyMMddHHmmss-NNNNN.warc.gz} (or the suffix given,
- * {@code .warc.zst}) in one folder, the timestamp the file's creation (UTC) and NNNNN its number in the crawl, from
- * 00000 (after the highest an earlier run of a resumed crawl left, whatever its compression; see {@link #open}). Each file starts with the
- * record that {@link Opening} makes for it (the warcinfo). A group of records goes to a new file when it would
- * take the current one past the maximum size, unless the current one holds nothing but its warcinfo: a file is
+ * The series of WARC files a crawl appends to: {@code PREFIX-yyyyMMddHHmmss-NNNNN.warc.gz} (or the suffix given, {@code
+ * .warc.zst}) in one folder, the timestamp the file's creation (UTC) and NNNNN its number in the crawl, from 00000
+ * (after the highest an earlier run of a resumed crawl left, whatever its compression; see {@link #open}). Each file
+ * starts with the record that {@link Opening} makes for it (the warcinfo). A group of records goes to a new file when
+ * it would take the current one past the maximum size, unless the current one holds nothing but its warcinfo: a file is
  * never left without records, and a group larger than the maximum gets a file of its own.
  *
  * <p>Thread-safe: {@link #append} holds the lock only to write already-compressed records, with one gathering

@@ -16,11 +16,11 @@ import org.netpreserve.jwarc.WarcResponse;
 import org.netpreserve.jwarc.WarcTargetRecord;
 
 /**
- * Lists the records of a WARC file (compressed record by record with gzip or Zstandard, or not compressed), read
- * with jwarc, for {@code crawler warc ls}; a {@code .warc.zst} file (told by its first bytes, whatever its name) is
- * read frame by frame with {@link ZstdFrames} and each frame's records parsed by jwarc. Only whole records are listed: a record is passed on once its block and trailer have
- * been read to the end, so a file cut mid-record (a crash while writing) lists every record before the cut and
- * then tells where it stopped. Stateless; one call reads one file.
+ * Lists the records of a WARC file (compressed record by record with gzip or Zstandard, or not compressed), read with
+ * jwarc, for {@code crawler warc ls}; a {@code .warc.zst} file (told by its first bytes, whatever its name) is read
+ * frame by frame with {@link ZstdFrames} and each frame's records parsed by jwarc. Only whole records are listed: a
+ * record is passed on once its block and trailer have been read to the end, so a file cut mid-record (a crash while
+ * writing) lists every record before the cut and then tells where it stopped. Stateless; one call reads one file.
  */
 public final class WarcListing {
     private WarcListing() {
@@ -126,7 +126,8 @@ public final class WarcListing {
                     return new End(records, -1, null);
                 }
                 List<Entry> inFrame = new ArrayList<>();
-                try (WarcReader reader = new WarcReader(Channels.newChannel(new ByteArrayInputStream(frame.content())))) {
+                try (WarcReader reader = new WarcReader(
+                        Channels.newChannel(new ByteArrayInputStream(frame.content())))) {
                     for (Optional<WarcRecord> next = reader.next(); next.isPresent(); next = reader.next()) {
                         inFrame.add(entry(frame.offset(), next.get()));
                     }

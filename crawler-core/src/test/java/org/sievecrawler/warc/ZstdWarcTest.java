@@ -110,8 +110,8 @@ class ZstdWarcTest {
             assertThat(Zstd.getFrameContentSize(frame)).as("content size stated in frame %d", i).isPositive();
             String record = new String(Zstd.decompress(frame, (int) Zstd.getFrameContentSize(frame)),
                     StandardCharsets.UTF_8);
-            assertThat(record).startsWith("WARC/1.1\r\n").contains("\r\nWARC-Type: " + entries.get(i).type() + "\r\n")
-                    .endsWith("\r\n\r\n");
+            assertThat(record).startsWith("WARC/1.1\r\n")
+                    .contains("\r\nWARC-Type: " + entries.get(i).type() + "\r\n").endsWith("\r\n\r\n");
             assertThat(record.indexOf("WARC/1.1\r\n", 1)).as("a second record in frame %d", i).isEqualTo(-1);
         }
         for (WarcLocation at : locations) {
