@@ -6,9 +6,9 @@
 # The crawler first crawls the same site on a second port WARMUPS times (default 2; the first is "cold": a fresh
 # JVM), then, in the same JVM, the measured crawl ("warm": the JIT has compiled the hot paths); each port has its
 # own access log. nginx's CPU per request counts the requests of both ports.
-# With --warc, what WARC output costs: the warm-up crawls write WARCs (gzip, zstd, ...), then WARC_ROUNDS rounds (default 2) of
-# three warm crawls alternate without WARC output, with gzip and with zstd, and the last two lines give, for gzip
-# and zstd, the median pages/s and CPU per page against the crawls without, and their ratio.
+# With --warc, what WARC output costs: the warm-up crawls write WARCs (gzip, zstd, ...), then WARC_ROUNDS rounds
+# (default 2) of three warm crawls alternate without WARC output, with gzip and with zstd, and the last two lines
+# give, for gzip and zstd, the median pages/s and CPU per page against the crawls without, and their ratio.
 #
 #   crawler-bench/crawl-bench.sh [--warc] [SECTIONS] [PAGES] [THREADS] [CONNECTIONS]
 #

@@ -28,11 +28,11 @@ import org.sievecrawler.warc.WarcCompression;
  * through the second crawl of this site and had settled by the third. Every crawl is reported: "cold" (the first,
  * in a fresh JVM), "warmup-N", and the measured "warm". Run by {@code crawler-bench/crawl-bench.sh}.
  *
- * <p>With {@code --warc} it measures what WARC output costs: the warm-up crawls write WARC files (gzip, zstd, gzip, ...:
- * so that the code of both is compiled too), then {@code -DwarcRounds=N} rounds (default 2) of three warm crawls of the same site
- * alternate without WARC output, with gzip and with zstd (each into its own folder, OUT_DIR-nowarc-N,
- * OUT_DIR-gzip-N, OUT_DIR-zstd-N), and two last lines give, for gzip and for zstd, the median pages/s and CPU
- * per page against the crawls without WARC output, and their ratio.
+ * <p>With {@code --warc} it measures what WARC output costs: the warm-up crawls write WARC files (gzip, zstd, gzip,
+ * ...: so that the code of both is compiled too), then {@code -DwarcRounds=N} rounds (default 2) of three warm crawls
+ * of the same site alternate without WARC output, with gzip and with zstd (each into its own folder, OUT_DIR-nowarc-N,
+ * OUT_DIR-gzip-N, OUT_DIR-zstd-N), and two last lines give, for gzip and for zstd, the median pages/s and CPU per page
+ * against the crawls without WARC output, and their ratio.
  *
  * <pre>
  * java -cp crawler-bench/target/benchmarks.jar org.sievecrawler.bench.CrawlBench [--warc] SEED OUT_DIR [THREADS]
