@@ -1,6 +1,7 @@
 package org.sievecrawler.warc;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 import com.github.luben.zstd.ZstdInputStream;
 import java.io.ByteArrayInputStream;
@@ -17,13 +18,15 @@ import java.nio.file.Path;
  * tell where a record's frame starts, so the listing and the tests read these files through this class.
  *
  * <p>Files with a dictionary frame (allowed by the IIPC WARC-zstd proposal; {@link WarcArchive} writes none) are
- * reported as unreadable rather than read. Not thread-safe: one thread at a time; it holds the file open until
- * {@link #close()}.
+ * reported as unreadable rather than read. Not thread-safe: one thread at a time; it holds the file open (and a
+ * native decompression context) until {@link #close()}.
  */
 public final class ZstdFrames implements AutoCloseable {
     private static final int ZSTD_MAGIC = 0xFD2FB528;
     private static final int DICTIONARY_MAGIC = 0x184D2A5D;
     private static final int FIRST_READ = 64 * 1024;
+    /** How much is read from the file at once: frames are found and decompressed from this window. */
+    private static final int WINDOW = 1024 * 1024;
 
     /**
      * One frame.
@@ -36,7 +39,10 @@ public final class ZstdFrames implements AutoCloseable {
 
     private final Path file;
     private final FileChannel channel;
+    private final ZstdDecompressCtx decompressor = new ZstdDecompressCtx();
     private long position;
+    private byte[] window = new byte[0];
+    private long windowStart;
 
     /** Opens {@code file}, to read it from its start (or from {@link #seek}). */
     public ZstdFrames(Path file) throws IOException {
@@ -97,9 +103,16 @@ public final class ZstdFrames implements AutoCloseable {
                         + error + ")");
             }
             byte[] content;
-            try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(bytes, 0, (int) size))) {
-                content = in.readAllBytes();
-            } catch (IOException e) {
+            try {
+                long contentSize = Zstd.getFrameContentSize(bytes, 0, (int) size);
+                if (contentSize >= 0 && contentSize <= Integer.MAX_VALUE - 8) {
+                    content = decompressor.decompress(bytes, 0, (int) size, (int) contentSize);
+                } else { // the frame does not state its size: decompress it as a stream
+                    try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(bytes, 0, (int) size))) {
+                        content = in.readAllBytes();
+                    }
+                }
+            } catch (IOException | ZstdException e) {
                 throw problem("a corrupt frame (" + e.getMessage() + ")");
             }
             Frame frame = new Frame(position, content);
@@ -108,15 +121,22 @@ public final class ZstdFrames implements AutoCloseable {
         }
     }
 
+    /** Up to {@code length} bytes of the file from {@code at} (fewer at its end), from the window when it has them. */
     private byte[] read(long at, int length) throws IOException {
-        ByteBuffer buffer = ByteBuffer.allocate(length);
-        while (buffer.hasRemaining()) {
-            if (channel.read(buffer, at + buffer.position()) < 0) {
-                break;
+        if (at < windowStart || at + length > windowStart + window.length) {
+            long left = channel.size() - at;
+            ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(Math.max(length, WINDOW), left));
+            while (buffer.hasRemaining()) {
+                if (channel.read(buffer, at + buffer.position()) < 0) {
+                    break;
+                }
             }
+            window = buffer.position() == buffer.capacity() ? buffer.array()
+                    : java.util.Arrays.copyOf(buffer.array(), buffer.position());
+            windowStart = at;
         }
-        byte[] bytes = buffer.array();
-        return buffer.position() == length ? bytes : java.util.Arrays.copyOf(bytes, buffer.position());
+        int from = (int) (at - windowStart);
+        return java.util.Arrays.copyOfRange(window, from, Math.min(from + length, window.length));
     }
 
     private IOException problem(String what) {
@@ -125,6 +145,10 @@ public final class ZstdFrames implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        channel.close();
+        try {
+            channel.close();
+        } finally {
+            decompressor.close();
+        }
     }
 }
