@@ -14,8 +14,8 @@ import java.nio.file.Path;
 /**
  * Reads a {@code .warc.zst} file frame by frame: where each Zstandard frame starts, and its content decompressed
  * whole, for jwarc to parse as plain WARC (one record per frame as {@link WarcArchive} writes, or more). jwarc 0.36
- * reads {@code .warc.zst} itself, but its reader never reports the end of such a file (it loops there) and cannot
- * tell where a record's frame starts, so the listing and the tests read these files through this class.
+ * reads {@code .warc.zst} itself, but its reader loops without end on these files (at the end of a small one, in
+ * the middle of a large one), so the listing and the tests read them through this class.
  *
  * <p>Files with a dictionary frame (allowed by the IIPC WARC-zstd proposal; {@link WarcArchive} writes none) are
  * reported as unreadable rather than read. Not thread-safe: one thread at a time; it holds the file open (and a
