@@ -21,11 +21,13 @@ import org.sievecrawler.checkpoint.CrawlStart;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
+import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sieve.CorruptFilterException;
+import org.sievecrawler.sieve.PendingUrl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -221,6 +223,10 @@ public final class Crawler {
             if (restored == null) {
                 List<String> seeds = claim.seeds().urls();
                 frontier.offerSeeds(seeds);
+                if (profile.scope().sitemaps()) { // after the seeds: a host's pages first, then its sitemap
+                    frontier.offer(seeds.stream().map(HostKey::of).distinct()
+                            .map(host -> PendingUrl.sitemap(HostKey.sitemapUrl(host), 0, null)).toList());
+                }
                 checkpointer.write(null, null); // a crawl killed before the first interval is resumable too
                 LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),
                         profile.fetch().threads(), out);
@@ -248,7 +254,7 @@ public final class Crawler {
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
                     profile.sieve().expectedUrls(), frontier.estimatedSeen(), frontier.falsePositiveRate(),
                     frontier.size(), fetching.parsing(), stats.failedAttempts(), stats.retries(),
-                    fetching.reconnects(), frontier.unreachableHosts());
+                    fetching.reconnects(), frontier.unreachableHosts(), stats.sitemapUrls());
             summary.writeTo(out.resolve(CrawlFolder.SUMMARY));
             ProgressReporter.LOG.info(summary.line());
             return summary;
