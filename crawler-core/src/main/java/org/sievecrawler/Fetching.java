@@ -38,7 +38,8 @@ import org.sievecrawler.warc.WarcArchive;
  * same fetcher threads and per-page pipeline as a single-node {@link Crawler} (checks, fetch, archive, parse,
  * links, record), taking leases from any {@link LeaseSource}, with its output in one folder: pages.jsonl (appended
  * to, so a process started again goes on with its file), WARC files, and a progress line every
- * {@code progress.interval} (also appended to progress.jsonl). The folder is locked while this is open, so two processes never share it.
+ * {@code progress.interval} (also appended to progress.jsonl). The folder is locked while this is open, so two
+ * processes never share it.
  *
  * <pre>
  *   LeaseSource --lease--> FetchWorker: checks -> fetch -> archive -> parse -> links -> record --> lease closed

@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * in the same file; {@code elapsed} starts again from 0 at each run), flushed line by line so a report can be drawn
  * while the crawl runs or after it was killed. The fields are the line's, by the names of its text form, after
  * {@code at}, the time it was written (ISO-8601, to the millisecond; {@code elapsed} is in whole seconds):
- * {@code {"at":"2026-11-23T19:34:05.120Z","fetched":12034,"rate":2510.3,"avg":2400.1,"queued":8123,"seen":20155,"fpr":2.0E-4,"fallback":0.003,
- * "hosts":3,"active":16,"threads":16,"errors":12,"retries":8,"robotsRefused":4,"bytes":146800640,"elapsed":5}}.
+ * {@code {"at":"2026-11-23T19:34:05.120Z","fetched":12034,"rate":2510.3,"avg":2400.1,"queued":8123,"seen":20155,
+ * "fpr":2.0E-4,"fallback":0.003,"hosts":3,"active":16,"threads":16,"errors":12,"retries":8,"robotsRefused":4,
+ * "bytes":146800640,"elapsed":5}}.
  *
  * <p>Thread-safe: lines are written whole, one at a time. Reading the file is the report's
  * ({@link org.sievecrawler.report.CrawlReport}).

@@ -32,7 +32,10 @@ public final class ProgressReporter implements AutoCloseable {
         this(interval, fetchedAtStart, snapshot, line -> { });
     }
 
-    /** {@link #ProgressReporter(Duration, long, LongFunction)}, giving every line {@link #next()} makes to {@code listener}. */
+    /**
+     * {@link #ProgressReporter(Duration, long, LongFunction)}, giving every line {@link #next()} makes to
+     * {@code listener}.
+     */
     public ProgressReporter(Duration interval, long fetchedAtStart, LongFunction<ProgressLine> snapshot,
             Consumer<ProgressLine> listener) {
         this.snapshot = snapshot;

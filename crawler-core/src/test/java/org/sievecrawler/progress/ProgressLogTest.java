@@ -24,7 +24,9 @@ class ProgressLogTest {
 
     @Test
     void aLineIsOneJsonObjectWithTheFieldsOfTheTextLine() throws Exception {
-        JsonNode json = new ObjectMapper().readTree(ProgressLog.json(line(120, 9), Instant.parse("2026-11-23T19:34:05.120456Z")));
+        Instant at = Instant.parse("2026-11-23T19:34:05.120456Z");
+
+        JsonNode json = new ObjectMapper().readTree(ProgressLog.json(line(120, 9), at));
 
         assertThat(json.get("at").asText()).isEqualTo("2026-11-23T19:34:05.120Z");
         assertThat(json.get("fetched").asLong()).isEqualTo(120);
