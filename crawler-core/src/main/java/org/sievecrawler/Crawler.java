@@ -26,6 +26,7 @@ import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressReporter;
+import org.sievecrawler.report.CrawlReport;
 import org.sievecrawler.sieve.CorruptFilterException;
 import org.sievecrawler.sieve.PendingUrl;
 import org.slf4j.Logger;
@@ -41,6 +42,7 @@ import org.slf4j.LoggerFactory;
  *         -> Fetching: FetchWorker: checks -> fetch -> archive -> parse (ParsePool) -> links -> record
  *         -> lease closed with its record and links -> Frontier
  *   records -> pages.jsonl and counters, exchanges -> WARC, progress lines (Fetching); checkpoints (Checkpointer)
+ *   at the end: summary.json, then report.html (CrawlReport; a failure to write it is a warning)
  * </pre>
  *
  * <p>Before it: the seeds ({@link Seeds}), the heap the Sieve needs
@@ -256,6 +258,7 @@ public final class Crawler {
                     frontier.size(), fetching.parsing(), stats.failedAttempts(), stats.retries(),
                     fetching.reconnects(), frontier.unreachableHosts(), stats.sitemapUrls());
             summary.writeTo(out.resolve(CrawlFolder.SUMMARY));
+            writeReport(out);
             ProgressReporter.LOG.info(summary.line());
             return summary;
         }
@@ -275,6 +278,16 @@ public final class Crawler {
             return Frontier.resume(settings, clock, recorder, restored.frontier());
         } catch (CorruptFilterException e) {
             throw new CheckpointException(e.getMessage(), e);
+        }
+    }
+
+    /** report.html, a view of the crawl's files: when it cannot be written, the crawl is not failed for it. */
+    private static void writeReport(Path out) {
+        try {
+            LOG.info("report: {}", CrawlReport.write(out));
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("the crawl's report could not be written (run \"crawler report {}\" to try again): {}", out,
+                    e.getMessage());
         }
     }
 

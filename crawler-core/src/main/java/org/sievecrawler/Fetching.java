@@ -26,6 +26,7 @@ import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
+import org.sievecrawler.progress.ProgressLog;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
@@ -37,7 +38,8 @@ import org.sievecrawler.warc.WarcArchive;
  * same fetcher threads and per-page pipeline as a single-node {@link Crawler} (checks, fetch, archive, parse,
  * links, record), taking leases from any {@link LeaseSource}, with its output in one folder: pages.jsonl (appended
  * to, so a process started again goes on with its file), WARC files, and a progress line every
- * {@code progress.interval}. The folder is locked while this is open, so two processes never share it.
+ * {@code progress.interval} (also appended to progress.jsonl). The folder is locked while this is open, so two
+ * processes never share it.
  *
  * <pre>
  *   LeaseSource --lease--> FetchWorker: checks -> fetch -> archive -> parse -> links -> record --> lease closed
@@ -199,8 +201,10 @@ public final class Fetching implements AutoCloseable {
                 fetchers::limitReached);
         long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's average
         AtomicReference<Instant> previousLine = new AtomicReference<>(startedAt);
-        try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(), fetchedBefore,
-                previous -> line(gauges.get(), source, startedAt, fetchedBefore, previousLine, previous))) {
+        try (ProgressLog progressLog = ProgressLog.append(out.resolve(CrawlFolder.PROGRESS), clock);
+                ProgressReporter progress = new ProgressReporter(profile.progress().interval(), fetchedBefore,
+                        previous -> line(gauges.get(), source, startedAt, fetchedBefore, previousLine, previous),
+                        progressLog)) {
             try {
                 fetchers.run(worker, source);
             } finally {
