@@ -59,7 +59,10 @@ public record ProgressLine(long fetched, double ratePerSecond, double averagePer
         return perSecond > 0 ? String.format(Locale.ROOT, "%.2f", perSecond) : "0";
     }
 
-    /** A share as a percentage without the sign: two decimals ("0.02"), two significant digits below 0.1. */
+    /**
+     * A share as a percentage without the sign: two decimals ("1.25", "0.00"), two significant digits below 0.1 %
+     * ("0.020").
+     */
     public static String percent(double rate) {
         double p = rate * 100;
         return p >= 0.1 || p == 0 ? String.format(Locale.ROOT, "%.2f", p) : String.format(Locale.ROOT, "%.2g", p);
