@@ -25,6 +25,7 @@ import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
+import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.report.CrawlReport;
 import org.sievecrawler.sieve.CorruptFilterException;
@@ -302,6 +303,15 @@ public final class Crawler {
     /** The crawl's live counters (for progress displays and benchmarks); thread-safe. */
     public CrawlStats stats() {
         return stats;
+    }
+
+    /**
+     * The progress line now, while the fetchers run (empty before and after), for a display that polls it: as a
+     * logged line, but {@code rate} is over this run, as {@code avg}. Reads the Sieve's gauges; thread-safe.
+     */
+    public Optional<ProgressLine> progressNow() {
+        Fetching fetching = running.get();
+        return fetching == null ? Optional.empty() : fetching.progressNow();
     }
 
     /**
