@@ -21,11 +21,15 @@ import org.sievecrawler.checkpoint.CrawlStart;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
+import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
+import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressReporter;
+import org.sievecrawler.report.CrawlReport;
 import org.sievecrawler.sieve.CorruptFilterException;
+import org.sievecrawler.sieve.PendingUrl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +43,7 @@ import org.slf4j.LoggerFactory;
  *         -> Fetching: FetchWorker: checks -> fetch -> archive -> parse (ParsePool) -> links -> record
  *         -> lease closed with its record and links -> Frontier
  *   records -> pages.jsonl and counters, exchanges -> WARC, progress lines (Fetching); checkpoints (Checkpointer)
+ *   at the end: summary.json, then report.html (CrawlReport; a failure to write it is a warning)
  * </pre>
  *
  * <p>Before it: the seeds ({@link Seeds}), the heap the Sieve needs
@@ -221,6 +226,10 @@ public final class Crawler {
             if (restored == null) {
                 List<String> seeds = claim.seeds().urls();
                 frontier.offerSeeds(seeds);
+                if (profile.scope().sitemaps()) { // after the seeds: a host's pages first, then its sitemap
+                    frontier.offer(seeds.stream().map(HostKey::of).distinct()
+                            .map(host -> PendingUrl.sitemap(HostKey.sitemapUrl(host), 0, null)).toList());
+                }
                 checkpointer.write(null, null); // a crawl killed before the first interval is resumable too
                 LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),
                         profile.fetch().threads(), out);
@@ -248,8 +257,9 @@ public final class Crawler {
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
                     profile.sieve().expectedUrls(), frontier.estimatedSeen(), frontier.falsePositiveRate(),
                     frontier.size(), fetching.parsing(), stats.failedAttempts(), stats.retries(),
-                    fetching.reconnects(), frontier.unreachableHosts());
+                    fetching.reconnects(), frontier.unreachableHosts(), stats.sitemapUrls());
             summary.writeTo(out.resolve(CrawlFolder.SUMMARY));
+            writeReport(out);
             ProgressReporter.LOG.info(summary.line());
             return summary;
         }
@@ -272,6 +282,16 @@ public final class Crawler {
         }
     }
 
+    /** report.html, a view of the crawl's files: when it cannot be written, the crawl is not failed for it. */
+    private static void writeReport(Path out) {
+        try {
+            LOG.info("report: {}", CrawlReport.write(out));
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("the crawl's report could not be written (run \"crawler report {}\" to try again): {}", out,
+                    e.getMessage());
+        }
+    }
+
     private static long pagesLength(Fetching fetching) {
         try {
             return fetching.pagesLength();
@@ -283,6 +303,15 @@ public final class Crawler {
     /** The crawl's live counters (for progress displays and benchmarks); thread-safe. */
     public CrawlStats stats() {
         return stats;
+    }
+
+    /**
+     * The progress line now, while the fetchers run (empty before and after), for a display that polls it: as a
+     * logged line, but {@code rate} is over this run, as {@code avg}. Reads the Sieve's gauges; thread-safe.
+     */
+    public Optional<ProgressLine> progressNow() {
+        Fetching fetching = running.get();
+        return fetching == null ? Optional.empty() : fetching.progressNow();
     }
 
     /**

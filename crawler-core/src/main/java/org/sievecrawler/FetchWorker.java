@@ -24,8 +24,13 @@ import org.sievecrawler.frontier.RobotsLease;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.RedirectTarget;
 import org.sievecrawler.parse.ParsedPage;
+import org.sievecrawler.politeness.HostKey;
+import org.sievecrawler.politeness.RobotsRules;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sitemap.SitemapContent;
+import org.sievecrawler.sitemap.SitemapException;
+import org.sievecrawler.sitemap.SitemapReader;
 import org.sievecrawler.sink.CrawlSink;
 import org.sievecrawler.sink.PageRecord;
 import org.sievecrawler.sink.PageRecords;
@@ -47,6 +52,13 @@ import org.slf4j.LoggerFactory;
  * Every end is one {@link PageRecord} (built by {@link PageRecords}) that closes the page's lease, with the links
  * to admit as one batch; a host's robots.txt has its own lease and steps ({@link #handleRobots}). Records, exchanges
  * and counts go to the {@link CrawlSink}.
+ *
+ * <p>A sitemap ({@link PendingUrl.Purpose#SITEMAP}: one robots.txt names, a seed host's {@code /sitemap.xml} with
+ * {@code scope.sitemaps}, or one a sitemap index lists) is a page of a special kind: it has a page lease, so the
+ * host's politeness delay and connection limit, robots.txt and traps apply as to any request, and it takes the host's
+ * sitemap budget ({@code scope.max-sitemaps-per-host}) instead of its pages'. Its body is read up to
+ * {@code scope.max-sitemap-bytes} whatever its Content-Type, and read in the fetcher thread ({@link #readSitemap}),
+ * not parsed as HTML.
  *
  * <p>With WARC output on, every exchange the fetcher captured (pages, redirects, error pages, retried attempts,
  * robots.txt) goes to the archive from the thread that fetched it, after the host's slot is released; the page's
@@ -86,16 +98,18 @@ final class FetchWorker {
     private final LongPredicate limitReached;
     private final AtomicLong pagesTaken;
     private final ParsePool parsers;
+    private final SitemapReader sitemaps;
     /** An Error a parse thread met; the fetchers pass it on, which ends the crawl. */
     private final AtomicReference<Error> fatal = new AtomicReference<>();
     private final AtomicReference<IOException> parseFailure = new AtomicReference<>();
 
     /** The profile's keys a fetcher reads, read once. */
     private record Settings(long maxPages, int maxRedirects, List<String> accept, long maxPageBytes,
-            boolean warcMetadata) {
+            boolean warcMetadata, long maxSitemapBytes) {
         static Settings of(CrawlProfile profile) {
             return new Settings(profile.limits().maxPages(), profile.fetch().maxRedirects(), profile.fetch().accept(),
-                    profile.limits().maxPageBytes(), profile.output().warcMetadata());
+                    profile.limits().maxPageBytes(), profile.output().warcMetadata(),
+                    profile.scope().maxSitemapBytes());
         }
     }
 
@@ -121,6 +135,7 @@ final class FetchWorker {
         this.pagesTaken = new AtomicLong(output.decided()); // a resumed crawl's max-pages counts what it did before
         int cores = Runtime.getRuntime().availableProcessors();
         this.parsers = new ParsePool(cores, PARSE_BACKLOG_PAGES_PER_CORE * cores, PARSE_BACKLOG_BYTES);
+        this.sitemaps = new SitemapReader(settings.maxSitemapBytes());
     }
 
     /**
@@ -195,7 +210,8 @@ final class FetchWorker {
             lease.complete(refused.get());
             return;
         }
-        FetchResult result = fetcher.fetch(task.url());
+        FetchResult result = task.isSitemap() ? fetcher.fetch(task.url(), settings.maxSitemapBytes())
+                : fetcher.fetch(task.url());
         if (result instanceof FetchResult.Failure failure) {
             handleFailure(lease, failure);
             return;
@@ -209,6 +225,8 @@ final class FetchWorker {
         Optional<WarcLocation> at = output.archive(page.exchange());
         if (page.status() >= 400) {
             done(lease, PageRecords.httpError(task, page), at, List.of());
+        } else if (task.isSitemap()) {
+            readSitemap(lease, page, at);
         } else if (!HttpFetcher.isParseable(page.contentType(), settings.accept())) {
             done(lease, PageRecords.notHtml(task, page), at, List.of());
         } else {
@@ -265,11 +283,66 @@ final class FetchWorker {
                 lease.hostUnreachable(failure.unreachableReason());
             }
         } else {
-            lease.rules(checks.robotsRules(lease.url(), response));
+            RobotsRules rules = checks.robotsRules(lease.url(), response);
+            lease.rules(rules, namedSitemaps(lease.url(), rules.sitemaps()));
         }
         for (HttpExchange exchange : response.exchanges()) {
             output.archive(exchange);
         }
+    }
+
+    /**
+     * The sitemaps a host's robots.txt (at {@code robotsUrl}) names, as sitemap tasks at depth 0 with robots.txt as
+     * their referrer: those the scope accepts and that are on the host itself (a robots.txt naming another host's
+     * sitemaps is not followed there: that host's own robots.txt speaks for it); the others are counted as
+     * rejected links.
+     */
+    private List<PendingUrl> namedSitemaps(String robotsUrl, List<String> named) {
+        if (named.isEmpty()) {
+            return List.of();
+        }
+        String host = HostKey.of(robotsUrl);
+        List<PendingUrl> tasks = new ArrayList<>(named.size());
+        for (LinkDecision decision : pages.listed(robotsUrl, named, 0)) {
+            if (decision instanceof LinkDecision.Accept accept && HostKey.of(accept.url()).equals(host)) {
+                tasks.add(PendingUrl.sitemap(accept.url(), 0, robotsUrl));
+            } else {
+                output.linkRejected(decision instanceof LinkDecision.Reject reject ? reject.reason().label()
+                        : "sitemap-of-other-host");
+            }
+        }
+        return tasks;
+    }
+
+    /**
+     * The read step of a sitemap (a 2xx or 3xx-without-Location answer), in the fetcher thread: its URLs (pages one
+     * level deeper, or an index's sitemaps at its own depth) go through the same scope and Sieve as links, and it is
+     * recorded with outcome {@code sitemap} and the number of URLs it lists; one cut at
+     * {@code scope.max-sitemap-bytes} or in no sitemap format is recorded as an error, none of its URLs followed.
+     */
+    private void readSitemap(PageLease lease, FetchResult.Page page, Optional<WarcLocation> at) throws IOException {
+        PendingUrl task = lease.task();
+        SitemapContent content;
+        try {
+            if (page.truncated()) {
+                throw new SitemapException("sitemap " + task.url() + " has more than scope.max-sitemap-bytes "
+                        + settings.maxSitemapBytes() + " bytes");
+            }
+            content = sitemaps.read(task.url(), page.body(), page.length());
+        } catch (SitemapException e) {
+            LOG.info("{}", e.getMessage());
+            done(lease, PageRecords.unreadableSitemap(task, page, e.getMessage()), at, List.of());
+            return;
+        }
+        List<PendingUrl> found = accepted(pages.listed(task.url(), content.pages(), task.depth() + 1), task);
+        for (LinkDecision decision : pages.listed(task.url(), content.sitemaps(), task.depth())) {
+            if (decision instanceof LinkDecision.Accept accept) {
+                found.add(PendingUrl.sitemap(accept.url(), task.depth(), task.url()));
+            } else {
+                output.linkRejected(((LinkDecision.Reject) decision).reason().label());
+            }
+        }
+        done(lease, PageRecords.sitemap(task, page, content.found()), at, found);
     }
 
     /** Hands the page to the parse pool; its lease stays open (the crawl is not out of work) until it is recorded. */

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.sievecrawler.checkpoint.CheckpointException;
@@ -26,6 +27,7 @@ import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
+import org.sievecrawler.progress.ProgressLog;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
@@ -37,7 +39,8 @@ import org.sievecrawler.warc.WarcArchive;
  * same fetcher threads and per-page pipeline as a single-node {@link Crawler} (checks, fetch, archive, parse,
  * links, record), taking leases from any {@link LeaseSource}, with its output in one folder: pages.jsonl (appended
  * to, so a process started again goes on with its file), WARC files, and a progress line every
- * {@code progress.interval}. The folder is locked while this is open, so two processes never share it.
+ * {@code progress.interval} (also appended to progress.jsonl). The folder is locked while this is open, so two
+ * processes never share it.
  *
  * <pre>
  *   LeaseSource --lease--> FetchWorker: checks -> fetch -> archive -> parse -> links -> record --> lease closed
@@ -63,6 +66,8 @@ public final class Fetching implements AutoCloseable {
     private final PageParser parser = new PageParser();
     private final LinkResolver links;
     private final FetcherThreads fetchers;
+    /** The progress line now while {@link #run} runs, else empty; for a live display. */
+    private volatile Supplier<Optional<ProgressLine>> live = Optional::empty;
 
     /** What a progress line says of the frontier, read when the line is written. */
     public record Gauges(long queued, long seen, double falsePositiveRate, int hosts) {
@@ -199,11 +204,17 @@ public final class Fetching implements AutoCloseable {
                 fetchers::limitReached);
         long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's average
         AtomicReference<Instant> previousLine = new AtomicReference<>(startedAt);
-        try (ProgressReporter progress = new ProgressReporter(profile.progress().interval(), fetchedBefore,
-                previous -> line(gauges.get(), source, startedAt, fetchedBefore, previousLine, previous))) {
+        // a line as of the start, with no state of the logged lines: its rate is over this run, as avg
+        live = () -> Optional.of(line(gauges.get(), source, startedAt, fetchedBefore,
+                new AtomicReference<>(startedAt), fetchedBefore));
+        try (ProgressLog progressLog = ProgressLog.append(out.resolve(CrawlFolder.PROGRESS), clock);
+                ProgressReporter progress = new ProgressReporter(profile.progress().interval(), fetchedBefore,
+                        previous -> line(gauges.get(), source, startedAt, fetchedBefore, previousLine, previous),
+                        progressLog)) {
             try {
                 fetchers.run(worker, source);
             } finally {
+                live = Optional::empty;
                 worker.finishParsing(); // every thread the fetchers started ends with them
                 fetchersEnded.run();
             }
@@ -213,6 +224,15 @@ public final class Fetching implements AutoCloseable {
             throw new CrawlException("the crawl's output in " + out + " failed: " + e.getMessage(), e);
         }
         return fetchers.reason();
+    }
+
+    /**
+     * The progress line now, while {@link #run} runs (empty before the fetchers start and once they ended), for a
+     * live display: like a logged line, but its {@code rate} is over this run, as {@code avg} (the logged lines'
+     * interval is theirs alone). Reads the gauges each call; thread-safe.
+     */
+    Optional<ProgressLine> progressNow() {
+        return live.get();
     }
 
     /** Asks the fetchers to stop: no new lease is taken, requests in flight get the grace period. */

@@ -27,11 +27,14 @@ import org.sievecrawler.sink.PageRecords;
 final class PageChecks {
     private final UrlTraps traps;
     private final HostBudget hostBudget;
+    /** Sitemaps per host ({@code scope.max-sitemaps-per-host}): a sitemap takes this budget, not the pages'. */
+    private final HostBudget sitemapBudget;
     private final RobotsPolicy robots;
 
     PageChecks(CrawlProfile profile) {
         this.traps = UrlTraps.of(profile.scope());
         this.hostBudget = new HostBudget(profile.limits().maxPagesPerHost());
+        this.sitemapBudget = new HostBudget(profile.scope().maxSitemapsPerHost(), "scope.max-sitemaps-per-host");
         this.robots = new RobotsPolicy(profile.fetch().robotsAgentName(), profile.politeness().maxCrawlDelay());
     }
 
@@ -56,7 +59,8 @@ final class PageChecks {
                     rules.kind() == RobotsRules.Kind.PARSED ? "disallowed by robots.txt" : rules.reason()));
         }
         // after robots.txt: a page it refuses costs no request, so takes none of the budget
-        Optional<String> hostFull = task.attempt() == 0 ? hostBudget.take(task.url()) : Optional.empty();
+        HostBudget budget = task.isSitemap() ? sitemapBudget : hostBudget;
+        Optional<String> hostFull = task.attempt() == 0 ? budget.take(task.url()) : Optional.empty();
         return hostFull.map(why -> PageRecords.refused(task, Outcome.TRAP, why));
     }
 

@@ -57,6 +57,19 @@ final class PageReader {
         return decisions;
     }
 
+    /**
+     * The decisions about {@code urls} listed in the sitemap (or named in the robots.txt) at {@code at}, as links
+     * found there {@code depth} from the seeds: resolved against it, normalized and scoped like a page's links.
+     */
+    List<LinkDecision> listed(String at, List<String> urls, int depth) {
+        LinkResolver.PageLinks pageLinks = links.forPage(HttpUrl.get(at), at);
+        List<LinkDecision> decisions = new ArrayList<>(urls.size());
+        for (String url : urls) {
+            decisions.add(pageLinks.decide(url, depth));
+        }
+        return decisions;
+    }
+
     /** Where a redirect from {@code task} to {@code location} leads (see {@link LinkResolver#decideRedirect}). */
     RedirectTarget redirect(PendingUrl task, String location) {
         return links.decideRedirect(task.url(), location, task.depth());

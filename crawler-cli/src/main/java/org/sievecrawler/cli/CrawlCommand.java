@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.sievecrawler.Crawler;
@@ -33,11 +34,11 @@ import picocli.CommandLine.Spec;
         description = {"Crawls from the URL arguments and the --seeds file; seeds given there replace the"
                 + " profile's, which are used only when none are given.",
             "Flags override the profile (--set any key of it); without --profile the built-in defaults apply.",
-            "Progress is logged every progress.interval; pages.jsonl, summary.json and crawl.log go to the"
-                    + " output folder."})
+            "Progress is logged every progress.interval (at a terminal, a live line at the bottom shows it"
+                    + " instead); pages.jsonl, summary.json and crawl.log go to the output folder."})
 final class CrawlCommand implements Callable<Integer> {
-    /** The options a resumed crawl takes (besides the logging ones): everything else is its profile's. */
-    private static final Set<String> WITH_RESUME = Set.of("--resume", "--max-pages", "--set");
+    /** The options a resumed crawl takes (besides the logging ones and --no-progress): the rest is its profile's. */
+    private static final Set<String> WITH_RESUME = Set.of("--resume", "--max-pages", "--set", "--no-progress");
     /** The keys {@code --set} may change on a resume. */
     private static final String LIMITS_PREFIX = "limits.";
 
@@ -92,9 +93,16 @@ final class CrawlCommand implements Callable<Integer> {
 
     @Option(names = "--overwrite",
             description = "Start afresh in an output folder that holds an earlier crawl: delete its pages.jsonl,"
-                    + " summary.json, crawl.log, checkpoint/, frontier/ and WARC files (no other file) first."
+                    + " summary.json, crawl.log, progress.jsonl, report.html, checkpoint/, frontier/ and WARC files"
+                    + " (no other file) first."
                     + " Without it such a folder is refused.")
     boolean overwrite;
+
+    @Option(names = "--no-progress",
+            description = "No live progress line at a terminal (it is drawn when standard error is a terminal and"
+                    + " -q is not given); the progress log lines go to the console instead, as when not at a"
+                    + " terminal.")
+    boolean noProgress;
 
     @Option(names = "--resume", paramLabel = "DIR",
             description = "Continue the stopped or killed crawl in DIR, with the profile it was started with;"
@@ -145,7 +153,7 @@ final class CrawlCommand implements Callable<Integer> {
             return CrawlerCommand.USAGE;
         }
         return CrawlRun.run(profile, overwrite ? Crawler.Start.OVERWRITE : Crawler.Start.NEW, root.stopSignal(),
-                logging.format, spec.commandLine().getOut(), err);
+                logging.format, terminal(), spec.commandLine().getOut(), err);
     }
 
     /** {@code --resume DIR}: the crawl goes on with the profile its checkpoint saved; other options are refused. */
@@ -183,8 +191,13 @@ final class CrawlCommand implements Callable<Integer> {
             err.println("crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
-        return CrawlRun.run(profile, Crawler.Start.RESUME, root.stopSignal(), logging.format,
+        return CrawlRun.run(profile, Crawler.Start.RESUME, root.stopSignal(), logging.format, terminal(),
                 spec.commandLine().getOut(), err);
+    }
+
+    /** Where the live progress line goes: standard error if it is a terminal, unless -q or --no-progress. */
+    private Optional<ErrTerminal> terminal() {
+        return noProgress || logging.quiet.length > 0 ? Optional.empty() : ErrTerminal.detect();
     }
 
     /**

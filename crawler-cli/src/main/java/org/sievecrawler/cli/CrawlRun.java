@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,10 +39,23 @@ final class CrawlRun {
     private CrawlRun() {
     }
 
+    /** {@link #run(CrawlProfile, Crawler.Start, StopSignal, LogSetup.Format, Optional, PrintWriter, PrintWriter)}
+     * without a live progress line. */
     static int run(CrawlProfile profile, Crawler.Start start, StopSignal signal, LogSetup.Format logFormat,
             PrintWriter out, PrintWriter err) {
+        return run(profile, start, signal, logFormat, Optional.empty(), out, err);
+    }
+
+    /**
+     * Runs the crawl; with a {@code terminal}, a live progress line is drawn on it while the fetchers run
+     * ({@link LiveProgress}), erased before the summary is printed.
+     */
+    static int run(CrawlProfile profile, Crawler.Start start, StopSignal signal, LogSetup.Format logFormat,
+            Optional<ErrTerminal> terminal, PrintWriter out, PrintWriter console) {
         Path dir = profile.output().dir();
         Crawler crawler = new Crawler(profile, start);
+        LiveProgress live = LiveProgress.start(terminal, crawler::progressNow);
+        PrintWriter err = live.messages(console);
         AtomicBoolean stopped = new AtomicBoolean();
         CountDownLatch reported = new CountDownLatch(1);
         String resumeWith = "resume with: crawler crawl --resume " + dir;
@@ -70,6 +84,7 @@ final class CrawlRun {
             // crawl.log opens once the folder is the crawl's: a refused crawl leaves an earlier crawl's log alone
             CrawlSummary summary = crawler.run(() -> fileLog.set(fileLog(dir, logFormat,
                     start == Crawler.Start.RESUME)));
+            live.close();
             out.println(summary.line());
             String written = dir.resolve("pages.jsonl") + ", " + dir.resolve("summary.json");
             out.println("wrote " + written + (profile.output().warc()
@@ -93,6 +108,7 @@ final class CrawlRun {
             err.println("crawl failed: " + e.getMessage());
             return stopped.get() ? STOPPED : FAILED;
         } finally {
+            live.close();
             out.flush();
             err.flush();
             closeQuietly(fileLog.get());

@@ -6,9 +6,10 @@ import picocli.CommandLine.Command;
 
 /**
  * The top-level {@code crawler} command and its subcommands: {@code crawl}, {@code demo},
- * {@code profile check}, {@code sieve-plan}, {@code warc ls}, {@code cluster init}, {@code cluster seed} and
- * {@code cluster status}. It also holds what the subcommands share: where profiles come from, where a stop signal
- * comes from, where the cluster clients come from and the time a polling command waits by (a test replaces each).
+ * {@code profile check}, {@code sieve-plan}, {@code warc ls}, {@code report}, {@code cluster init},
+ * {@code cluster seed} and {@code cluster status}. It also holds what the subcommands share: where profiles come
+ * from, where a stop signal comes from, where the cluster clients come from and the time a polling command waits by
+ * (a test replaces each).
  *
  * <p>Exit codes: 0 finished; 1 the crawl failed (including a crawl that received no response at all); 2 usage or
  * profile error, or a crawl refused (output folder in use, nothing to resume); 130 stopped by Ctrl-C (SIGINT;
@@ -22,7 +23,7 @@ import picocli.CommandLine.Command;
         versionProvider = ManifestVersion.class,
         description = "A single-node web crawler with a probabilistic (Bloom-filtered) frontier.",
         subcommands = {CrawlCommand.class, DemoCommand.class, ProfileCommand.class, SievePlanCommand.class,
-            WarcCommand.class, ClusterCommand.class},
+            WarcCommand.class, ReportCommand.class, ClusterCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             " 0:finished",

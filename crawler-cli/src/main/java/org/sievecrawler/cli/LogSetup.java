@@ -10,6 +10,9 @@ import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.FileAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
+import ch.qos.logback.core.filter.Filter;
+import ch.qos.logback.core.spi.FilterReply;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +25,7 @@ import org.slf4j.LoggerFactory;
  */
 final class LogSetup {
     static final String CONSOLE = "CONSOLE";
+    static final String PROGRESS = "org.sievecrawler.progress";
     static final String CONSOLE_PATTERN = "%d{HH:mm:ss.SSS} %-5level %logger{24} - %msg%n";
     static final String FILE_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger - %msg%n";
 
@@ -44,7 +48,7 @@ final class LogSetup {
         Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.setLevel(verbosity >= 2 ? Level.TRACE : verbosity == 1 ? Level.DEBUG
                 : verbosity == 0 ? Level.INFO : verbosity == -1 ? Level.WARN : Level.ERROR);
-        context.getLogger("org.sievecrawler.progress").setLevel(verbosity >= -1 ? Level.INFO : Level.ERROR);
+        context.getLogger(PROGRESS).setLevel(verbosity >= -1 ? Level.INFO : Level.ERROR);
         context.getLogger("okhttp3").setLevel(verbosity >= 2 ? Level.TRACE : Level.WARN);
         // the Kafka clients log their whole configuration at INFO and every failed connection attempt at WARN;
         // the cluster commands say what went wrong themselves
@@ -77,6 +81,35 @@ final class LogSetup {
         return () -> {
             root.detachAppender(appender);
             appender.stop();
+        };
+    }
+
+    /**
+     * Writes the console's log lines to {@code stream} (above a live progress line, {@link StatusLine}) and leaves
+     * the progress lines (logger {@code org.sievecrawler.progress}) out of the console, until the returned handle
+     * is closed; crawl.log is not touched. Closing it gives the console back standard error and clears its filters
+     * (config/logback.xml sets none).
+     */
+    static AutoCloseable consoleAbove(OutputStream stream) {
+        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)
+                || !(context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender(CONSOLE)
+                        instanceof ConsoleAppender<ILoggingEvent> appender)) {
+            return () -> { };
+        }
+        Filter<ILoggingEvent> noProgress = new Filter<>() {
+            @Override
+            public FilterReply decide(ILoggingEvent event) {
+                return event.getLoggerName().equals(PROGRESS) ? FilterReply.DENY : FilterReply.NEUTRAL;
+            }
+        };
+        noProgress.setContext(context);
+        noProgress.start();
+        appender.addFilter(noProgress);
+        appender.setOutputStream(stream);
+        return () -> {
+            appender.stop(); // start() takes System.err again
+            appender.clearAllFilters();
+            appender.start();
         };
     }
 

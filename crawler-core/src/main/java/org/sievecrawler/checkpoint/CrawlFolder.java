@@ -11,10 +11,10 @@ import java.util.regex.Pattern;
 
 /**
  * The files a crawl keeps in its output folder, by name: {@code pages.jsonl}, {@code summary.json},
- * {@code crawl.log}, {@code checkpoint/}, {@code frontier/} and the WARC files {@code PREFIX-*.warc.gz} (or
- * {@code .warc.zst}); and what a new crawl must know of them: whether an earlier crawl left its output there
- * ({@link #earlierOutput()}), so the two are never mixed, and how to start afresh ({@link #clear()}), deleting
- * those files and no other.
+ * {@code crawl.log}, {@code progress.jsonl}, {@code report.html}, {@code checkpoint/}, {@code frontier/} and the
+ * WARC files {@code PREFIX-*.warc.gz} (or {@code .warc.zst}); and what a new crawl must know of them: whether an
+ * earlier crawl left its output there ({@link #earlierOutput()}), so the two are never mixed, and how to start
+ * afresh ({@link #clear()}), deleting those files and no other.
  *
  * <p>Not thread-safe; used by the crawl holding the folder's {@link CrawlLock}, before it starts. Which earlier
  * crawl may be resumed, and what a crawl does with the folder, is {@link CrawlStart}'s to say.
@@ -23,6 +23,10 @@ public final class CrawlFolder {
     public static final String PAGES = "pages.jsonl";
     public static final String SUMMARY = "summary.json";
     public static final String LOG = "crawl.log";
+    /** The progress lines as JSON, one a line ({@link org.sievecrawler.progress.ProgressLog}). */
+    public static final String PROGRESS = "progress.jsonl";
+    /** The report page ({@link org.sievecrawler.report.CrawlReport}). */
+    public static final String REPORT = "report.html";
     /** Pending URLs spilled past sieve.max-in-memory-urls. */
     public static final String FRONTIER = "frontier";
 
@@ -40,7 +44,8 @@ public final class CrawlFolder {
 
     /**
      * The output an earlier crawl left: pages.jsonl, summary.json, checkpoint/, frontier/ and WARC files, those that
-     * exist, in that order. A crawl.log alone does not count (a crawl refused before it started leaves one).
+     * exist, in that order. A crawl.log, progress.jsonl or report.html alone does not count (a crawl refused before
+     * it started leaves a crawl.log).
      *
      * @throws IOException naming the folder when it cannot be listed
      */
@@ -56,14 +61,17 @@ public final class CrawlFolder {
     }
 
     /**
-     * Deletes the crawler's own files: pages.jsonl, summary.json, crawl.log, checkpoint/, frontier/ and the WARC
-     * files of the prefix. Other files in the folder are left alone, and so is the lock file.
+     * Deletes the crawler's own files: pages.jsonl, summary.json, crawl.log, progress.jsonl, report.html,
+     * checkpoint/, frontier/ and the WARC files of the prefix. Other files in the folder are left alone, and so is
+     * the lock file.
      *
      * @throws IOException naming the file that could not be deleted
      */
     public void clear() throws IOException {
         List<Path> files = new ArrayList<>(earlierOutput());
         files.add(dir.resolve(LOG));
+        files.add(dir.resolve(PROGRESS));
+        files.add(dir.resolve(REPORT));
         for (Path file : files) {
             try {
                 CheckpointStore.deleteTree(file);

@@ -217,6 +217,14 @@ public final class HttpFetcher implements AutoCloseable {
      *     307 and 308, or a {@link FetchResult.Failure} for a retryable status, a network error or an invalid URL
      */
     public FetchResult fetch(String url) {
+        return fetch(url, maxPageBytes);
+    }
+
+    /**
+     * {@link #fetch(String)} reading at most {@code maxBytes} body bytes (after decompression) instead of
+     * {@code limits.max-page-bytes}: for a sitemap, whose limit is {@code scope.max-sitemap-bytes}.
+     */
+    public FetchResult fetch(String url, long maxBytes) {
         long start = clock.millis();
         HttpUrl parsed = url == null ? null : HttpUrl.parse(url);
         if (parsed == null) {
@@ -228,7 +236,7 @@ public final class HttpFetcher implements AutoCloseable {
         FetchResult result;
         Call call = newCall(request);
         try (Response response = call.execute()) {
-            result = toResult(response, parsed, start, wire);
+            result = toResult(response, parsed, start, wire, maxBytes);
         } catch (IOException e) {
             result = NetworkErrors.failure(e, parsed, fetch, 0, elapsed(start));
         } finally {
@@ -252,7 +260,7 @@ public final class HttpFetcher implements AutoCloseable {
                 .header("Accept-Encoding", "gzip").tag(Wire.class, wire).build();
     }
 
-    private FetchResult toResult(Response response, HttpUrl url, long start, Wire wire) {
+    private FetchResult toResult(Response response, HttpUrl url, long start, Wire wire, long maxBytes) {
         int status = response.code();
         boolean redirect = isRedirect(status);
         boolean retryable = status == 429 || status == 502 || status == 503 || status == 504;
@@ -260,7 +268,7 @@ public final class HttpFetcher implements AutoCloseable {
         CappedBody body = null;
         if (capture || bodyMatters) {
             try {
-                body = readBody(response, maxPageBytes);
+                body = readBody(response, maxBytes);
             } catch (IOException e) {
                 if (bodyMatters) {
                     return NetworkErrors.failure(e, url, fetch, status, elapsed(start));

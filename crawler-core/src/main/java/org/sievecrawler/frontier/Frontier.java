@@ -608,7 +608,20 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         });
     }
 
-    void robotsFetched(PendingUrl task, RobotsRules rules) {
+    void robotsFetched(PendingUrl task, RobotsRules rules, List<PendingUrl> sitemaps) {
+        if (!sitemaps.isEmpty()) {
+            Lock lock = gate.shared();
+            lock.lock();
+            try {
+                if (!sealed) {
+                    List<PendingUrl> admitted = new ArrayList<>(sitemaps.size());
+                    sieve.offerAll(sitemaps, admitted);
+                    journal.append(admitted, null);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
         change(() -> hosts.robotsFetched(task, rules));
     }
 

@@ -1,6 +1,7 @@
 package org.sievecrawler.frontier;
 
 import java.time.Duration;
+import java.util.List;
 import org.sievecrawler.politeness.RobotsRules;
 import org.sievecrawler.sieve.PendingUrl;
 
@@ -30,8 +31,17 @@ public final class RobotsLease extends Lease {
 
     /** Closes the lease with the rules robots.txt gave (or the rules for its absence or failure). */
     public void rules(RobotsRules rules) {
+        rules(rules, List.of());
+    }
+
+    /**
+     * Closes the lease with the rules robots.txt gave and the sitemaps it named (sitemap tasks of its host), which
+     * are offered to the Sieve first, so the crawl is never seen out of work in between. Like seeds, they are
+     * journaled without a page that found them; a resume fetches robots.txt anew and offers them again.
+     */
+    public void rules(RobotsRules rules, List<PendingUrl> sitemaps) {
         move("report rules", State.CLOSED, State.HANDED_OUT);
-        frontier.robotsFetched(task, rules);
+        frontier.robotsFetched(task, rules, sitemaps);
     }
 
     /** Closes the lease for another attempt, no sooner than {@code backoff} from now (the host was not reached). */

@@ -17,17 +17,30 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Thread-safe and lock-free: one counter per host key (about 100 bytes a host), taken by compare-and-set, so
  * fetchers of one host never take more than the limit between them. Out of scope: the crawl's own page limit
  * ({@code limits.max-pages}) and anything to do with time; the scheduler paces hosts.
+ *
+ * <p>The same count bounds the sitemaps fetched from a host ({@code scope.max-sitemaps-per-host}), in a budget of
+ * their own: a sitemap takes none of the pages' budget.
  */
 public final class HostBudget {
     private final long maxPagesPerHost;
+    private final String key;
     private final ConcurrentHashMap<String, AtomicLong> taken = new ConcurrentHashMap<>();
 
     /** @param maxPagesPerHost pages requested from one host at most; 0 for no limit */
     public HostBudget(long maxPagesPerHost) {
-        if (maxPagesPerHost < 0) {
-            throw new IllegalArgumentException("maxPagesPerHost must be >= 0 (0 = no limit), was " + maxPagesPerHost);
+        this(maxPagesPerHost, "limits.max-pages-per-host");
+    }
+
+    /**
+     * @param maxPerHost requests of one host at most; 0 for no limit
+     * @param key the profile key the limit comes from, named when a host has had its share
+     */
+    public HostBudget(long maxPerHost, String key) {
+        if (maxPerHost < 0) {
+            throw new IllegalArgumentException(key + " must be >= 0 (0 = no limit), was " + maxPerHost);
         }
-        this.maxPagesPerHost = maxPagesPerHost;
+        this.maxPagesPerHost = maxPerHost;
+        this.key = key;
     }
 
     /**
@@ -46,7 +59,7 @@ public final class HostBudget {
         do {
             now = count.get();
             if (now >= maxPagesPerHost) {
-                return Optional.of("host " + host + " reached limits.max-pages-per-host " + maxPagesPerHost);
+                return Optional.of("host " + host + " reached " + key + " " + maxPagesPerHost);
             }
         } while (!count.compareAndSet(now, now + 1));
         return Optional.empty();

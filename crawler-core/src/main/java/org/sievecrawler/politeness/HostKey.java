@@ -57,6 +57,11 @@ public final class HostKey {
         return key.substring(start, end);
     }
 
+    /** The sitemap URL a host key has by convention, {@code /sitemap.xml} (fetched with {@code scope.sitemaps}). */
+    public static String sitemapUrl(String hostKey) {
+        return hostKey + "/sitemap.xml";
+    }
+
     /** The robots.txt URL of a host key. */
     public static String robotsUrl(String hostKey) {
         return hostKey + "/robots.txt";

@@ -58,6 +58,14 @@ public final class RobotsRules {
         return reason;
     }
 
+    /**
+     * The sitemaps robots.txt names ({@code Sitemap:} lines, absolute URLs as crawler-commons resolved them), in
+     * their order; empty unless robots.txt was parsed.
+     */
+    public java.util.List<String> sitemaps() {
+        return kind == Kind.PARSED ? java.util.List.copyOf(rules.getSitemaps()) : java.util.List.of();
+    }
+
     /** Whether {@code url} (on this host) may be fetched. */
     public boolean allows(String url) {
         switch (kind) {

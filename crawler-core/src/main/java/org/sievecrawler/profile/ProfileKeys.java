@@ -79,6 +79,21 @@ public final class ProfileKeys {
                     + " times; a URL repeating more is recorded as a trap, not fetched (the relative-link trap); 0 for"
                     + " no limit. Repeats apart (/a/b/a/c) are not counted; real sites have /up/up/ (rust-doc).",
             p -> p.scope().maxRepeatedSegments());
+    public static final ProfileKey<Boolean> SCOPE_SITEMAPS = key("scope.sitemaps", bool(), false,
+            "Whether each seed host's /sitemap.xml is fetched too; the sitemaps a host names in robots.txt (Sitemap:"
+                    + " lines) are read either way. A sitemap's URLs are followed like links found on it (depth 1,"
+                    + " the same scope and Sieve); a sitemap index's sitemaps are read in turn.",
+            p -> p.scope().sitemaps());
+    public static final ProfileKey<Integer> SCOPE_MAX_SITEMAPS_PER_HOST = key("scope.max-sitemaps-per-host",
+            integer(1, Integer.MAX_VALUE, "must be >= 1"), 50,
+            "Sitemaps (indexes included) fetched from one host at most; further ones are recorded as a trap, not"
+                    + " fetched. Counted per run: a resumed crawl counts again from 0.",
+            p -> p.scope().maxSitemapsPerHost());
+    public static final ProfileKey<Long> SCOPE_MAX_SITEMAP_BYTES = key("scope.max-sitemap-bytes", size(1),
+            50L * 1024 * 1024,
+            "Bytes a sitemap may have, after decompression (the protocol's own limit is 50MB); a larger one is"
+                    + " recorded as an error and none of its URLs followed.",
+            p -> p.scope().maxSitemapBytes());
 
     static {
         group("limits", "When the crawl stops and how much of a page it reads.");
@@ -306,7 +321,8 @@ public final class ProfileKeys {
     static CrawlProfile assemble(Values v, BiConsumer<String, IllegalArgumentException> onRefusal) {
         return new CrawlProfile(v.get(NAME), v.get(SEEDS),
                 build("scope", () -> new ScopeConfig(v.get(SCOPE_HOSTS), v.get(SCOPE_INCLUDE), v.get(SCOPE_EXCLUDE),
-                        v.get(SCOPE_MAX_DEPTH), v.get(SCOPE_MAX_PATH_SEGMENTS), v.get(SCOPE_MAX_REPEATED_SEGMENTS)),
+                        v.get(SCOPE_MAX_DEPTH), v.get(SCOPE_MAX_PATH_SEGMENTS), v.get(SCOPE_MAX_REPEATED_SEGMENTS),
+                        v.get(SCOPE_SITEMAPS), v.get(SCOPE_MAX_SITEMAPS_PER_HOST), v.get(SCOPE_MAX_SITEMAP_BYTES)),
                         CrawlProfile::scope, onRefusal),
                 build("limits", () -> new LimitsConfig(v.get(LIMITS_MAX_PAGES), v.get(LIMITS_MAX_DURATION),
                         v.get(LIMITS_MAX_PAGE_BYTES), v.get(LIMITS_MAX_PAGES_PER_HOST)), CrawlProfile::limits,

@@ -14,9 +14,13 @@ import java.util.regex.Pattern;
  * @param maxPathSegments path segments a URL may have at most; a longer one is a trap; 0 for no limit
  * @param maxRepeatedSegments times in a row a segment or a run of segments may repeat; more is a trap; 0 for no
  *     limit
+ * @param sitemaps whether each seed host's {@code /sitemap.xml} is fetched (robots.txt's sitemaps are, either way)
+ * @param maxSitemapsPerHost sitemaps fetched from one host at most, indexes included
+ * @param maxSitemapBytes bytes a sitemap may have, after decompression
  */
 public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Pattern> exclude, int maxDepth,
-        int maxPathSegments, int maxRepeatedSegments) {
+        int maxPathSegments, int maxRepeatedSegments, boolean sitemaps, int maxSitemapsPerHost,
+        long maxSitemapBytes) {
     public static final String SAME_AS_SEEDS = "same-as-seeds";
 
     public ScopeConfig {
@@ -26,6 +30,16 @@ public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Patter
         ProfileKeys.SCOPE_MAX_DEPTH.require(maxDepth);
         ProfileKeys.SCOPE_MAX_PATH_SEGMENTS.require(maxPathSegments);
         ProfileKeys.SCOPE_MAX_REPEATED_SEGMENTS.require(maxRepeatedSegments);
+        ProfileKeys.SCOPE_MAX_SITEMAPS_PER_HOST.require(maxSitemapsPerHost);
+        ProfileKeys.SCOPE_MAX_SITEMAP_BYTES.require(maxSitemapBytes);
+    }
+
+    /** A scope with the default sitemap keys. */
+    public ScopeConfig(List<String> hosts, List<Pattern> include, List<Pattern> exclude, int maxDepth,
+            int maxPathSegments, int maxRepeatedSegments) {
+        this(hosts, include, exclude, maxDepth, maxPathSegments, maxRepeatedSegments,
+                ProfileKeys.SCOPE_SITEMAPS.defaultValue(), ProfileKeys.SCOPE_MAX_SITEMAPS_PER_HOST.defaultValue(),
+                ProfileKeys.SCOPE_MAX_SITEMAP_BYTES.defaultValue());
     }
 
     public static ScopeConfig defaults() {
@@ -37,14 +51,27 @@ public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Patter
     }
 
     public ScopeConfig withMaxDepth(int depth) {
-        return new ScopeConfig(hosts, include, exclude, depth, maxPathSegments, maxRepeatedSegments);
+        return new ScopeConfig(hosts, include, exclude, depth, maxPathSegments, maxRepeatedSegments, sitemaps,
+                maxSitemapsPerHost, maxSitemapBytes);
     }
 
     public ScopeConfig withTrapLimits(int pathSegments, int repeatedSegments) {
-        return new ScopeConfig(hosts, include, exclude, maxDepth, pathSegments, repeatedSegments);
+        return new ScopeConfig(hosts, include, exclude, maxDepth, pathSegments, repeatedSegments, sitemaps,
+                maxSitemapsPerHost, maxSitemapBytes);
     }
 
     public ScopeConfig withHosts(List<String> patterns) {
-        return new ScopeConfig(patterns, include, exclude, maxDepth, maxPathSegments, maxRepeatedSegments);
+        return new ScopeConfig(patterns, include, exclude, maxDepth, maxPathSegments, maxRepeatedSegments, sitemaps,
+                maxSitemapsPerHost, maxSitemapBytes);
+    }
+
+    public ScopeConfig withSitemapLimits(int perHost, long bytes) {
+        return new ScopeConfig(hosts, include, exclude, maxDepth, maxPathSegments, maxRepeatedSegments, sitemaps,
+                perHost, bytes);
+    }
+
+    public ScopeConfig withSitemaps(boolean value) {
+        return new ScopeConfig(hosts, include, exclude, maxDepth, maxPathSegments, maxRepeatedSegments, value,
+                maxSitemapsPerHost, maxSitemapBytes);
     }
 }

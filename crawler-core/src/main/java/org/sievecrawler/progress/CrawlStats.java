@@ -22,6 +22,8 @@ public final class CrawlStats {
     private final LongAdder bytes = new LongAdder();
     private final LongAdder failedAttempts = new LongAdder();
     private final LongAdder retries = new LongAdder();
+    /** URLs listed in the sitemaps read in this run (not in a checkpoint: a resumed crawl counts from 0). */
+    private final LongAdder sitemapUrls = new LongAdder();
 
     public CrawlStats() {
         for (Outcome outcome : Outcome.values()) {
@@ -38,6 +40,14 @@ public final class CrawlStats {
             statuses.computeIfAbsent(record.status(), s -> new LongAdder()).increment();
         }
         bytes.add(record.bytes());
+        if (record.outcome() == Outcome.SITEMAP) {
+            sitemapUrls.add(record.outlinks());
+        }
+    }
+
+    /** URLs listed in the sitemaps read in this run (pages, and sitemaps for an index), before scope and Sieve. */
+    public long sitemapUrls() {
+        return sitemapUrls.sum();
     }
 
     /**

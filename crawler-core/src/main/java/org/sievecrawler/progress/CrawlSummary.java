@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.sievecrawler.sink.Outcome;
 
 /**
  * What a finished (or stopped) crawl did, written to summary.json.
@@ -39,12 +40,14 @@ import java.util.Objects;
  *     (a resumed crawl counts from the resume)
  * @param unreachableHosts the hosts found unreachable in this run, by host key (sorted), with why, e.g.
  *     {@code http://127.0.0.1:9} → {@code connection refused}
+ * @param sitemapUrls URLs listed in the sitemaps read in this run (a resumed crawl counts from the resume); the
+ *     sitemaps read are the {@code sitemap} outcome
  */
 public record CrawlSummary(Instant startedAt, Duration duration, String endReason, long decided, long fetched,
         long fetchedThisRun, long bytes, Map<String, Long> outcomes, Map<Integer, Long> statuses,
         Map<String, Long> linkRejections, long sieveExpected, double sieveEstimate, double sieveFalsePositiveRate,
         long pending, Parsing parsing, long errors, long retries, long reconnects,
-        Map<String, String> unreachableHosts) {
+        Map<String, String> unreachableHosts, long sitemapUrls) {
     /** The fallback reasons summary.json lists, the most frequent first. */
     static final int MAX_REASONS = 20;
 
@@ -183,6 +186,10 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
                 json.writeNumberField(e.getKey(), e.getValue());
             }
             json.writeEndObject();
+            json.writeEndObject();
+            json.writeObjectFieldStart("sitemaps");
+            json.writeNumberField("fetched", outcomes.getOrDefault(Outcome.SITEMAP.label(), 0L));
+            json.writeNumberField("urlsFound", sitemapUrls);
             json.writeEndObject();
             json.writeObjectFieldStart("sieve");
             json.writeNumberField("expectedUrls", sieveExpected);

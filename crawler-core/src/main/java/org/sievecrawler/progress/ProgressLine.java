@@ -49,7 +49,7 @@ public record ProgressLine(long fetched, double ratePerSecond, double averagePer
     }
 
     /** A rate per second: whole above 10 ("2510"), one decimal below ("3.4"), two below 1 ("0.25"), and "0". */
-    static String rate(double perSecond) {
+    public static String rate(double perSecond) {
         if (perSecond >= 9.95) {
             return String.format(Locale.ROOT, "%.0f", perSecond);
         }
@@ -59,7 +59,11 @@ public record ProgressLine(long fetched, double ratePerSecond, double averagePer
         return perSecond > 0 ? String.format(Locale.ROOT, "%.2f", perSecond) : "0";
     }
 
-    private static String percent(double rate) {
+    /**
+     * A share as a percentage without the sign: two decimals ("1.25", "0.00"), two significant digits below 0.1 %
+     * ("0.020").
+     */
+    public static String percent(double rate) {
         double p = rate * 100;
         return p >= 0.1 || p == 0 ? String.format(Locale.ROOT, "%.2f", p) : String.format(Locale.ROOT, "%.2g", p);
     }
@@ -68,7 +72,7 @@ public record ProgressLine(long fetched, double ratePerSecond, double averagePer
      * Bytes as whole megabytes, e.g. "140MB"; below 1 MB in kilobytes, e.g. "512KB"; in the units of profiles,
      * 1 MB = 1024² bytes ({@link ProfileUnits#roundedSize}).
      */
-    static String megabytes(long bytes) {
+    public static String megabytes(long bytes) {
         return ProfileUnits.roundedSize(bytes);
     }
 }

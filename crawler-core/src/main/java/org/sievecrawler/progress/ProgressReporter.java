@@ -4,13 +4,15 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Logs a {@link ProgressLine} at INFO on the logger {@code org.sievecrawler.progress} every interval, from
- * one named daemon thread ("progress") that {@link #close()} stops.
+ * one named daemon thread ("progress") that {@link #close()} stops; each line also goes to a listener (e.g. a
+ * {@link ProgressLog}).
  */
 public final class ProgressReporter implements AutoCloseable {
     /** The logger the progress lines go to; tools filter on it. */
@@ -18,6 +20,7 @@ public final class ProgressReporter implements AutoCloseable {
 
     private final ScheduledExecutorService timer;
     private final LongFunction<ProgressLine> snapshot;
+    private final Consumer<ProgressLine> listener;
     private final java.util.concurrent.atomic.AtomicLong previous = new java.util.concurrent.atomic.AtomicLong();
 
     /**
@@ -26,7 +29,17 @@ public final class ProgressReporter implements AutoCloseable {
      * @param snapshot builds the line, given the responses counted at the previous line (or at the start)
      */
     public ProgressReporter(Duration interval, long fetchedAtStart, LongFunction<ProgressLine> snapshot) {
+        this(interval, fetchedAtStart, snapshot, line -> { });
+    }
+
+    /**
+     * {@link #ProgressReporter(Duration, long, LongFunction)}, giving every line {@link #next()} makes to
+     * {@code listener}.
+     */
+    public ProgressReporter(Duration interval, long fetchedAtStart, LongFunction<ProgressLine> snapshot,
+            Consumer<ProgressLine> listener) {
         this.snapshot = snapshot;
+        this.listener = listener;
         previous.set(fetchedAtStart);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "progress");
@@ -37,10 +50,11 @@ public final class ProgressReporter implements AutoCloseable {
                 interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** The next line: its rate counts the responses since the line before. */
+    /** The next line, also given to the listener: its rate counts the responses since the line before. */
     public ProgressLine next() {
         ProgressLine line = snapshot.apply(previous.get());
         previous.set(line.fetched());
+        listener.accept(line);
         return line;
     }
 

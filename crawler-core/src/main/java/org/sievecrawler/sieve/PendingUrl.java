@@ -8,7 +8,7 @@ package org.sievecrawler.sieve;
  * @param referrer the page it was found on, or null for a seed
  * @param attempt fetch attempts already made (0 for a new URL; raised by each retry)
  * @param redirects redirects followed to reach it (0 unless it is a redirect target)
- * @param purpose whether it is a page of the crawl or a host's robots.txt, fetched first
+ * @param purpose whether it is a page of the crawl, a host's robots.txt (fetched first) or a sitemap
  */
 public record PendingUrl(String url, int depth, String referrer, int attempt, int redirects, Purpose purpose) {
 
@@ -17,7 +17,13 @@ public record PendingUrl(String url, int depth, String referrer, int attempt, in
         /** A page of the crawl: fetched, recorded, parsed for links. */
         PAGE,
         /** A host's robots.txt, handed out by the politeness scheduler before the host's first page. */
-        ROBOTS
+        ROBOTS,
+        /**
+         * A sitemap (XML, an index, text, gzipped or not): fetched through the frontier like a page (the host's
+         * politeness, robots.txt and budget apply), recorded with outcome {@code sitemap}, and its URLs offered to
+         * the Sieve instead of links.
+         */
+        SITEMAP
     }
 
     public PendingUrl {
@@ -40,9 +46,17 @@ public record PendingUrl(String url, int depth, String referrer, int attempt, in
         return new PendingUrl(url, referrer.depth + 1, referrer.url, 0, 0, Purpose.PAGE);
     }
 
-    /** The target of a redirect from {@code from}: same depth, one more redirect. */
+    /** The target of a redirect from {@code from}: same depth and purpose (a sitemap's target is one), one more redirect. */
     public static PendingUrl redirect(String url, PendingUrl from) {
-        return new PendingUrl(url, from.depth, from.url, 0, from.redirects + 1, Purpose.PAGE);
+        return new PendingUrl(url, from.depth, from.url, 0, from.redirects + 1, from.purpose);
+    }
+
+    /**
+     * A sitemap at {@code url}, {@code depth} from the seeds (0 for one a host names in robots.txt or a seed host's
+     * {@code /sitemap.xml}; an index's sitemaps have the index's depth), found on {@code referrer} (null for none).
+     */
+    public static PendingUrl sitemap(String url, int depth, String referrer) {
+        return new PendingUrl(url, depth, referrer, 0, 0, Purpose.SITEMAP);
     }
 
     /** This URL again, for another attempt. */
@@ -52,5 +66,9 @@ public record PendingUrl(String url, int depth, String referrer, int attempt, in
 
     public boolean isRobots() {
         return purpose == Purpose.ROBOTS;
+    }
+
+    public boolean isSitemap() {
+        return purpose == Purpose.SITEMAP;
     }
 }

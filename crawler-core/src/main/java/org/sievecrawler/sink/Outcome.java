@@ -31,7 +31,12 @@ public enum Outcome {
      */
     UNREACHABLE,
     /** No answer from a host that was reached: a lost connection, a timeout, a protocol failure; or a redirect chain too long. */
-    ERROR;
+    ERROR,
+    /**
+     * A sitemap or sitemap index, fetched and read: {@code outlinks} is the number of URLs it lists (pages, or
+     * sitemaps for an index), before scope and Sieve. One that could not be read is an {@link #ERROR}.
+     */
+    SITEMAP;
 
     /** The kebab-case label, e.g. "robots-disallowed". */
     public String label() {

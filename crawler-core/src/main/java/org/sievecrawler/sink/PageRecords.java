@@ -33,6 +33,17 @@ public final class PageRecords {
                 page.truncated() ? "body cut at limits.max-page-bytes " + maxPageBytes : null, parsed.noindex());
     }
 
+    /** A sitemap read: {@link Outcome#SITEMAP}, with the URLs it lists ({@code found}) as its outlinks. */
+    public static PageRecord sitemap(PendingUrl task, FetchResult.Page page, int found) {
+        return new PageRecord(task.url(), page.status(), Outcome.SITEMAP, page.contentType(), task.depth(),
+                page.length(), page.fetchMillis(), found, null, null, task.referrer(), null, false);
+    }
+
+    /** A sitemap that could not be read ({@code problem} says why): an error, none of its URLs followed. */
+    public static PageRecord unreadableSitemap(PendingUrl task, FetchResult.Page page, String problem) {
+        return unparsed(task, page, Outcome.ERROR, problem);
+    }
+
     /** A final 4xx or 5xx answer: "HTTP 404". */
     public static PageRecord httpError(PendingUrl task, FetchResult.Page page) {
         return unparsed(task, page, Outcome.HTTP_ERROR, "HTTP " + page.status());

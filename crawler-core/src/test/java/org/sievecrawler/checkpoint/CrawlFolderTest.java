@@ -19,8 +19,10 @@ class CrawlFolderTest {
     }
 
     @Test
-    void aCrawlLogAloneOrAnotherPrefixsWarcFilesAreNoEarlierOutput() throws IOException {
+    void aCrawlLogProgressOrReportAloneOrAnotherPrefixsWarcFilesAreNoEarlierOutput() throws IOException {
         Files.writeString(dir.resolve("crawl.log"), "a refused crawl\n");
+        Files.writeString(dir.resolve("progress.jsonl"), "");
+        Files.writeString(dir.resolve("report.html"), "");
         Files.writeString(dir.resolve("other-20261121143151-00000.warc.gz"), "");
         Files.writeString(dir.resolve("notes.txt"), "mine\n");
 
@@ -42,7 +44,8 @@ class CrawlFolderTest {
 
     @Test
     void clearDeletesTheCrawlersOwnFilesAndNoOther() throws IOException {
-        for (String name : new String[] {"pages.jsonl", "summary.json", "crawl.log", "crawl.lock", "notes.txt",
+        for (String name : new String[] {"pages.jsonl", "summary.json", "crawl.log", "progress.jsonl", "report.html",
+            "crawl.lock", "notes.txt",
             "crawl-20261121143151-00000.warc.gz", "other-20261121143151-00000.warc.gz", "crawl-notes.warc.gz"}) {
             Files.writeString(dir.resolve(name), name);
         }

@@ -1,0 +1,136 @@
+package org.sievecrawler.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code crawler crawl} in a real terminal: a child JVM in a detached tmux session (a pane 120 columns wide, on a
+ * tmux server of its own), whose screen the test reads with {@code tmux capture-pane} while the crawl runs and
+ * after it ended. Skipped when tmux is not installed ({@code apt-get install tmux}); .ci/run installs it where it
+ * can.
+ */
+class LiveProgressTerminalTest {
+    private static final Pattern LIVE = Pattern.compile(
+            "pages (\\d+) \\| [0-9.]+/s \\| queued \\d+ \\| seen~\\d+ \\| fpr [0-9.]+% \\| errors 0 \\| \\d+KB \\| \\d+:\\d\\d.*");
+
+    @TempDir
+    Path folder;
+
+    private final String socket = "sieve-live-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+    private LinkedPagesSite site;
+
+    @BeforeEach
+    void start() {
+        site = LinkedPagesSite.start(120, 30);
+    }
+
+    @AfterEach
+    void stop() throws IOException, InterruptedException {
+        site.close();
+        tmux("kill-server"); // this test's own server, on its own socket: the session and the crawl with it
+    }
+
+    @Test
+    void theLiveLineUpdatesAtTheBottomThenMakesWayForTheSummaryWithNoProgressLogLines() throws Exception {
+        assumeThat(tmuxRuns()).as("tmux is installed").isTrue();
+        Path out = folder.resolve("crawl");
+        Path script = folder.resolve("crawl.sh");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Files.writeString(script, String.join(" ", quote(java), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-cp", quote(System.getProperty("java.class.path")), "org.sievecrawler.cli.Main", "crawl",
+                quote(site.url("/")), "--out", quote(out.toString()), "--delay", "0", "--threads", "2")
+                + "\necho \"exit=$?\"\nsleep 600\n");
+        assertThat(tmux("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "20",
+                "sh " + quote(script.toString()))).isZero();
+
+        Set<String> screens = new LinkedHashSet<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        String screen = "";
+        while (!screen.contains("exit=") && System.nanoTime() < deadline) {
+            screen = capture();
+            screens.add(screen);
+            Thread.sleep(100);
+        }
+        assertThat(screen).as("the crawl ended in time; its screen:%n%s", screen).contains("exit=0");
+
+        Set<Long> pagesShown = new LinkedHashSet<>();
+        for (String shown : screens) {
+            List<String> lines = nonEmptyLines(shown);
+            assertThat(lines).as("no progress log line on the console:%n%s", shown)
+                    .noneMatch(line -> line.contains("rate=") || line.contains("progress - "));
+            List<String> live = lines.stream().filter(line -> line.startsWith("pages ")).toList();
+            assertThat(live).as("at most one live line, the last one:%n%s", shown).hasSizeLessThanOrEqualTo(1);
+            if (!live.isEmpty()) {
+                assertThat(lines.get(lines.size() - 1)).isEqualTo(live.get(0));
+                assertThat(live.get(0).length()).isLessThan(120);
+                Matcher matcher = LIVE.matcher(live.get(0));
+                assertThat(matcher.matches()).as("a live line: %s", live.get(0)).isTrue();
+                pagesShown.add(Long.parseLong(matcher.group(1)));
+            }
+        }
+        assertThat(pagesShown).as("the live line updated").hasSizeGreaterThanOrEqualTo(2);
+
+        List<String> last = nonEmptyLines(screen);
+        assertThat(last).as("the final screen:%n%s", screen).noneMatch(line -> line.startsWith("pages "))
+                .anyMatch(line -> line.startsWith("crawl finished: decided=121 fetched=121 "))
+                .anyMatch(line -> line.startsWith("wrote "));
+        assertThat(Files.readString(out.resolve("crawl.log"))).as("crawl.log keeps the progress lines")
+                .containsPattern("org.sievecrawler.progress - fetched=121 rate=");
+    }
+
+    private String capture() throws IOException, InterruptedException {
+        Process capture = new ProcessBuilder("tmux", "-L", socket, "capture-pane", "-p")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String screen = new String(capture.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        capture.waitFor();
+        return screen;
+    }
+
+    private static List<String> nonEmptyLines(String screen) {
+        return Arrays.stream(screen.split("\n")).map(String::stripTrailing).filter(line -> !line.isEmpty())
+                .toList();
+    }
+
+    private int tmux(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("tmux", "-L", socket));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().remove("TMUX"); // a test run inside tmux starts a server of its own all the same
+        builder.environment().put("TERM", "xterm");
+        return builder.start().waitFor();
+    }
+
+    private static boolean tmuxRuns() {
+        try {
+            return new ProcessBuilder("tmux", "-V").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static String quote(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+}

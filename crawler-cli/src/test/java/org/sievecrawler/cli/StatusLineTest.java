@@ -1,0 +1,63 @@
+package org.sievecrawler.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class StatusLineTest {
+    private static final String ERASE = "\r\033[K";
+
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    private final StatusLine status = new StatusLine(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+    private String written() {
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private static void write(OutputStream stream, String text) throws IOException {
+        stream.write(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aNewStatusErasesThePreviousOne() {
+        status.show("pages 1");
+        status.show("pages 2");
+        assertThat(written()).isEqualTo("pages 1" + ERASE + "pages 2");
+    }
+
+    @Test
+    void aLogLineIsWrittenAboveTheStatusWhichIsDrawnAgainUnderIt() throws IOException {
+        status.show("pages 1");
+        write(status.above(), "12:00:00 WARN x - slow\n");
+        assertThat(written()).isEqualTo("pages 1" + ERASE + "12:00:00 WARN x - slow\npages 1");
+    }
+
+    @Test
+    void aLineWrittenInPiecesIsNotCutByARedraw() throws IOException {
+        status.show("pages 1");
+        write(status.above(), "stopping: ");
+        status.show("pages 2"); // waits for the line's end
+        write(status.above(), "no new URLs\n");
+        assertThat(written()).isEqualTo("pages 1" + ERASE + "stopping: no new URLs\npages 2");
+    }
+
+    @Test
+    void clearErasesTheStatusAndShowsNoneAfterwards() throws IOException {
+        status.show("pages 1");
+        status.clear();
+        write(status.above(), "summary\n");
+        assertThat(written()).isEqualTo("pages 1" + ERASE + "summary\n");
+    }
+
+    @Test
+    void nothingIsErasedBeforeAStatusIsShown() throws IOException {
+        write(status.above(), "started\n");
+        status.clear();
+        assertThat(written()).isEqualTo("started\n");
+    }
+}

@@ -1,0 +1,197 @@
+package org.sievecrawler.report;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+import org.sievecrawler.checkpoint.CrawlFolder;
+import org.sievecrawler.sink.JsonlSink;
+
+/**
+ * The report of a crawl: report.html in its output folder, one self-contained page (no network, no CDN: the charting
+ * library, Chart.js 4, MIT-licensed, is inlined from a copy vendored in this jar) with charts of pages/s over time,
+ * outcomes, HTTP statuses, depths, top hosts and errors, and the Sieve's {@code seen~} and false-positive rate over
+ * time against {@code sieve.expected-urls}.
+ *
+ * <p>Made from the folder's files: pages.jsonl (read whole, counted by {@link PageTally}), progress.jsonl (the
+ * progress lines, {@link org.sievecrawler.progress.ProgressLog}) and summary.json, the last two used when present (a
+ * crawl still running, or killed, has no summary; a crawl of an older build no progress.jsonl). A partial last line
+ * of progress.jsonl (a crawl killed while writing it) is left out.
+ *
+ * <p>Stateless and thread-safe. Reading a folder another crawl writes to at the same time gives a report of a moment
+ * of it. Out of scope: a report of a cluster's crawl (its progress is per process).
+ */
+public final class CrawlReport {
+    /** Hosts and errors shown, the most frequent first. */
+    static final int TOP = 15;
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final String RESOURCES = "/org/sievecrawler/report/";
+
+    private CrawlReport() {
+    }
+
+    /**
+     * Writes {@code dir}/report.html (replacing one written before) and returns its path.
+     *
+     * @throws IOException naming the file that could not be read (e.g. dir/pages.jsonl missing or not records) or
+     *     written
+     */
+    public static Path write(Path dir) throws IOException {
+        String page = html(dir);
+        Path report = dir.resolve(CrawlFolder.REPORT);
+        Path temporary = dir.resolve(CrawlFolder.REPORT + ".tmp");
+        Files.writeString(temporary, page, StandardCharsets.UTF_8);
+        Files.move(temporary, report, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return report;
+    }
+
+    /** The page for the crawl in {@code dir}. */
+    static String html(Path dir) throws IOException {
+        Path pages = dir.resolve(CrawlFolder.PAGES);
+        if (!Files.isRegularFile(pages)) {
+            throw new IOException("no crawl report for " + dir + ": it has no " + CrawlFolder.PAGES
+                    + " (is it a crawl's output folder?)");
+        }
+        PageTally tally = new PageTally();
+        JsonlSink.read(pages, 0, tally::add);
+        String title = "Crawl report: " + dir.toAbsolutePath().normalize().getFileName();
+        String data = data(title, tally, summary(dir.resolve(CrawlFolder.SUMMARY)),
+                progress(dir.resolve(CrawlFolder.PROGRESS)));
+        return fill(resource("report.html"), Map.of(
+                "title", escapeHtml(title),
+                "chartjs", resource("chart.umd.min.js"),
+                "data", data.replace("</", "<\\/"), // "<\/" is "</" in a JSON string, and ends no script element
+                "script", resource("report.js")));
+    }
+
+    /** The data the page's script draws, as one JSON object. */
+    private static String data(String title, PageTally tally, String summary, String progress) {
+        StringWriter text = new StringWriter();
+        try (JsonGenerator json = JSON.createGenerator(text)) {
+            json.writeStartObject();
+            json.writeStringField("title", title);
+            json.writeNumberField("records", tally.records);
+            json.writeObjectFieldStart("outcomes");
+            for (Map.Entry<String, Long> e : tally.outcomes.entrySet()) {
+                json.writeNumberField(e.getKey(), e.getValue());
+            }
+            json.writeEndObject();
+            json.writeObjectFieldStart("statuses");
+            for (Map.Entry<Integer, Long> e : tally.statuses.entrySet()) {
+                json.writeNumberField(String.valueOf(e.getKey()), e.getValue());
+            }
+            json.writeEndObject();
+            json.writeArrayFieldStart("depths"); // [depth, records]
+            for (Map.Entry<Integer, Long> e : tally.depths.entrySet()) {
+                json.writeArray(new long[] {e.getKey(), e.getValue()}, 0, 2);
+            }
+            json.writeEndArray();
+            pairs(json, "hosts", PageTally.top(tally.hosts, TOP));
+            pairs(json, "errors", PageTally.top(tally.errors, TOP));
+            json.writeFieldName("summary");
+            json.writeRawValue(summary);
+            json.writeFieldName("progress");
+            json.writeRawValue(progress);
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+        return text.toString();
+    }
+
+    private static void pairs(JsonGenerator json, String name, Iterable<Map.Entry<String, Long>> entries)
+            throws IOException {
+        json.writeArrayFieldStart(name); // [key, count]
+        for (Map.Entry<String, Long> e : entries) {
+            json.writeStartArray();
+            json.writeString(e.getKey());
+            json.writeNumber(e.getValue());
+            json.writeEndArray();
+        }
+        json.writeEndArray();
+    }
+
+    /** summary.json as it is, checked to be one JSON value; "null" when there is none. */
+    private static String summary(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            return "null";
+        }
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        if (!isJsonObject(text)) {
+            throw new IOException(file + " is not a JSON object; delete it and run the report again to draw the"
+                    + " crawl without its summary");
+        }
+        return text.strip();
+    }
+
+    /** The lines of progress.jsonl as one JSON array; a line that is not a JSON object (a cut last one) is left out. */
+    private static String progress(Path file) throws IOException {
+        StringBuilder array = new StringBuilder("[");
+        if (Files.isRegularFile(file)) {
+            try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    if (isJsonObject(line)) {
+                        array.append(array.length() == 1 ? "" : ",").append(line.strip());
+                    }
+                }
+            }
+        }
+        return array.append(']').toString();
+    }
+
+    private static boolean isJsonObject(String text) {
+        try (JsonParser json = JSON.createParser(text)) {
+            if (json.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                return false;
+            }
+            json.skipChildren();
+            return json.nextToken() == null;
+        } catch (JsonProcessingException e) {
+            return false;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a String does not fail
+        }
+    }
+
+    /** {@code template} with each {@code {{name}}} replaced by its value, in one pass (values are not searched). */
+    static String fill(String template, Map<String, String> values) {
+        StringBuilder page = new StringBuilder(template.length() + 256 * 1024);
+        int from = 0;
+        for (int open = template.indexOf("{{"); open >= 0; open = template.indexOf("{{", from)) {
+            int close = template.indexOf("}}", open);
+            String value = close < 0 ? null : values.get(template.substring(open + 2, close));
+            if (value == null) {
+                throw new IllegalStateException("report template: no value for " + template.substring(open,
+                        close < 0 ? template.length() : close + 2));
+            }
+            page.append(template, from, open).append(value);
+            from = close + 2;
+        }
+        return page.append(template, from, template.length()).toString();
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = CrawlReport.class.getResourceAsStream(RESOURCES + name)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + RESOURCES + name + " is missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String escapeHtml(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

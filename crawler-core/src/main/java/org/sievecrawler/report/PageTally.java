@@ -1,0 +1,59 @@
+package org.sievecrawler.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.sievecrawler.politeness.HostKey;
+import org.sievecrawler.sink.PageRecord;
+
+/**
+ * The counts a report draws from pages.jsonl, one record at a time: records by outcome, by HTTP status, by depth,
+ * by host, and by error. Its memory grows with the hosts and distinct error texts, not with the pages.
+ *
+ * <p>Not thread-safe: one reader feeds it.
+ */
+final class PageTally {
+    /** Longest error text kept; longer ones are cut, so texts that differ only at their end count together. */
+    static final int MAX_ERROR_CHARS = 120;
+
+    long records;
+    final Map<String, Long> outcomes = new TreeMap<>();
+    final Map<Integer, Long> statuses = new TreeMap<>();
+    final Map<Integer, Long> depths = new TreeMap<>();
+    final Map<String, Long> hosts = new HashMap<>();
+    final Map<String, Long> errors = new HashMap<>();
+
+    void add(PageRecord page) {
+        records++;
+        outcomes.merge(page.outcome().label(), 1L, Long::sum);
+        if (page.status() > 0) {
+            statuses.merge(page.status(), 1L, Long::sum);
+        }
+        depths.merge(page.depth(), 1L, Long::sum);
+        hosts.merge(host(page.url()), 1L, Long::sum);
+        if (page.error() != null) {
+            String error = page.outcome().label() + ": " + page.error();
+            errors.merge(error.length() > MAX_ERROR_CHARS ? error.substring(0, MAX_ERROR_CHARS) + "…" : error, 1L,
+                    Long::sum);
+        }
+    }
+
+    /** The {@code n} largest counts of {@code counts}, largest first, ties by key. */
+    static List<Map.Entry<String, Long>> top(Map<String, Long> counts, int n) {
+        List<Map.Entry<String, Long>> entries = new ArrayList<>(counts.entrySet());
+        entries.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
+                .thenComparing(Map.Entry.comparingByKey()));
+        return entries.subList(0, Math.min(n, entries.size()));
+    }
+
+    private static String host(String url) {
+        try {
+            return HostKey.of(url);
+        } catch (IllegalArgumentException e) {
+            return "(no host)";
+        }
+    }
+}

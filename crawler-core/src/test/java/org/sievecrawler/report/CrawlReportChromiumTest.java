@@ -1,0 +1,146 @@
+package org.sievecrawler.report;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.Crawler;
+import org.sievecrawler.fixtures.FixtureSite;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.FetchConfig;
+import org.sievecrawler.profile.OutputConfig;
+import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.profile.ProgressConfig;
+import org.sievecrawler.profile.SieveConfig;
+import org.sievecrawler.sieve.OverflowPolicy;
+
+/**
+ * The report a crawl writes at its end, opened in headless Chromium: its script ran without errors and drew every
+ * chart its data called for, on canvases; a screenshot goes to target/report-screenshot.png. Skipped, saying why,
+ * when no Chromium is found (PATH: chromium, chromium-browser, google-chrome; or the CHROMIUM variable); .ci/run
+ * installs Debian's chromium when it can.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class CrawlReportChromiumTest {
+    @TempDir
+    Path out;
+    @TempDir
+    Path browserProfile;
+    private final FixtureSite site = FixtureSite.start();
+
+    @AfterEach
+    void stopSite() {
+        site.close();
+    }
+
+    @Test
+    void theReportOfACrawlRendersItsChartsInChromium() throws Exception {
+        Path chromium = chromium().orElse(null);
+        Assumptions.assumeTrue(chromium != null, "no Chromium found on PATH (chromium, chromium-browser,"
+                + " google-chrome) nor in $CHROMIUM: `apt-get install -y chromium` (.ci/run does it as root)");
+        Map<String, String> pages = new TreeMap<>(FixtureSite.linkedPages(60));
+        site.pages(pages);
+        site.page("/index.html", FixtureSite.linkPage("with errors", "/", "/missing", "/broken", "/forbidden",
+                "/c1"));
+        for (int i = 1; i <= 5; i++) { // a chain, for the depth histogram
+            site.page("/c" + i, FixtureSite.linkPage("c" + i, "/c" + (i + 1)));
+        }
+        site.respond("/broken", aResponse().withStatus(500));
+        site.respond("/forbidden", aResponse().withStatus(403));
+        CrawlProfile profile = CrawlProfile.defaults()
+                .withSeeds(List.of(site.url("/index.html"), "http://localhost:" + site.port() + "/p30"))
+                .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ofMillis(20))
+                        .withRobotsRetry(Duration.ofMillis(100)))
+                .withFetch(FetchConfig.defaults().withThreads(4).withRetries(0))
+                .withSieve(new SieveConfig(1_000, 0.01, OverflowPolicy.WARN))
+                .withProgress(new ProgressConfig(Duration.ofMillis(200)))
+                .withOutput(OutputConfig.defaults().withDir(out));
+
+        new Crawler(profile).run();
+
+        Path report = out.resolve("report.html");
+        assertThat(report).exists();
+        assertThat(Files.readAllLines(out.resolve("progress.jsonl"))).isNotEmpty();
+        String dom = run(chromium, "--dump-dom", report.toUri().toString());
+        Map<String, String> attributes = htmlAttributes(dom);
+        assertThat(attributes).doesNotContainKey("data-errors");
+        assertThat(attributes).containsEntry("data-charts-expected", "7").containsEntry("data-charts", "7");
+        assertThat(Pattern.compile("<canvas").matcher(dom).results().count()).isEqualTo(7);
+        assertThat(dom).contains("Pages per second", "Outcomes", "HTTP statuses", "Depth", "Top hosts", "Top errors",
+                "Sieve: seen~ and false-positive rate");
+
+        Path screenshot = Path.of("target", "report-screenshot.png").toAbsolutePath();
+        Files.deleteIfExists(screenshot);
+        run(chromium, "--screenshot=" + screenshot, "--window-size=1280,1400", "--hide-scrollbars",
+                report.toUri().toString());
+        byte[] png = Files.readAllBytes(screenshot);
+        assertThat(png.length).isGreaterThan(20_000); // charts, not a blank page
+        assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
+    }
+
+    /** The data- attributes the page's script set on its html element. */
+    private static Map<String, String> htmlAttributes(String dom) {
+        int end = dom.indexOf('>', dom.indexOf("<html"));
+        String tag = dom.substring(dom.indexOf("<html"), end + 1);
+        Map<String, String> attributes = new TreeMap<>();
+        Matcher m = Pattern.compile("\\s(data-[a-z-]+)=\"([^\"]*)\"").matcher(tag);
+        while (m.find()) {
+            attributes.put(m.group(1), m.group(2));
+        }
+        return attributes;
+    }
+
+    /** Runs headless Chromium with {@code args}, in a new profile folder, and returns what it printed to stdout. */
+    private String run(Path chromium, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox",
+                "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + Files.createTempDirectory(browserProfile, "chromium")));
+        command.addAll(List.of(args));
+        Path stdout = Files.createTempFile(browserProfile, "stdout", ".txt");
+        Path stderr = Files.createTempFile(browserProfile, "stderr", ".txt");
+        Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile())
+                .start();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("chromium did not end within 60 s: " + command);
+        }
+        assertThat(process.exitValue()).as("chromium's exit status; stderr: %s", Files.readString(stderr))
+                .isZero();
+        return Files.readString(stdout);
+    }
+
+    private static Optional<Path> chromium() {
+        String given = System.getenv("CHROMIUM");
+        if (given != null && !given.isBlank()) {
+            return Optional.of(Path.of(given));
+        }
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {
+                Path candidate = Path.of(dir, name);
+                if (Files.isExecutable(candidate)) {
+                    return Optional.of(candidate);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+}

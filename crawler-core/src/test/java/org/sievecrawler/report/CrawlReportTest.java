@@ -1,0 +1,130 @@
+package org.sievecrawler.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.sink.JsonlSink;
+import org.sievecrawler.sink.Outcome;
+import org.sievecrawler.sink.PageRecord;
+
+class CrawlReportTest {
+    @TempDir
+    Path dir;
+
+    private static PageRecord page(String url, int status, Outcome outcome, int depth, String error) {
+        return new PageRecord(url, status, outcome, "text/html", depth, 100, 5, 0, null, null, null, error, false);
+    }
+
+    private void pages(PageRecord... records) throws IOException {
+        try (JsonlSink sink = JsonlSink.open(dir.resolve("pages.jsonl"))) {
+            for (PageRecord r : records) {
+                sink.accept(r);
+            }
+        }
+    }
+
+    /** The JSON the page's script draws, read back from the page. */
+    private static JsonNode data(String html) throws IOException {
+        String open = "<script id=\"report-data\" type=\"application/json\">";
+        int start = html.indexOf(open) + open.length();
+        return new ObjectMapper().readTree(html.substring(start, html.indexOf("</script>", start)));
+    }
+
+    @Test
+    void thePageCountsPagesJsonlByOutcomeStatusDepthHostAndError() throws Exception {
+        pages(page("http://a.test/", 200, Outcome.FETCHED, 0, null),
+                page("http://a.test/x", 404, Outcome.HTTP_ERROR, 1, null),
+                page("http://b.test:8080/y", 200, Outcome.FETCHED, 1, null),
+                page("http://b.test:8080/z", 0, Outcome.ERROR, 2, "timeout"),
+                page("http://a.test/w", 0, Outcome.ERROR, 2, "timeout"));
+
+        JsonNode data = data(CrawlReport.html(dir));
+
+        assertThat(data.get("records").asLong()).isEqualTo(5);
+        assertThat(data.get("outcomes").get("fetched").asLong()).isEqualTo(2);
+        assertThat(data.get("outcomes").get("error").asLong()).isEqualTo(2);
+        assertThat(data.get("statuses").get("200").asLong()).isEqualTo(2);
+        assertThat(data.get("statuses").get("404").asLong()).isEqualTo(1);
+        assertThat(data.get("statuses").has("0")).isFalse();
+        assertThat(data.get("depths").toString()).isEqualTo("[[0,1],[1,2],[2,2]]");
+        assertThat(data.get("hosts").toString()).isEqualTo("[[\"http://a.test\",3],[\"http://b.test:8080\",2]]");
+        assertThat(data.get("errors").toString()).isEqualTo("[[\"error: timeout\",2]]");
+        assertThat(data.get("summary").isNull()).isTrue();
+        assertThat(data.get("progress").size()).isZero();
+    }
+
+    @Test
+    void summaryAndProgressLinesAreTakenAsTheyAreAndACutLastLineIsLeftOut() throws Exception {
+        pages(page("http://a.test/", 200, Outcome.FETCHED, 0, null));
+        Files.writeString(dir.resolve("summary.json"), "{\"fetched\":1,\"sieve\":{\"expectedUrls\":1000}}\n");
+        Files.writeString(dir.resolve("progress.jsonl"),
+                "{\"fetched\":1,\"elapsed\":1}\n{\"fetched\":2,\"elapsed\":2}\n{\"fetched\":3,\"ela");
+
+        JsonNode data = data(CrawlReport.html(dir));
+
+        assertThat(data.get("summary").get("sieve").get("expectedUrls").asLong()).isEqualTo(1000);
+        assertThat(data.get("progress").toString()).isEqualTo("[{\"fetched\":1,\"elapsed\":1},{\"fetched\":2,"
+                + "\"elapsed\":2}]");
+    }
+
+    @Test
+    void textFromTheCrawlCannotEndTheScriptThatHoldsIt() throws Exception {
+        pages(page("http://a.test/", 0, Outcome.ERROR, 0, "</script><script>alert(1)</script>"));
+
+        String html = CrawlReport.html(dir);
+
+        assertThat(html).doesNotContain("</script><script>alert(1)");
+        assertThat(data(html).get("errors").get(0).get(0).asText())
+                .isEqualTo("error: </script><script>alert(1)</script>");
+    }
+
+    @Test
+    void thePageNeedsNoNetwork() throws Exception {
+        pages(page("http://a.test/", 200, Outcome.FETCHED, 0, null));
+
+        String html = CrawlReport.html(dir);
+
+        assertThat(html).contains("Chart.js v4.6.1").doesNotContain("<script src", "<link ", "cdn", "@import");
+    }
+
+    @Test
+    void writeReplacesTheReportInTheFolder() throws Exception {
+        pages(page("http://a.test/", 200, Outcome.FETCHED, 0, null));
+        Files.writeString(dir.resolve("report.html"), "old");
+
+        Path report = CrawlReport.write(dir);
+
+        assertThat(report).isEqualTo(dir.resolve("report.html"));
+        assertThat(Files.readString(report)).startsWith("<!DOCTYPE html>");
+        assertThat(dir.resolve("report.html.tmp")).doesNotExist();
+    }
+
+    @Test
+    void aFolderWithoutPagesJsonlIsRefusedByName() {
+        assertThatThrownBy(() -> CrawlReport.write(dir)).isInstanceOf(IOException.class)
+                .hasMessageContaining(dir.toString()).hasMessageContaining("has no pages.jsonl");
+    }
+
+    @Test
+    void aSummaryThatIsNotJsonIsRefusedByName() throws Exception {
+        pages(page("http://a.test/", 200, Outcome.FETCHED, 0, null));
+        Files.writeString(dir.resolve("summary.json"), "{\"fetched\":");
+
+        assertThatThrownBy(() -> CrawlReport.html(dir)).isInstanceOf(IOException.class)
+                .hasMessageContaining("summary.json is not a JSON object");
+    }
+
+    @Test
+    void fillReplacesEachPlaceholderOnceAndDoesNotSearchTheValues() {
+        assertThat(CrawlReport.fill("<{{a}}|{{b}}>", Map.of("a", "{{b}}", "b", "2"))).isEqualTo("<{{b}}|2>");
+        assertThatThrownBy(() -> CrawlReport.fill("{{c}}", Map.of())).hasMessageContaining("no value for {{c}}");
+    }
+}
