@@ -15,40 +15,28 @@ import java.util.zip.CRC32;
  * <p>Not thread-safe: one thread at a time (the archive pools them).
  */
 final class GzipMember implements RecordCompressor {
-    private static final int INITIAL = 64 * 1024;
-    /** A buffer grown past this for a huge record is dropped afterwards rather than kept in the pool. */
-    private static final int KEEP_AT_MOST = 4 * 1024 * 1024;
     /** ID1 ID2, CM = deflate, no flags, no mtime, XFL = 4 (fastest algorithm), OS = 255 (unknown). */
     private static final byte[] HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 4, (byte) 0xff};
 
     private final CRC32 crc = new CRC32();
-    private byte[] in = new byte[INITIAL];
-    private int size;
-    private byte[] out = new byte[FastDeflate.maxOutput(INITIAL) + HEADER.length + 8];
+    private final RecordBytes bytes = new RecordBytes();
     private boolean open = true;
 
     @Override
     public int write(ByteBuffer src) {
-        int length = src.remaining();
-        ensure(length);
-        src.get(in, size, length);
-        size += length;
-        return length;
+        return bytes.append(src);
     }
 
-    void write(byte[] bytes, int offset, int length) {
-        ensure(length);
-        System.arraycopy(bytes, offset, in, size, length);
-        size += length;
+    void write(byte[] data, int offset, int length) {
+        bytes.append(data, offset, length);
     }
 
     /** Ends the member and returns it whole: header, deflated data, CRC-32 and length. */
     @Override
     public byte[] finish() {
-        int bound = HEADER.length + FastDeflate.maxOutput(size) + 8;
-        if (out.length < bound) {
-            out = new byte[bound];
-        }
+        byte[] in = bytes.in();
+        int size = bytes.size();
+        byte[] out = bytes.out(HEADER.length + FastDeflate.maxOutput(size) + 8);
         System.arraycopy(HEADER, 0, out, 0, HEADER.length);
         int at = FastDeflate.deflate(in, size, out, HEADER.length);
         crc.update(in, 0, size);
@@ -56,18 +44,8 @@ final class GzipMember implements RecordCompressor {
         at = putIntLe(out, at, size);
         byte[] member = Arrays.copyOf(out, at);
         crc.reset();
-        if (in.length > KEEP_AT_MOST) {
-            in = new byte[INITIAL];
-            out = new byte[FastDeflate.maxOutput(INITIAL) + HEADER.length + 8];
-        }
-        size = 0;
+        bytes.clear();
         return member;
-    }
-
-    private void ensure(int room) {
-        if (in.length - size < room) {
-            in = Arrays.copyOf(in, Math.max(in.length * 2, size + room));
-        }
     }
 
     private static int putIntLe(byte[] b, int at, int value) {

@@ -23,46 +23,25 @@ final class ZstdFrame implements RecordCompressor {
      * cost on a CPU-bound crawler.
      */
     static final int LEVEL = 1;
-    private static final int INITIAL = 64 * 1024;
-    /** A buffer grown past this for a huge record is dropped afterwards rather than kept in the pool. */
-    private static final int KEEP_AT_MOST = 4 * 1024 * 1024;
 
     private final ZstdCompressCtx context = new ZstdCompressCtx().setLevel(LEVEL).setContentSize(true)
             .setChecksum(true);
-    private byte[] in = new byte[INITIAL];
-    private int size;
-    private byte[] out = new byte[(int) Zstd.compressBound(INITIAL)];
+    private final RecordBytes bytes = new RecordBytes();
     private boolean open = true;
 
     @Override
     public int write(ByteBuffer src) {
-        int length = src.remaining();
-        ensure(length);
-        src.get(in, size, length);
-        size += length;
-        return length;
+        return bytes.append(src);
     }
 
     @Override
     public byte[] finish() {
-        int bound = (int) Zstd.compressBound(size);
-        if (out.length < bound) {
-            out = new byte[bound];
-        }
-        int length = context.compressByteArray(out, 0, out.length, in, 0, size);
+        int size = bytes.size();
+        byte[] out = bytes.out((int) Zstd.compressBound(size));
+        int length = context.compressByteArray(out, 0, out.length, bytes.in(), 0, size);
         byte[] frame = Arrays.copyOf(out, length);
-        if (in.length > KEEP_AT_MOST) {
-            in = new byte[INITIAL];
-            out = new byte[(int) Zstd.compressBound(INITIAL)];
-        }
-        size = 0;
+        bytes.clear();
         return frame;
-    }
-
-    private void ensure(int room) {
-        if (in.length - size < room) {
-            in = Arrays.copyOf(in, Math.max(in.length * 2, size + room));
-        }
     }
 
     @Override
