@@ -413,10 +413,7 @@ public final class ClusterRun implements AutoCloseable {
         } catch (WakeupException e) {
             // a stop, or the failure: the loop ends
         } catch (TimeoutException e) {
-            failed(new ClusterException(ClusterException.Kind.UNAVAILABLE, "no answer from the Kafka cluster at "
-                    + bootstrap + " within " + ProfileUnits.formatDuration(timeout) + " (--timeout) to member "
-                    + member + " of " + ClusterTopics.group(crawl) + ": is a broker running there and reachable"
-                    + " from here?"));
+            failed(noAnswer("member " + member + " of " + ClusterTopics.group(crawl)));
         } catch (KafkaException e) {
             LOG.warn("cluster crawl {}: member {} could not read a committed offset ({})", crawl, member,
                     ClusterAdmin.rootMessage(e));
@@ -457,10 +454,8 @@ public final class ClusterRun implements AutoCloseable {
             return false;
         } catch (TimeoutException e) {
             // its message lists every offset and mark: too long to read, and says no more than this
-            failed(new ClusterException(ClusterException.Kind.UNAVAILABLE, "no answer from the Kafka cluster at "
-                    + bootstrap + " within " + ProfileUnits.formatDuration(timeout) + " (--timeout) to the commit"
-                    + " of partitions " + numbers(which.stream().map(p -> p.topic.partition()).toList()) + " of "
-                    + crawl.topic(ClusterTopics.FRONTIER) + ": is a broker running there and reachable from here?"));
+            failed(noAnswer("the commit of partitions " + numbers(which.stream().map(p -> p.topic.partition())
+                    .toList()) + " of " + crawl.topic(ClusterTopics.FRONTIER)));
             return false;
         } catch (KafkaException e) {
             LOG.warn("cluster crawl {}: member {} could not commit its partitions {} ({}); it fetches nothing new"
@@ -608,6 +603,13 @@ public final class ClusterRun implements AutoCloseable {
     }
 
     /** A failure of the Kafka client while doing {@code what}, as the user reads it. */
+    /** The cluster did not answer {@code to} (what was asked of it) within the timeout. */
+    private ClusterException noAnswer(String to) {
+        return new ClusterException(ClusterException.Kind.UNAVAILABLE, "no answer from the Kafka cluster at "
+                + bootstrap + " within " + ProfileUnits.formatDuration(timeout) + " (--timeout) to " + to
+                + ": is a broker running there and reachable from here?");
+    }
+
     private ClusterException unavailable(String what, KafkaException e) {
         return new ClusterException(ClusterException.Kind.UNAVAILABLE, "the Kafka cluster at " + bootstrap
                 + " failed while " + what + ": " + ClusterAdmin.rootMessage(e));
