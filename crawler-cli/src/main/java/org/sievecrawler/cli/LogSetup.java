@@ -54,6 +54,8 @@ final class LogSetup {
         // the cluster commands say what went wrong themselves
         context.getLogger("org.apache.kafka").setLevel(verbosity >= 2 ? Level.TRACE : verbosity == 1 ? Level.INFO
                 : Level.ERROR);
+        // crawler-commons warns of every sitemap it cannot parse; the crawl reports each once, with the reason
+        context.getLogger("crawlercommons.sitemaps").setLevel(verbosity >= 1 ? Level.DEBUG : Level.ERROR);
         Appender<ILoggingEvent> console = root.getAppender(CONSOLE);
         if (console instanceof ConsoleAppender<ILoggingEvent> appender) {
             appender.stop();

@@ -14,6 +14,7 @@ import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URL;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 
@@ -48,7 +49,7 @@ public final class SitemapReader {
      * @throws SitemapException naming the URL when it is too large, not gzip after all, or in no sitemap format
      */
     public SitemapContent read(String url, byte[] body, int length) throws SitemapException {
-        byte[] content = length == body.length ? body : java.util.Arrays.copyOf(body, length);
+        byte[] content = length == body.length ? body : Arrays.copyOf(body, length);
         if (content.length > maxBytes) {
             throw new SitemapException(tooLarge(url));
         }
@@ -66,7 +67,7 @@ public final class SitemapReader {
         try {
             sitemap = parser.parseSiteMap(looksLikeXml(content) ? "text/xml" : "text/plain", content, at);
         } catch (UnknownFormatException | IOException | RuntimeException e) {
-            throw new SitemapException("sitemap " + url + " could not be read: " + e.getMessage(), e);
+            throw new SitemapException("sitemap " + url + " could not be read: " + reason(e), e);
         }
         List<String> pages = new ArrayList<>();
         List<String> sitemaps = new ArrayList<>();
@@ -99,6 +100,19 @@ public final class SitemapReader {
             throw new SitemapException("sitemap " + url + " starts as gzip but could not be inflated: " + e, e);
         }
         return out.toByteArray();
+    }
+
+    /**
+     * What went wrong, in the words of the deepest cause: crawler-commons wraps the XML parser's message (line and
+     * column) in its own "Failed to parse URL", which says less.
+     */
+    private static String reason(Throwable failure) {
+        Throwable deepest = failure;
+        while (deepest.getCause() != null && deepest.getCause() != deepest) {
+            deepest = deepest.getCause();
+        }
+        String message = deepest.getMessage();
+        return message == null ? deepest.getClass().getSimpleName() : message;
     }
 
     private String tooLarge(String url) {

@@ -51,6 +51,11 @@ class SitemapReaderTest {
     void refusesWhatIsNoSitemapNamingIt() {
         assertThatThrownBy(() -> read(reader, "<html><body>not found</body></html>"))
                 .isInstanceOf(SitemapException.class).hasMessageStartingWith("sitemap " + AT + " could not be read: ");
+        assertThatThrownBy(() -> read(reader, "<urlset><url><loc>http://127.0.0.1/x"))
+                .as("the XML parser's reason, not only crawler-commons' \"Failed to parse\"")
+                .isInstanceOf(SitemapException.class)
+                .hasMessageStartingWith("sitemap " + AT + " could not be read: ")
+                .hasMessageNotContaining("Failed to parse"); // the parser's words depend on the JVM's locale
         byte[] broken = {0x1f, (byte) 0x8b, 1, 2, 3};
         assertThatThrownBy(() -> reader.read(AT, broken, broken.length)).isInstanceOf(SitemapException.class)
                 .hasMessageStartingWith("sitemap " + AT + " starts as gzip but could not be inflated");
