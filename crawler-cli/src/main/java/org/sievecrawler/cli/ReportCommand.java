@@ -37,6 +37,10 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         logging.apply();
+        if (!Files.exists(dir)) {
+            spec.commandLine().getErr().println("report: " + dir + " does not exist (DIR is a crawl's output folder)");
+            return CrawlerCommand.USAGE;
+        }
         if (!Files.isDirectory(dir) || !Files.isRegularFile(dir.resolve("pages.jsonl"))) {
             spec.commandLine().getErr().println("report: " + dir + " is not a crawl's output folder: it has no "
                     + "pages.jsonl");

@@ -16,6 +16,8 @@ import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.sink.JsonlSink;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The report of a crawl: report.html in its output folder, one self-contained page (no network, no CDN: the charting
@@ -25,8 +27,9 @@ import org.sievecrawler.sink.JsonlSink;
  *
  * <p>Made from the folder's files: pages.jsonl (read whole, counted by {@link PageTally}), progress.jsonl (the
  * progress lines, {@link org.sievecrawler.progress.ProgressLog}) and summary.json, the last two used when present (a
- * crawl still running, or killed, has no summary; a crawl of an older build no progress.jsonl). A partial last line
- * of progress.jsonl (a crawl killed while writing it) is left out.
+ * crawl still running, or killed, has no summary; a crawl of an older build no progress.jsonl). A line of either file
+ * that is not a record (a partial last line of a crawl killed or still writing, a damaged line) is left out; those of
+ * pages.jsonl are counted on the page and in a warning.
  *
  * <p>Stateless and thread-safe. Reading a folder another crawl writes to at the same time gives a report of a moment
  * of it. Out of scope: a report of a cluster's crawl (its progress is per process).
@@ -34,6 +37,7 @@ import org.sievecrawler.sink.JsonlSink;
 public final class CrawlReport {
     /** Hosts and errors shown, the most frequent first. */
     static final int TOP = 15;
+    private static final Logger LOG = LoggerFactory.getLogger(CrawlReport.class);
     private static final JsonFactory JSON = new JsonFactory();
     private static final String RESOURCES = "/org/sievecrawler/report/";
 
@@ -63,9 +67,13 @@ public final class CrawlReport {
                     + " (is it a crawl's output folder?)");
         }
         PageTally tally = new PageTally();
-        JsonlSink.read(pages, 0, tally::add);
+        JsonlSink.Skipped skipped = JsonlSink.readSkipping(pages, tally::add);
+        if (skipped.lines() > 0) {
+            LOG.warn("{}: {} line(s) are not page records (the first at byte {}); the report leaves them out", pages,
+                    skipped.lines(), skipped.firstAt());
+        }
         String title = "Crawl report: " + dir.toAbsolutePath().normalize().getFileName();
-        String data = data(title, tally, summary(dir.resolve(CrawlFolder.SUMMARY)),
+        String data = data(title, tally, skipped.lines(), summary(dir.resolve(CrawlFolder.SUMMARY)),
                 progress(dir.resolve(CrawlFolder.PROGRESS)));
         return fill(resource("report.html"), Map.of(
                 "title", escapeHtml(title),
@@ -75,12 +83,14 @@ public final class CrawlReport {
     }
 
     /** The data the page's script draws, as one JSON object. */
-    private static String data(String title, PageTally tally, String summary, String progress) {
+    private static String data(String title, PageTally tally, long unreadableLines, String summary,
+            String progress) {
         StringWriter text = new StringWriter();
         try (JsonGenerator json = JSON.createGenerator(text)) {
             json.writeStartObject();
             json.writeStringField("title", title);
             json.writeNumberField("records", tally.records);
+            json.writeNumberField("unreadableLines", unreadableLines);
             json.writeObjectFieldStart("outcomes");
             for (Map.Entry<String, Long> e : tally.outcomes.entrySet()) {
                 json.writeNumberField(e.getKey(), e.getValue());

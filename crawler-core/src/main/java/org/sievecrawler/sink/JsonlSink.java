@@ -78,6 +78,44 @@ public final class JsonlSink implements AutoCloseable {
      * @throws IOException naming the file and the byte offset of a line that is not a record
      */
     public static void read(Path path, long from, Consumer<PageRecord> each) throws IOException {
+        read(path, from, each, (offset, problem) -> {
+            throw new IOException(path + ": the line at byte " + offset + " is not a page record: "
+                    + problem.getMessage(), problem);
+        });
+    }
+
+    /**
+     * Reads every record of {@code path}, in order, passing over the lines that are not records (a partial last
+     * line of a crawl killed or still writing, a line damaged on disk): for a view of the file, not for a resume.
+     *
+     * @return the lines passed over, and the byte offset of the first of them
+     * @throws IOException when the file cannot be read
+     */
+    public static Skipped readSkipping(Path path, Consumer<PageRecord> each) throws IOException {
+        long[] skipped = {0, -1};
+        read(path, 0, each, (offset, problem) -> {
+            if (skipped[0]++ == 0) {
+                skipped[1] = offset;
+            }
+        });
+        return new Skipped(skipped[0], skipped[1]);
+    }
+
+    /**
+     * Lines of a pages.jsonl that are not records.
+     *
+     * @param lines how many
+     * @param firstAt the byte offset of the first, -1 when there is none
+     */
+    public record Skipped(long lines, long firstAt) {
+    }
+
+    /** What a reader does with a line that is not a record. */
+    private interface BadLine {
+        void at(long offset, Exception problem) throws IOException;
+    }
+
+    private static void read(Path path, long from, Consumer<PageRecord> each, BadLine bad) throws IOException {
         if (!java.nio.file.Files.exists(path)) {
             return;
         }
@@ -86,11 +124,14 @@ public final class JsonlSink implements AutoCloseable {
             BufferedReader lines = new BufferedReader(Channels.newReader(file, StandardCharsets.UTF_8), 1 << 16);
             long offset = from;
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                PageRecord record = null;
                 try {
-                    each.accept(parse(line));
+                    record = parse(line);
                 } catch (IOException | IllegalArgumentException e) {
-                    throw new IOException(path + ": the line at byte " + offset + " is not a page record: "
-                            + e.getMessage(), e);
+                    bad.at(offset, e);
+                }
+                if (record != null) {
+                    each.accept(record);
                 }
                 offset += line.getBytes(StandardCharsets.UTF_8).length + 1;
             }

@@ -75,6 +75,9 @@
 
   var s = data.summary;
   fact('records', number(data.records));
+  if (data.unreadableLines > 0) {
+    fact('lines of pages.jsonl left out (not records)', number(data.unreadableLines));
+  }
   if (s) {
     fact('fetched', number(s.fetched));
     fact('pages/s', number(s.pagesPerSecond));

@@ -76,6 +76,23 @@ class CrawlReportTest {
     }
 
     @Test
+    void linesOfPagesJsonlThatAreNoRecordsAreLeftOutAndCounted() throws Exception {
+        pages(page("http://a.test/", 200, Outcome.FETCHED, 0, null), page("http://a.test/b", 200, Outcome.FETCHED, 1,
+                null));
+        Path file = dir.resolve("pages.jsonl");
+        byte[] whole = Files.readAllBytes(file);
+        // a line damaged on disk, then the partial last line of a crawl killed while writing it
+        Files.writeString(file, new String(whole, java.nio.charset.StandardCharsets.UTF_8) + "garbage\n"
+                + "{\"url\":\"http://a.test/c\",\"sta");
+
+        JsonNode data = data(CrawlReport.html(dir));
+
+        assertThat(data.get("records").asLong()).isEqualTo(2);
+        assertThat(data.get("unreadableLines").asLong()).isEqualTo(2);
+        assertThat(JsonlSink.readSkipping(file, record -> { })).isEqualTo(new JsonlSink.Skipped(2, whole.length));
+    }
+
+    @Test
     void textFromTheCrawlCannotEndTheScriptThatHoldsIt() throws Exception {
         pages(page("http://a.test/", 0, Outcome.ERROR, 0, "</script><script>alert(1)</script>"));
 
