@@ -15,7 +15,9 @@ import java.nio.file.Path;
  * Reads a {@code .warc.zst} file frame by frame: where each Zstandard frame starts, and its content decompressed
  * whole, for jwarc to parse as plain WARC (one record per frame as {@link WarcArchive} writes, or more). jwarc 0.36
  * reads {@code .warc.zst} itself, but its reader loops without end on these files (at the end of a small one, in
- * the middle of a large one), so the listing and the tests read them through this class.
+ * the middle of a large one), and as well on files the {@code zstd} command line tool made (one WARC record
+ * compressed by {@code zstd}, or two such files concatenated: the records are read, then {@code hasNext} never
+ * returns), so it is jwarc's, not these files'; the listing and the tests read them through this class.
  *
  * <p>Files with a dictionary frame (allowed by the IIPC WARC-zstd proposal; {@link WarcArchive} writes none) are
  * reported as unreadable rather than read. Not thread-safe: one thread at a time; it holds the file open (and a
