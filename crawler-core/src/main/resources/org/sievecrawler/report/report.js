@@ -1,10 +1,12 @@
 // Draws report.html's charts from the JSON in #report-data with Chart.js. When done, <html> gets
-// data-charts (charts drawn) and data-charts-expected (charts the data called for): a headless browser checks them.
+// data-charts (charts drawn), data-charts-painted (of those, canvases with pixels painted) and data-charts-expected
+// (charts the data called for): a headless browser checks them.
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('report-data').textContent);
   var expected = 0;
   var drawn = 0;
+  var canvases = [];
   Chart.defaults.animation = false;
   Chart.defaults.maintainAspectRatio = false;
   Chart.defaults.plugins.legend.display = false;
@@ -46,6 +48,7 @@
   function draw(canvas, config) {
     if (canvas) {
       new Chart(canvas, config);
+      canvases.push(canvas);
       drawn++;
     }
   }
@@ -144,6 +147,16 @@
           title: { display: true, text: 'fpr %' } } } }
   });
 
+  function painted(canvas) {
+    var pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    for (var i = 3; i < pixels.length; i += 4) {
+      if (pixels[i] !== 0) {
+        return true;
+      }
+    }
+    return false;
+  }
   document.documentElement.setAttribute('data-charts', String(drawn));
+  document.documentElement.setAttribute('data-charts-painted', String(canvases.filter(painted).length));
   document.documentElement.setAttribute('data-charts-expected', String(expected));
 })();

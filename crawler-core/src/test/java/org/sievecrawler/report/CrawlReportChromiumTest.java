@@ -34,7 +34,7 @@ import org.sievecrawler.sieve.OverflowPolicy;
 
 /**
  * The report a crawl writes at its end, opened in headless Chromium: its script ran without errors and drew every
- * chart its data called for, on canvases; a screenshot goes to target/report-screenshot.png. Skipped, saying why,
+ * chart its data called for, on canvases with pixels painted; a screenshot goes to target/report-screenshot.png. Skipped, saying why,
  * when no Chromium is found (PATH: chromium, chromium-browser, google-chrome; or the CHROMIUM variable); .ci/run
  * installs Debian's chromium when it can.
  */
@@ -82,7 +82,8 @@ class CrawlReportChromiumTest {
         String dom = run(chromium, "--dump-dom", report.toUri().toString());
         Map<String, String> attributes = htmlAttributes(dom);
         assertThat(attributes).doesNotContainKey("data-errors");
-        assertThat(attributes).containsEntry("data-charts-expected", "7").containsEntry("data-charts", "7");
+        assertThat(attributes).containsEntry("data-charts-expected", "7").containsEntry("data-charts", "7")
+                .containsEntry("data-charts-painted", "7");
         assertThat(Pattern.compile("<canvas").matcher(dom).results().count()).isEqualTo(7);
         assertThat(dom).contains("Pages per second", "Outcomes", "HTTP statuses", "Depth", "Top hosts", "Top errors",
                 "Sieve: seen~ and false-positive rate");
