@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -86,12 +88,17 @@ final class CrawlRun {
                     start == Crawler.Start.RESUME)));
             live.close();
             out.println(summary.line());
-            String written = dir.resolve("pages.jsonl") + ", " + dir.resolve("summary.json");
-            out.println("wrote " + written + (profile.output().warc()
-                    ? ", " + dir.resolve("crawl.log") + " and WARC files "
-                            + dir.resolve(profile.output().warcPrefix() + "-*"
-                                    + profile.output().warcCompression().suffix())
-                    : " and " + dir.resolve("crawl.log")));
+            List<String> written = new ArrayList<>(List.of(dir.resolve(CrawlFolder.PAGES).toString(),
+                    dir.resolve(CrawlFolder.SUMMARY).toString(), dir.resolve(CrawlFolder.LOG).toString()));
+            if (Files.isRegularFile(dir.resolve(CrawlFolder.REPORT))) { // not when it could not be written (a warning)
+                written.add(dir.resolve(CrawlFolder.REPORT).toString());
+            }
+            if (profile.output().warc()) {
+                written.add("WARC files " + dir.resolve(profile.output().warcPrefix() + "-*"
+                        + profile.output().warcCompression().suffix()));
+            }
+            out.println("wrote " + String.join(", ", written.subList(0, written.size() - 1)) + " and "
+                    + written.get(written.size() - 1));
             if (stopped.get()) {
                 return STOPPED;
             }

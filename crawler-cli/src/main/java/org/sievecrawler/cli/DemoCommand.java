@@ -53,7 +53,8 @@ final class DemoCommand implements Callable<Integer> {
             int exit = CrawlRun.run(profile(site.homeUrl(), dir), overwrite ? Crawler.Start.OVERWRITE
                     : Crawler.Start.NEW, root.stopSignal(), logging.format, stdout, spec.commandLine().getErr());
             stdout.println(exit == CrawlRun.FINISHED
-                    ? "demo site stopped. One line per URL: head " + dir.resolve("pages.jsonl")
+                    ? "demo site stopped. One line per URL: head " + dir.resolve("pages.jsonl") + "; charts: open "
+                            + dir.resolve("report.html")
                     : "demo site stopped.");
             stdout.flush();
             return exit;
