@@ -21,8 +21,9 @@ import org.sievecrawler.fetch.HttpExchange;
 /**
  * Builds WARC 1.1 records, each into a {@link RecordCompressor} of its own (a gzip member or a Zstandard frame). The
  * records of every page, response and request, are written straight into the compressor: their header by {@link
- * RecordHeader} (the fields jwarc would write, in its order), then the block's parts as they are, with no copy in
- * between; the rare warcinfo and metadata records are built with jwarc and written through its {@link WarcWriter}.
+ * RecordHeader} (the fields jwarc would write, in its order), then the block's parts, each copied once into the
+ * compressor's buffer; the rare warcinfo and metadata records are built with jwarc and written through its {@link
+ * WarcWriter}.
  * The digests are computed here: {@code WARC-Block-Digest} over the whole block (for a response: status line,
  * header fields and body as transferred) and {@code WARC-Payload-Digest} over the body alone, both SHA-1 in base32
  * ({@code sha1:...}).
