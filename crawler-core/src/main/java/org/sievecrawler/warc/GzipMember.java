@@ -27,7 +27,8 @@ final class GzipMember implements RecordCompressor {
         return bytes.append(src);
     }
 
-    void write(byte[] data, int offset, int length) {
+    @Override
+    public void write(byte[] data, int offset, int length) {
         bytes.append(data, offset, length);
     }
 

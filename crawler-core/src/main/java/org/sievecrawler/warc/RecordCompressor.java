@@ -19,6 +19,9 @@ sealed interface RecordCompressor extends WritableByteChannel permits GzipMember
         };
     }
 
+    /** Appends {@code length} bytes of {@code data}, from {@code offset}, to the record. */
+    void write(byte[] data, int offset, int length);
+
     /** Ends the record and returns it compressed, whole. */
     byte[] finish();
 

@@ -2,8 +2,6 @@ package org.sievecrawler.warc;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -16,26 +14,30 @@ import org.netpreserve.jwarc.MessageVersion;
 import org.netpreserve.jwarc.WarcDigest;
 import org.netpreserve.jwarc.WarcMetadata;
 import org.netpreserve.jwarc.WarcRecord;
-import org.netpreserve.jwarc.WarcRequest;
-import org.netpreserve.jwarc.WarcResponse;
-import org.netpreserve.jwarc.WarcTruncationReason;
 import org.netpreserve.jwarc.WarcWriter;
 import org.netpreserve.jwarc.Warcinfo;
 import org.sievecrawler.fetch.HttpExchange;
 
 /**
- * Builds WARC 1.1 records with jwarc and writes each, through jwarc's {@link WarcWriter}, into a {@link
- * RecordCompressor} of its own (a gzip member or a Zstandard frame). jwarc writes what it is given and computes no
- * digest, so the digests are computed here: {@code WARC-Block-Digest} over the whole block (for a response: status
- * line, header fields and body as transferred) and {@code WARC-Payload-Digest} over the body alone, both SHA-1 in
- * base32 ({@code sha1:...}).
+ * Builds WARC 1.1 records, each into a {@link RecordCompressor} of its own (a gzip member or a Zstandard frame). The
+ * records of every page, response and request, are written straight into the compressor: their header by {@link
+ * RecordHeader} (the fields jwarc would write, in its order), then the block's parts, each copied once into the
+ * compressor's buffer; the rare warcinfo and metadata records are built with jwarc and written through its {@link
+ * WarcWriter}.
+ * The digests are computed here: {@code WARC-Block-Digest} over the whole block (for a response: status line,
+ * header fields and body as transferred) and {@code WARC-Payload-Digest} over the body alone, both SHA-1 in base32
+ * ({@code sha1:...}).
  *
  * <p>Not thread-safe: one thread at a time; {@link WarcArchive} pools them.
  */
 final class RecordEncoder implements AutoCloseable {
+    private static final byte[] TRAILER = {'\r', '\n', '\r', '\n'};
+    private static final byte[] EMPTY = {};
+
     private final RecordCompressor member;
     private final WarcWriter writer;
     private final MessageDigest sha1;
+    private final RecordHeader header = new RecordHeader();
 
     RecordEncoder(WarcCompression compression) {
         this.member = RecordCompressor.of(compression);
@@ -57,36 +59,41 @@ final class RecordEncoder implements AutoCloseable {
     byte[] warcinfo(String fileName, Instant date, Map<String, String> fields) throws IOException {
         byte[] block = warcFields(fields.entrySet());
         return encode(new Warcinfo.Builder().version(MessageVersion.WARC_1_1).date(date).filename(fileName)
-                .body(MediaType.WARC_FIELDS, block).blockDigest(digest(block, null)).build());
+                .body(MediaType.WARC_FIELDS, block).blockDigest(warcDigest(block)).build());
     }
 
     /** The response record of {@code exchange}, with the given record ID. */
-    byte[] response(HttpExchange exchange, UUID id) throws IOException {
+    byte[] response(HttpExchange exchange, UUID id) {
         byte[] head = exchange.responseHead();
         byte[] body = exchange.body();
-        WarcResponse.Builder builder = new WarcResponse.Builder(exchange.url()).version(MessageVersion.WARC_1_1)
-                .recordId(id).date(exchange.date())
-                .body(MediaType.HTTP_RESPONSE, new Block(head, body), (long) head.length + body.length)
-                .blockDigest(digest(head, body)).payloadDigest(digest(body, null));
+        byte[] blockDigest = digest(head, body);
+        byte[] payloadDigest = digest(body, null);
+        header.start().field("Content-Length", (long) head.length + body.length)
+                .field("Content-Type", "application/http;msgtype=response").sha1("WARC-Block-Digest", blockDigest)
+                .field("WARC-Date", exchange.date().toString());
         if (exchange.remoteAddress() != null) {
-            builder.setHeader("WARC-IP-Address", exchange.remoteAddress());
+            header.field("WARC-IP-Address", exchange.remoteAddress());
         }
+        header.sha1("WARC-Payload-Digest", payloadDigest).field("WARC-Record-ID", id)
+                .field("WARC-Target-URI", exchange.url());
         if (exchange.truncated()) {
-            builder.truncated(WarcTruncationReason.LENGTH);
+            header.field("WARC-Truncated", "length");
         }
-        return encode(builder.build());
+        return encode(header.field("WARC-Type", "response").end(), head, body);
     }
 
     /** The request record of {@code exchange}, pointing at its response by WARC-Concurrent-To. */
-    byte[] request(HttpExchange exchange, UUID responseId) throws IOException {
+    byte[] request(HttpExchange exchange, UUID responseId) {
         byte[] head = exchange.requestHead();
-        WarcRequest.Builder builder = new WarcRequest.Builder(exchange.url()).version(MessageVersion.WARC_1_1)
-                .date(exchange.date()).body(MediaType.HTTP_REQUEST, head).blockDigest(digest(head, null))
-                .concurrentTo(urn(responseId));
+        header.start().field("Content-Length", head.length).field("Content-Type", "application/http;msgtype=request")
+                .sha1("WARC-Block-Digest", digest(head, null)).field("WARC-Concurrent-To", responseId)
+                .field("WARC-Date", exchange.date().toString());
         if (exchange.remoteAddress() != null) {
-            builder.setHeader("WARC-IP-Address", exchange.remoteAddress());
+            header.field("WARC-IP-Address", exchange.remoteAddress());
         }
-        return encode(builder.build());
+        header.field("WARC-Record-ID", UUID.randomUUID()).field("WARC-Target-URI", exchange.url())
+                .field("WARC-Type", "request").end();
+        return encode(header, head, EMPTY);
     }
 
     /** A metadata record about {@code url}: one {@code name: value} field per entry, in order. */
@@ -94,8 +101,7 @@ final class RecordEncoder implements AutoCloseable {
             throws IOException {
         byte[] block = warcFields(fields);
         return encode(new WarcMetadata.Builder().version(MessageVersion.WARC_1_1).recordId(id).targetURI(url).date(date)
-                .concurrentTo(concurrentTo).body(MediaType.WARC_FIELDS, block).blockDigest(digest(block, null))
-                .build());
+                .concurrentTo(concurrentTo).body(MediaType.WARC_FIELDS, block).blockDigest(warcDigest(block)).build());
     }
 
     /** An application/warc-fields block: one {@code name: value} line per field, in order. */
@@ -116,56 +122,25 @@ final class RecordEncoder implements AutoCloseable {
         return member.finish();
     }
 
+    /** A record from its header and its block in two parts, then the two CRLFs that end a record. */
+    private byte[] encode(RecordHeader header, byte[] blockHead, byte[] blockBody) {
+        member.write(header.bytes(), 0, header.size());
+        member.write(blockHead, 0, blockHead.length);
+        member.write(blockBody, 0, blockBody.length);
+        member.write(TRAILER, 0, TRAILER.length);
+        return member.finish();
+    }
+
+    private WarcDigest warcDigest(byte[] block) {
+        return new WarcDigest("sha1", digest(block, null));
+    }
+
     /** SHA-1 of {@code first} followed by {@code second} (when not null). */
-    private WarcDigest digest(byte[] first, byte[] second) {
+    private byte[] digest(byte[] first, byte[] second) {
         sha1.update(first);
         if (second != null) {
             sha1.update(second);
         }
-        return new WarcDigest("sha1", sha1.digest());
-    }
-
-    /** A record block in two parts (a head and a body), read once, without joining them into one array. */
-    private static final class Block implements ReadableByteChannel {
-        private final byte[] head;
-        private final byte[] body;
-        private long position;
-
-        Block(byte[] head, byte[] body) {
-            this.head = head;
-            this.body = body;
-        }
-
-        @Override
-        public int read(ByteBuffer dst) {
-            long total = (long) head.length + body.length;
-            if (position >= total) {
-                return -1;
-            }
-            int read = 0;
-            if (position < head.length) {
-                int n = (int) Math.min(dst.remaining(), head.length - position);
-                dst.put(head, (int) position, n);
-                position += n;
-                read += n;
-            }
-            if (position >= head.length && dst.hasRemaining()) {
-                int from = (int) (position - head.length);
-                int n = Math.min(dst.remaining(), body.length - from);
-                dst.put(body, from, n);
-                position += n;
-                read += n;
-            }
-            return read;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public void close() {
-        }
+        return sha1.digest();
     }
 }

@@ -35,6 +35,11 @@ final class ZstdFrame implements RecordCompressor {
     }
 
     @Override
+    public void write(byte[] data, int offset, int length) {
+        bytes.append(data, offset, length);
+    }
+
+    @Override
     public byte[] finish() {
         int size = bytes.size();
         byte[] out = bytes.out((int) Zstd.compressBound(size));
