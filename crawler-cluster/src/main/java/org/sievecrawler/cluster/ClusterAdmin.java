@@ -172,6 +172,7 @@ public final class ClusterAdmin implements AutoCloseable {
             }
         }
         List<String> raced = create(missing);
+        awaitVisible(topics.crawl());
         if (raced.isEmpty()) {
             return checks;
         }
@@ -183,6 +184,23 @@ public final class ClusterAdmin implements AutoCloseable {
             result.add(raced.contains(checks.get(i).spec().name()) ? again.get(i) : checks.get(i));
         }
         return result;
+    }
+
+    /**
+     * Waits, at most the timeout, until every topic of {@code crawl} is seen by a describe: Kafka answers a creation
+     * once its controller has it, and a broker may answer a describe from metadata a moment older (seen in a test:
+     * "no such topic" right after the creation), so that {@code cluster init && cluster seed} would be refused.
+     */
+    private void awaitVisible(CrawlName crawl) throws ClusterException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (describe(crawl).values().stream().anyMatch(Optional::isEmpty) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** Each topic of {@code topics} compared with what exists, in the order of {@link ClusterTopics#all}. */
