@@ -1,6 +1,5 @@
 package org.sievecrawler.warc;
 
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 
@@ -14,39 +13,23 @@ import java.util.zip.CRC32;
  *
  * <p>Not thread-safe: one thread at a time (the archive pools them).
  */
-final class GzipMember implements RecordCompressor {
+final class GzipMember extends RecordCompressor {
     /** ID1 ID2, CM = deflate, no flags, no mtime, XFL = 4 (fastest algorithm), OS = 255 (unknown). */
     private static final byte[] HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 4, (byte) 0xff};
 
     private final CRC32 crc = new CRC32();
-    private final RecordBytes bytes = new RecordBytes();
-    private boolean open = true;
 
+    /** The member: header, deflated data, CRC-32 and length. */
     @Override
-    public int write(ByteBuffer src) {
-        return bytes.append(src);
-    }
-
-    @Override
-    public void write(byte[] data, int offset, int length) {
-        bytes.append(data, offset, length);
-    }
-
-    /** Ends the member and returns it whole: header, deflated data, CRC-32 and length. */
-    @Override
-    public byte[] finish() {
-        byte[] in = bytes.in();
-        int size = bytes.size();
-        byte[] out = bytes.out(HEADER.length + FastDeflate.maxOutput(size) + 8);
+    byte[] compress(byte[] record, int size) {
+        byte[] out = output(HEADER.length + FastDeflate.maxOutput(size) + 8);
         System.arraycopy(HEADER, 0, out, 0, HEADER.length);
-        int at = FastDeflate.deflate(in, size, out, HEADER.length);
-        crc.update(in, 0, size);
+        int at = FastDeflate.deflate(record, size, out, HEADER.length);
+        crc.reset();
+        crc.update(record, 0, size);
         at = putIntLe(out, at, (int) crc.getValue());
         at = putIntLe(out, at, size);
-        byte[] member = Arrays.copyOf(out, at);
-        crc.reset();
-        bytes.clear();
-        return member;
+        return Arrays.copyOf(out, at);
     }
 
     private static int putIntLe(byte[] b, int at, int value) {
@@ -55,15 +38,5 @@ final class GzipMember implements RecordCompressor {
         b[at + 2] = (byte) (value >>> 16);
         b[at + 3] = (byte) (value >>> 24);
         return at + 4;
-    }
-
-    @Override
-    public boolean isOpen() {
-        return open;
-    }
-
-    @Override
-    public void close() {
-        open = false;
     }
 }

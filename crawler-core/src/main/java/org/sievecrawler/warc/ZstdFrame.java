@@ -2,7 +2,6 @@ package org.sievecrawler.warc;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -16,7 +15,7 @@ import java.util.Arrays;
  *
  * <p>Not thread-safe: one thread at a time (the archive pools them). {@link #close()} frees the native context.
  */
-final class ZstdFrame implements RecordCompressor {
+final class ZstdFrame extends RecordCompressor {
     /**
      * The zstd level: 1, the fastest of the regular levels; on crawl-bench's pages it already compresses better
      * than gzip at deflate's fastest setting (see the crawler-bench README), and the archive's cost is the crawl's
@@ -26,39 +25,16 @@ final class ZstdFrame implements RecordCompressor {
 
     private final ZstdCompressCtx context = new ZstdCompressCtx().setLevel(LEVEL).setContentSize(true)
             .setChecksum(true);
-    private final RecordBytes bytes = new RecordBytes();
-    private boolean open = true;
 
     @Override
-    public int write(ByteBuffer src) {
-        return bytes.append(src);
+    byte[] compress(byte[] record, int size) {
+        byte[] out = output((int) Zstd.compressBound(size));
+        int length = context.compressByteArray(out, 0, out.length, record, 0, size);
+        return Arrays.copyOf(out, length);
     }
 
     @Override
-    public void write(byte[] data, int offset, int length) {
-        bytes.append(data, offset, length);
-    }
-
-    @Override
-    public byte[] finish() {
-        int size = bytes.size();
-        byte[] out = bytes.out((int) Zstd.compressBound(size));
-        int length = context.compressByteArray(out, 0, out.length, bytes.in(), 0, size);
-        byte[] frame = Arrays.copyOf(out, length);
-        bytes.clear();
-        return frame;
-    }
-
-    @Override
-    public boolean isOpen() {
-        return open;
-    }
-
-    @Override
-    public void close() {
-        if (open) {
-            open = false;
-            context.close();
-        }
+    void release() {
+        context.close();
     }
 }
