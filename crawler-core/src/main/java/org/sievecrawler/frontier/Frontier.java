@@ -422,7 +422,9 @@ public final class Frontier implements LeaseSource, AutoCloseable {
             if (left <= 0) {
                 return false;
             }
-            hosts.awaitWork(Duration.ofNanos(Math.min(left, QUIESCE_POLL.toNanos())));
+            // not awaitWork: it returns at once while a host is ready, and a quiesced frontier hands out nothing;
+            // the last lease's closing signals (wakeIfOutOfWork), the poll only covers a signal sent before the wait
+            hosts.awaitChange(Duration.ofNanos(Math.min(left, QUIESCE_POLL.toNanos())));
         }
         return true;
     }
@@ -609,20 +611,14 @@ public final class Frontier implements LeaseSource, AutoCloseable {
     }
 
     void robotsFetched(PendingUrl task, RobotsRules rules, List<PendingUrl> sitemaps) {
-        if (!sitemaps.isEmpty()) {
-            Lock lock = gate.shared();
-            lock.lock();
-            try {
-                if (!sealed) {
-                    List<PendingUrl> admitted = new ArrayList<>(sitemaps.size());
-                    sieve.offerAll(sitemaps, admitted);
-                    journal.append(admitted, null);
-                }
-            } finally {
-                lock.unlock();
+        change(() -> {
+            if (!sitemaps.isEmpty()) { // offered before the lease closes: the crawl is never seen out of work
+                List<PendingUrl> admitted = new ArrayList<>(sitemaps.size());
+                sieve.offerAll(sitemaps, admitted);
+                journal.append(admitted, null);
             }
-        }
-        change(() -> hosts.robotsFetched(task, rules));
+            hosts.robotsFetched(task, rules);
+        });
     }
 
     void retryRobots(PendingUrl task, Duration backoff) {

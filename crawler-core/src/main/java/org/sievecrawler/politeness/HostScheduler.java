@@ -409,6 +409,21 @@ public final class HostScheduler implements PendingQueue {
         }
     }
 
+    /**
+     * Waits until work is added or released (a signal on the monitor), or {@code maxWait} passes, whether or not a
+     * host is ready: for a caller that waits for something other than a ready host (leases to be closed).
+     *
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public void awaitChange(Duration maxWait) throws InterruptedException {
+        lock.lock();
+        try {
+            changed.await(maxWait.toNanos(), TimeUnit.NANOSECONDS);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Milliseconds until the first host is ready (0 or less: one is), {@code Long.MAX_VALUE} if none has work. Lock held. */
     private long untilReady() {
         Ticket next = firstLiveTicket();
