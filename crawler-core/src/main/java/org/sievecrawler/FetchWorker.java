@@ -324,11 +324,7 @@ final class FetchWorker {
         PendingUrl task = lease.task();
         SitemapContent content;
         try {
-            if (page.truncated()) {
-                throw new SitemapException("sitemap " + task.url() + " has more than scope.max-sitemap-bytes "
-                        + settings.maxSitemapBytes() + " bytes");
-            }
-            content = sitemaps.read(task.url(), page.body(), page.length());
+            content = sitemaps.read(task.url(), page.body(), page.length(), page.truncated());
         } catch (SitemapException e) {
             LOG.info("{}", e.getMessage());
             done(lease, PageRecords.unreadableSitemap(task, page, e.getMessage()), at, List.of());

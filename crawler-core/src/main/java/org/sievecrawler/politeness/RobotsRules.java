@@ -2,6 +2,7 @@ package org.sievecrawler.politeness;
 
 import crawlercommons.robots.BaseRobotRules;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * What a host's robots.txt allows, as the crawl applies it: its parsed rules, or allow-all (robots.txt
@@ -62,8 +63,8 @@ public final class RobotsRules {
      * The sitemaps robots.txt names ({@code Sitemap:} lines, absolute URLs as crawler-commons resolved them), in
      * their order; empty unless robots.txt was parsed.
      */
-    public java.util.List<String> sitemaps() {
-        return kind == Kind.PARSED ? java.util.List.copyOf(rules.getSitemaps()) : java.util.List.of();
+    public List<String> sitemaps() {
+        return kind == Kind.PARSED ? List.copyOf(rules.getSitemaps()) : List.of();
     }
 
     /** Whether {@code url} (on this host) may be fetched. */

@@ -44,13 +44,14 @@ public final class SitemapReader {
     }
 
     /**
-     * The URLs the sitemap at {@code url} lists, read from its {@code length} first bytes of {@code body}.
+     * The URLs the sitemap at {@code url} lists, read from its {@code length} first bytes of {@code body}; a body the
+     * fetch {@code cut} at the size limit (the rest not read) is too large.
      *
      * @throws SitemapException naming the URL when it is too large, not gzip after all, or in no sitemap format
      */
-    public SitemapContent read(String url, byte[] body, int length) throws SitemapException {
+    public SitemapContent read(String url, byte[] body, int length, boolean cut) throws SitemapException {
         byte[] content = length == body.length ? body : Arrays.copyOf(body, length);
-        if (content.length > maxBytes) {
+        if (cut || content.length > maxBytes) {
             throw new SitemapException(tooLarge(url));
         }
         if (content.length >= 2 && (content[0] & 0xFF) == 0x1F && (content[1] & 0xFF) == 0x8B) {

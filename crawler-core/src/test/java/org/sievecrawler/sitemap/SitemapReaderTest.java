@@ -36,14 +36,14 @@ class SitemapReaderTest {
         String text = "http://example.org/a\nhttp://example.org/b\n";
         assertThat(read(reader, text).pages()).containsExactly("http://example.org/a", "http://example.org/b");
         byte[] gzipped = gzip(text.getBytes(StandardCharsets.UTF_8));
-        assertThat(reader.read(AT, gzipped, gzipped.length).pages()).hasSize(2);
+        assertThat(reader.read(AT, gzipped, gzipped.length, false).pages()).hasSize(2);
     }
 
     @Test
     void stopsInflatingAtTheLimitSoAGzipBombIsRefused() throws Exception {
         byte[] bomb = gzip(new byte[10_001]);
         assertThat(bomb.length).isLessThan(1_000);
-        assertThatThrownBy(() -> reader.read(AT, bomb, bomb.length)).isInstanceOf(SitemapException.class)
+        assertThatThrownBy(() -> reader.read(AT, bomb, bomb.length, false)).isInstanceOf(SitemapException.class)
                 .hasMessage("sitemap " + AT + " has more than scope.max-sitemap-bytes 10000 bytes once inflated");
     }
 
@@ -57,13 +57,13 @@ class SitemapReaderTest {
                 .hasMessageStartingWith("sitemap " + AT + " could not be read: ")
                 .hasMessageNotContaining("Failed to parse"); // the parser's words depend on the JVM's locale
         byte[] broken = {0x1f, (byte) 0x8b, 1, 2, 3};
-        assertThatThrownBy(() -> reader.read(AT, broken, broken.length)).isInstanceOf(SitemapException.class)
+        assertThatThrownBy(() -> reader.read(AT, broken, broken.length, false)).isInstanceOf(SitemapException.class)
                 .hasMessageStartingWith("sitemap " + AT + " starts as gzip but could not be inflated");
     }
 
     private static SitemapContent read(SitemapReader reader, String body) throws SitemapException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        return reader.read(AT, bytes, bytes.length);
+        return reader.read(AT, bytes, bytes.length, false);
     }
 
     private static byte[] gzip(byte[] data) throws IOException {
