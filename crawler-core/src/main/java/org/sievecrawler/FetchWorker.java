@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.LongPredicate;
 import org.sievecrawler.fetch.FailureKind;
 import org.sievecrawler.fetch.FetchResult;
@@ -23,6 +24,7 @@ import org.sievecrawler.frontier.PageLease;
 import org.sievecrawler.frontier.RobotsLease;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.RedirectTarget;
+import org.sievecrawler.link.RejectReason;
 import org.sievecrawler.parse.ParsedPage;
 import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.politeness.RobotsRules;
@@ -303,12 +305,12 @@ final class FetchWorker {
         }
         String host = HostKey.of(robotsUrl);
         List<PendingUrl> tasks = new ArrayList<>(named.size());
-        for (LinkDecision decision : pages.listed(robotsUrl, named, 0)) {
-            if (decision instanceof LinkDecision.Accept accept && HostKey.of(accept.url()).equals(host)) {
-                tasks.add(PendingUrl.sitemap(accept.url(), 0, robotsUrl));
+        for (PendingUrl sitemap : accepted(pages.listed(robotsUrl, named, 0),
+                url -> PendingUrl.sitemap(url, 0, robotsUrl))) {
+            if (HostKey.of(sitemap.url()).equals(host)) {
+                tasks.add(sitemap);
             } else {
-                output.linkRejected(decision instanceof LinkDecision.Reject reject ? reject.reason().label()
-                        : "sitemap-of-other-host");
+                output.linkRejected(RejectReason.SITEMAP_OF_OTHER_HOST.label());
             }
         }
         return tasks;
@@ -330,14 +332,10 @@ final class FetchWorker {
             done(lease, PageRecords.unreadableSitemap(task, page, e.getMessage()), at, List.of());
             return;
         }
-        List<PendingUrl> found = accepted(pages.listed(task.url(), content.pages(), task.depth() + 1), task);
-        for (LinkDecision decision : pages.listed(task.url(), content.sitemaps(), task.depth())) {
-            if (decision instanceof LinkDecision.Accept accept) {
-                found.add(PendingUrl.sitemap(accept.url(), task.depth(), task.url()));
-            } else {
-                output.linkRejected(((LinkDecision.Reject) decision).reason().label());
-            }
-        }
+        List<PendingUrl> found = accepted(pages.listed(task.url(), content.pages(), task.depth() + 1),
+                url -> PendingUrl.link(url, task));
+        found.addAll(accepted(pages.listed(task.url(), content.sitemaps(), task.depth()),
+                url -> PendingUrl.sitemap(url, task.depth(), task.url())));
         done(lease, PageRecords.sitemap(task, page, content.found()), at, found);
     }
 
@@ -408,16 +406,16 @@ final class FetchWorker {
         if (at.isPresent() && settings.warcMetadata()) {
             output.archiveMetadata(task.url(), at.get(), PageReader.outlinks(parsed));
         }
-        List<PendingUrl> links = accepted(pages.links(task, parsed), task);
+        List<PendingUrl> links = accepted(pages.links(task, parsed), url -> PendingUrl.link(url, task));
         done(lease, PageRecords.fetched(task, page, parsed, settings.maxPageBytes()), at, links);
     }
 
     /** The accepted links as URLs found on {@code from}, one batch for the frontier; rejected ones are counted. */
-    private List<PendingUrl> accepted(List<LinkDecision> decisions, PendingUrl from) {
+    private List<PendingUrl> accepted(List<LinkDecision> decisions, Function<String, PendingUrl> task) {
         List<PendingUrl> urls = new ArrayList<>(decisions.size());
         for (LinkDecision decision : decisions) {
             if (decision instanceof LinkDecision.Accept accept) {
-                urls.add(PendingUrl.link(accept.url(), from));
+                urls.add(task.apply(accept.url()));
             } else {
                 output.linkRejected(((LinkDecision.Reject) decision).reason().label());
             }

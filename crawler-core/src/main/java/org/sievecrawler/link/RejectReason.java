@@ -23,7 +23,12 @@ public enum RejectReason {
      * The host is {@code localhost} or an IP literal the crawl may not reach
      * ({@link org.sievecrawler.address.SpecialRanges}), and not a seed's host and port.
      */
-    PRIVATE_ADDRESS("private-address");
+    PRIVATE_ADDRESS("private-address"),
+    /**
+     * A sitemap a host's robots.txt names on another host: not followed there (that host's own robots.txt speaks
+     * for it). Decided by the fetcher, not the link resolver.
+     */
+    SITEMAP_OF_OTHER_HOST("sitemap-of-other-host");
 
     private final String label;
 
