@@ -17,6 +17,7 @@ import org.sievecrawler.profile.ProgressConfig;
 import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.sieve.OverflowPolicy;
+import org.sievecrawler.warc.WarcArchive;
 import org.sievecrawler.warc.WarcCompression;
 
 /**
@@ -140,14 +141,11 @@ public final class CrawlBench {
 
     /** The bytes of the WARC files in {@code out}. */
     static long warcBytes(Path out) throws IOException {
-        try (java.util.stream.Stream<Path> files = Files.list(out)) {
-            long bytes = 0;
-            for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".warc.gz")
-                    || f.toString().endsWith(".warc.zst"))::iterator) {
-                bytes += Files.size(file);
-            }
-            return bytes;
+        long bytes = 0;
+        for (Path file : WarcArchive.existingFiles(out, OutputConfig.defaults().warcPrefix())) {
+            bytes += Files.size(file);
         }
+        return bytes;
     }
 
     /**

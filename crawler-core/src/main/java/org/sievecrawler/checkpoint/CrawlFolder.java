@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.regex.Pattern;
+import org.sievecrawler.warc.WarcArchive;
 
 /**
  * The files a crawl keeps in its output folder, by name: {@code pages.jsonl}, {@code summary.json},
@@ -27,11 +27,16 @@ public final class CrawlFolder {
     public static final String PROGRESS = "progress.jsonl";
     /** The report page ({@link org.sievecrawler.report.CrawlReport}). */
     public static final String REPORT = "report.html";
+    /**
+     * The files a crawl writes beside its output that alone do not make an earlier crawl (a refused crawl leaves a
+     * crawl.log), deleted with it by {@link #clear()}.
+     */
+    public static final List<String> SIDE_FILES = List.of(LOG, PROGRESS, REPORT);
     /** Pending URLs spilled past sieve.max-in-memory-urls. */
     public static final String FRONTIER = "frontier";
 
     private final Path dir;
-    private final Pattern warcFile;
+    private final String warcPrefix;
 
     /**
      * @param dir the output folder
@@ -39,7 +44,7 @@ public final class CrawlFolder {
      */
     public CrawlFolder(Path dir, String warcPrefix) {
         this.dir = dir;
-        this.warcFile = Pattern.compile(Pattern.quote(warcPrefix) + "-\\d{14}-\\d{5}\\.warc\\.(gz|zst)");
+        this.warcPrefix = warcPrefix;
     }
 
     /**
@@ -69,9 +74,9 @@ public final class CrawlFolder {
      */
     public void clear() throws IOException {
         List<Path> files = new ArrayList<>(earlierOutput());
-        files.add(dir.resolve(LOG));
-        files.add(dir.resolve(PROGRESS));
-        files.add(dir.resolve(REPORT));
+        for (String name : SIDE_FILES) {
+            files.add(dir.resolve(name));
+        }
         for (Path file : files) {
             try {
                 CheckpointStore.deleteTree(file);
@@ -82,20 +87,10 @@ public final class CrawlFolder {
     }
 
     private List<Path> warcFiles() throws IOException {
-        List<Path> files = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return files;
-        }
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*.warc.{gz,zst}")) {
-            for (Path entry : entries) {
-                if (warcFile.matcher(entry.getFileName().toString()).matches()) {
-                    files.add(entry);
-                }
-            }
+        try {
+            return WarcArchive.existingFiles(dir, warcPrefix);
         } catch (IOException e) {
             throw new IOException("cannot list the output folder " + dir + ": " + e.getMessage(), e);
         }
-        files.sort(Comparator.naturalOrder());
-        return files;
     }
 }

@@ -50,8 +50,8 @@ public final class CrawlStart {
         }
         String files = String.join(", ", names(earlier));
         String unfinished = checkpoints.exists() ? resumable() : null;
-        String overwrite = "start afresh with --overwrite, which deletes its " + files + " and crawl.log,"
-                + " progress.jsonl, report.html (no other file), or choose another output folder";
+        String overwrite = "start afresh with --overwrite, which deletes its " + files + " and "
+                + String.join(", ", CrawlFolder.SIDE_FILES) + " (no other file), or choose another output folder";
         throw new CheckpointException(unfinished != null
                 ? dir + " holds a crawl that did not finish (" + unfinished + "): resume it with crawler crawl"
                         + " --resume " + dir + ", " + overwrite
@@ -66,8 +66,8 @@ public final class CrawlStart {
             return;
         }
         folder.clear();
-        LOG.info("started afresh: deleted the earlier crawl's {} and crawl.log, progress.jsonl, report.html",
-                String.join(", ", names(earlier)));
+        LOG.info("started afresh: deleted the earlier crawl's {} and {}", String.join(", ", names(earlier)),
+                String.join(", ", CrawlFolder.SIDE_FILES));
     }
 
     /**

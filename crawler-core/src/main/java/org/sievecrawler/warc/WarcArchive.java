@@ -144,6 +144,16 @@ public final class WarcArchive implements Archive {
         return new WarcLocation(placed.file(), placed.offset(), RecordEncoder.urn(id));
     }
 
+    /**
+     * The WARC files in {@code dir} that an archive with {@code output.warc-prefix} {@code prefix} wrote (either
+     * compression), in the order of their names (oldest first); none when {@code dir} does not exist.
+     *
+     * @throws IOException when the folder cannot be listed
+     */
+    public static List<Path> existingFiles(Path dir, String prefix) throws IOException {
+        return WarcFiles.existing(dir, prefix);
+    }
+
     /** The WARC files written so far, oldest first. */
     @Override
     public List<Path> files() {

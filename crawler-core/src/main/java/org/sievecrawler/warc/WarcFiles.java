@@ -12,9 +12,12 @@ import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +37,13 @@ final class WarcFiles implements AutoCloseable {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss")
             .withZone(ZoneOffset.UTC);
     private static final int MAX_SERIAL = 99_999;
-    private static final Pattern NAME = Pattern.compile("(.*)-\\d{14}-(\\d{5})\\.warc\\.(gz|zst)");
+    /** A name this class gives: PREFIX-yyyyMMddHHmmss-NNNNN and the suffix of a {@link WarcCompression}. */
+    private static final Pattern NAME = Pattern.compile("(.*)-\\d{14}-(\\d{5})("
+            + Arrays.stream(WarcCompression.values()).map(c -> Pattern.quote(c.suffix()))
+                    .collect(Collectors.joining("|")) + ")");
+    /** The same names as a glob for {@link Files#newDirectoryStream(Path, String)}, after the prefix. */
+    private static final String GLOB = "-*{" + Arrays.stream(WarcCompression.values()).map(WarcCompression::suffix)
+            .collect(Collectors.joining(",")) + "}";
     private static final Logger LOG = LoggerFactory.getLogger(WarcFiles.class);
 
     /** Makes the first record of a new file, knowing its name. */
@@ -100,6 +109,38 @@ final class WarcFiles implements AutoCloseable {
     }
 
     /**
+     * The WARC files in {@code dir} named as an archive with {@code prefix} names them (either compression), in the
+     * order of their names; none when {@code dir} does not exist.
+     *
+     * @throws IOException when the folder cannot be listed
+     */
+    static List<Path> existing(Path dir, String prefix) throws IOException {
+        List<Path> files = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return files;
+        }
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, prefix + GLOB)) {
+            for (Path file : entries) {
+                Matcher matcher = NAME.matcher(file.getFileName().toString());
+                if (matcher.matches() && matcher.group(1).equals(prefix)) {
+                    files.add(file);
+                }
+            }
+        }
+        files.sort(Comparator.naturalOrder());
+        return files;
+    }
+
+    /** The serial number in the name of a file {@link #existing} found. */
+    private static int serialOf(Path file) {
+        Matcher matcher = NAME.matcher(file.getFileName().toString());
+        if (!matcher.matches()) {
+            throw new IllegalArgumentException("not a WARC file name of this archive: " + file);
+        }
+        return Integer.parseInt(matcher.group(2));
+    }
+
+    /**
      * Opens the first file now (so that an unwritable folder is reported before the crawl starts). Files an
      * earlier run left in the folder with this prefix are kept: numbering goes on after the highest, and the
      * newest of them, if a crash cut its last record, is cut back to its last whole record (the only change ever
@@ -111,14 +152,11 @@ final class WarcFiles implements AutoCloseable {
         if (channel == null) {
             Path newest = null;
             int highest = -1;
-            try (DirectoryStream<Path> earlier = Files.newDirectoryStream(dir, prefix + "-*.warc.{gz,zst}")) {
-                for (Path file : earlier) {
-                    Matcher matcher = NAME.matcher(file.getFileName().toString());
-                    if (matcher.matches() && matcher.group(1).equals(prefix)
-                            && Integer.parseInt(matcher.group(2)) > highest) {
-                        highest = Integer.parseInt(matcher.group(2));
-                        newest = file;
-                    }
+            for (Path file : existing(dir, prefix)) {
+                int number = serialOf(file);
+                if (number > highest) {
+                    highest = number;
+                    newest = file;
                 }
             }
             if (newest != null) {
