@@ -8,6 +8,7 @@ import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.politeness.RobotsPolicy;
 import org.sievecrawler.politeness.RobotsRules;
 import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.ProfileKeys;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
@@ -34,7 +35,8 @@ final class PageChecks {
     PageChecks(CrawlProfile profile) {
         this.traps = UrlTraps.of(profile.scope());
         this.hostBudget = new HostBudget(profile.limits().maxPagesPerHost());
-        this.sitemapBudget = new HostBudget(profile.scope().maxSitemapsPerHost(), "scope.max-sitemaps-per-host");
+        this.sitemapBudget = new HostBudget(profile.scope().maxSitemapsPerHost(),
+                ProfileKeys.SCOPE_MAX_SITEMAPS_PER_HOST.name());
         this.robots = new RobotsPolicy(profile.fetch().robotsAgentName(), profile.politeness().maxCrawlDelay());
     }
 

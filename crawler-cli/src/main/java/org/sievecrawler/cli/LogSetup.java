@@ -14,6 +14,7 @@ import ch.qos.logback.core.filter.Filter;
 import ch.qos.logback.core.spi.FilterReply;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import org.sievecrawler.progress.ProgressReporter;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 final class LogSetup {
     static final String CONSOLE = "CONSOLE";
-    static final String PROGRESS = "org.sievecrawler.progress";
+    static final String PROGRESS = ProgressReporter.LOG.getName();
     static final String CONSOLE_PATTERN = "%d{HH:mm:ss.SSS} %-5level %logger{24} - %msg%n";
     static final String FILE_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger - %msg%n";
 

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.report.CrawlReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -41,7 +42,7 @@ final class ReportCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("report: " + dir + " does not exist (DIR is a crawl's output folder)");
             return CrawlerCommand.USAGE;
         }
-        if (!Files.isDirectory(dir) || !Files.isRegularFile(dir.resolve("pages.jsonl"))) {
+        if (!Files.isDirectory(dir) || !Files.isRegularFile(dir.resolve(CrawlFolder.PAGES))) {
             spec.commandLine().getErr().println("report: " + dir + " is not a crawl's output folder: it has no "
                     + "pages.jsonl");
             return CrawlerCommand.USAGE;

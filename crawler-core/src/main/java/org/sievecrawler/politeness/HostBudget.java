@@ -3,6 +3,7 @@ package org.sievecrawler.politeness;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.sievecrawler.profile.ProfileKeys;
 
 /**
  * The pages each host may still be asked for ({@code limits.max-pages-per-host}): the bound on a trap its URLs
@@ -22,13 +23,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * their own: a sitemap takes none of the pages' budget.
  */
 public final class HostBudget {
-    private final long maxPagesPerHost;
+    private final long maxPerHost;
     private final String key;
     private final ConcurrentHashMap<String, AtomicLong> taken = new ConcurrentHashMap<>();
 
     /** @param maxPagesPerHost pages requested from one host at most; 0 for no limit */
     public HostBudget(long maxPagesPerHost) {
-        this(maxPagesPerHost, "limits.max-pages-per-host");
+        this(maxPagesPerHost, ProfileKeys.LIMITS_MAX_PAGES_PER_HOST.name());
     }
 
     /**
@@ -39,7 +40,7 @@ public final class HostBudget {
         if (maxPerHost < 0) {
             throw new IllegalArgumentException(key + " must be >= 0 (0 = no limit), was " + maxPerHost);
         }
-        this.maxPagesPerHost = maxPerHost;
+        this.maxPerHost = maxPerHost;
         this.key = key;
     }
 
@@ -50,7 +51,7 @@ public final class HostBudget {
      * @param url an absolute, normalized URL
      */
     public Optional<String> take(String url) {
-        if (maxPagesPerHost == 0) {
+        if (maxPerHost == 0) {
             return Optional.empty();
         }
         String host = HostKey.of(url);
@@ -58,8 +59,8 @@ public final class HostBudget {
         long now;
         do {
             now = count.get();
-            if (now >= maxPagesPerHost) {
-                return Optional.of("host " + host + " reached " + key + " " + maxPagesPerHost);
+            if (now >= maxPerHost) {
+                return Optional.of("host " + host + " reached " + key + " " + maxPerHost);
             }
         } while (!count.compareAndSet(now, now + 1));
         return Optional.empty();

@@ -27,14 +27,7 @@ public final class ProgressReporter implements AutoCloseable {
      * @param interval time between two lines
      * @param fetchedAtStart the responses counted when this run started (a resumed crawl's earlier ones)
      * @param snapshot builds the line, given the responses counted at the previous line (or at the start)
-     */
-    public ProgressReporter(Duration interval, long fetchedAtStart, LongFunction<ProgressLine> snapshot) {
-        this(interval, fetchedAtStart, snapshot, line -> { });
-    }
-
-    /**
-     * {@link #ProgressReporter(Duration, long, LongFunction)}, giving every line {@link #next()} makes to
-     * {@code listener}.
+     * @param listener is given every line {@link #next()} makes
      */
     public ProgressReporter(Duration interval, long fetchedAtStart, LongFunction<ProgressLine> snapshot,
             Consumer<ProgressLine> listener) {

@@ -76,10 +76,7 @@ final class RecordHeader {
 
     /** Ends the header with the empty line. */
     RecordHeader end() {
-        ensure(2);
-        bytes[size++] = '\r';
-        bytes[size++] = '\n';
-        return this;
+        return endLine();
     }
 
     /** The header's bytes: the first {@link #size()} of this array. */
