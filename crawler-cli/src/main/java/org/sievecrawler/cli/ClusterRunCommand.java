@@ -71,7 +71,7 @@ final class ClusterRunCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--name", paramLabel = "NAME",
-            description = "This process's name in the group and in status (default: host-pid).")
+            description = "This process's name in the group and in status (default: pid-host).")
     String name;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE",
@@ -81,7 +81,7 @@ final class ClusterRunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         logging.apply();
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ClusterOptions.Target target;
         CrawlProfile profile;
@@ -128,11 +128,11 @@ final class ClusterRunCommand implements Callable<Integer> {
                 cluster.timeout)) {
             fileLog = LogSetup.logToFile(dir.resolve(CrawlFolder.LOG), logging.format, true);
             running.set(run);
-            out.println("cluster crawl " + target.crawl() + ": process " + member + ", output folder "
+            stdout.println("cluster crawl " + target.crawl() + ": process " + member + ", output folder "
                     + dir.toAbsolutePath().normalize());
-            out.flush();
+            stdout.flush();
             String reason = run.run();
-            out.println("process " + member + " ended (" + reason + "); its partitions were handed back");
+            stdout.println("process " + member + " ended (" + reason + "); its partitions were handed back");
             return 0;
         } catch (ClusterException e) {
             return cluster.failed(e);
@@ -146,7 +146,7 @@ final class ClusterRunCommand implements Callable<Integer> {
             err.println("cluster run: the output in " + dir + " failed: " + e.getMessage());
             return FAILED;
         } finally {
-            out.flush();
+            stdout.flush();
             err.flush();
             try {
                 fileLog.close();

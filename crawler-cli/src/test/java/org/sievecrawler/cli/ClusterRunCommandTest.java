@@ -144,6 +144,19 @@ class ClusterRunCommandTest {
     }
 
     @Test
+    void withoutOutAFileAtTheProfilesOutputDirIsNamedAsOutputDirAndTheName() throws IOException {
+        Path file = Files.writeString(dir.resolve("file"), "x");
+
+        Path profile = profile("name: t\nscope:\n  hosts: [a.example]\noutput:\n  dir: " + file + "\n");
+
+        CommandRun run = run("--profile", profile.toString(), "--name", "p1", "--timeout", "30s");
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("cluster run: output.dir (+ /p1) " + file.resolve("p1") + ": cannot be"
+                + " created: " + file + " is a file, not a folder" + NL);
+    }
+
+    @Test
     void theHelpListsEveryExitCode() {
         CommandRun run = CommandRun.execute("cluster", "run", "--help");
 
