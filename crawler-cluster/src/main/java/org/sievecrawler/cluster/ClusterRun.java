@@ -206,8 +206,7 @@ public final class ClusterRun implements AutoCloseable {
         try {
             return new KafkaConsumer<>(properties, new StringDeserializer(), new PendingUrlDeserializer());
         } catch (KafkaException e) {
-            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "cannot connect to the Kafka cluster at "
-                    + bootstrap + ": " + ClusterAdmin.rootMessage(e));
+            throw ClusterClients.cannotConnect(bootstrap, e);
         }
     }
 
@@ -602,7 +601,6 @@ public final class ClusterRun implements AutoCloseable {
         }
     }
 
-    /** A failure of the Kafka client while doing {@code what}, as the user reads it. */
     /** The cluster did not answer {@code to} (what was asked of it) within the timeout. */
     private ClusterException noAnswer(String to) {
         return new ClusterException(ClusterException.Kind.UNAVAILABLE, "no answer from the Kafka cluster at "
@@ -610,6 +608,7 @@ public final class ClusterRun implements AutoCloseable {
                 + ": is a broker running there and reachable from here?");
     }
 
+    /** A failure of the Kafka client while doing {@code what}, as the user reads it. */
     private ClusterException unavailable(String what, KafkaException e) {
         return new ClusterException(ClusterException.Kind.UNAVAILABLE, "the Kafka cluster at " + bootstrap
                 + " failed while " + what + ": " + ClusterAdmin.rootMessage(e));

@@ -10,7 +10,6 @@ import org.apache.kafka.clients.consumer.InvalidOffsetException;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.sievecrawler.frontier.CompletedUrls;
 
@@ -84,11 +83,6 @@ public final class DoneLog implements AutoCloseable {
         }
     }
 
-    /** The topic this reads, {@code <crawl>.fetched}. */
-    public String topic() {
-        return topic;
-    }
-
     /**
      * The end offset of the done-log's {@code partition}: the offset its next marker will get. Every marker
      * acknowledged before the call is below it.
@@ -98,15 +92,11 @@ public final class DoneLog implements AutoCloseable {
      */
     public synchronized long endOffset(int partition) throws ClusterException {
         TopicPartition tp = new TopicPartition(topic, partition);
+        String what = "the end offset of topic " + topic + " partition " + partition;
         try {
-            return end(tp, "reading the end offset of topic " + topic + " partition " + partition);
-        } catch (InterruptException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "reading the end offset of topic " + topic
-                    + " partition " + partition + " was interrupted");
-        } catch (KafkaException e) {
-            throw new ClusterException(ClusterClients.kind(e), "reading the end offset of topic " + topic
-                    + " partition " + partition + " failed: " + ClusterAdmin.rootMessage(e));
+            return end(tp, "reading " + what);
+        } catch (KafkaException e) { // an InterruptException too
+            throw ClusterClients.readFailed(what, e);
         }
     }
 

@@ -84,13 +84,8 @@ public final class DoneMarkers implements AutoCloseable {
     }
 
     /** The done marker of {@code url} in {@code topic}'s {@code partition}: keyed by its host, valued by the URL. */
-    public static ProducerRecord<String, String> record(String topic, int partition, String url) {
+    private static ProducerRecord<String, String> record(String topic, int partition, String url) {
         return new ProducerRecord<>(topic, partition, HostKey.host(url), url);
-    }
-
-    /** The topic this sends to, {@code <crawl>.fetched}. */
-    public String topic() {
-        return topic;
     }
 
     /**

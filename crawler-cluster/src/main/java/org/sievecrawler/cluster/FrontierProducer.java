@@ -24,7 +24,7 @@ import org.sievecrawler.sieve.UrlHash;
 /**
  * Sends URLs to a crawl's {@code <crawl>.frontier} topic, keyed by host ({@link FrontierRecords}), so that Kafka's
  * default partitioner routes each host to one partition. Sends are asynchronous and batched ({@code linger.ms=}
- * {@value #LINGER_MS}, {@code batch.size=}{@value #BATCH_BYTES}), with {@code acks=all} and
+ * {@value ClusterClients#LINGER_MS}, {@code batch.size=}{@value ClusterClients#BATCH_BYTES}), with {@code acks=all} and
  * {@code enable.idempotence=true} (the crawl's producer settings, {@link ClusterClients}): an acknowledged URL is on
  * every in-sync replica, and a retried batch is not written twice. {@link #flush} waits until every URL sent so far
  * is acknowledged: a page's done marker goes only after its outlinks are flushed, so a crash between the two
@@ -50,10 +50,6 @@ import org.sievecrawler.sieve.UrlHash;
  * consuming the frontier, the Sieve, done markers ({@code <crawl>.fetched}), creating topics ({@link ClusterAdmin}).
  */
 public final class FrontierProducer implements AutoCloseable {
-    /** How long the producer waits to fill a batch, in milliseconds: a page's outlinks go out in a few requests. */
-    public static final int LINGER_MS = ClusterClients.LINGER_MS;
-    /** The most bytes of records per partition in one batch: about 1,000 URLs. */
-    public static final int BATCH_BYTES = ClusterClients.BATCH_BYTES;
     /** The slots of the table of recently sent URLs: a power of two. */
     public static final int RECENT_SLOTS = 8192;
 

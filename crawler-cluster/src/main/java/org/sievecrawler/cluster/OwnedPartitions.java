@@ -1,7 +1,6 @@
 package org.sievecrawler.cluster;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +34,8 @@ final class OwnedPartitions implements LeaseSource {
     private static final Duration UNPROVEN_WAIT = Duration.ofMillis(50);
 
     private final Map<Integer, Frontier> frontiers = new ConcurrentSkipListMap<>();
+    /** The frontiers' values, by partition number, made again at each add and remove (not at each lease). */
+    private volatile List<Frontier> owned = List.of();
     private final Semaphore leases;
     /** The lock and condition every partition's host scheduler shares, so an idle fetcher waits for all at once. */
     private final HostScheduler.Monitor monitor = new HostScheduler.Monitor();
@@ -58,12 +59,14 @@ final class OwnedPartitions implements LeaseSource {
         return leases;
     }
 
-    void add(int partition, Frontier frontier) {
+    synchronized void add(int partition, Frontier frontier) {
         frontiers.put(partition, frontier);
+        owned = List.copyOf(frontiers.values());
     }
 
-    void remove(int partition) {
+    synchronized void remove(int partition) {
         frontiers.remove(partition);
+        owned = List.copyOf(frontiers.values());
     }
 
     /** The partitions' frontiers, by partition number. */
@@ -89,14 +92,17 @@ final class OwnedPartitions implements LeaseSource {
 
     @Override
     public Lease next(Duration maxWait) throws InterruptedException {
-        if (failed || !isProven() || frontiers.isEmpty()) {
+        if (failed || !isProven() || this.owned.isEmpty()) {
             return null;
         }
         if (!leases.tryAcquire(maxWait.toNanos(), TimeUnit.NANOSECONDS)) {
             return null;
         }
         leases.release(); // a frontier's next() takes the permit it hands out a lease with
-        List<Frontier> owned = new ArrayList<>(frontiers.values());
+        List<Frontier> owned = this.owned;
+        if (owned.isEmpty()) {
+            return null;
+        }
         int start = Math.floorMod(cursor.getAndIncrement(), owned.size());
         for (int i = 0; i < owned.size(); i++) {
             Lease lease = owned.get((start + i) % owned.size()).next();
@@ -119,7 +125,7 @@ final class OwnedPartitions implements LeaseSource {
             Thread.sleep(Math.min(maxWait.toMillis(), UNPROVEN_WAIT.toMillis()));
             return;
         }
-        Frontier.awaitAny(List.copyOf(frontiers.values()), maxWait); // no partition: sleeps maxWait
+        Frontier.awaitAny(owned, maxWait); // no partition: sleeps maxWait
     }
 
     @Override

@@ -84,17 +84,6 @@ public final class SieveStateStore implements AutoCloseable {
     }
 
     /**
-     * Takes over {@code producer} and {@code consumer} (closing this closes them), which must have String keys and
-     * byte[] values; the producer should have {@code acks=all} and idempotence, the consumer no group. For tests
-     * (MockProducer, MockConsumer) and callers that configure their own. {@code timeout} bounds each write, read and
-     * delete.
-     */
-    public static SieveStateStore using(Producer<String, byte[]> producer, Consumer<String, byte[]> consumer,
-            CrawlName crawl, Duration timeout) {
-        return new SieveStateStore(producer, consumer, crawl, timeout, Clock.systemUTC());
-    }
-
-    /**
      * A store for the snapshots of {@code crawl} on the cluster at {@code bootstrap} ({@code HOST:PORT}, several
      * separated by commas), with the crawl's client settings ({@link ClusterClients}). {@code timeout} bounds each
      * write, read and delete. Nothing is sent yet.
@@ -121,11 +110,6 @@ public final class SieveStateStore implements AutoCloseable {
             producer.close(Duration.ZERO);
             throw ClusterClients.cannotConnect(servers, e);
         }
-    }
-
-    /** The topic this store writes to, {@code <crawl>.sieve-state}. */
-    public String topic() {
-        return topic;
     }
 
     /**
