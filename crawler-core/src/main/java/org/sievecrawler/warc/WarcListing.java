@@ -2,7 +2,6 @@ package org.sievecrawler.warc;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -59,7 +58,7 @@ public final class WarcListing {
      * @throws IOException when the file cannot be opened (e.g. {@link java.nio.file.NoSuchFileException})
      */
     public static End list(Path file, Consumer<Entry> each) throws IOException {
-        if (isZstd(file)) {
+        if (ZstdFrames.startsWithFrame(file)) {
             return listZstd(file, each);
         }
         try (FileChannel channel = FileChannel.open(file)) {
@@ -97,17 +96,6 @@ public final class WarcListing {
                     return new End(records, reader.position(), describe(e));
                 }
             }
-        }
-    }
-
-    /** Whether {@code file} starts as a .warc.zst file does: a Zstandard frame or a dictionary frame. */
-    static boolean isZstd(Path file) throws IOException {
-        try (FileChannel channel = FileChannel.open(file)) {
-            ByteBuffer magic = ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-            while (magic.hasRemaining() && channel.read(magic) >= 0) {
-                // until 4 bytes or the end
-            }
-            return !magic.hasRemaining() && (magic.getInt(0) == 0xFD2FB528 || magic.getInt(0) == 0x184D2A5D);
         }
     }
 

@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
@@ -57,6 +58,23 @@ public final class ZstdFrames implements AutoCloseable {
         position = offset;
     }
 
+    /** Whether {@code file} starts as a .warc.zst file does: with a Zstandard frame or a dictionary frame. */
+    static boolean startsWithFrame(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file)) {
+            ByteBuffer first = ByteBuffer.allocate(4);
+            while (first.hasRemaining() && channel.read(first) >= 0) {
+                // until 4 bytes or the end
+            }
+            int magic = magic(first.array(), first.position());
+            return magic == ZSTD_MAGIC || magic == DICTIONARY_MAGIC;
+        }
+    }
+
+    /** The little-endian magic number the first {@code length} of {@code bytes} start with; 0 when under 4. */
+    private static int magic(byte[] bytes, int length) {
+        return length < 4 ? 0 : ByteBuffer.wrap(bytes, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
+    }
+
     /** Where the next frame starts: the end of the last one read whole. */
     public long position() {
         return position;
@@ -76,8 +94,7 @@ public final class ZstdFrames implements AutoCloseable {
         int want = (int) Math.min(FIRST_READ, remaining);
         while (true) {
             byte[] bytes = read(position, want);
-            int magic = ByteBuffer.wrap(bytes, 0, Math.min(4, bytes.length)).order(java.nio.ByteOrder.LITTLE_ENDIAN)
-                    .getInt(0);
+            int magic = magic(bytes, bytes.length);
             if (bytes.length >= 4 && magic == DICTIONARY_MAGIC) {
                 throw problem("a dictionary frame (0x184D2A5D), which this reader does not support");
             }

@@ -143,6 +143,26 @@ class ZstdWarcTest {
     }
 
     @Test
+    void aLastFrameCutToItsFirstBytesIsReportedAndCutOffNotThrown() throws IOException {
+        List<WarcLocation> locations = writeSome();
+        Path earlier = onlyFile();
+        long cut = locations.get(1).offset() + 2; // a crash two bytes into the big response's frame
+        try (FileChannel channel = FileChannel.open(earlier, StandardOpenOption.WRITE)) {
+            channel.truncate(cut);
+        }
+
+        WarcListing.End end = WarcListing.list(earlier, entry -> { });
+        assertThat(end.complete()).isFalse();
+        assertThat(end.stoppedAt()).isEqualTo(locations.get(1).offset());
+        assertThat(end.problem()).contains("not a Zstandard frame");
+        clock.advance(Duration.ofMinutes(5));
+        try (WarcArchive resumed = open(WarcCompression.ZSTD)) {
+            resumed.write(WarcArchiveTest.exchange("/big", "again"));
+        }
+        assertThat(Files.size(earlier)).isEqualTo(locations.get(1).offset());
+    }
+
+    @Test
     void compressesCrawledPagesSmallerThanGzip() throws IOException {
         String page = "<html><head><title>Section 12</title></head><body><nav><a href=/s1>one</a>"
                 + "<a href=/s2>two</a></nav>" + "<p>Lorem ipsum dolor sit amet, consectetur adipiscing.</p>".repeat(80)
