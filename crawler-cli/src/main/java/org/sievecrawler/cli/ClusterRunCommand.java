@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.sievecrawler.CrawlException;
 import org.sievecrawler.checkpoint.CrawlFolder;
+import org.sievecrawler.cluster.CheckpointMark;
 import org.sievecrawler.cluster.ClusterException;
 import org.sievecrawler.cluster.ClusterRun;
 import org.sievecrawler.profile.CrawlProfile;
@@ -88,6 +89,11 @@ final class ClusterRunCommand implements Callable<Integer> {
         String member = name == null ? ManagementFactory.getRuntimeMXBean().getName().replace('@', '-') : name;
         try {
             target = cluster.target();
+            try {
+                CheckpointMark.checkMember(member);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--name: " + e.getMessage(), e);
+            }
             profile = profile(member);
         } catch (IllegalArgumentException e) {
             return cluster.usage(e.getMessage());

@@ -157,6 +157,17 @@ class ClusterRunCommandTest {
     }
 
     @Test
+    void aNameTheCheckpointMarksCannotCarryIsAUsageErrorBeforeTheClusterIsAsked() throws IOException {
+        CommandRun run = run("--profile", goodProfile().toString(), "--out", dir.resolve("out").toString(),
+                "--name", "a;b", "--timeout", "30s");
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("cluster run: --name: a member name is not empty and has no ';' or '=', was"
+                + " \"a;b\"" + NL);
+        assertThat(dir.resolve("out")).doesNotExist();
+    }
+
+    @Test
     void theHelpListsEveryExitCode() {
         CommandRun run = CommandRun.execute("cluster", "run", "--help");
 

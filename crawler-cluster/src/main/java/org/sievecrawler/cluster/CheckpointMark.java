@@ -37,6 +37,15 @@ public record CheckpointMark(Optional<SnapshotRef> snapshot, long fetchedFrom, l
             throw new IllegalArgumentException("a checkpoint mark's offsets and counts are >= 0: fetched="
                     + fetchedFrom + " consumed=" + consumed + " pending=" + pending + " leases=" + leases);
         }
+        checkMember(member);
+    }
+
+    /**
+     * Checks a process's name ({@code cluster run --name}), which every mark it commits carries.
+     *
+     * @throws IllegalArgumentException naming the rule and the name when it is empty or holds ';' or '='
+     */
+    public static void checkMember(String member) {
         if (member.isEmpty() || member.contains(";") || member.contains("=")) {
             throw new IllegalArgumentException("a member name is not empty and has no ';' or '=', was \"" + member
                     + "\"");
