@@ -2,17 +2,24 @@ package org.sievecrawler.warc;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
+import java.util.Arrays;
 
 /**
  * A channel that gathers one WARC record as it is written and compresses it whole into a unit of its own (a gzip
  * member, a Zstandard frame), taken by {@link #finish()}, so that a reader can start at any record's offset. The
- * next write starts the next record. The record and the output are made in buffers reused from record to record
- * ({@link RecordBytes}); a subclass only compresses.
+ * next write starts the next record. The record's bytes (grown as needed) and the output buffer its compressed form
+ * is made in are reused from record to record; a buffer grown past {@value #KEEP_AT_MOST} bytes for a huge record
+ * is dropped at the end of it rather than kept. A subclass only compresses.
  *
  * <p>Not thread-safe: one thread at a time (the archive pools the encoders that own them).
  */
 abstract sealed class RecordCompressor implements WritableByteChannel permits GzipMember, ZstdFrame {
-    private final RecordBytes bytes = new RecordBytes();
+    private static final int INITIAL = 64 * 1024;
+    private static final int KEEP_AT_MOST = 4 * 1024 * 1024;
+
+    private byte[] record = new byte[INITIAL];
+    private int size;
+    private byte[] output = new byte[0];
     private boolean open = true;
 
     /** The compressor for {@code compression}. */
@@ -25,20 +32,30 @@ abstract sealed class RecordCompressor implements WritableByteChannel permits Gz
 
     @Override
     public final int write(ByteBuffer src) {
-        return bytes.append(src);
+        int length = src.remaining();
+        ensure(length);
+        src.get(record, size, length);
+        size += length;
+        return length;
     }
 
     /** Appends {@code length} bytes of {@code data}, from {@code offset}, to the record. */
     final void write(byte[] data, int offset, int length) {
-        bytes.append(data, offset, length);
+        ensure(length);
+        System.arraycopy(data, offset, record, size, length);
+        size += length;
     }
 
     /** Ends the record and returns it compressed, whole. */
     final byte[] finish() {
         try {
-            return compress(bytes.in(), bytes.size());
+            return compress(record, size);
         } finally {
-            bytes.clear();
+            if (record.length > KEEP_AT_MOST) {
+                record = new byte[INITIAL];
+                output = new byte[0];
+            }
+            size = 0;
         }
     }
 
@@ -47,7 +64,10 @@ abstract sealed class RecordCompressor implements WritableByteChannel permits Gz
 
     /** The reused output buffer, at least {@code bound} bytes long. */
     final byte[] output(int bound) {
-        return bytes.out(bound);
+        if (output.length < bound) {
+            output = new byte[bound];
+        }
+        return output;
     }
 
     @Override
@@ -66,5 +86,11 @@ abstract sealed class RecordCompressor implements WritableByteChannel permits Gz
 
     /** Frees native memory, once, at {@link #close()}; nothing by default. */
     void release() {
+    }
+
+    private void ensure(int room) {
+        if (record.length - size < room) {
+            record = Arrays.copyOf(record, Math.max(record.length * 2, size + room));
+        }
     }
 }
