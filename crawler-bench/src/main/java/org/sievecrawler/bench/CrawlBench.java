@@ -128,15 +128,16 @@ public final class CrawlBench {
         double cpuMillisPerPage = (cpuAfter - cpuBefore) / 1e6 / Math.max(1, summary.fetched());
         double seconds = summary.duration().toMillis() / 1000.0;
         double[] steady = steadyState(samples, summary.fetched());
+        double warcMegabytes = warc.isPresent() ? warcBytes(out) / 1e6 : 0;
         System.out.printf(Locale.ROOT,
                 "RESULT %s pages=%d seconds=%.2f pages_per_s=%.0f mb_per_s=%.1f bytes=%d peak_rss_mb=%d"
                         + " cpu_ms_per_page=%.3f steady_pages_per_s=%.0f steady_cpu_ms_per_page=%.3f%s outcomes=%s%n",
                 label, summary.fetched(), seconds, summary.fetched() / seconds, summary.bytes() / 1e6 / seconds,
                 summary.bytes(), peakRssMegabytes(), cpuMillisPerPage, steady[0], steady[1],
-                warc.isPresent() ? String.format(Locale.ROOT, " warc_mb=%.1f", warcBytes(out) / 1e6) : "",
+                warc.isPresent() ? String.format(Locale.ROOT, " warc_mb=%.1f", warcMegabytes) : "",
                 summary.outcomes());
         return new double[] {summary.fetched() / seconds, steady[0], cpuMillisPerPage,
-            warc.isPresent() ? warcBytes(out) / 1e6 : 0};
+            warcMegabytes};
     }
 
     /** The bytes of the WARC files in {@code out}. */

@@ -5,7 +5,6 @@
   'use strict';
   var data = JSON.parse(document.getElementById('report-data').textContent);
   var expected = 0;
-  var drawn = 0;
   var canvases = [];
   Chart.defaults.animation = false;
   Chart.defaults.maintainAspectRatio = false;
@@ -49,7 +48,6 @@
     if (canvas) {
       new Chart(canvas, config);
       canvases.push(canvas);
-      drawn++;
     }
   }
   function bars(title, labels, values, color, horizontal, empty) {
@@ -156,7 +154,7 @@
     }
     return false;
   }
-  document.documentElement.setAttribute('data-charts', String(drawn));
+  document.documentElement.setAttribute('data-charts', String(canvases.length));
   document.documentElement.setAttribute('data-charts-painted', String(canvases.filter(painted).length));
   document.documentElement.setAttribute('data-charts-expected', String(expected));
 })();
