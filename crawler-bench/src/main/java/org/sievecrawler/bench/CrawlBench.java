@@ -67,12 +67,12 @@ public final class CrawlBench {
             return;
         }
         // each round: without WARC, with gzip, with zstd (each its own folder); medians over the rounds
-        String[] modes = {"nowarc", "gzip", "zstd"};
+        String[] modes = {"nowarc", "gzip", "zstd"}; // WarcCompression's, in order, after none
         List<List<double[]>> results = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         for (int round = 1; round <= WARC_ROUNDS; round++) {
             for (int m = 0; m < modes.length; m++) {
                 Optional<WarcCompression> compression = m == 0 ? Optional.empty()
-                        : Optional.of(WarcCompression.parse(modes[m]));
+                        : Optional.of(WarcCompression.values()[m - 1]);
                 results.get(m).add(crawl("warm-" + modes[m] + "-" + round, seed, out.resolveSibling(out.getFileName()
                         + "-" + modes[m] + "-" + round), threads, connections, compression));
             }

@@ -10,9 +10,8 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
 import okhttp3.HttpUrl;
-import org.sievecrawler.sieve.OverflowPolicy;
-import org.sievecrawler.warc.WarcCompression;
 
 /**
  * The type of a profile key: how its value is read from text, the rule it must keep, and how it is written back
@@ -203,24 +202,22 @@ sealed interface KeyType<T> permits KeyType.Scalar, KeyType.ListOf {
                 value -> BigDecimal.valueOf(value).stripTrailingZeros().toPlainString());
     }
 
-    static Scalar<OverflowPolicy> overflow() {
+    /**
+     * One of {@code type}'s constants, by its lower-case name (any case accepted), written as its {@code toString}:
+     * "must be warn or grow" names them all when the text is none of them.
+     */
+    static <E extends Enum<E>> Scalar<E> oneOf(Class<E> type) {
+        List<E> constants = List.of(type.getEnumConstants());
+        String rule = "must be " + constants.stream().map(E::toString).collect(Collectors.joining(" or "));
         return new Scalar<>(text -> {
-            try {
-                return OverflowPolicy.parse(text == null ? "" : text);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("must be warn or grow");
+            String name = text == null ? "" : text.strip();
+            for (E constant : constants) {
+                if (constant.name().equalsIgnoreCase(name)) {
+                    return constant;
+                }
             }
-        }, none(), OverflowPolicy::toString);
-    }
-
-    static Scalar<WarcCompression> warcCompression() {
-        return new Scalar<>(text -> {
-            try {
-                return WarcCompression.parse(text == null ? "" : text);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("must be gzip or zstd");
-            }
-        }, none(), WarcCompression::toString);
+            throw new IllegalArgumentException(rule);
+        }, none(), E::toString);
     }
 
     static Scalar<Path> folder() {

@@ -8,8 +8,7 @@ import static org.sievecrawler.profile.KeyType.integer;
 import static org.sievecrawler.profile.KeyType.longInteger;
 import static org.sievecrawler.profile.KeyType.matching;
 import static org.sievecrawler.profile.KeyType.mediaType;
-import static org.sievecrawler.profile.KeyType.overflow;
-import static org.sievecrawler.profile.KeyType.warcCompression;
+import static org.sievecrawler.profile.KeyType.oneOf;
 import static org.sievecrawler.profile.KeyType.rate;
 import static org.sievecrawler.profile.KeyType.regex;
 import static org.sievecrawler.profile.KeyType.seed;
@@ -212,7 +211,7 @@ public final class ProfileKeys {
     public static final ProfileKey<Double> SIEVE_FALSE_POSITIVE_RATE = key("sieve.false-positive-rate", rate(), 0.01,
             "p at n, in (0, 1): the share of new URLs wrongly taken as already seen, and so never fetched.",
             p -> p.sieve().falsePositiveRate());
-    public static final ProfileKey<OverflowPolicy> SIEVE_ON_OVERFLOW = key("sieve.on-overflow", overflow(),
+    public static final ProfileKey<OverflowPolicy> SIEVE_ON_OVERFLOW = key("sieve.on-overflow", oneOf(OverflowPolicy.class),
             OverflowPolicy.WARN, "Past n: warn (keep one filter, log a warning; the rate climbs) or grow (add a"
                     + " larger filter layer each time one is full; the rate stays under 2p and memory grows with the"
                     + " crawl).", p -> p.sieve().onOverflow());
@@ -245,7 +244,7 @@ public final class ProfileKeys {
             "Whether each parsed page also gets a WARC metadata record listing its outlinks.",
             p -> p.output().warcMetadata());
     public static final ProfileKey<WarcCompression> OUTPUT_WARC_COMPRESSION = key("output.warc-compression",
-            warcCompression(), WarcCompression.GZIP, "How each WARC record is compressed on its own: gzip"
+            oneOf(WarcCompression.class), WarcCompression.GZIP, "How each WARC record is compressed on its own: gzip"
                     + " (.warc.gz, read by every WARC tool) or zstd (.warc.zst, one Zstandard frame per record, no"
                     + " dictionary, per the IIPC WARC-zstd proposal: faster and smaller, read by fewer tools).",
             p -> p.output().warcCompression());

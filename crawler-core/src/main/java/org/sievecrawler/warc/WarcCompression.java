@@ -1,8 +1,6 @@
 package org.sievecrawler.warc;
 
-import java.util.Arrays;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * How a crawl's WARC files are compressed, record by record so that a reader can start at any record's offset.
@@ -27,17 +25,6 @@ public enum WarcCompression {
     /** The end of the file names: {@code .warc.gz} or {@code .warc.zst}. */
     public String suffix() {
         return suffix;
-    }
-
-    /** The compression named {@code name} ("gzip" or "zstd", any case). */
-    public static WarcCompression parse(String name) {
-        for (WarcCompression compression : values()) {
-            if (compression.name().equalsIgnoreCase(name.trim())) {
-                return compression;
-            }
-        }
-        throw new IllegalArgumentException("warc-compression must be one of " + Arrays.stream(values())
-                .map(WarcCompression::toString).collect(Collectors.joining(", ")) + ", was \"" + name + "\"");
     }
 
     @Override
