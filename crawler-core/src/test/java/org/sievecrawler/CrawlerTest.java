@@ -217,6 +217,23 @@ class CrawlerTest {
         }
     }
 
+    /**
+     * Issue 24: the seed's robots.txt redirects to {@code http://0x7f.1:PORT/}, a name that does not resolve. The host
+     * that redirected answered, so it is not unreachable: robots.txt is unavailable and its pages are crawled.
+     */
+    @Test
+    void crawlsTheSeedHostWhenItsRobotsRedirectsToAnUnparsableLiteral() throws Exception {
+        site.respond("/robots.txt", aResponse().withStatus(301).withHeader("Location",
+                        "http://0x7f.1:" + site.port() + "/"))
+                .page("/", FixtureSite.linkPage("home", "/a")).page("/a", FixtureSite.linkPage("a"));
+
+        CrawlOutput output = crawl(profile(site.url("/")));
+
+        assertThat(output.outcomes()).containsOnlyKeys(site.url("/"), site.url("/a"));
+        assertThat(output.outcomes().values()).containsOnly("fetched");
+        assertThat(output.summary.get("endReason").asText()).isEqualTo("finished");
+    }
+
     @Test
     void recordsRedirectsFollowsTheirTargetsOnceAndStopsLoopsAndLongChains() throws Exception {
         site.page("/", FixtureSite.linkPage("home", "/old", "/loop1", "/away", "/r1"))

@@ -354,9 +354,11 @@ public final class HttpFetcher implements AutoCloseable {
      * of its own through the {@link AddressGuard}, so a redirect obeys the rule of links: to a host on a refused
      * address (a literal, {@code localhost} or a name resolving there) only if its host:port is a seed's.
      *
-     * @return the final status, body and URL; or status 0 with an error on a network error or a timeout; or
-     *     status 0 {@linkplain RobotsResponse#unavailable() unavailable} when the redirects lead nowhere: more than
-     *     five of them, one without a usable Location, or one the address guard refused (RFC 9309 section 2.3.1.2)
+     * @return the final status, body and URL; or status 0 with an error on a network error or a timeout (on a
+     *     redirect's target, that host's: see {@link RobotsResponse#hostUnreachable(String)}); or status 0
+     *     {@linkplain RobotsResponse#unavailable() unavailable} when the redirects lead nowhere: more than five of
+     *     them, one without a usable Location, one to a host name that does not resolve, or one the address guard
+     *     refused (RFC 9309 section 2.3.1.2)
      */
     public RobotsResponse fetchRobots(String robotsUrl) {
         HttpUrl current = robotsUrl == null ? null : HttpUrl.parse(robotsUrl);
@@ -408,6 +410,10 @@ public final class HttpFetcher implements AutoCloseable {
                 if (previous != null && failure.kind() == FailureKind.PRIVATE_ADDRESS) {
                     return RobotsResponse.unavailable(current.toString(), failure.kind(), "robots.txt redirect from "
                             + previous + " to " + current + " refused: " + failure.detail(), exchanges);
+                }
+                if (previous != null && failure.kind() == FailureKind.DNS) { // e.g. http://0x7f.1/, no address form
+                    return RobotsResponse.unavailable(current.toString(), failure.kind(), "robots.txt redirect from "
+                            + previous + " to " + current + " leads nowhere: " + failure.detail(), exchanges);
                 }
                 return RobotsResponse.failed(current.toString(), failure.kind(), failure.detail(), exchanges);
             } finally {
