@@ -358,7 +358,8 @@ public final class HttpFetcher implements AutoCloseable {
      *     redirect's target, that host's: see {@link RobotsResponse#hostUnreachable(String)}); or status 0
      *     {@linkplain RobotsResponse#unavailable() unavailable} when the redirects lead nowhere: more than five of
      *     them, one without a usable Location, one to a host name that does not resolve, or one the address guard
-     *     refused (RFC 9309 section 2.3.1.2)
+     *     refused (RFC 9309 section 2.3.1.2); or when the address guard refused robots.txt's own host, whose pages
+     *     it then refuses one by one (there is nothing to obey)
      */
     public RobotsResponse fetchRobots(String robotsUrl) {
         HttpUrl current = robotsUrl == null ? null : HttpUrl.parse(robotsUrl);
@@ -407,9 +408,11 @@ public final class HttpFetcher implements AutoCloseable {
                 }
                 FetchResult.Failure failure = NetworkErrors.failure(e, current, fetch, 0, 0);
                 LOG.debug("robots.txt {} failed: {}", current, failure.detail());
-                if (previous != null && failure.kind() == FailureKind.PRIVATE_ADDRESS) {
-                    return RobotsResponse.unavailable(current.toString(), failure.kind(), "robots.txt redirect from "
-                            + previous + " to " + current + " refused: " + failure.detail(), exchanges);
+                if (failure.kind() == FailureKind.PRIVATE_ADDRESS) { // the host's pages are refused the same way
+                    return RobotsResponse.unavailable(current.toString(), failure.kind(), (previous == null
+                            ? "robots.txt " + current + " not fetched: "
+                            : "robots.txt redirect from " + previous + " to " + current + " refused: ")
+                            + failure.detail(), exchanges);
                 }
                 if (previous != null && failure.kind() == FailureKind.DNS) { // e.g. http://0x7f.1/, no address form
                     return RobotsResponse.unavailable(current.toString(), failure.kind(), "robots.txt redirect from "

@@ -7,7 +7,8 @@ import okhttp3.HttpUrl;
  * What fetching a robots.txt file gave, uninterpreted: the final status and body after at most five redirects,
  * or status 0 and an error when no final response was reached; {@code unavailable} when that is because the
  * redirects led nowhere (RFC 9309 section 2.3.1.2: more than five, a redirect without a usable Location, or one
- * to a host name that does not resolve or to an address the crawl may not reach). Interpreting it (2xx rules, 4xx
+ * to a host name that does not resolve or to an address the crawl may not reach), or because the address guard
+ * refused robots.txt's own host (its pages are refused the same way, one by one). Interpreting it (2xx rules, 4xx
  * or unavailable allow-all, 5xx or another 0 disallow) belongs to the politeness package. Immutable.
  *
  * @param status the final HTTP status, or 0 on a network error, timeout or too many redirects
@@ -16,8 +17,8 @@ import okhttp3.HttpUrl;
  * @param error what went wrong when status is 0, else null
  * @param failure what kind of failure it was when status is 0 (e.g. {@link FailureKind#REFUSED}, or
  *     {@link FailureKind#PROTOCOL} for a redirect chain that led nowhere), else null
- * @param unavailable whether status is 0 because the redirects led nowhere: the RFC lets the crawler treat
- *     robots.txt as unavailable, as for a 4xx
+ * @param unavailable whether status is 0 because the redirects led nowhere (the RFC lets the crawler treat
+ *     robots.txt as unavailable, as for a 4xx) or the address guard refused the host
  * @param exchanges every request and response of the chain (redirects included) as they crossed the wire, in
  *     order, when the fetcher captures exchanges; else empty
  */

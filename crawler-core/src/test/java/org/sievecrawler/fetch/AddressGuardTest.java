@@ -182,6 +182,29 @@ class AddressGuardTest {
         }
     }
 
+    /**
+     * Issue 24: robots.txt of a host name that resolves only to loopback and is not a seed's. The guard refuses it
+     * before any connection, as it refuses each of the host's pages: robots.txt is unavailable (nothing to obey), so
+     * the pages are not held back as robots-disallowed but each refused by the guard itself.
+     */
+    @Test
+    void treatsTheRobotsOfAHostResolvingOnlyToLoopbackAsUnavailable() {
+        RecordingSockets sockets = new RecordingSockets();
+        AddressGuard guard = new AddressGuard(resolvingTo("127.0.0.1"), false, Set.of("seed.example:8080"));
+
+        try (HttpFetcher fetcher = new HttpFetcher(CONFIG, LimitsConfig.defaults(), guard, Clock.systemUTC(), false,
+                sockets)) {
+            RobotsResponse robots = fetcher.fetchRobots("http://intranet.example:8080/robots.txt");
+
+            assertThat(robots.failure()).isEqualTo(FailureKind.PRIVATE_ADDRESS);
+            assertThat(robots.unavailable()).as(robots.toString()).isTrue();
+            assertThat(robots.error()).isEqualTo("robots.txt http://intranet.example:8080/robots.txt not fetched:"
+                    + " host \"intranet.example\" resolves only to addresses a crawl may not reach: 127.0.0.1"
+                    + " (127.0.0.0/8 loopback); set fetch.allow-private-addresses to crawl them");
+            assertThat(sockets.connects).isEmpty();
+        }
+    }
+
     @Test
     void letsASeedsHostReachARefusedAddressOnlyOnTheSeedsPort() {
         RecordingSockets sockets = new RecordingSockets();
