@@ -252,7 +252,7 @@ final class FetchWorker {
             return;
         }
         if (failure.kind().unreachable()) {
-            lease.hostUnreachable(failure.kind().unreachableReason());
+            lease.hostUnreachable(failure.kind().unreachableReason(failure.detail()));
         } else {
             lease.requestEnded();
         }
@@ -282,7 +282,7 @@ final class FetchWorker {
                 lease.retry(retry.backoff());
             } else {
                 LOG.info("{}: {}", lease.url(), response.error());
-                lease.hostUnreachable(failure.unreachableReason());
+                lease.hostUnreachable(failure.unreachableReason(response.error()));
             }
         } else {
             RobotsRules rules = checks.robotsRules(lease.url(), response);
