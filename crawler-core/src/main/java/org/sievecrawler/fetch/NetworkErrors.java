@@ -28,7 +28,7 @@ final class NetworkErrors {
     private NetworkErrors() {
     }
 
-    /** The names a certificate holds, in OkHttp's "Hostname ... not verified" message: {@code subjectAltNames: [..]}. */
+    /** The names a certificate holds, in OkHttp's "Hostname ... not verified": {@code subjectAltNames: [...]}. */
     private static final Pattern SUBJECT_ALT_NAMES = Pattern.compile("subjectAltNames: (\\[[^\\]]*\\])");
     /** okio's message when no line end came within its limit. */
     private static final Pattern LINE_END_NOT_FOUND = Pattern.compile("\\\\n not found: limit=(\\d+)");

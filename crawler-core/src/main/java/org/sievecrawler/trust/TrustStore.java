@@ -29,9 +29,10 @@ import javax.net.ssl.X509TrustManager;
  * system's, never put in their place ({@link #trustManager()}). Immutable and thread-safe.
  *
  * <p>A keystore is read without a password: a JKS file's certificates need none, and neither do those of a PKCS12
- * file written without certificate encryption ({@code openssl pkcs12 -export -nokeys -certpbe NONE}); a PKCS12
- * file whose certificates are encrypted reads as holding none, and the error says how to make a PEM file of it. No
- * password is ever asked for, so none is ever written in a profile.
+ * file keytool wrote without certificate encryption ({@code keytool -J-Dkeystore.pkcs12.certProtectionAlgorithm=NONE
+ * -importcert ...}). A PKCS12 file whose certificates its password encrypts (keytool's default) reads as holding
+ * none, and so does one openssl wrote (its certificates lack the attribute by which Java knows a trusted one): the
+ * error says how to make a PEM file of it. No password is ever asked for, so none is ever written in a profile.
  *
  * <p>Out of scope: client certificates (the crawl presents none) and revocation checks (the JDK's defaults apply).
  *
@@ -199,9 +200,9 @@ public record TrustStore(Path file, List<X509Certificate> certificates) {
                         + e.getMessage());
             }
             if (certificates.isEmpty()) {
-                throw new TrustStoreException(file + ": a " + type + " keystore with no certificate readable without"
-                        + " a password; make a PEM file of its CA certificates instead (keytool -exportcert -rfc"
-                        + " -keystore " + file + " -alias NAME, or openssl pkcs12 -in " + file + " -nokeys)");
+                throw new TrustStoreException(file + ": a " + type + " keystore with no trusted certificate readable"
+                        + " without a password; make a PEM file of its CA certificates instead (keytool -exportcert"
+                        + " -rfc -keystore " + file + " -alias NAME, or openssl pkcs12 -in " + file + " -nokeys)");
             }
             return certificates;
         }

@@ -72,8 +72,8 @@ class TrustStoreTest {
         Path file = keyStore("PKCS12", "secret");
 
         assertThatThrownBy(() -> TrustStore.read(file)).isInstanceOf(TrustStoreException.class)
-                .hasMessage(file + ": a PKCS12 keystore with no certificate readable without a password; make a PEM"
-                        + " file of its CA certificates instead (keytool -exportcert -rfc -keystore " + file
+                .hasMessage(file + ": a PKCS12 keystore with no trusted certificate readable without a password; make"
+                        + " a PEM file of its CA certificates instead (keytool -exportcert -rfc -keystore " + file
                         + " -alias NAME, or openssl pkcs12 -in " + file + " -nokeys)");
     }
 
