@@ -54,7 +54,8 @@ final class NetworkErrors {
             detail = "host \"" + url.host() + "\" did not resolve (" + messages(e) + ")";
         } else if (find(e, SSLException.class) != null) {
             kind = FailureKind.TLS;
-            detail = tlsFailure(e, url, config);
+            detail = status == 0 ? tlsFailure(e, url, config) // after a response head, the handshake is long done
+                    : "TLS with " + hostPort + " failed" + during + ": " + messages(e).replace('\n', ' ');
         } else if (find(e, SocketTimeoutException.class) != null) {
             boolean connecting = messages(e).toLowerCase(Locale.ROOT).contains("connect");
             kind = connecting ? FailureKind.CONNECT_TIMEOUT : FailureKind.TIMEOUT;
