@@ -22,9 +22,11 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "init", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Creates the Kafka topics of a cluster crawl: NAME.frontier (URLs, keyed by",
-            "host), NAME.fetched (done-log, co-partitioned with it) and NAME.sieve-state",
-            "(Sieve snapshots, compacted). Running it again is harmless: topics there",
-            "already as asked are left as they are; topics there otherwise are refused."},
+            "host), NAME.fetched (done-log, co-partitioned with it), NAME.sieve-state",
+            "(Sieve snapshots, compacted) and NAME.rejected (copies of bad records).",
+            "Running it again is harmless: topics there already as asked are left as they",
+            "are (a crawl made before NAME.rejected gets it); topics there otherwise are",
+            "refused."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterInitCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
             ClusterInitCommand.EXIT_REFUSED})

@@ -24,7 +24,7 @@ class ClusterInitCommandTest {
             });
 
     @Test
-    void createsTheThreeTopicsAndSaysSo() throws Exception {
+    void createsTheFourTopicsAndSaysSo() throws Exception {
         CommandRun run = CommandRun.execute(root, "cluster", "init", "--bootstrap", "127.0.0.1:9092",
                 "--crawl", "docs");
 
@@ -35,9 +35,11 @@ class ClusterInitCommandTest {
                 .containsPattern("created +docs\\.frontier +12 partitions, replication 1, cleanup\\.policy=delete")
                 .containsPattern("created +docs\\.fetched +12 partitions, replication 1, cleanup\\.policy=delete")
                 .containsPattern("created +docs\\.sieve-state +12 partitions, replication 1, cleanup\\.policy=compact")
-                .contains("created 3 topics");
+                .containsPattern("created +docs\\.rejected +12 partitions, replication 1, cleanup\\.policy=delete"
+                        + " +copies of records refused as bad, for inspection")
+                .contains("created 4 topics");
         assertThat(kafka.listTopics().names().get())
-                .containsExactlyInAnyOrder("docs.frontier", "docs.fetched", "docs.sieve-state");
+                .containsExactlyInAnyOrder("docs.frontier", "docs.fetched", "docs.sieve-state", "docs.rejected");
         assertThat(connectedTo).containsExactly("127.0.0.1:9092");
         assertThat(timeouts).containsExactly(Duration.ofSeconds(15));
     }
@@ -51,7 +53,7 @@ class ClusterInitCommandTest {
 
         assertThat(again.exit()).isZero();
         assertThat(again.out()).containsPattern("exists +docs\\.frontier +4 partitions")
-                .contains("all 3 topics were there already, as asked; nothing created");
+                .contains("all 4 topics were there already, as asked; nothing created");
     }
 
     @Test

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * The name of a cluster crawl, {@code --crawl NAME}: the prefix of its topics ({@code NAME.frontier},
- * {@code NAME.fetched}, {@code NAME.sieve-state}). Valid when every topic named after it is a legal Kafka topic
+ * {@code NAME.fetched}, {@code NAME.sieve-state}, {@code NAME.rejected}). Valid when every topic named after it is a legal Kafka topic
  * name: ASCII letters, digits, '.', '_' and '-' only, and at most {@value #MAX_LENGTH} characters, so that the
  * longest topic ({@code NAME.sieve-state}) stays within Kafka's 249. "." and ".." are refused (they read as paths).
  *
