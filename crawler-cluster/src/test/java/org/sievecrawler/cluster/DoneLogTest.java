@@ -30,7 +30,7 @@ class DoneLogTest {
     private final MockProducer<byte[], byte[]> copies = new MockProducer<>(true, null, new ByteArraySerializer(),
             new ByteArraySerializer());
     private final RejectedRecords rejected = new RejectedRecords(copies, DOCS, "crawler-1");
-    /** The seed 127.0.0.1:8080 and the hosts *.example, on 3 partitions (a.example and b.example are of partition 2). */
+    /** The seed 127.0.0.1:8080 and the hosts *.example, 3 partitions (a.example and b.example are of partition 2). */
     private final RecordGate gate = new RecordGate(new RecordCheck(RecordCheckTest.profile(
             "scope.hosts=[same-as-seeds, \"*.example\"]"), 3), rejected);
 
