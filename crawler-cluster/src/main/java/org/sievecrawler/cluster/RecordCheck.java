@@ -5,6 +5,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.sievecrawler.link.LinkDecision;
@@ -76,17 +77,13 @@ final class RecordCheck {
 
     /** What the frontier record {@code record} carries, or why it is refused (see the class comment). */
     RecordVerdict<PendingUrl> frontier(ConsumerRecord<byte[], byte[]> record) {
-        byte[] value = record.value();
-        if (value == null) {
-            return RecordFault.NO_VALUE.bad("a frontier record has no value; expected a pending URL");
-        }
-        RecordVerdict.Bad<PendingUrl> tooLarge = tooLarge(record, "frontier record");
-        if (tooLarge != null) {
-            return tooLarge;
+        Optional<RecordVerdict.Bad<PendingUrl>> unread = unread(record, "frontier record", "a pending URL");
+        if (unread.isPresent()) {
+            return unread.get();
         }
         PendingUrl url;
         try {
-            url = values.deserialize(record.topic(), value);
+            url = values.deserialize(record.topic(), record.value());
         } catch (SerializationException e) {
             return RecordFault.UNREADABLE.bad(e.getMessage());
         }
@@ -123,9 +120,9 @@ final class RecordCheck {
             return new RecordVerdict.Bad<>(RejectReason.TOO_DEEP.label(), "depth " + url.depth()
                     + " leaves no room for its links' depth, one more");
         }
-        RecordVerdict.Bad<PendingUrl> misrouted = misrouted(partition, canonical);
-        if (misrouted != null) {
-            return misrouted;
+        Optional<RecordVerdict.Bad<PendingUrl>> misrouted = misrouted(partition, canonical);
+        if (misrouted.isPresent()) {
+            return misrouted.get();
         }
         return new RecordVerdict.Good<>(canonical.equals(url.url()) ? url : new PendingUrl(canonical, url.depth(),
                 url.referrer(), url.attempt(), url.redirects(), url.purpose()));
@@ -133,14 +130,11 @@ final class RecordCheck {
 
     /** The URL the done marker {@code record} marks done, normalized, or why it is refused (see the class comment). */
     RecordVerdict<String> doneMarker(ConsumerRecord<byte[], byte[]> record) {
+        Optional<RecordVerdict.Bad<String>> unread = unread(record, "done marker", "the URL fetched");
+        if (unread.isPresent()) {
+            return unread.get();
+        }
         byte[] value = record.value();
-        if (value == null) {
-            return RecordFault.NO_VALUE.bad("a done marker has no value; expected the URL fetched");
-        }
-        RecordVerdict.Bad<String> tooLarge = tooLarge(record, "done marker");
-        if (tooLarge != null) {
-            return tooLarge;
-        }
         String text;
         try {
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
@@ -153,29 +147,39 @@ final class RecordCheck {
             return bad(reject);
         }
         String canonical = ((LinkDecision.Accept) normalized).url();
-        RecordVerdict.Bad<String> misrouted = misrouted(record.partition(), canonical);
-        return misrouted != null ? misrouted : new RecordVerdict.Good<>(canonical);
+        Optional<RecordVerdict.Bad<String>> misrouted = misrouted(record.partition(), canonical);
+        if (misrouted.isPresent()) {
+            return misrouted.get();
+        }
+        return new RecordVerdict.Good<>(canonical);
     }
 
-    /** A refusal as {@code too-large} when the record's key and value take more than the bound; null otherwise. */
-    private static <T> RecordVerdict.Bad<T> tooLarge(ConsumerRecord<byte[], byte[]> record, String what) {
+    /**
+     * The refusal of {@code record} (a {@code what}, whose value is {@code expected}) before its value is read: as
+     * {@code no-value} when it has none, as {@code too-large} when key and value take more than the bound.
+     */
+    private static <T> Optional<RecordVerdict.Bad<T>> unread(ConsumerRecord<byte[], byte[]> record, String what,
+            String expected) {
+        if (record.value() == null) {
+            return Optional.of(RecordFault.NO_VALUE.bad("a " + what + " has no value; expected " + expected));
+        }
         long size = (long) record.value().length + (record.key() == null ? 0 : record.key().length);
         if (size <= FrontierRecords.MAX_RECORD_BYTES) {
-            return null;
+            return Optional.empty();
         }
-        return RecordFault.TOO_LARGE.bad("a " + what + " of " + size + " bytes (key and value), more than the "
-                + FrontierRecords.MAX_RECORD_BYTES + " a crawler writes; not read");
+        return Optional.of(RecordFault.TOO_LARGE.bad("a " + what + " of " + size + " bytes (key and value), more"
+                + " than the " + FrontierRecords.MAX_RECORD_BYTES + " a crawler writes; not read"));
     }
 
-    /** A refusal as {@code misrouted} when {@code url}'s host is not one of {@code partition}'s; null otherwise. */
-    private <T> RecordVerdict.Bad<T> misrouted(int partition, String url) {
+    /** The refusal as {@code misrouted} when {@code url}'s host is not one of {@code partition}'s. */
+    private <T> Optional<RecordVerdict.Bad<T>> misrouted(int partition, String url) {
         String host = HostKey.host(url);
         int owner = FrontierRecords.partition(host, partitions);
         if (owner == partition) {
-            return null;
+            return Optional.empty();
         }
-        return RecordFault.MISROUTED.bad("the host \"" + host + "\" of " + FrontierRecords.quote(url)
-                + " belongs to partition " + owner + " of " + partitions + ", not " + partition);
+        return Optional.of(RecordFault.MISROUTED.bad("the host \"" + host + "\" of " + FrontierRecords.quote(url)
+                + " belongs to partition " + owner + " of " + partitions + ", not " + partition));
     }
 
     private static <T> RecordVerdict.Bad<T> bad(LinkDecision.Reject reject) {

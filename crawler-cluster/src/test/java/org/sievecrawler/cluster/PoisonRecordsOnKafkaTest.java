@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +17,6 @@ import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -41,7 +39,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.fixtures.FixtureSite;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.ProfileOverrides;
 import org.sievecrawler.sieve.BloomFilter;
 import org.sievecrawler.sieve.PendingUrl;
 
@@ -59,6 +56,9 @@ class PoisonRecordsOnKafkaTest {
     private static final int PARTITIONS = 3;
     /** Above the 5 MB record of the table, for the topics that are given one. */
     private static final int LARGE_RECORDS = 8 * 1024 * 1024;
+    private static final Duration WITHIN = Duration.ofSeconds(90);
+    /** The linked pages of the site of the takeover's test, its home page aside. */
+    private static final int SMALL_SITE = 10;
 
     @RegisterExtension
     static final KafkaBroker kafka = new KafkaBroker();
@@ -68,26 +68,16 @@ class PoisonRecordsOnKafkaTest {
 
     /** A process's profile: the site's seed, so its scope (same-as-seeds) and its one private origin. */
     private CrawlProfile profile(String name, FixtureSite site) {
-        return new ProfileOverrides()
-                .set("seeds=[" + site.url("/") + "]")
-                .set("output.dir=" + dir.resolve(name))
-                .set("fetch.threads=2")
-                .set("politeness.delay=20ms")
-                .set("checkpoint.interval=1s")
-                .set("sieve.expected-urls=30000")
-                .set("progress.interval=1s")
-                .applyTo(CrawlProfile.defaults());
+        return TestProcesses.profile(dir.resolve(name), "seeds=[" + site.url("/") + "]");
     }
 
     @Test
     void everyKindOfBadFrontierRecordMixedIntoA151PageCrawlIsSkippedCountedOnceAndCopiedAside() throws Exception {
-        CrawlName crawl = new CrawlName("poisoned");
         int pages = 150;
-        try (ClusterAdmin admin = ClusterAdmin.connect(kafka.bootstrap(), TIMEOUT);
-                FixtureSite site = FixtureSite.start()) {
-            admin.init(new ClusterTopics(crawl, PARTITIONS, (short) 1));
-            allowLargeRecords(crawl.topic(ClusterTopics.FRONTIER));
-            site.pages(FixtureSite.linkedPages(pages));
+        try (Crawl prepared = Crawl.of("poisoned", ClusterTopics.FRONTIER, pages)) {
+            CrawlName crawl = prepared.name();
+            ClusterAdmin admin = prepared.admin();
+            FixtureSite site = prepared.site();
             List<PoisonRecords.Poison> poison = PoisonRecords.of(ClusterTopics.FRONTIER, site.origin(), PARTITIONS);
             ExecutorService processes = Executors.newFixedThreadPool(2);
             Map<Sent, List<String>> sent;
@@ -97,7 +87,7 @@ class PoisonRecordsOnKafkaTest {
                             TIMEOUT)) {
                 Future<String> firstRun = processes.submit(first::run);
                 Future<String> secondRun = processes.submit(second::run);
-                await(() -> owners(admin, crawl) == 2, "both processes own partitions");
+                TestProcesses.await(() -> owners(admin, crawl) == 2, WITHIN, "both processes own partitions");
 
                 // half of the bad records, the seed, the other half: bad records before and after good ones
                 sent = new HashMap<>(send(crawl, poison.subList(0, poison.size() / 2)));
@@ -107,9 +97,11 @@ class PoisonRecordsOnKafkaTest {
                 }
                 sent.putAll(send(crawl, poison.subList(poison.size() / 2, poison.size())));
 
-                await(() -> lines(dir.resolve("first")) + lines(dir.resolve("second")) >= pages + 1
+                TestProcesses.await(() -> TestProcesses.pages(dir.resolve("first"))
+                        + TestProcesses.pages(dir.resolve("second")) >= pages + 1
                         && status(admin, crawl).drained(ClusterStatus.DEFAULT_MARK_STALENESS)
-                        && status(admin, crawl).rejected() >= poison.size(), "every page recorded, the crawl drained");
+                        && status(admin, crawl).rejected() >= poison.size(), WITHIN,
+                        "every page recorded, the crawl drained");
                 Thread.sleep(1_500); // a page fetched twice, or a record refused twice, would be seen by now
                 assertThat(firstRun).as("the first process still runs").isNotDone();
                 assertThat(secondRun).as("the second process still runs").isNotDone();
@@ -125,15 +117,9 @@ class PoisonRecordsOnKafkaTest {
                 processes.shutdownNow();
             }
 
-            assertThat(recorded("first", "second")).hasSize(pages + 1)
+            assertThat(TestProcesses.recorded(dir.resolve("first"), dir.resolve("second"))).hasSize(pages + 1)
                     .allSatisfy((url, times) -> assertThat(times).as(url).isOne());
-            Map<String, Integer> requested = new HashMap<>();
-            for (LoggedRequest request : site.requestLog()) {
-                if (!request.getUrl().equals("/robots.txt")) {
-                    requested.merge(request.getUrl(), 1, Integer::sum);
-                }
-            }
-            assertThat(requested).as("the site's pages, each once, and no path a bad record names")
+            assertThat(TestProcesses.requested(site)).as("the site's pages, each once, and no path a bad record names")
                     .hasSize(pages + 1).allSatisfy((path, times) -> assertThat(times).as(path).isOne())
                     .containsOnlyKeys(FixtureSite.linkedPages(pages).keySet());
             assertThat(badRecords("first") + badRecords("second")).as("bad-records of the last progress lines")
@@ -145,13 +131,9 @@ class PoisonRecordsOnKafkaTest {
 
     @Test
     void badDoneMarkersAndSnapshotsANewOwnerReadsAreSkippedCountedAndCopiedAside() throws Exception {
-        CrawlName crawl = new CrawlName("taken-over");
-        int pages = 10;
-        try (ClusterAdmin admin = ClusterAdmin.connect(kafka.bootstrap(), TIMEOUT);
-                FixtureSite site = FixtureSite.start()) {
-            admin.init(new ClusterTopics(crawl, PARTITIONS, (short) 1));
-            allowLargeRecords(crawl.topic(ClusterTopics.FETCHED));
-            site.pages(FixtureSite.linkedPages(pages));
+        try (Crawl prepared = Crawl.of("taken-over", ClusterTopics.FETCHED, SMALL_SITE)) {
+            CrawlName crawl = prepared.name();
+            FixtureSite site = prepared.site();
             int own = FrontierRecords.partition("127.0.0.1", PARTITIONS);
             int damaged = (own + 1) % PARTITIONS;
             int snapshotted = (own + 2) % PARTITIONS;
@@ -183,13 +165,13 @@ class PoisonRecordsOnKafkaTest {
                 ExecutorService process = Executors.newSingleThreadExecutor();
                 try {
                     Future<String> running = process.submit(run::run);
-                    await(() -> owners(admin, crawl) == 1, "the process owns the partitions");
+                    TestProcesses.await(() -> owners(prepared.admin(), crawl) == 1, WITHIN, "the process owns the partitions");
                     try (FrontierProducer seeds = FrontierProducer.connect(kafka.bootstrap(), crawl, TIMEOUT)) {
                         seeds.send(PendingUrl.seed(site.url("/")));
                         seeds.flush();
                     }
-                    await(() -> lines(dir.resolve("owner")) >= pages + 1
-                            && status(admin, crawl).drained(ClusterStatus.DEFAULT_MARK_STALENESS),
+                    TestProcesses.await(() -> TestProcesses.pages(dir.resolve("owner")) >= SMALL_SITE + 1
+                            && status(prepared.admin(), crawl).drained(ClusterStatus.DEFAULT_MARK_STALENESS), WITHIN,
                             "every page recorded, the crawl drained");
                     Thread.sleep(1_500);
                     assertThat(running).as("the process still runs").isNotDone();
@@ -200,7 +182,7 @@ class PoisonRecordsOnKafkaTest {
                 }
             }
 
-            assertThat(recorded("owner")).hasSize(pages + 1)
+            assertThat(TestProcesses.recorded(dir.resolve("owner"))).hasSize(SMALL_SITE + 1)
                     .allSatisfy((url, times) -> assertThat(times).as(url).isOne());
             assertThat(site.requests("/misrouted-in-a-snapshot")).isZero();
             int refused = markers.size() + 1 + bad.size();
@@ -235,13 +217,31 @@ class PoisonRecordsOnKafkaTest {
         }
     }
 
-    /** Lets {@code topic} take records of up to 8 MB, as a cluster configured so would. */
-    private static void allowLargeRecords(String topic) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap()))) {
-            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-            admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(
-                    new ConfigEntry("max.message.bytes", Integer.toString(LARGE_RECORDS)),
-                    AlterConfigOp.OpType.SET)))).all().get();
+    /**
+     * A crawl on the broker and the site it crawls: its topics made, its topic {@code suffix} taking records of up to
+     * 8 MB (as a cluster configured so would), {@code pages} linked pages on the site.
+     */
+    private record Crawl(CrawlName name, ClusterAdmin admin, FixtureSite site) implements AutoCloseable {
+        static Crawl of(String name, String suffix, int pages) throws Exception {
+            CrawlName crawl = new CrawlName(name);
+            ClusterAdmin admin = ClusterAdmin.connect(kafka.bootstrap(), TIMEOUT);
+            admin.init(new ClusterTopics(crawl, PARTITIONS, (short) 1));
+            try (Admin configs = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap()))) {
+                ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, crawl.topic(suffix));
+                configs.incrementalAlterConfigs(Map.of(topic, List.of(new AlterConfigOp(
+                        new ConfigEntry("max.message.bytes", Integer.toString(LARGE_RECORDS)),
+                        AlterConfigOp.OpType.SET)))).all().get();
+            }
+            FixtureSite site = FixtureSite.start();
+            site.pages(FixtureSite.linkedPages(pages));
+            return new Crawl(crawl, admin, site);
+        }
+
+        @Override
+        public void close() {
+            try (ClusterAdmin closing = admin; FixtureSite stopping = site) {
+                // both closed
+            }
         }
     }
 
@@ -319,41 +319,11 @@ class PoisonRecordsOnKafkaTest {
         }
     }
 
-    /** Each URL of the pages.jsonl of the processes {@code names}, with the times it was recorded. */
-    private Map<String, Integer> recorded(String... names) throws Exception {
-        Map<String, Integer> recorded = new HashMap<>();
-        for (String name : names) {
-            for (String line : Files.readAllLines(dir.resolve(name).resolve("pages.jsonl"))) {
-                recorded.merge(new ObjectMapper().readTree(line).get("url").asText(), 1, Integer::sum);
-            }
-        }
-        return recorded;
-    }
-
     /** The {@code badRecords} of the last line of process {@code name}'s progress.jsonl. */
     private long badRecords(String name) throws Exception {
         List<String> lines = Files.readAllLines(dir.resolve(name).resolve("progress.jsonl"));
         JsonNode last = new ObjectMapper().readTree(lines.get(lines.size() - 1));
         assertThat(last.has("badRecords")).as(name + "'s progress line").isTrue();
         return last.get("badRecords").asLong();
-    }
-
-    private static long lines(Path out) {
-        try {
-            Path pages = out.resolve("pages.jsonl");
-            return Files.exists(pages) ? Files.readAllLines(pages).size() : 0;
-        } catch (java.io.IOException e) {
-            return 0;
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 90 s: " + what);
-            }
-            Thread.sleep(100);
-        }
     }
 }
