@@ -87,9 +87,10 @@ final class ClusterInitCommand implements Callable<Integer> {
                     what, t.name(), t.partitions(), replicas, TopicSpec.CLEANUP_POLICY, t.cleanupPolicy(),
                     t.purpose()));
         }
-        out.println(created == done.size() ? "created " + created + " topics"
+        String createdTopics = created + (created == 1 ? " topic" : " topics");
+        out.println(created == done.size() ? "created " + createdTopics
                 : created == 0 ? "all " + done.size() + " topics were there already, as asked; nothing created"
-                : "created " + created + " topics; " + (done.size() - created) + " were there already, as asked");
+                : "created " + createdTopics + "; " + (done.size() - created) + " were there already, as asked");
         out.flush();
         return 0;
     }

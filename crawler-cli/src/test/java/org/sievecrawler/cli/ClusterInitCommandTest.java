@@ -8,7 +8,11 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.MockAdminClient;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.junit.jupiter.api.Test;
 import org.sievecrawler.cluster.ClusterAdmin;
 
@@ -54,6 +58,24 @@ class ClusterInitCommandTest {
         assertThat(again.exit()).isZero();
         assertThat(again.out()).containsPattern("exists +docs\\.frontier +4 partitions")
                 .contains("all 4 topics were there already, as asked; nothing created");
+    }
+
+    @Test
+    void aCrawlMadeBeforeDeadLettersGetsOnlyItsRejectedTopic() throws Exception {
+        Node broker = kafka.brokers().get(0);
+        List<TopicPartitionInfo> three = IntStream.range(0, 3)
+                .mapToObj(p -> new TopicPartitionInfo(p, broker, List.of(broker), List.of(broker))).toList();
+        kafka.addTopic(false, "docs.frontier", three, Map.of("cleanup.policy", "delete"));
+        kafka.addTopic(false, "docs.fetched", three, Map.of("cleanup.policy", "delete"));
+        kafka.addTopic(false, "docs.sieve-state", three, Map.of("cleanup.policy", "compact"));
+
+        CommandRun run = CommandRun.execute(root, "cluster", "init", "--bootstrap", "127.0.0.1:9092", "--crawl", "docs",
+                "--partitions", "3");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).containsPattern("exists +docs\\.frontier +3 partitions")
+                .containsPattern("created +docs\\.rejected +3 partitions, replication 1, cleanup\\.policy=delete")
+                .endsWith("created 1 topic; 3 were there already, as asked" + System.lineSeparator());
     }
 
     @Test
