@@ -2,18 +2,14 @@ package org.sievecrawler.cli;
 
 import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.pattern.EnsureExceptionHandling;
-import ch.qos.logback.classic.pattern.ExtendedThrowableProxyConverter;
 import ch.qos.logback.classic.pattern.MessageConverter;
-import ch.qos.logback.classic.pattern.RootCauseFirstThrowableProxyConverter;
 import ch.qos.logback.classic.pattern.ThrowableProxyConverter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.classic.spi.StackTraceElementProxy;
 import ch.qos.logback.core.pattern.ConverterUtil;
-import ch.qos.logback.core.pattern.DynamicConverter;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Supplier;
 import org.sievecrawler.escape.ControlCharacters;
 
 /**
@@ -26,28 +22,27 @@ import org.sievecrawler.escape.ControlCharacters;
  *
  * <p>The patterns are logback's: {@code %m}, {@code %msg} and {@code %message} are the message escaped, and every
  * exception word ({@code %ex}, {@code %xEx}, {@code %rEx} and their long names, and the {@code %ex} logback adds to a
- * pattern without one) writes the stack trace with each exception's message escaped; the trace's own line ends and
- * tabs stay.
+ * pattern without one) writes the stack trace as {@code %ex} does (no packaging data, which logback leaves off by
+ * default; the root cause last) with each exception's message escaped; the trace's own line ends and tabs stay.
  *
  * <p>Thread-safe once started, as logback's layouts. Out of scope: MDC values and key-value pairs (the crawler sets
  * none), and logger and thread names (the crawler's own).
  */
 public final class EscapedPatternLayout extends PatternLayout {
     public EscapedPatternLayout() {
-        words(List.of("m", "msg", "message"), MessageWord::new);
-        words(List.of("ex", "exception", "throwable"), ExceptionWord::new);
-        words(List.of("xEx", "xException", "xThrowable"), ExtendedExceptionWord::new);
-        words(List.of("rEx", "rootException"), RootCauseFirstWord::new);
+        for (String word : List.of("m", "msg", "message")) {
+            getInstanceConverterMap().put(word, MessageWord::new);
+        }
+        for (String word : List.of("ex", "exception", "throwable", "xEx", "xException", "xThrowable", "rEx",
+                "rootException")) {
+            getInstanceConverterMap().put(word, ExceptionWord::new);
+        }
         EnsureExceptionHandling logbacks = new EnsureExceptionHandling();
         setPostCompileProcessor((context, head) -> {
             if (!logbacks.chainHandlesThrowable(head)) {
                 ConverterUtil.findTail(head).setNext(new ExceptionWord());
             }
         });
-    }
-
-    private void words(List<String> words, Supplier<DynamicConverter> converter) {
-        words.forEach(word -> getInstanceConverterMap().put(word, converter));
     }
 
     /** {@code %msg}: the formatted message, escaped. */
@@ -58,24 +53,8 @@ public final class EscapedPatternLayout extends PatternLayout {
         }
     }
 
-    /** {@code %ex}: the stack trace, each message escaped. */
+    /** {@code %ex} (and every other exception word): the stack trace, each message escaped. */
     static final class ExceptionWord extends ThrowableProxyConverter {
-        @Override
-        protected String throwableProxyToString(IThrowableProxy thrown) {
-            return super.throwableProxyToString(EscapedThrowable.of(thrown));
-        }
-    }
-
-    /** {@code %xEx}: the stack trace with packaging data, each message escaped. */
-    static final class ExtendedExceptionWord extends ExtendedThrowableProxyConverter {
-        @Override
-        protected String throwableProxyToString(IThrowableProxy thrown) {
-            return super.throwableProxyToString(EscapedThrowable.of(thrown));
-        }
-    }
-
-    /** {@code %rEx}: the stack trace root cause first, each message escaped. */
-    static final class RootCauseFirstWord extends RootCauseFirstThrowableProxyConverter {
         @Override
         protected String throwableProxyToString(IThrowableProxy thrown) {
             return super.throwableProxyToString(EscapedThrowable.of(thrown));

@@ -19,12 +19,8 @@ class EscapedPatternLayoutTest {
     private final LoggerContext context = new LoggerContext();
     private final Logger logger = context.getLogger("crawlercommons.robots.SimpleRobotRulesParser");
 
-    static List<HostileText.Controls> controlCharacters() {
-        return HostileText.controlCharacters();
-    }
-
     @ParameterizedTest
-    @MethodSource("controlCharacters")
+    @MethodSource("org.sievecrawler.fixtures.HostileText#controlCharacters")
     void aMessageIsWrittenWithItsControlCharactersEscaped(HostileText.Controls row) {
         String line = layout("%level %msg|%m|%message%n").doLayout(event("\t Unknown line: {}", row.text(), null));
 

@@ -2,19 +2,14 @@ package org.sievecrawler.escape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.sievecrawler.fixtures.HostileText;
 
 class ControlCharactersTest {
-    static List<HostileText.Controls> controlCharacters() {
-        return HostileText.controlCharacters();
-    }
-
     @ParameterizedTest
-    @MethodSource("controlCharacters")
+    @MethodSource("org.sievecrawler.fixtures.HostileText#controlCharacters")
     void escapesTheControlCharactersOfTheTableAndNothingElse(HostileText.Controls row) {
         String escaped = ControlCharacters.escape(row.text());
 

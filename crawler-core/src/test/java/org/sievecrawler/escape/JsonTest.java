@@ -20,20 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.sievecrawler.fixtures.HostileText;
 
 class JsonTest {
-    static List<HostileText.Surrogates> unpairedSurrogates() {
-        return HostileText.unpairedSurrogates();
-    }
-
-    static List<HostileText.ScriptData> scriptData() {
-        return HostileText.scriptData();
-    }
-
-    static List<HostileText.Controls> controlCharacters() {
-        return HostileText.controlCharacters();
-    }
-
     @ParameterizedTest
-    @MethodSource("unpairedSurrogates")
+    @MethodSource("org.sievecrawler.fixtures.HostileText#unpairedSurrogates")
     void anUnpairedSurrogateIsWrittenAsTheReplacementCharacterToBytesAndToText(HostileText.Surrogates row)
             throws IOException {
         assertThat(Json.wellFormed(row.text())).isEqualTo(row.wellFormed());
@@ -72,7 +60,7 @@ class JsonTest {
     }
 
     @ParameterizedTest
-    @MethodSource("controlCharacters")
+    @MethodSource("org.sievecrawler.fixtures.HostileText#controlCharacters")
     void noControlCharacterIsWrittenRaw(HostileText.Controls row) throws IOException {
         for (String written : List.of(new String(bytes(row.text()), StandardCharsets.UTF_8), text(row.text()))) {
             assertThat(written.chars()).as(written).noneMatch(ch -> ch < 0x20 && ch != '\t'
@@ -82,7 +70,7 @@ class JsonTest {
     }
 
     @ParameterizedTest
-    @MethodSource("scriptData")
+    @MethodSource("org.sievecrawler.fixtures.HostileText#scriptData")
     void scriptDataHoldsNoCharacterThatTheHtmlTokenizerOrJavaScriptReads(HostileText.ScriptData row)
             throws IOException {
         StringWriter out = new StringWriter();

@@ -106,12 +106,8 @@ class CrawlReportChromiumTest {
         assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
     }
 
-    static List<HostileText.ScriptData> scriptData() {
-        return HostileText.scriptData();
-    }
-
     @ParameterizedTest
-    @MethodSource("scriptData")
+    @MethodSource("org.sievecrawler.fixtures.HostileText#scriptData")
     void aReportWhoseTextsAreMadeToBreakItDrawsAllItsChartsAndRunsNoneOfThem(HostileText.ScriptData row)
             throws Exception {
         Path chromium = chromium().orElse(null);

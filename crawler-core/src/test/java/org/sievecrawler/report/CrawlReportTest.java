@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.ByteBuffer;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -111,12 +110,8 @@ class CrawlReportTest {
                 .isEqualTo("error: </script><script>alert(1)</script>");
     }
 
-    static List<HostileText.ScriptData> scriptData() {
-        return HostileText.scriptData();
-    }
-
     @ParameterizedTest
-    @MethodSource("scriptData")
+    @MethodSource("org.sievecrawler.fixtures.HostileText#scriptData")
     void theDataHoldsNoCharacterTheHtmlParserReadsWhateverTheCrawlsTextsAre(HostileText.ScriptData row)
             throws Exception {
         HostileCrawlFolder.write(dir, row.text());

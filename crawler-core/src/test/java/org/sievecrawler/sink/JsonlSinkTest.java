@@ -82,12 +82,8 @@ class JsonlSinkTest {
         assertThat(read(pages, 0)).containsExactly(BARE, FULL);
     }
 
-    static List<HostileText.Surrogates> unpairedSurrogates() {
-        return HostileText.unpairedSurrogates();
-    }
-
     @ParameterizedTest
-    @MethodSource("unpairedSurrogates")
+    @MethodSource("org.sievecrawler.fixtures.HostileText#unpairedSurrogates")
     void anUnpairedSurrogateIsWrittenAsTheReplacementCharacterInValidUtf8(HostileText.Surrogates row)
             throws IOException {
         Path pages = dir.resolve("pages.jsonl");
