@@ -1,6 +1,5 @@
 package org.sievecrawler.progress;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -14,6 +13,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.function.Consumer;
+import org.sievecrawler.escape.Json;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +30,6 @@ import org.slf4j.LoggerFactory;
  * ({@link org.sievecrawler.report.CrawlReport}).
  */
 public final class ProgressLog implements Consumer<ProgressLine>, AutoCloseable {
-    private static final JsonFactory JSON = new JsonFactory();
     private static final Logger LOG = LoggerFactory.getLogger(ProgressLog.class);
 
     private final Path path;
@@ -72,7 +71,7 @@ public final class ProgressLog implements Consumer<ProgressLine>, AutoCloseable 
     /** {@code line}, written {@code at}, as one JSON object, without a line end. */
     static String json(ProgressLine line, Instant at) {
         StringWriter text = new StringWriter();
-        try (JsonGenerator json = JSON.createGenerator(text)) {
+        try (JsonGenerator json = Json.writer(text)) {
             json.writeStartObject();
             json.writeStringField("at", at.truncatedTo(ChronoUnit.MILLIS).toString());
             json.writeNumberField("fetched", line.fetched());

@@ -1,32 +1,31 @@
 package org.sievecrawler.sink;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.function.Consumer;
+import org.sievecrawler.escape.Json;
 
 /**
  * Writes {@link PageRecord}s as JSON lines (pages.jsonl), appending, and reads them back ({@link #read}). Each line
  * is serialized whole and written at once with one write, straight to the file (no buffer in the JVM): a record
  * written is in the file even if the process is killed right after, which the frontier's journal counts on (it
  * notes a page done only after its record is written). A crash inside the write may leave half a line, which
- * {@link #cutPartialLine} cuts.
+ * {@link #cutPartialLine} cuts. Lines are written by the crawler's one JSON configuration ({@link Json}): valid UTF-8
+ * whatever the page held. A line read that is not UTF-8 (a file damaged, or edited) is decoded with U+FFFD for its
+ * bad bytes, and the escape of an unpaired surrogate (written by older builds) is read as it is.
  *
  * <p>Thread-safe: {@link #accept} serializes outside the lock and appends under it.
  */
 public final class JsonlSink implements AutoCloseable {
-    private static final JsonFactory JSON = new JsonFactory();
-
     private final Path path;
     private final FileChannel channel;
     private boolean closed;
@@ -121,20 +120,44 @@ public final class JsonlSink implements AutoCloseable {
         }
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             file.position(from);
-            BufferedReader lines = new BufferedReader(Channels.newReader(file, StandardCharsets.UTF_8), 1 << 16);
+            ByteBuffer chunk = ByteBuffer.allocate(1 << 16);
+            byte[] line = new byte[1024];
+            int length = 0;
             long offset = from;
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                PageRecord record = null;
-                try {
-                    record = parse(line);
-                } catch (IOException | IllegalArgumentException e) {
-                    bad.at(offset, e);
+            while (file.read(chunk) >= 0) {
+                chunk.flip();
+                while (chunk.hasRemaining()) {
+                    byte b = chunk.get();
+                    if (b == '\n') {
+                        readLine(line, length, offset, each, bad);
+                        offset += length + 1;
+                        length = 0;
+                    } else {
+                        if (length == line.length) {
+                            line = Arrays.copyOf(line, line.length * 2);
+                        }
+                        line[length++] = b;
+                    }
                 }
-                if (record != null) {
-                    each.accept(record);
-                }
-                offset += line.getBytes(StandardCharsets.UTF_8).length + 1;
+                chunk.clear();
             }
+            if (length > 0) { // a last line without its line end
+                readLine(line, length, offset, each, bad);
+            }
+        }
+    }
+
+    /** The line of {@code length} bytes at {@code offset}, decoded (bad UTF-8 as U+FFFD) and parsed. */
+    private static void readLine(byte[] line, int length, long offset, Consumer<PageRecord> each, BadLine bad)
+            throws IOException {
+        PageRecord record = null;
+        try {
+            record = parse(new String(line, 0, length, StandardCharsets.UTF_8));
+        } catch (IOException | IllegalArgumentException e) {
+            bad.at(offset, e);
+        }
+        if (record != null) {
+            each.accept(record);
         }
     }
 
@@ -155,7 +178,7 @@ public final class JsonlSink implements AutoCloseable {
         long fetchMs = 0;
         long warcOffset = -1;
         boolean noindex = false;
-        try (JsonParser json = JSON.createParser(line)) {
+        try (JsonParser json = Json.parser(line)) {
             if (json.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("not a JSON object");
             }
@@ -258,7 +281,7 @@ public final class JsonlSink implements AutoCloseable {
 
     static byte[] serialize(PageRecord r) throws IOException {
         ByteArrayBuilder bytes = new ByteArrayBuilder(512);
-        try (JsonGenerator json = JSON.createGenerator(bytes)) {
+        try (JsonGenerator json = Json.writer(bytes)) {
             json.writeStartObject();
             json.writeStringField("url", r.url());
             json.writeNumberField("status", r.status());
