@@ -32,10 +32,14 @@ final class HeadTap {
     private long limit;
     private boolean armed;
     private boolean overflowed;
+    private InputStream tee;
 
-    /** {@code in}, teed into this tap. */
-    InputStream tee(InputStream in) {
-        return new Tee(in);
+    /** The socket's input, teed into this tap: made of {@code in} on the first call, the same stream after. */
+    synchronized InputStream input(InputStream in) {
+        if (tee == null) {
+            tee = new Tee(in);
+        }
+        return tee;
     }
 
     /** Empties the buffer and copies from the next read on, at most {@code limit} bytes. */

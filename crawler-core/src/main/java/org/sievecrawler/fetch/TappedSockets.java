@@ -52,7 +52,6 @@ final class TappedSockets {
     /** A TCP socket whose input goes through a tap (and is otherwise the JDK's plain socket). */
     static final class TappedSocket extends Socket implements Tapped {
         private final HeadTap tap = new HeadTap();
-        private InputStream in;
 
         @Override
         public HeadTap tap() {
@@ -60,11 +59,8 @@ final class TappedSockets {
         }
 
         @Override
-        public synchronized InputStream getInputStream() throws IOException {
-            if (in == null) {
-                in = tap.tee(super.getInputStream());
-            }
-            return in;
+        public InputStream getInputStream() throws IOException {
+            return tap.input(super.getInputStream());
         }
     }
 

@@ -27,7 +27,6 @@ import javax.net.ssl.SSLSocket;
 final class TappedSslSocket extends SSLSocket implements TappedSockets.Tapped {
     private final SSLSocket socket;
     private final HeadTap tap = new HeadTap();
-    private InputStream in;
 
     TappedSslSocket(SSLSocket socket) {
         this.socket = socket;
@@ -39,11 +38,8 @@ final class TappedSslSocket extends SSLSocket implements TappedSockets.Tapped {
     }
 
     @Override
-    public synchronized InputStream getInputStream() throws IOException {
-        if (in == null) {
-            in = tap.tee(socket.getInputStream());
-        }
-        return in;
+    public InputStream getInputStream() throws IOException {
+        return tap.input(socket.getInputStream());
     }
 
     // The rest is the wrapped socket's.
