@@ -23,13 +23,13 @@ import okhttp3.internal.http.HttpHeaders;
  *
  * <p>The response, per exchange:
  * <ul>
- *   <li>the tap is armed when the exchange starts on its connection (a kept-alive connection carries one exchange
- *   after the other), so its bytes start with the first byte of the response; the heads are cut out of them as
- *   OkHttp read them ({@link WireFraming}): the final head is the record's, interim 1xx heads before it (100
- *   Continue, 103 Early Hints) are kept apart;
+ *   <li>a capture is armed on the tap when the exchange starts on its connection (a kept-alive connection carries
+ *   one exchange after the other), so its bytes start with the first byte of the response; the heads are cut out
+ *   of them as OkHttp read them ({@link WireFraming}): the final head is the record's, interim 1xx heads before it
+ *   (100 Continue, 103 Early Hints) are kept apart;
  *   <li>a body is kept as OkHttp hands it over (the page's bytes, or the gzip bytes, see {@link CappedBody}), but
- *   for a chunked one, whose coding OkHttp removes: the tap stays armed while it is read, and the body as received
- *   (sizes, extensions, trailers) is cut out of the tap's bytes, at the same cap;
+ *   for a chunked one, whose coding OkHttp removes: the capture stays armed while it is read, and the body as
+ *   received (sizes, extensions, trailers) is cut out of its bytes, at the same cap;
  *   <li>when the heads read off the socket are not the ones OkHttp parsed (the status or the number of fields
  *   differ, or their end is missing), which happens when a server sent a response before it was asked (bytes past
  *   the end of the previous response on the connection, read ahead by OkHttp during that exchange), the head is
@@ -47,11 +47,12 @@ final class Wire {
     /** Bytes of a chunked body as received kept beyond twice the cap: room for its sizes and extensions. */
     private static final long CHUNK_FRAMING_BYTES = 64 * 1024;
 
-    private final boolean capture;
+    private final boolean capturing;
     private final long cap;
     volatile String ip;
     private volatile byte[] requestHead;
-    private volatile HeadTap tap;
+    /** What this exchange read off its connection, or null when its connection has no tap. */
+    private volatile HeadTap.Capture capture;
     private volatile WireFraming.Heads heads;
     private volatile boolean chunked;
     private volatile byte[] received;
@@ -61,7 +62,7 @@ final class Wire {
      * @param cap the body bytes the fetch reads at most (the chunked body as received is kept up to as much)
      */
     Wire(boolean capture, long cap) {
-        this.capture = capture;
+        this.capturing = capture;
         this.cap = cap;
     }
 
@@ -101,54 +102,51 @@ final class Wire {
     private void started(Connection connection, Request request) {
         InetAddress address = connection.route().socketAddress().getAddress();
         ip = address == null ? null : address.getHostAddress();
-        if (!capture) {
+        if (!capturing) {
             return;
         }
         requestHead = requestHead(request);
         heads = null;
         chunked = false;
         received = null;
-        HeadTap tapped = TappedSockets.tapOf(connection.socket());
-        if (tapped != null) {
-            tapped.arm(WireFraming.MAX_HEAD_BYTES + WireFraming.READ_AHEAD);
-        }
-        tap = tapped;
+        HeadTap tap = TappedSockets.tapOf(connection.socket());
+        capture = tap == null ? null : tap.arm(WireFraming.MAX_HEAD_BYTES + WireFraming.READ_AHEAD);
     }
 
-    /** The final head was read: cut the heads out, and keep the tap armed for a chunked body only. */
+    /** The final head was read: cut the heads out, and keep the capture armed for a chunked body only. */
     private void headRead(Response response) {
-        HeadTap tapped = tap;
-        if (tapped == null) {
+        HeadTap.Capture read = capture;
+        if (read == null) {
             return;
         }
-        heads = WireFraming.heads(tapped.bytes(), tapped.size());
+        heads = WireFraming.heads(read.bytes(), read.size());
         chunked = heads != null && HttpHeaders.promisesBody(response)
                 && "chunked".equalsIgnoreCase(response.header("Transfer-Encoding"));
         if (chunked) {
-            tapped.extend(Math.min(Integer.MAX_VALUE - 16, 2 * cap + CHUNK_FRAMING_BYTES));
+            read.extend(Math.min(Integer.MAX_VALUE - 16, 2 * cap + CHUNK_FRAMING_BYTES));
         } else {
-            tapped.disarm();
+            read.disarm();
         }
     }
 
     private void failed() {
-        HeadTap tapped = tap;
-        if (tapped != null) {
-            tapped.disarm();
-            received = Arrays.copyOf(tapped.bytes(), tapped.size());
+        HeadTap.Capture read = capture;
+        if (read != null) {
+            read.disarm();
+            received = Arrays.copyOf(read.bytes(), read.size());
         }
     }
 
     /** The exchange of {@code response}, whose body has been read into {@code body} (kept raw). */
     HttpExchange exchange(HttpUrl url, long start, Response response, CappedBody body) {
-        HeadTap tapped = tap;
-        if (tapped != null) {
-            tapped.disarm();
+        HeadTap.Capture read = capture;
+        if (read != null) {
+            read.disarm();
         }
         byte[] request = requestHead != null ? requestHead
                 : requestHead(response.request()); // not on the wire: only if OkHttp skipped the network
         return new HttpExchange(url.toString(), Instant.ofEpochMilli(start), ip, request,
-                response(tapped, response, body));
+                response(read, response, body));
     }
 
     /**
@@ -167,8 +165,8 @@ final class Wire {
                 new CapturedResponse.Refused(bytes, why));
     }
 
-    private CapturedResponse response(HeadTap tapped, Response response, CappedBody body) {
-        if (tapped == null) {
+    private CapturedResponse response(HeadTap.Capture read, Response response, CappedBody body) {
+        if (read == null) {
             return rebuilt(response, body, "the connection had no tap on its input (its socket was not made by a"
                     + " capturing fetcher)");
         }
@@ -184,17 +182,17 @@ final class Wire {
                     + response.code() + ", " + response.headers().size() + " fields): the server had sent bytes"
                     + " past the end of the previous response on this connection");
         }
-        byte[] bytes = tapped.bytes();
+        byte[] bytes = read.bytes();
         byte[] head = Arrays.copyOfRange(bytes, found.finalStart(), found.end());
         byte[] interim = Arrays.copyOfRange(bytes, 0, found.finalStart());
         byte[] payload = body.raw();
         if (!chunked) {
             return new CapturedResponse.Received(head, interim, payload, payload, body.rawTruncated());
         }
-        WireFraming.Chunked framed = WireFraming.chunked(bytes, found.end(), tapped.size(),
+        WireFraming.Chunked framed = WireFraming.chunked(bytes, found.end(), read.size(),
                 body.rawTruncated() ? payload.length : -1);
         boolean whole = framed.complete() && framed.data() == payload.length;
-        if (!body.rawTruncated() && !whole && !tapped.overflowed()) {
+        if (!body.rawTruncated() && !whole && !read.overflowed()) {
             return rebuilt(response, body, "the chunked body read off the socket (" + framed.data()
                     + " bytes of data) does not frame as OkHttp framed it (" + payload.length + " bytes)");
         }

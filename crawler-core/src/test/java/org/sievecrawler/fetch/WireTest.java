@@ -10,8 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import javax.net.SocketFactory;
 import okhttp3.Dns;
 import okhttp3.tls.HandshakeCertificates;
@@ -128,6 +132,28 @@ class WireTest {
         assertThat(kept).hasSizeGreaterThan(20);
         assertThat(server.connections() - connectionsBefore).as("connections for %s responses", kept.size())
                 .isEqualTo(1);
+    }
+
+    @Test
+    void capturesEachResponseApartWhileThreadsShareKeptAliveConnections() throws Exception {
+        List<RawHeads.Row> kept = server.rows().stream().filter(row -> row.accepted() && !row.close()).toList();
+        FetchConfig eight = CONFIG.withThreads(8);
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        try (HttpFetcher fetcher = new HttpFetcher(eight, LIMITS, SEEDS, Clock.systemUTC(), true)) {
+            List<Future<?>> fetches = new ArrayList<>();
+            for (int round = 0; round < 40; round++) {
+                for (RawHeads.Row row : kept) {
+                    fetches.add(threads.submit(() -> assertReceivedAsSent(row, fetcher.fetch(server.url(row.path())))));
+                }
+            }
+            for (Future<?> fetch : fetches) {
+                // OkHttp pools a connection as soon as a body ends, before the fetcher takes its bytes out: another
+                // thread's exchange on it must not touch them (one buffer per connection failed here in 40 rounds)
+                fetch.get();
+            }
+        } finally {
+            threads.shutdown();
+        }
     }
 
     @Test
