@@ -200,9 +200,12 @@ final class ResponseGrammar {
                 at++;
             }
             if (atEnd() || peek() != ':' || at == start) {
+                String rule = "RFC 9112 section 5.1: field-name is a token, directly followed by a colon";
+                if (!hasColonBeforeLineEnd()) {
+                    return problem("a field line has no colon", rule);
+                }
                 return problem(at == start ? "a field line does not start with a field name (a token)"
-                        : "a field name holds " + describe(atEnd() ? -1 : peek()) + ", or has no colon after it",
-                        "RFC 9112 section 5.1: field-name is a token, directly followed by a colon");
+                        : "the field name holds " + describe(peek()) + " before its colon", rule);
             }
             String name = new String(bytes, start, at - start, StandardCharsets.ISO_8859_1);
             at++;
@@ -222,6 +225,15 @@ final class ResponseGrammar {
             return lineEnd("field " + name);
         }
 
+        private boolean hasColonBeforeLineEnd() {
+            for (int i = at; i < bytes.length && bytes[i] != '\r' && bytes[i] != '\n'; i++) {
+                if (bytes[i] == ':') {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         /** Chunk extensions and whitespace up to the CRLF that ends a chunk's size line. */
         String chunkExtensions() {
             while (!atEnd() && peek() == ';') {
@@ -233,7 +245,7 @@ final class ResponseGrammar {
                 if (at == name || atEnd() || next() != '=') {
                     at = Math.max(name, at - 1);
                     return problem("a chunk extension is not a token, '=' and a value", "RFC 9112 section 7.1.1"
-                            + " (a value is optional there, but jwarc reads no further without one)");
+                            + " makes the value optional, jwarc's reader needs one");
                 }
                 String problem = atEnd() || peek() != '"' ? token() : quotedString();
                 if (problem != null) {
