@@ -33,6 +33,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
+import org.sievecrawler.fetch.CapturedResponse;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.profile.OutputConfig;
 import org.sievecrawler.warc.WarcArchive;
@@ -189,18 +190,18 @@ public class WarcArchiveBenchmark {
 
     @Benchmark
     public void sha1(Pages pages, Parts parts, Blackhole hole) {
-        HttpExchange exchange = pages.next();
-        parts.sha1.update(exchange.responseHead());
-        parts.sha1.update(exchange.body());
+        CapturedResponse.Received response = (CapturedResponse.Received) pages.next().response();
+        parts.sha1.update(response.head());
+        parts.sha1.update(response.body());
         hole.consume(parts.sha1.digest());
-        hole.consume(parts.sha1.digest(exchange.body()));
+        hole.consume(parts.sha1.digest(response.payload()));
     }
 
     @Benchmark
     public int zstd(Pages pages, Parts parts) {
-        HttpExchange exchange = pages.next();
-        byte[] head = exchange.responseHead();
-        byte[] body = exchange.body();
+        CapturedResponse.Received response = (CapturedResponse.Received) pages.next().response();
+        byte[] head = response.head();
+        byte[] body = response.body();
         int size = head.length + body.length;
         if (parts.in.length < size) {
             parts.in = new byte[size];

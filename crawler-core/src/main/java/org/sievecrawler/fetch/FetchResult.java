@@ -16,7 +16,8 @@ public sealed interface FetchResult {
 
     /**
      * The request and response as they crossed the wire, for the archive; null unless the fetcher captures
-     * exchanges, and null when no whole response arrived (a network error, or a body that failed mid-way).
+     * exchanges, and null when no whole response arrived (a network error, or a body that failed mid-way) but for
+     * a response OkHttp refused, whose exchange holds what came back ({@link CapturedResponse.Refused}).
      */
     HttpExchange exchange();
 
@@ -66,8 +67,8 @@ public sealed interface FetchResult {
      * @param detail a sentence naming the URL or host and what happened
      * @param retryAfter the server's Retry-After delay, or null when absent or invalid
      * @param fetchMillis milliseconds from the start of the attempt to the failure
-     * @param exchange the exchange as it crossed the wire when a response arrived (a retryable status) and it is
-     *     captured, else null
+     * @param exchange the exchange as it crossed the wire when it is captured and a response arrived (a retryable
+     *     status) or came back refused ({@link FailureKind#PROTOCOL}: {@link CapturedResponse.Refused}), else null
      */
     record Failure(FailureKind kind, int status, String detail, Duration retryAfter, long fetchMillis,
             HttpExchange exchange) implements FetchResult {

@@ -1,9 +1,6 @@
 package org.sievecrawler.fetch;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,7 +20,6 @@ import okhttp3.Dispatcher;
 import okhttp3.Dns;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
-import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
 import okhttp3.Request;
@@ -47,9 +43,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It sends {@code Accept-Encoding: gzip} itself, so OkHttp leaves the body coded, and inflates it itself (see
  * {@link CappedBody}): the same work OkHttp would do, with the body as transferred still at hand. A fetcher built
- * to capture exchanges (for WARC output) keeps that body, the request head OkHttp sent and the response head it
- * received in each result's {@link HttpExchange}, and speaks HTTP/1.1 only, so that the heads it records are the
- * ones on the wire; one that does not capture keeps nothing extra.
+ * to capture exchanges (for WARC output) keeps in each result's {@link HttpExchange} the request head OkHttp sent
+ * and the response as it came off the socket: its sockets have a tap on their input, below OkHttp and above TLS
+ * ({@link TappedSockets}), which copies each response's heads (and a chunked body, whose coding OkHttp removes);
+ * the body is otherwise the one it reads ({@link Wire} says what is kept, and when a head is rebuilt instead). It
+ * speaks HTTP/1.1 only, as HTTP/2 has no head in bytes to keep. One that does not capture taps no socket and keeps
+ * nothing extra.
+ *
+ * <p>A head OkHttp reads but cannot make a response of (a negative status code or Content-Length, which make it
+ * throw unchecked exceptions) is a {@link FailureKind#PROTOCOL} failure like any unreadable head (see
+ * {@link Wire#watch}); when capturing, such a failure carries what came back ({@link CapturedResponse.Refused}).
  *
  * <p>Threads: safe for any number of fetcher threads; each call blocks its thread until the response is read or
  * a timeout fires. The connection pool keeps up to {@code maxIdleConnections} idle connections (by default
@@ -194,7 +197,7 @@ public final class HttpFetcher implements AutoCloseable {
             extra.add(header);
         }
         this.extraHeaders = extra.build();
-        this.client = builder
+        OkHttpClient built = builder
                 .connectTimeout(fetch.connectTimeout())
                 .readTimeout(fetch.readTimeout())
                 .writeTimeout(fetch.readTimeout())
@@ -208,8 +211,9 @@ public final class HttpFetcher implements AutoCloseable {
                 .addInterceptor(guard)
                 .addInterceptor(stale::retry)
                 .addNetworkInterceptor(stale::watch)
-                .addNetworkInterceptor(HttpFetcher::watchTheWire)
+                .addNetworkInterceptor(Wire::watch)
                 .build();
+        this.client = captureExchanges ? TappedSockets.tapping(built) : built;
         this.seedClient = client.newBuilder().dns(guard.forSeedOrigins()).build(); // same pool and dispatcher
         this.guard = guard;
     }
@@ -251,14 +255,15 @@ public final class HttpFetcher implements AutoCloseable {
             return new FetchResult.Failure(FailureKind.INVALID_URL, 0,
                     "url \"" + url + "\" is not an absolute http or https URL", null, 0);
         }
-        Wire wire = new Wire(capture);
+        Wire wire = new Wire(capture, maxBytes);
         Request request = request(parsed, wire);
         FetchResult result;
         Call call = newCall(request);
         try (Response response = call.execute()) {
             result = toResult(response, parsed, start, wire, maxBytes);
         } catch (IOException e) {
-            result = NetworkErrors.failure(e, parsed, fetch, 0, elapsed(start));
+            result = refusedOrFailed(NetworkErrors.failure(e, parsed, fetch, 0, elapsed(start)), wire, parsed,
+                    start);
         } finally {
             calls.remove(call);
         }
@@ -295,7 +300,7 @@ public final class HttpFetcher implements AutoCloseable {
                 } // else a redirect or retryable status all the same, only not archived
             }
         }
-        HttpExchange exchange = capture && body != null ? exchange(wire, url, start, response, body) : null;
+        HttpExchange exchange = capture && body != null ? wire.exchange(url, start, response, body) : null;
         if (redirect) {
             return new FetchResult.Redirect(status, response.header("Location"), elapsed(start), wire.ip, exchange);
         }
@@ -313,7 +318,7 @@ public final class HttpFetcher implements AutoCloseable {
     private void captureRedirect(Wire wire, HttpUrl url, long start, Response response,
             List<HttpExchange> exchanges) {
         try {
-            exchanges.add(exchange(wire, url, start, response, readBody(response, MAX_ROBOTS_BYTES)));
+            exchanges.add(wire.exchange(url, start, response, readBody(response, MAX_ROBOTS_BYTES)));
         } catch (IOException e) {
             LOG.debug("robots.txt redirect {}: body not read, not archived: {}", url, e.toString());
         }
@@ -323,49 +328,6 @@ public final class HttpFetcher implements AutoCloseable {
     private CappedBody readBody(Response response, long cap) throws IOException {
         boolean gzip = "gzip".equalsIgnoreCase(response.header("Content-Encoding"));
         return CappedBody.read(response.body().source(), gzip, cap, capture);
-    }
-
-    private static HttpExchange exchange(Wire wire, HttpUrl url, long start, Response response, CappedBody body) {
-        byte[] requestHead = wire.requestHead != null ? wire.requestHead
-                : requestHead(response.request()); // not on the wire: only if OkHttp skipped the network
-        return new HttpExchange(url.toString(), Instant.ofEpochMilli(start), wire.ip, requestHead,
-                responseHead(response), body.raw(), body.rawTruncated());
-    }
-
-    /** The request line and header fields as OkHttp's HTTP/1.1 codec writes them. */
-    static byte[] requestHead(Request request) {
-        HttpUrl url = request.url();
-        StringBuilder head = new StringBuilder(256).append(request.method()).append(' ').append(url.encodedPath());
-        if (url.encodedQuery() != null) {
-            head.append('?').append(url.encodedQuery());
-        }
-        head.append(" HTTP/1.1\r\n");
-        appendFields(head, request.headers(), false);
-        return head.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    /**
-     * The status line and header fields as received, without {@code Transfer-Encoding: chunked} (OkHttp has
-     * removed that coding from the body).
-     */
-    static byte[] responseHead(Response response) {
-        StringBuilder head = new StringBuilder(512)
-                .append(response.protocol() == Protocol.HTTP_1_0 ? "HTTP/1.0" : "HTTP/1.1").append(' ')
-                .append(response.code()).append(' ').append(response.message()).append("\r\n");
-        appendFields(head, response.headers(), true);
-        return head.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static void appendFields(StringBuilder head, Headers headers, boolean dropChunked) {
-        for (int i = 0; i < headers.size(); i++) {
-            String name = headers.name(i);
-            if (dropChunked && name.equalsIgnoreCase("Transfer-Encoding")
-                    && headers.value(i).equalsIgnoreCase("chunked")) {
-                continue;
-            }
-            head.append(name).append(": ").append(headers.value(i)).append("\r\n");
-        }
-        head.append("\r\n");
     }
 
     /**
@@ -391,7 +353,7 @@ public final class HttpFetcher implements AutoCloseable {
         HttpUrl previous = null;
         for (int redirects = 0; ; redirects++) {
             long start = clock.millis();
-            Wire wire = new Wire(capture);
+            Wire wire = new Wire(capture, MAX_ROBOTS_BYTES);
             Request request = request(current, wire);
             Call call = newCall(request);
             try (Response response = call.execute()) {
@@ -399,7 +361,7 @@ public final class HttpFetcher implements AutoCloseable {
                 if (!isRedirect(status)) {
                     CappedBody body = readBody(response, MAX_ROBOTS_BYTES);
                     if (capture) {
-                        exchanges.add(exchange(wire, current, start, response, body));
+                        exchanges.add(wire.exchange(current, start, response, body));
                     }
                     LOG.debug("fetched robots.txt {}: HTTP {}, {} bytes", current, status, body.bytes().length);
                     return RobotsResponse.of(status, body.bytes(), current.toString(), exchanges);
@@ -426,7 +388,11 @@ public final class HttpFetcher implements AutoCloseable {
                     return RobotsResponse.failed(current.toString(), FailureKind.CANCELLED, cancelled(current),
                             exchanges);
                 }
-                FetchResult.Failure failure = NetworkErrors.failure(e, current, fetch, 0, 0);
+                FetchResult.Failure failure = refusedOrFailed(NetworkErrors.failure(e, current, fetch, 0, 0), wire,
+                        current, start);
+                if (failure.exchange() != null) {
+                    exchanges.add(failure.exchange());
+                }
                 LOG.debug("robots.txt {} failed: {}", current, failure.detail());
                 if (failure.kind() == FailureKind.PRIVATE_ADDRESS) { // the host's pages are refused the same way
                     return RobotsResponse.unavailable(current.toString(), failure.kind(), (previous == null
@@ -513,36 +479,25 @@ public final class HttpFetcher implements AutoCloseable {
         sweeper.close();
     }
 
+    /**
+     * {@code failure}, with the exchange of what came back when OkHttp refused it as an HTTP response (a
+     * {@link FailureKind#PROTOCOL} failure before a response was made, with bytes received) and exchanges are
+     * captured.
+     */
+    private FetchResult.Failure refusedOrFailed(FetchResult.Failure failure, Wire wire, HttpUrl url, long start) {
+        if (!capture || failure.kind() != FailureKind.PROTOCOL) {
+            return failure;
+        }
+        HttpExchange refused = wire.refused(url, start, failure.detail());
+        return refused == null ? failure : new FetchResult.Failure(failure.kind(), failure.status(), failure.detail(),
+                failure.retryAfter(), failure.fetchMillis(), refused);
+    }
+
     private static boolean isRedirect(int status) {
         return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
     }
 
     private long elapsed(long start) {
         return Math.max(0, clock.millis() - start);
-    }
-
-    /** The network interceptor: notes the IP address connected to and, when capturing, the request head sent. */
-    private static Response watchTheWire(Interceptor.Chain chain) throws IOException {
-        Wire wire = chain.request().tag(Wire.class);
-        if (wire != null && chain.connection() != null) {
-            InetSocketAddress socket = chain.connection().route().socketAddress();
-            InetAddress address = socket.getAddress();
-            wire.ip = address == null ? null : address.getHostAddress();
-            if (wire.capture) {
-                wire.requestHead = requestHead(chain.request());
-            }
-        }
-        return chain.proceed(chain.request());
-    }
-
-    /** Where one request's network interceptor leaves what it saw: the IP address, and the request head. */
-    private static final class Wire {
-        final boolean capture;
-        volatile String ip;
-        volatile byte[] requestHead;
-
-        Wire(boolean capture) {
-            this.capture = capture;
-        }
     }
 }

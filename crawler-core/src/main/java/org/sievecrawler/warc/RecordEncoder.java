@@ -16,6 +16,7 @@ import org.netpreserve.jwarc.WarcMetadata;
 import org.netpreserve.jwarc.WarcRecord;
 import org.netpreserve.jwarc.WarcWriter;
 import org.netpreserve.jwarc.Warcinfo;
+import org.sievecrawler.fetch.CapturedResponse;
 import org.sievecrawler.fetch.HttpExchange;
 
 /**
@@ -25,8 +26,8 @@ import org.sievecrawler.fetch.HttpExchange;
  * compressor's buffer; the rare warcinfo and metadata records are built with jwarc and written through its {@link
  * WarcWriter}.
  * The digests are computed here: {@code WARC-Block-Digest} over the whole block (for a response: status line,
- * header fields and body as transferred) and {@code WARC-Payload-Digest} over the body alone, both SHA-1 in base32
- * ({@code sha1:...}).
+ * header fields and body as received) and {@code WARC-Payload-Digest} over the payload, the body without its
+ * chunked transfer coding (content coding kept: WARC 1.1 section 5.9), both SHA-1 in base32 ({@code sha1:...}).
  *
  * <p>Not thread-safe: one thread at a time; {@link WarcArchive} pools them.
  */
@@ -62,12 +63,32 @@ final class RecordEncoder implements AutoCloseable {
                 .body(MediaType.WARC_FIELDS, block).blockDigest(warcDigest(block)).build());
     }
 
-    /** The response record of {@code exchange}, with the given record ID. */
+    /**
+     * The response record of {@code exchange}, with the given record ID: its block is the response's head and body
+     * (as received, or the head rebuilt), its payload digest that of the body without its chunked coding.
+     *
+     * @throws IllegalArgumentException for a response OkHttp refused, which is no HTTP response
+     */
     byte[] response(HttpExchange exchange, UUID id) {
-        byte[] head = exchange.responseHead();
-        byte[] body = exchange.body();
+        byte[] head;
+        byte[] body;
+        byte[] payload;
+        boolean truncated;
+        if (exchange.response() instanceof CapturedResponse.Received received) {
+            head = received.head();
+            body = received.body();
+            payload = received.payload();
+            truncated = received.truncated();
+        } else if (exchange.response() instanceof CapturedResponse.Rebuilt rebuilt) {
+            head = rebuilt.head();
+            body = rebuilt.body();
+            payload = body;
+            truncated = rebuilt.truncated();
+        } else {
+            throw new IllegalArgumentException("a refused response is no response record: " + exchange);
+        }
         byte[] blockDigest = digest(head, body);
-        byte[] payloadDigest = digest(body, null);
+        byte[] payloadDigest = digest(payload, null);
         header.start().field("Content-Length", (long) head.length + body.length)
                 .field("Content-Type", "application/http;msgtype=response").sha1("WARC-Block-Digest", blockDigest)
                 .field("WARC-Date", exchange.date().toString());
@@ -76,7 +97,7 @@ final class RecordEncoder implements AutoCloseable {
         }
         header.sha1("WARC-Payload-Digest", payloadDigest).field("WARC-Record-ID", id)
                 .field("WARC-Target-URI", exchange.url());
-        if (exchange.truncated()) {
+        if (truncated) {
             header.field("WARC-Truncated", "length");
         }
         return encode(header.field("WARC-Type", "response").end(), head, body);
@@ -99,9 +120,27 @@ final class RecordEncoder implements AutoCloseable {
     /** A metadata record about {@code url}: one {@code name: value} field per entry, in order. */
     byte[] metadata(String url, UUID id, Instant date, URI concurrentTo, List<Map.Entry<String, String>> fields)
             throws IOException {
-        byte[] block = warcFields(fields);
-        return encode(new WarcMetadata.Builder().version(MessageVersion.WARC_1_1).recordId(id).targetURI(url).date(date)
-                .concurrentTo(concurrentTo).body(MediaType.WARC_FIELDS, block).blockDigest(warcDigest(block)).build());
+        return metadata(url, id, date, null, concurrentTo, MediaType.WARC_FIELDS, warcFields(fields));
+    }
+
+    /**
+     * A metadata record about {@code url} whose block is {@code block}, of type {@code type} (bytes received that
+     * are no response record's: interim heads, a response OkHttp refused).
+     *
+     * @param remoteAddress the IP address the bytes came from, or null to leave it out
+     * @param concurrentTo the record it goes with, or null when none
+     */
+    byte[] metadata(String url, UUID id, Instant date, String remoteAddress, URI concurrentTo, MediaType type,
+            byte[] block) throws IOException {
+        WarcMetadata.Builder builder = new WarcMetadata.Builder().version(MessageVersion.WARC_1_1).recordId(id)
+                .targetURI(url).date(date).body(type, block).blockDigest(warcDigest(block));
+        if (concurrentTo != null) {
+            builder.concurrentTo(concurrentTo);
+        }
+        if (remoteAddress != null) {
+            builder.addHeader("WARC-IP-Address", remoteAddress);
+        }
+        return encode(builder.build());
     }
 
     /** An application/warc-fields block: one {@code name: value} line per field, in order. */

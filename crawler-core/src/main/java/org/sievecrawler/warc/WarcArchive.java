@@ -1,14 +1,18 @@
 package org.sievecrawler.warc;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import org.netpreserve.jwarc.MediaType;
+import org.sievecrawler.fetch.CapturedResponse;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.OutputConfig;
@@ -19,9 +23,17 @@ import org.sievecrawler.profile.OutputConfig;
  * per record), rolled over at {@code output.warc-max-size} (see {@link WarcFiles}). Each file opens with a {@code
  * warcinfo} record (software and version, the profile's name, the user agent, the robots policy); each {@link
  * #write(HttpExchange) exchange} becomes a {@code response} record followed by its {@code request} record, which names
- * the response in {@code WARC-Concurrent-To}; {@link #writeMetadata} adds a {@code metadata} record. Records carry
- * {@code WARC-Target-URI}, {@code WARC-Date} (when the request started), {@code WARC-IP-Address}, and SHA-1 block and
- * payload digests in base32; a response whose body was cut at the size cap says {@code WARC-Truncated: length}.
+ * the response in {@code WARC-Concurrent-To} (and the metadata records {@link #write} lists, for interim heads, a
+ * response that breaks HTTP's grammar or one OkHttp refused); {@link #writeMetadata} adds a {@code metadata} record.
+ * Records carry {@code WARC-Target-URI}, {@code WARC-Date} (when the request started), {@code WARC-IP-Address}, and
+ * SHA-1 block and payload digests in base32; a response whose body was cut at the size cap says {@code
+ * WARC-Truncated: length}.
+ *
+ * <p>A response record's block is the response as received (see {@link CapturedResponse}): the status line and
+ * fields byte for byte, then the body as received, content coding and chunked transfer coding kept (sizes,
+ * extensions and trailers: as Heritrix and warcprox keep the raw stream; jwarc and pywb de-chunk it reading), so
+ * that the head and the body it describes agree; {@code WARC-Payload-Digest} is the digest of the body without its
+ * chunked coding (WARC 1.1 section 5.9: the payload is transfer-decoded, not content-decoded).
  *
  * <p>Thread-safe, for any number of fetcher and parser threads: a record is built, digested and compressed in the
  * calling thread (with an encoder taken from a pool), and only the append of the finished bytes is serialized, so
@@ -91,24 +103,56 @@ public final class WarcArchive implements Archive {
     }
 
     /**
-     * Archives one exchange: its response record, then its request record.
+     * Archives one exchange, its records appended together: for a response, its {@code response} record, its
+     * {@code request} record, then, when there are any, a {@code metadata} record of the interim (1xx) heads received
+     * before it ({@code application/http;msgtype=response}, as received) and a {@code metadata} note when the
+     * response breaks HTTP's grammar ({@code http-grammar}, see {@link ResponseGrammar}) or its head was rebuilt
+     * ({@code http-head-rebuilt}); for a response OkHttp refused, a {@code metadata} record of the bytes received
+     * ({@code application/octet-stream}), the {@code request} record, and a note saying why
+     * ({@code http-response-refused}). Every metadata record names the first record in {@code WARC-Concurrent-To}.
      *
-     * @return where the response record is
+     * @return where the first record is: the response, or the bytes of a refused one
      * @throws IOException naming the file when it cannot be written
      */
     public WarcLocation write(HttpExchange exchange) throws IOException {
-        UUID responseId = UUID.randomUUID();
-        byte[] response;
-        byte[] request;
+        UUID firstId = UUID.randomUUID();
+        URI first = RecordEncoder.urn(firstId);
+        String url = exchange.url();
+        List<byte[]> records = new ArrayList<>(4);
         RecordEncoder encoder = take();
         try {
-            response = encoder.response(exchange, responseId);
-            request = encoder.request(exchange, responseId);
+            String noteName;
+            String note;
+            if (exchange.response() instanceof CapturedResponse.Refused refused) {
+                records.add(encoder.metadata(url, firstId, exchange.date(), exchange.remoteAddress(), null,
+                        MediaType.OCTET_STREAM, refused.received()));
+                records.add(encoder.request(exchange, firstId));
+                noteName = "http-response-refused";
+                note = refused.why();
+            } else if (exchange.response() instanceof CapturedResponse.Received received) {
+                records.add(encoder.response(exchange, firstId));
+                records.add(encoder.request(exchange, firstId));
+                if (received.interim().length > 0) {
+                    records.add(encoder.metadata(url, UUID.randomUUID(), exchange.date(), null, first,
+                            MediaType.HTTP_RESPONSE, received.interim()));
+                }
+                noteName = "http-grammar";
+                note = ResponseGrammar.problem(received.head(), received.body(), received.chunked());
+            } else {
+                records.add(encoder.response(exchange, firstId));
+                records.add(encoder.request(exchange, firstId));
+                noteName = "http-head-rebuilt";
+                note = ((CapturedResponse.Rebuilt) exchange.response()).why();
+            }
+            if (note != null) {
+                records.add(encoder.metadata(url, UUID.randomUUID(), exchange.date(), first,
+                        List.of(Map.entry(noteName, note))));
+            }
         } finally {
             encoders.push(encoder);
         }
-        WarcFiles.Placement placed = files.append(response, request);
-        return new WarcLocation(placed.file(), placed.offset(), RecordEncoder.urn(responseId));
+        WarcFiles.Placement placed = files.append(records.toArray(new byte[0][]));
+        return new WarcLocation(placed.file(), placed.offset(), first);
     }
 
     @Override

@@ -679,6 +679,17 @@ class HttpFetcherTest {
         return result.exchange();
     }
 
+    /** The response of a captured exchange, as received. */
+    private static CapturedResponse.Received received(FetchResult result) {
+        assertThat(exchange(result).response()).isInstanceOf(CapturedResponse.Received.class);
+        return (CapturedResponse.Received) exchange(result).response();
+    }
+
+    private static CapturedResponse.Received received(HttpExchange exchange) {
+        assertThat(exchange.response()).isInstanceOf(CapturedResponse.Received.class);
+        return (CapturedResponse.Received) exchange.response();
+    }
+
     private static String text(byte[] bytes) {
         return new String(bytes, StandardCharsets.ISO_8859_1);
     }
@@ -707,11 +718,13 @@ class HttpFetcherTest {
                     .contains("\r\nHost: 127.0.0.1:" + server.port() + "\r\n", "\r\nUser-Agent: " + USER_AGENT + "\r\n",
                             "\r\nAccept-Encoding: gzip\r\n")
                     .endsWith("\r\n\r\n");
-            assertThat(text(exchange.responseHead())).startsWith("HTTP/1.1 200 OK\r\n")
+            CapturedResponse.Received response = received(exchange);
+            assertThat(text(response.head())).startsWith("HTTP/1.1 200 OK\r\n")
                     .contains("\r\nContent-Type: text/html\r\nX-Fixture: Home\r\n").endsWith("\r\n\r\n")
-                    .doesNotContain("Transfer-Encoding"); // WireMock sends it chunked; the body is de-chunked
-            assertThat(exchange.body()).isEqualTo(html.getBytes(StandardCharsets.UTF_8)).isSameAs(page.body());
-            assertThat(exchange.truncated()).isFalse();
+                    .contains("\r\nTransfer-Encoding: chunked\r\n"); // WireMock sends it chunked
+            assertThat(text(response.body())).endsWith(html + "\r\n0\r\n\r\n");
+            assertThat(response.payload()).isEqualTo(html.getBytes(StandardCharsets.UTF_8)).isSameAs(page.body());
+            assertThat(response.truncated()).isFalse();
         }
     }
 
@@ -727,9 +740,9 @@ class HttpFetcherTest {
 
             assertThat(new String(page.body(), StandardCharsets.UTF_8)).isEqualTo(html);
             assertThat(page.truncated()).isFalse();
-            assertThat(exchange(page).body()).isEqualTo(zipped);
-            assertThat(exchange(page).truncated()).isFalse();
-            assertThat(text(exchange(page).responseHead())).contains("\r\nContent-Encoding: gzip\r\n");
+            assertThat(received(page).payload()).isEqualTo(zipped);
+            assertThat(received(page).truncated()).isFalse();
+            assertThat(text(received(page).head())).contains("\r\nContent-Encoding: gzip\r\n");
         }
     }
 
@@ -743,8 +756,8 @@ class HttpFetcherTest {
             FetchResult.Page page = page(capturing.fetch(url("/huge")));
 
             assertThat(page.truncated()).isTrue();
-            assertThat(exchange(page).body()).hasSize(CAP);
-            assertThat(exchange(page).truncated()).isTrue();
+            assertThat(received(page).payload()).hasSize(CAP);
+            assertThat(received(page).truncated()).isTrue();
         }
     }
 
@@ -759,9 +772,9 @@ class HttpFetcherTest {
 
             assertThat(page.length()).isEqualTo(CAP);
             assertThat(page.truncated()).isTrue();
-            assertThat(exchange(page).body().length).isLessThan(bomb.length);
-            assertThat(bomb).startsWith(exchange(page).body());
-            assertThat(exchange(page).truncated()).isTrue();
+            assertThat(received(page).payload().length).isLessThan(bomb.length);
+            assertThat(bomb).startsWith(received(page).payload());
+            assertThat(received(page).truncated()).isTrue();
         }
     }
 
@@ -778,9 +791,9 @@ class HttpFetcherTest {
 
             assertThat(page.truncated()).isTrue();
             assertThat(noise).startsWith(page.body());
-            assertThat(exchange(page).body()).hasSize(CAP);
-            assertThat(zipped).startsWith(exchange(page).body());
-            assertThat(exchange(page).truncated()).isTrue();
+            assertThat(received(page).payload()).hasSize(CAP);
+            assertThat(zipped).startsWith(received(page).payload());
+            assertThat(received(page).truncated()).isTrue();
         }
     }
 
@@ -817,15 +830,16 @@ class HttpFetcherTest {
     }
 
     @Test
-    void capturesAChunkedBodyDechunkedAndLeavesOutItsTransferEncoding() throws Exception {
-        String raw = "HTTP/1.1 200 Fine\r\nX-Mixed-CASE: a\r\nTransfer-Encoding: chunked\r\n"
-                + "Content-Type: text/plain\r\nConnection: close\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n";
+    void capturesAChunkedBodyAsReceivedWithItsHeadAndItsPayloadDechunked() throws Exception {
+        String head = "HTTP/1.1 200 Fine\r\nX-Mixed-CASE: a\r\nTransfer-Encoding: chunked\r\n"
+                + "Content-Type: text/plain\r\nConnection: close\r\n\r\n";
+        String body = "5;name=value\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n";
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
                 HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
             Thread answer = new Thread(() -> {
                 try (java.net.Socket client = socket.accept()) {
                     client.getInputStream().read(new byte[4096]);
-                    client.getOutputStream().write(raw.getBytes(StandardCharsets.ISO_8859_1));
+                    client.getOutputStream().write((head + body).getBytes(StandardCharsets.ISO_8859_1));
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
@@ -835,9 +849,11 @@ class HttpFetcherTest {
             FetchResult.Page page = page(capturing.fetch("http://127.0.0.1:" + socket.getLocalPort() + "/chunked"));
             answer.join(5000);
 
-            assertThat(text(exchange(page).responseHead())).isEqualTo("HTTP/1.1 200 Fine\r\nX-Mixed-CASE: a\r\n"
-                    + "Content-Type: text/plain\r\nConnection: close\r\n\r\n");
-            assertThat(text(exchange(page).body())).isEqualTo("hello world");
+            assertThat(text(received(page).head())).isEqualTo(head);
+            assertThat(text(received(page).body())).isEqualTo(body);
+            assertThat(text(received(page).payload())).isEqualTo("hello world");
+            assertThat(received(page).chunked()).isTrue();
+            assertThat(received(page).truncated()).isFalse();
         }
     }
 
@@ -852,12 +868,12 @@ class HttpFetcherTest {
             FetchResult busy = capturing.fetch(url("/busy"));
 
             assertThat(redirect).isInstanceOf(FetchResult.Redirect.class);
-            assertThat(text(exchange(redirect).responseHead())).startsWith("HTTP/1.1 301 Moved Permanently\r\n")
+            assertThat(text(received(redirect).head())).startsWith("HTTP/1.1 301 Moved Permanently\r\n")
                     .contains("\r\nLocation: /new\r\n");
-            assertThat(text(exchange(redirect).body())).isEqualTo("moved");
+            assertThat(text(received(redirect).payload())).isEqualTo("moved");
             assertThat(failure(busy).kind()).isEqualTo(FailureKind.RETRYABLE_STATUS);
-            assertThat(text(exchange(busy).responseHead())).startsWith("HTTP/1.1 503 Service Unavailable\r\n");
-            assertThat(text(exchange(busy).body())).isEqualTo("try later");
+            assertThat(text(received(busy).head())).startsWith("HTTP/1.1 503 Service Unavailable\r\n");
+            assertThat(text(received(busy).payload())).isEqualTo("try later");
         }
     }
 
@@ -871,8 +887,8 @@ class HttpFetcherTest {
 
             assertThat(robots.exchanges()).extracting(HttpExchange::url)
                     .containsExactly(url("/robots.txt"), url("/real.txt"));
-            assertThat(text(robots.exchanges().get(0).responseHead())).startsWith("HTTP/1.1 302 ");
-            assertThat(text(robots.exchanges().get(1).body())).isEqualTo("User-agent: *\n");
+            assertThat(text(received(robots.exchanges().get(0)).head())).startsWith("HTTP/1.1 302 ");
+            assertThat(text(received(robots.exchanges().get(1)).payload())).isEqualTo("User-agent: *\n");
         }
         assertThat(fetcher.fetchRobots(url("/robots.txt")).exchanges()).isEmpty();
     }

@@ -1,5 +1,6 @@
 package org.sievecrawler.warc;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import org.netpreserve.jwarc.HttpResponse;
 import org.netpreserve.jwarc.MessageHeaders;
+import org.netpreserve.jwarc.ParsingException;
 import org.netpreserve.jwarc.WarcDigest;
 import org.netpreserve.jwarc.WarcReader;
 import org.netpreserve.jwarc.WarcRecord;
@@ -21,7 +23,8 @@ import org.netpreserve.jwarc.WarcResponse;
 
 /**
  * A WARC record as the tests read it back with jwarc's {@link WarcReader}: its offset, headers and block, and for
- * a response the HTTP status, header fields and payload (the body as transferred, not decoded).
+ * a response the HTTP status, header fields and payload (the body as transferred, not decoded): status 0 and no
+ * fields or payload when jwarc cannot read its HTTP message.
  */
 public record ArchivedRecord(long offset, MessageHeaders headers, byte[] block, int status, MessageHeaders http,
         byte[] payload) {
@@ -107,10 +110,15 @@ public record ArchivedRecord(long offset, MessageHeaders headers, byte[] block, 
         }
         // the block through jwarc's HTTP parser, which takes the payload to run to the end of the block (as it does
         // reading a record): the status line and fields, then the payload as transferred
-        HttpResponse http = HttpResponse.parse(new BlockChannel(block));
+        HttpResponse http;
         byte[] payload;
-        try (InputStream in = http.body().stream()) {
-            payload = in.readAllBytes();
+        try {
+            http = HttpResponse.parse(new BlockChannel(block));
+            try (InputStream in = http.body().stream()) {
+                payload = in.readAllBytes();
+            }
+        } catch (ParsingException | EOFException e) { // a head jwarc cannot read, archived as received all the same
+            return new ArchivedRecord(offset, record.headers(), block, 0, null, null);
         }
         return new ArchivedRecord(offset, record.headers(), block, http.status(), http.headers(), payload);
     }

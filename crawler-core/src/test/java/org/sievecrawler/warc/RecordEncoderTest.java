@@ -23,6 +23,7 @@ import org.netpreserve.jwarc.WarcRequest;
 import org.netpreserve.jwarc.WarcResponse;
 import org.netpreserve.jwarc.WarcTruncationReason;
 import org.netpreserve.jwarc.WarcWriter;
+import org.sievecrawler.fetch.CapturedResponse;
 import org.sievecrawler.fetch.HttpExchange;
 
 /**
@@ -45,17 +46,29 @@ class RecordEncoderTest {
                 StandardCharsets.US_ASCII), true);
         HttpExchange empty = WarcArchiveTest.exchange("/empty", 204, "No Content", "text/plain", new byte[0], false);
         HttpExchange noAddress = new HttpExchange("http://example.org/a?b=c&d", Instant.parse(
-                "2026-03-01T12:34:56.123456789Z"), null, cut.requestHead(), cut.responseHead(), cut.body(), false);
+                "2026-03-01T12:34:56.123456789Z"), null, cut.requestHead(), received(cut).head(), received(cut).body(),
+                false);
         for (HttpExchange exchange : new HttpExchange[] {cut, empty, noAddress}) {
             assertSameAsJwarc(exchange, WarcCompression.ZSTD);
         }
     }
 
     @Test
+    void writesAChunkedBodyAsReceivedWithThePayloadDigestOfItsData() throws Exception {
+        HttpExchange page = WarcArchiveTest.exchange("/x", "<p>x</p>");
+        byte[] head = ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] body = "4\r\n<p>x\r\n4;a=b\r\n</p>\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        HttpExchange chunked = new HttpExchange(page.url(), page.date(), page.remoteAddress(), page.requestHead(),
+                new CapturedResponse.Received(head, new byte[0], body, "<p>x</p>".getBytes(StandardCharsets.US_ASCII),
+                        false));
+        assertSameAsJwarc(chunked, WarcCompression.GZIP);
+    }
+
+    @Test
     void writesATargetUriOutsideAsciiAsUtf8() throws Exception {
         HttpExchange page = WarcArchiveTest.exchange("/x", "<p>x</p>");
         HttpExchange unicode = new HttpExchange("http://example.org/caf\u00e9/\ud83d\ude00", page.date(),
-                page.remoteAddress(), page.requestHead(), page.responseHead(), page.body(), false);
+                page.remoteAddress(), page.requestHead(), received(page).head(), received(page).body(), false);
         assertSameAsJwarc(unicode, WarcCompression.GZIP);
     }
 
@@ -63,7 +76,7 @@ class RecordEncoderTest {
     void percentEncodesAControlCharacterSoThatAValueCannotEndTheHeader() throws Exception {
         HttpExchange page = WarcArchiveTest.exchange("/x", "<p>x</p>");
         HttpExchange injected = new HttpExchange("http://example.org/a\r\nWARC-Type: resource", page.date(),
-                page.remoteAddress(), page.requestHead(), page.responseHead(), page.body(), false);
+                page.remoteAddress(), page.requestHead(), received(page).head(), received(page).body(), false);
         try (RecordEncoder encoder = new RecordEncoder(WarcCompression.GZIP)) {
             String record = new String(gunzip(encoder.response(injected, UUID.randomUUID())),
                     StandardCharsets.UTF_8);
@@ -89,20 +102,24 @@ class RecordEncoderTest {
         assertThat(request).isEqualTo(jwarcRequest(exchange, responseId, UUID.fromString(id.group(1))));
     }
 
+    static CapturedResponse.Received received(HttpExchange exchange) {
+        return (CapturedResponse.Received) exchange.response();
+    }
+
     /** The response record as the encoder built it with jwarc. */
     private static byte[] jwarcResponse(HttpExchange exchange, UUID id) throws IOException {
-        byte[] head = exchange.responseHead();
-        byte[] body = exchange.body();
+        byte[] head = received(exchange).head();
+        byte[] body = received(exchange).body();
         byte[] block = new byte[head.length + body.length];
         System.arraycopy(head, 0, block, 0, head.length);
         System.arraycopy(body, 0, block, head.length, body.length);
         WarcResponse.Builder builder = new WarcResponse.Builder(exchange.url()).version(MessageVersion.WARC_1_1)
                 .recordId(id).date(exchange.date()).body(MediaType.HTTP_RESPONSE, block)
-                .blockDigest(sha1(block)).payloadDigest(sha1(body));
+                .blockDigest(sha1(block)).payloadDigest(sha1(received(exchange).payload()));
         if (exchange.remoteAddress() != null) {
             builder.setHeader("WARC-IP-Address", exchange.remoteAddress());
         }
-        if (exchange.truncated()) {
+        if (received(exchange).truncated()) {
             builder.truncated(WarcTruncationReason.LENGTH);
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
