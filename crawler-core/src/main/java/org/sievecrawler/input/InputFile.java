@@ -67,18 +67,15 @@ public final class InputFile {
      *     regular file (and what it is), larger than {@code bound}, or an I/O error
      */
     public static byte[] read(Path file, Bound bound) throws InputFileException {
-        BasicFileAttributes attributes;
+        requireRegularFile(file, bound.what());
+        long size;
         try {
-            attributes = Files.readAttributes(file, BasicFileAttributes.class);
+            size = Files.size(file);
         } catch (IOException e) {
             throw refused(file, e);
         }
-        if (!attributes.isRegularFile()) {
-            throw new InputFileException(file, "not a regular file (" + kind(file, attributes) + "); "
-                    + bound.what() + " must be one", null);
-        }
-        if (attributes.size() > bound.maxBytes()) {
-            throw tooLarge(file, bound, attributes.size() + " bytes");
+        if (size > bound.maxBytes()) {
+            throw tooLarge(file, bound, size + " bytes");
         }
         byte[] bytes;
         try (InputStream in = Files.newInputStream(file)) {
@@ -87,9 +84,29 @@ public final class InputFile {
             throw refused(file, e);
         }
         if (bytes.length > bound.maxBytes()) {
-            throw tooLarge(file, bound, "its size said " + attributes.size() + " bytes, but it went on");
+            throw tooLarge(file, bound, "its size said " + size + " bytes, but it went on");
         }
         return bytes;
+    }
+
+    /**
+     * Refuses {@code file} unless it is a regular file, by its type, without opening it: for a reader that streams
+     * a file whose every record it bounds, which a device without end or a FIFO would still hold forever.
+     *
+     * @param what the kind of file as a message names it, e.g. "pages.jsonl"
+     * @throws InputFileException naming the file and what it is instead (or that it is missing)
+     */
+    public static void requireRegularFile(Path file, String what) throws InputFileException {
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(file, BasicFileAttributes.class);
+        } catch (IOException e) {
+            throw refused(file, e);
+        }
+        if (!attributes.isRegularFile()) {
+            throw new InputFileException(file, "not a regular file (" + kind(file, attributes) + "); " + what
+                    + " must be one", null);
+        }
     }
 
     /**

@@ -3,10 +3,11 @@ package org.sievecrawler.sink;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
-import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.function.Consumer;
+import org.sievecrawler.input.InputFile;
 
 /**
  * Writes {@link PageRecord}s as JSON lines (pages.jsonl), appending, and reads them back ({@link #read}). Each line
@@ -25,6 +27,11 @@ import java.util.function.Consumer;
  * <p>Thread-safe: {@link #accept} serializes outside the lock and appends under it.
  */
 public final class JsonlSink implements AutoCloseable {
+    /**
+     * The most bytes a line is read with: a record holds a few URLs of at most 2,048 characters, a content type, a
+     * title and an error text, far less; a longer line is not a record.
+     */
+    public static final int MAX_LINE_BYTES = 1 << 20;
     private static final JsonFactory JSON = new JsonFactory();
 
     private final Path path;
@@ -65,6 +72,19 @@ public final class JsonlSink implements AutoCloseable {
         }
     }
 
+    /**
+     * Forces the lines written so far to disk (a checkpoint counting them is committed after).
+     *
+     * @throws IOException naming the file when it cannot be synced
+     */
+    public void sync() throws IOException {
+        try {
+            channel.force(false);
+        } catch (IOException e) {
+            throw new IOException("cannot sync " + path + ": " + describe(e), e);
+        }
+    }
+
     /** The file's length: whole lines only (unless a write is failing). */
     public synchronized long length() throws IOException {
         return channel.size();
@@ -75,13 +95,32 @@ public final class JsonlSink implements AutoCloseable {
      * the records written after its checkpoint, which the counters must count again. Fields this build does not know
      * are skipped.
      *
-     * @throws IOException naming the file and the byte offset of a line that is not a record
+     * @throws DamagedLine naming the file and the byte offset of a line that is not a record (not JSON, not UTF-8,
+     *     without a url or outcome, or longer than {@link #MAX_LINE_BYTES})
+     * @throws IOException naming the file when it cannot be read
      */
     public static void read(Path path, long from, Consumer<PageRecord> each) throws IOException {
         read(path, from, each, (offset, problem) -> {
-            throw new IOException(path + ": the line at byte " + offset + " is not a page record: "
-                    + problem.getMessage(), problem);
+            throw new DamagedLine(path, offset, problem);
         });
+    }
+
+    /** A line of a pages.jsonl that is not a page record, where a reader needs every line to be one. */
+    public static final class DamagedLine extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        private final long offset;
+
+        DamagedLine(Path path, long offset, Exception problem) {
+            super(path + ": the line at byte " + offset + " is not a page record: " + (problem instanceof
+                    JsonProcessingException json ? json.getOriginalMessage() : problem.getMessage()), problem);
+            this.offset = offset;
+        }
+
+        /** The byte offset of the line's start. */
+        public long offset() {
+            return offset;
+        }
     }
 
     /**
@@ -115,31 +154,90 @@ public final class JsonlSink implements AutoCloseable {
         void at(long offset, Exception problem) throws IOException;
     }
 
+    /**
+     * Reads the lines from byte {@code from} as bytes, a chunk at a time, each kept up to {@link #MAX_LINE_BYTES}
+     * (a longer one, or a file of no newline at all, costs no more memory: it is a bad line), and parses each.
+     */
     private static void read(Path path, long from, Consumer<PageRecord> each, BadLine bad) throws IOException {
         if (!java.nio.file.Files.exists(path)) {
             return;
         }
+        InputFile.requireRegularFile(path, "pages.jsonl"); // /dev/zero would be one line without end
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             file.position(from);
-            BufferedReader lines = new BufferedReader(Channels.newReader(file, StandardCharsets.UTF_8), 1 << 16);
-            long offset = from;
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                PageRecord record = null;
-                try {
-                    record = parse(line);
-                } catch (IOException | IllegalArgumentException e) {
-                    bad.at(offset, e);
+            InputStream in = Channels.newInputStream(file);
+            byte[] chunk = new byte[1 << 16];
+            Line line = new Line();
+            long offset = from; // of the line being read
+            for (int n = in.read(chunk); n >= 0; n = in.read(chunk)) {
+                int start = 0;
+                for (int i = 0; i < n; i++) {
+                    if (chunk[i] == '\n') {
+                        line.append(chunk, start, i - start);
+                        line.parseInto(offset, each, bad);
+                        offset += line.length + 1;
+                        line.clear();
+                        start = i + 1;
+                    }
                 }
-                if (record != null) {
-                    each.accept(record);
+                line.append(chunk, start, n - start);
+            }
+            if (line.length > 0) { // a last line without its newline: partial
+                line.parseInto(offset, each, bad);
+            }
+        }
+    }
+
+    /** The line being read: its bytes up to {@link #MAX_LINE_BYTES}, and its whole length. Not thread-safe. */
+    private static final class Line {
+        private byte[] bytes = new byte[1024];
+        long length;
+
+        void append(byte[] chunk, int from, int count) {
+            int kept = (int) Math.min(length, MAX_LINE_BYTES);
+            int room = MAX_LINE_BYTES - kept;
+            int copied = Math.min(count, room);
+            if (copied > 0) {
+                if (kept + copied > bytes.length) {
+                    bytes = java.util.Arrays.copyOf(bytes, Math.min(MAX_LINE_BYTES,
+                            Math.max(bytes.length * 2, kept + copied)));
                 }
-                offset += line.getBytes(StandardCharsets.UTF_8).length + 1;
+                System.arraycopy(chunk, from, bytes, kept, copied);
+            }
+            length += count;
+        }
+
+        void parseInto(long offset, Consumer<PageRecord> each, BadLine bad) throws IOException {
+            PageRecord record = null;
+            try {
+                if (length > MAX_LINE_BYTES) {
+                    throw new IOException("it is longer than " + MAX_LINE_BYTES + " bytes (" + length + " bytes)");
+                }
+                record = JsonlSink.parse(bytes, (int) length);
+            } catch (IOException | IllegalArgumentException e) {
+                bad.at(offset, e);
+            }
+            if (record != null) {
+                each.accept(record);
+            }
+        }
+
+        void clear() {
+            length = 0;
+            if (bytes.length > 1 << 16) {
+                bytes = new byte[1024]; // a long line's buffer is not kept for the rest of the file
             }
         }
     }
 
     /** One line written by {@link #serialize}. */
     static PageRecord parse(String line) throws IOException {
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        return parse(bytes, bytes.length);
+    }
+
+    /** One line written by {@link #serialize}, its UTF-8 bytes; bytes that are not UTF-8 are an error. */
+    private static PageRecord parse(byte[] line, int length) throws IOException {
         String url = null;
         String contentType = null;
         String title = null;
@@ -155,7 +253,7 @@ public final class JsonlSink implements AutoCloseable {
         long fetchMs = 0;
         long warcOffset = -1;
         boolean noindex = false;
-        try (JsonParser json = JSON.createParser(line)) {
+        try (JsonParser json = JSON.createParser(line, 0, length)) {
             if (json.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("not a JSON object");
             }
