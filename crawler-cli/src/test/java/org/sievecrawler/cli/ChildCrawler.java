@@ -14,17 +14,20 @@ import java.util.List;
  */
 final class ChildCrawler {
     private final Path log;
+    private final List<String> jvmOptions;
 
-    /** Children whose output goes to {@code log} (appended). */
-    ChildCrawler(Path log) {
+    /** Children whose output goes to {@code log} (appended), run with {@code jvmOptions} (e.g. -Xmx256m) too. */
+    ChildCrawler(Path log, String... jvmOptions) {
         this.log = log;
+        this.jvmOptions = List.of(jvmOptions);
     }
 
     /** Starts {@code crawler ARGS} in a child JVM on this JVM's class path. */
     Process start(String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", // a quicker start for a short crawl
-                "-cp", System.getProperty("java.class.path"), "org.sievecrawler.cli.Main"));
+                .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")); // a quicker start for a short crawl
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.sievecrawler.cli.Main"));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
