@@ -197,7 +197,7 @@ public final class CheckpointStore {
                         + manifest.get("filters.layers"));
             }
             for (int i = 0; i < layers; i++) {
-                filters.add(BloomFilter.readFrom(in));
+                filters.add(BloomFilter.readFrom(in, Files.size(filtersFile))); // a header cannot claim more
             }
         } catch (IOException e) {
             throw new CheckpointException(filtersFile + " is corrupt: " + e.getMessage(), e);

@@ -39,6 +39,10 @@ public final class InputFile {
             + 4 * SEED_FILE.maxBytes());
     /** A checkpoint's manifest (a few hundred entries of counters and lengths). */
     public static final Bound MANIFEST = new Bound("a checkpoint manifest", MIB);
+    /** A crawl's summary.json, which {@code crawler report} embeds (its counters and the hosts found unreachable). */
+    public static final Bound SUMMARY = new Bound("a crawl summary", 64 * MIB);
+    /** A crawl's progress.jsonl, which {@code crawler report} embeds: a line every progress.interval, 30 days at 10 s. */
+    public static final Bound PROGRESS = new Bound("a progress log", 64 * MIB);
 
     /** The largest array read at once, whatever a bound says. */
     private static final long MAX_ARRAY = Integer.MAX_VALUE - 16;

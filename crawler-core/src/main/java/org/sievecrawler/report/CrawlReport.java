@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringWriter;
@@ -15,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import org.sievecrawler.checkpoint.CrawlFolder;
+import org.sievecrawler.input.InputFile;
 import org.sievecrawler.sink.JsonlSink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -136,7 +136,7 @@ public final class CrawlReport {
         if (!Files.isRegularFile(file)) {
             return "null";
         }
-        String text = Files.readString(file, StandardCharsets.UTF_8);
+        String text = InputFile.readText(file, InputFile.SUMMARY);
         if (!isJsonObject(text)) {
             throw new IOException(file + " is not a JSON object; delete it and run the report again to draw the"
                     + " crawl without its summary");
@@ -148,13 +148,11 @@ public final class CrawlReport {
     private static String progress(Path file) throws IOException {
         StringBuilder array = new StringBuilder("[");
         if (Files.isRegularFile(file)) {
-            try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                    if (isJsonObject(line)) {
-                        array.append(array.length() == 1 ? "" : ",").append(line.strip());
-                    }
+            InputFile.readText(file, InputFile.PROGRESS).lines().forEach(line -> {
+                if (isJsonObject(line)) {
+                    array.append(array.length() == 1 ? "" : ",").append(line.strip());
                 }
-            }
+            });
         }
         return array.append(']').toString();
     }
