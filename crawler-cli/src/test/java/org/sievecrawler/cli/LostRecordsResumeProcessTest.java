@@ -51,7 +51,7 @@ class LostRecordsResumeProcessTest {
     void afterAKillADamagedLineIsRefusedAndRecordsLostAfterTheCheckpointAreFetchedAgain() throws Exception {
         end(crawl.startNew(profile(), "--max-pages", Integer.toString(FIRST_RUN)), 0);
         Process second = crawl.resume("--max-pages", "0"); // no checkpoint before the kill: the interval is 10 m
-        awaitRequests(second, FIRST_RUN + 60);
+        crawl.awaitRequests(second, FIRST_RUN + 60);
         second.destroyForcibly(); // SIGKILL
         assertThat(second.waitFor(10, TimeUnit.SECONDS)).isTrue();
         Path pages = pages();
@@ -87,14 +87,5 @@ class LostRecordsResumeProcessTest {
     private void end(Process process, int exitCode) throws Exception {
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the crawl ends: %s", crawl.output()).isTrue();
         assertThat(process.exitValue()).as(crawl.output()).isEqualTo(exitCode);
-    }
-
-    private void awaitRequests(Process running, int requests) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (crawl.site().requestCount() < requests) {
-            assertThat(running.isAlive()).as("the crawl runs until it is killed: %s", crawl.output()).isTrue();
-            assertThat(System.nanoTime()).as("%d requests in time", requests).isLessThan(deadline);
-            Thread.sleep(10);
-        }
     }
 }
