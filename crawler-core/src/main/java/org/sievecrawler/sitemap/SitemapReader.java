@@ -34,9 +34,8 @@ import org.xml.sax.InputSource;
  *
  * <p>Memory: the body is parsed as a stream (a gzipped one inflated as it is parsed, never whole), and the parse
  * keeps only the URLs' texts, the first {@link #MAX_URLS} of them (the protocol's limit; the rest are counted, not
- * kept: {@link SitemapContent#listed()}). crawler-commons would keep each URL as a
- * {@code SiteMapURL} holding a {@code java.net.URL}, some hundreds of bytes each; a 50 MB sitemap of short entries
- * lists over a million. A run of more than {@link #MAX_TEXT_CHARS} characters without markup (in XML; a line in
+ * kept: {@link SitemapContent#listed()}). crawler-commons would keep each URL as a {@code SiteMapURL} holding a
+ * {@code java.net.URL}, some hundreds of bytes each; a 50 MB sitemap of short entries lists about a million. A run of more than {@link #MAX_TEXT_CHARS} characters without markup (in XML; a line in
  * text) is cut there, since the parser would gather it whole and no URL is that long. So a sitemap costs its body
  * and at most {@code MAX_URLS} URLs, whatever it holds.
  *
@@ -103,7 +102,7 @@ public final class SitemapReader {
             if (inflated != null && inflated.over) {
                 throw new SitemapException(tooLarge(url) + " once inflated", e);
             }
-            if (inflated != null && inflated.failed) {
+            if (inflated != null && inflated.failure != null) {
                 throw new SitemapException(notGzip(url, inflated.failure), e);
             }
             throw new SitemapException("sitemap " + url + " could not be read: " + reason(e), e);
@@ -228,13 +227,12 @@ public final class SitemapReader {
 
     /**
      * The inflated bytes of a gzipped sitemap, at most {@code maxBytes}: one more is an error, and {@link #over}
-     * says so; {@link #failed} says inflating failed (a corrupt stream). Not thread-safe.
+     * says so; {@link #failure} is why inflating failed (a corrupt stream), if it did. Not thread-safe.
      */
     private static final class Inflated extends FilterInputStream {
         private final long maxBytes;
         private long count;
         boolean over;
-        boolean failed;
         IOException failure;
 
         Inflated(InputStream gzip, long maxBytes) {
@@ -254,7 +252,6 @@ public final class SitemapReader {
             try {
                 n = super.read(buffer, offset, length);
             } catch (IOException e) {
-                failed = true;
                 failure = e;
                 throw e;
             }
