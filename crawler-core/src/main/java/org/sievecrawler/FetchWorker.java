@@ -290,7 +290,7 @@ final class FetchWorker {
             return;
         }
         if (failure.kind().unreachable()) {
-            lease.hostUnreachable(failure.kind().unreachableReason());
+            lease.hostUnreachable(failure.kind().unreachableReason(failure.detail()));
         } else {
             lease.requestEnded();
         }
@@ -301,8 +301,8 @@ final class FetchWorker {
     /**
      * Fetches a host's robots.txt and closes its lease with the rules. A failure to reach the host is retried like
      * a page's (the crawl's retries and backoff, a few seconds in all by default) and then makes the host
-     * unreachable; any other failure (a timeout, a 5xx) is the frontier's to retry after
-     * {@code politeness.robots-retry}.
+     * unreachable; any other failure (a timeout, a 5xx, another host a redirect led to that cannot be reached) is
+     * the frontier's to retry after {@code politeness.robots-retry}.
      */
     private void handleRobots(RobotsLease lease) throws IOException {
         RobotsResponse response = fetcher.fetchRobots(lease.url());
@@ -314,13 +314,13 @@ final class FetchWorker {
             output.failedAttempt();
         }
         FailureKind failure = response.failure();
-        if (failure != null && failure.unreachable()) {
+        if (response.hostUnreachable(lease.url())) {
             if (retries.afterFailure(lease.attempt(), failure, null) instanceof RetryPolicy.Retry retry) {
                 output.retried();
                 lease.retry(retry.backoff());
             } else {
                 LOG.info("{}: {}", lease.url(), response.error());
-                lease.hostUnreachable(failure.unreachableReason());
+                lease.hostUnreachable(failure.unreachableReason(response.error()));
             }
         } else {
             RobotsRules rules = checks.robotsRules(lease.url(), response);

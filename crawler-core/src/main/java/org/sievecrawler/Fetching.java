@@ -9,7 +9,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.sievecrawler.checkpoint.CheckpointException;
@@ -70,8 +72,19 @@ public final class Fetching implements AutoCloseable {
     /** The progress line now while {@link #run} runs, else empty; for a live display. */
     private volatile Supplier<Optional<ProgressLine>> live = Optional::empty;
 
-    /** What a progress line says of the frontier, read when the line is written. */
-    public record Gauges(long queued, long seen, double falsePositiveRate, int hosts) {
+    /**
+     * What a progress line says of the frontier, read when the line is written: with {@code badRecords} when the
+     * frontier is fed by records others write (a cluster process's partitions), the records it refused as bad.
+     */
+    public record Gauges(long queued, long seen, double falsePositiveRate, int hosts, OptionalLong badRecords) {
+        public Gauges {
+            Objects.requireNonNull(badRecords, "badRecords");
+        }
+
+        /** The gauges of a frontier that reads no records (a single-node crawl's). */
+        public Gauges(long queued, long seen, double falsePositiveRate, int hosts) {
+            this(queued, seen, falsePositiveRate, hosts, OptionalLong.empty());
+        }
     }
 
     /**
@@ -283,7 +296,7 @@ public final class Fetching implements AutoCloseable {
         return new ProgressLine(fetched, (fetched - previousFetched) / interval, (fetched - fetchedBefore) / elapsed,
                 gauges.queued(), gauges.seen(), gauges.falsePositiveRate(), parser.fallbackShare(), gauges.hosts(),
                 source.requestsInFlight(), profile.fetch().threads(), stats.failedAttempts(), stats.retries(),
-                stats.count(Outcome.ROBOTS_DISALLOWED), stats.bytes(), Math.round(elapsed));
+                stats.count(Outcome.ROBOTS_DISALLOWED), stats.bytes(), Math.round(elapsed), gauges.badRecords());
     }
 
     private static <T extends AutoCloseable> T keep(List<AutoCloseable> opened, T resource) {

@@ -27,6 +27,8 @@ import org.sievecrawler.checkpoint.Checkpoint;
 import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.fixtures.FixtureSite;
 import org.sievecrawler.fixtures.SocketSite;
+import org.sievecrawler.politeness.HostKey;
+import org.sievecrawler.fetch.TlsSite;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
@@ -34,6 +36,7 @@ import org.sievecrawler.profile.OutputConfig;
 import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.progress.CrawlSummary;
+import org.sievecrawler.trust.TrustStore;
 import org.sievecrawler.sieve.OverflowPolicy;
 
 /** End-to-end crawls of WireMock fixture sites on 127.0.0.1, asserting on pages.jsonl and summary.json. */
@@ -59,8 +62,12 @@ class CrawlerTest {
     }
 
     private CrawlOutput crawl(CrawlProfile profile) throws CrawlException {
+        return crawl(profile, out);
+    }
+
+    private static CrawlOutput crawl(CrawlProfile profile, Path folder) throws CrawlException {
         new Crawler(profile).run();
-        return CrawlOutput.read(out);
+        return CrawlOutput.read(folder);
     }
 
     @Test
@@ -214,6 +221,50 @@ class CrawlerTest {
             assertThat(output.outcomes().values()).containsOnly("fetched");
             assertThat(output.urls()).containsExactlyInAnyOrder(site.url("/"), site.url("/a"));
             assertThat(other.server().getAllServeEvents()).as("requests to the other port").isEmpty();
+        }
+    }
+
+    /**
+     * Issue 24: the seed's robots.txt redirects to {@code http://0x7f.1:PORT/}, a name that does not resolve. The host
+     * that redirected answered, so it is not unreachable: robots.txt is unavailable and its pages are crawled.
+     */
+    @Test
+    void crawlsTheSeedHostWhenItsRobotsRedirectsToAnUnparsableLiteral() throws Exception {
+        site.respond("/robots.txt", aResponse().withStatus(301).withHeader("Location",
+                        "http://0x7f.1:" + site.port() + "/"))
+                .page("/", FixtureSite.linkPage("home", "/a")).page("/a", FixtureSite.linkPage("a"));
+
+        CrawlOutput output = crawl(profile(site.url("/")));
+
+        assertThat(output.outcomes()).containsOnlyKeys(site.url("/"), site.url("/a"));
+        assertThat(output.outcomes().values()).containsOnly("fetched");
+        assertThat(output.summary.get("endReason").asText()).isEqualTo("finished");
+    }
+
+    /**
+     * Issue 24: an https seed whose certificate a private CA signed. Without fetch.trust-store the host is unreachable
+     * and its records say which key to set; with the CA's PEM file in fetch.trust-store the pages are fetched.
+     */
+    @Test
+    void crawlsAnHttpsSiteOfAPrivateCaOnlyWithItInFetchTrustStore() throws Exception {
+        try (TlsSite tls = TlsSite.start()) {
+            CrawlProfile profile = profile(tls.url("/"), tls.url("/other"));
+
+            CrawlOutput refused = crawl(profile);
+
+            String why = "TLS handshake failed: unable to find a valid certification path; to trust a private CA set"
+                    + " fetch.trust-store";
+            assertThat(refused.outcomes().values()).containsOnly("unreachable");
+            assertThat(refused.records).extracting(r -> r.get("error").asText())
+                    .containsOnly(HostKey.of(tls.url("/")) + " unreachable (" + why + "); not tried");
+
+            Path pem = tls.writeCaPem(out.resolve("ca.pem"));
+            FetchConfig trusting = profile.fetch().withTrustStore(TrustStore.read(pem));
+            CrawlOutput fetched = crawl(profile.withFetch(trusting)
+                    .withOutput(OutputConfig.defaults().withDir(out.resolve("trusted"))), out.resolve("trusted"));
+
+            assertThat(fetched.outcomes()).containsOnlyKeys(tls.url("/"), tls.url("/other"));
+            assertThat(fetched.outcomes().values()).containsOnly("fetched");
         }
     }
 

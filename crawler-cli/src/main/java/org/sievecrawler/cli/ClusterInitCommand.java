@@ -22,9 +22,11 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "init", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Creates the Kafka topics of a cluster crawl: NAME.frontier (URLs, keyed by",
-            "host), NAME.fetched (done-log, co-partitioned with it) and NAME.sieve-state",
-            "(Sieve snapshots, compacted). Running it again is harmless: topics there",
-            "already as asked are left as they are; topics there otherwise are refused."},
+            "host), NAME.fetched (done-log, co-partitioned with it), NAME.sieve-state",
+            "(Sieve snapshots, compacted) and NAME.rejected (copies of bad records).",
+            "Running it again is harmless: topics there already as asked are left as they",
+            "are (a crawl made before NAME.rejected gets it); topics there otherwise are",
+            "refused."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterInitCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
             ClusterInitCommand.EXIT_REFUSED})
@@ -85,9 +87,10 @@ final class ClusterInitCommand implements Callable<Integer> {
                     what, t.name(), t.partitions(), replicas, TopicSpec.CLEANUP_POLICY, t.cleanupPolicy(),
                     t.purpose()));
         }
-        out.println(created == done.size() ? "created " + created + " topics"
+        String createdTopics = created + (created == 1 ? " topic" : " topics");
+        out.println(created == done.size() ? "created " + createdTopics
                 : created == 0 ? "all " + done.size() + " topics were there already, as asked; nothing created"
-                : "created " + created + " topics; " + (done.size() - created) + " were there already, as asked");
+                : "created " + createdTopics + "; " + (done.size() - created) + " were there already, as asked");
         out.flush();
         return 0;
     }

@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
  * where a cluster crawl stands, read with {@link ClusterAdmin#status}: per frontier partition its owner (the member of
  * {@code NAME.crawlers} it is assigned to), records sent, the group's committed offset, records consumed by the
  * owner, the lag, URLs pending and in flight (from the owner's checkpoint mark), URLs marked done in
- * {@code NAME.fetched}, the member that committed the mark and its age; then the totals. With {@code --wait-done} it
+ * {@code NAME.fetched}, bad records refused (copied to {@code NAME.rejected}), the member that committed the mark and
+ * its age; then the totals and {@code bad-records=N}. With {@code --wait-done} it
  * polls every second until the crawl has {@linkplain ClusterStatus#drained drained} on two polls in a row, printing
  * a progress line at most every 10 s, and the table at the end. A read: it changes nothing.
  *
@@ -33,7 +34,8 @@ import picocli.CommandLine.Spec;
         description = {"Shows where a cluster crawl stands: per partition of NAME.frontier its owner",
             "(a member of the consumer group NAME.crawlers), records sent, committed and",
             "consumed, the lag, URLs pending and in flight in the owner, URLs marked done",
-            "in NAME.fetched and the age of the owner's last checkpoint mark; then totals.",
+            "in NAME.fetched, bad records refused (copies in NAME.rejected) and the age of",
+            "the owner's last checkpoint mark; then totals and bad-records=N.",
             "With --wait-done, waits until the crawl has drained."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterStatusCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,

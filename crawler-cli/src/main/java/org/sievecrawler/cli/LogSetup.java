@@ -3,11 +3,11 @@ package org.sievecrawler.cli;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.FileAppender;
+import ch.qos.logback.core.LayoutBase;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.filter.Filter;
@@ -116,20 +116,24 @@ final class LogSetup {
         };
     }
 
+    /**
+     * The encoder of {@code format}: a JSON object a line ({@link JsonLayout}), or {@code pattern}'s text with the
+     * messages' control characters escaped ({@link EscapedPatternLayout}).
+     */
     private static Encoder<ILoggingEvent> encoder(LoggerContext context, Format format, String pattern) {
+        LayoutBase<ILoggingEvent> layout;
         if (format == Format.json) {
-            JsonLayout layout = new JsonLayout();
-            layout.setContext(context);
-            layout.start();
-            LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
-            encoder.setContext(context);
-            encoder.setLayout(layout);
-            encoder.start();
-            return encoder;
+            layout = new JsonLayout();
+        } else {
+            EscapedPatternLayout text = new EscapedPatternLayout();
+            text.setPattern(pattern);
+            layout = text;
         }
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        layout.setContext(context);
+        layout.start();
+        LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
         encoder.setContext(context);
-        encoder.setPattern(pattern);
+        encoder.setLayout(layout);
         encoder.start();
         return encoder;
     }

@@ -3,6 +3,7 @@ package org.sievecrawler.cli;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import org.sievecrawler.escape.ControlCharacters;
 
 /**
  * The last line of a terminal, kept for a status that is redrawn in place, with the log lines scrolling above it:
@@ -13,6 +14,10 @@ import java.nio.charset.StandardCharsets;
  * emulator in use and the Windows 10+ console know): a few lines, so no terminal library (JLine's {@code Status}
  * keeps a block at the bottom with a scroll region, which is more than one line needs, and takes over the terminal
  * and its signals). The status must fit the width (the caller cuts it): a wrapped line would not be erased whole.
+ * Those two codes are the only control characters this class writes of its own: the status is drawn with its
+ * control characters escaped ({@link ControlCharacters}), so no text in it can move the cursor, clear the screen or
+ * retitle the window; the lines written above are the log's, escaped by its layout ({@link EscapedPatternLayout}),
+ * and the command's own messages.
  *
  * <p>Thread-safe: every write and redraw holds this object's lock, so a log line is never cut by a redraw.
  */
@@ -30,9 +35,12 @@ final class StatusLine {
         this.terminal = terminal;
     }
 
-    /** Shows {@code text} as the status now, or once a line written above ends; "" shows none. */
+    /**
+     * Shows {@code text}, its control characters escaped, as the status now, or once a line written above ends;
+     * "" shows none.
+     */
     synchronized void show(String text) {
-        status = text;
+        status = ControlCharacters.escape(text);
         if (!midLine) {
             erase();
             draw();

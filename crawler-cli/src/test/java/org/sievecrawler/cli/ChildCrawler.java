@@ -24,6 +24,14 @@ final class ChildCrawler {
 
     /** Starts {@code crawler ARGS} in a child JVM on this JVM's class path. */
     Process start(String... args) throws IOException {
+        return start(List.of(), args);
+    }
+
+    /**
+     * Starts {@code crawler ARGS} in a child JVM on this JVM's class path with {@code jvmOptions} too, e.g.
+     * {@code -Djdk.net.hosts.file=FILE} for host names of the test's own.
+     */
+    Process start(List<String> jvmOptions, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")); // a quicker start for a short crawl
         command.addAll(jvmOptions);

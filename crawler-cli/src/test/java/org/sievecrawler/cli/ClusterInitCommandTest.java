@@ -8,7 +8,11 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.MockAdminClient;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.junit.jupiter.api.Test;
 import org.sievecrawler.cluster.ClusterAdmin;
 
@@ -24,7 +28,7 @@ class ClusterInitCommandTest {
             });
 
     @Test
-    void createsTheThreeTopicsAndSaysSo() throws Exception {
+    void createsTheFourTopicsAndSaysSo() throws Exception {
         CommandRun run = CommandRun.execute(root, "cluster", "init", "--bootstrap", "127.0.0.1:9092",
                 "--crawl", "docs");
 
@@ -35,9 +39,11 @@ class ClusterInitCommandTest {
                 .containsPattern("created +docs\\.frontier +12 partitions, replication 1, cleanup\\.policy=delete")
                 .containsPattern("created +docs\\.fetched +12 partitions, replication 1, cleanup\\.policy=delete")
                 .containsPattern("created +docs\\.sieve-state +12 partitions, replication 1, cleanup\\.policy=compact")
-                .contains("created 3 topics");
+                .containsPattern("created +docs\\.rejected +12 partitions, replication 1, cleanup\\.policy=delete"
+                        + " +copies of records refused as bad, for inspection")
+                .contains("created 4 topics");
         assertThat(kafka.listTopics().names().get())
-                .containsExactlyInAnyOrder("docs.frontier", "docs.fetched", "docs.sieve-state");
+                .containsExactlyInAnyOrder("docs.frontier", "docs.fetched", "docs.sieve-state", "docs.rejected");
         assertThat(connectedTo).containsExactly("127.0.0.1:9092");
         assertThat(timeouts).containsExactly(Duration.ofSeconds(15));
     }
@@ -51,7 +57,25 @@ class ClusterInitCommandTest {
 
         assertThat(again.exit()).isZero();
         assertThat(again.out()).containsPattern("exists +docs\\.frontier +4 partitions")
-                .contains("all 3 topics were there already, as asked; nothing created");
+                .contains("all 4 topics were there already, as asked; nothing created");
+    }
+
+    @Test
+    void aCrawlMadeBeforeDeadLettersGetsOnlyItsRejectedTopic() throws Exception {
+        Node broker = kafka.brokers().get(0);
+        List<TopicPartitionInfo> three = IntStream.range(0, 3)
+                .mapToObj(p -> new TopicPartitionInfo(p, broker, List.of(broker), List.of(broker))).toList();
+        kafka.addTopic(false, "docs.frontier", three, Map.of("cleanup.policy", "delete"));
+        kafka.addTopic(false, "docs.fetched", three, Map.of("cleanup.policy", "delete"));
+        kafka.addTopic(false, "docs.sieve-state", three, Map.of("cleanup.policy", "compact"));
+
+        CommandRun run = CommandRun.execute(root, "cluster", "init", "--bootstrap", "127.0.0.1:9092", "--crawl", "docs",
+                "--partitions", "3");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).containsPattern("exists +docs\\.frontier +3 partitions")
+                .containsPattern("created +docs\\.rejected +3 partitions, replication 1, cleanup\\.policy=delete")
+                .endsWith("created 1 topic; 3 were there already, as asked" + System.lineSeparator());
     }
 
     @Test

@@ -82,8 +82,8 @@ class ClusterSeedCommandTest {
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
         assertThat(run.err()).isEqualTo("cluster seed: no crawl docs on the Kafka cluster at 127.0.0.1:9092: topics"
-                + " missing: docs.frontier, docs.fetched, docs.sieve-state; create them first: crawler cluster init"
-                + " --bootstrap 127.0.0.1:9092 --crawl docs" + System.lineSeparator());
+                + " missing: docs.frontier, docs.fetched, docs.sieve-state, docs.rejected; create them first: crawler"
+                + " cluster init --bootstrap 127.0.0.1:9092 --crawl docs" + System.lineSeparator());
         assertThat(producersMade).isZero();
     }
 

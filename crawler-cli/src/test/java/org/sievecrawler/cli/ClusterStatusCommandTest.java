@@ -55,7 +55,7 @@ class ClusterStatusCommandTest {
         assertThat(init.exit()).as(init.err()).isZero();
         admin.updateEndOffsets(Map.of(new TopicPartition("docs.frontier", 0), 3L,
                 new TopicPartition("docs.frontier", 1), 120L, new TopicPartition("docs.fetched", 0), 0L,
-                new TopicPartition("docs.fetched", 1), 97L));
+                new TopicPartition("docs.fetched", 1), 97L, new TopicPartition("docs.rejected", 1), 2L));
         admin.updateConsumerGroupOffsets(Map.of(new TopicPartition("docs.frontier", 1), 120L));
 
         CommandRun run = CommandRun.execute(root, "cluster", "status", "--bootstrap", "127.0.0.1:9092", "--crawl",
@@ -65,14 +65,15 @@ class ClusterStatusCommandTest {
         assertThat(run.err()).isEmpty();
         assertThat(run.out()).isEqualTo("crawl docs on the Kafka cluster at 127.0.0.1:9092: 2 partitions of"
                 + " docs.frontier, consumer group docs.crawlers" + NL
-                + "partition  owner               sent  committed     consumed  lag  pending  in flight  done  member"
-                + "   mark age" + NL
-                + "0          -                      3          -  not started    3        -          -     0  -"
-                + "               -" + NL
-                + "1          crawler-1@10.0.0.1   120        120          120    0        -          -    97  -"
-                + "               -" + NL
-                + "total      1 owner              123                     120    3        0          0    97  0 marks"
-                + NL);
+                + "partition  owner               sent  committed     consumed  lag  pending  in flight  done  bad"
+                + "  member   mark age" + NL
+                + "0          -                      3          -  not started    3        -          -     0    0"
+                + "  -               -" + NL
+                + "1          crawler-1@10.0.0.1   120        120          120    0        -          -    97    2"
+                + "  -               -" + NL
+                + "total      1 owner              123                     120    3        0          0    97    2"
+                + "  0 marks" + NL
+                + "bad-records=2 (records of the crawl's topics refused and skipped; copies in docs.rejected)" + NL);
     }
 
     @Test
@@ -83,8 +84,8 @@ class ClusterStatusCommandTest {
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
         assertThat(run.err()).isEqualTo("cluster status: no crawl docs on the Kafka cluster at 127.0.0.1:9092: topics"
-                + " missing: docs.frontier, docs.fetched, docs.sieve-state; create them first: crawler cluster init"
-                + " --bootstrap 127.0.0.1:9092 --crawl docs" + NL);
+                + " missing: docs.frontier, docs.fetched, docs.sieve-state, docs.rejected; create them first: crawler"
+                + " cluster init --bootstrap 127.0.0.1:9092 --crawl docs" + NL);
     }
 
     @Test
@@ -161,14 +162,15 @@ class ClusterStatusCommandTest {
                 + " in flight 1, done 3" + NL
                 + "crawl docs on the Kafka cluster at 127.0.0.1:9092: 2 partitions of docs.frontier, consumer group"
                 + " docs.crawlers" + NL
-                + "partition  owner               sent  committed     consumed  lag  pending  in flight  done  member"
-                + "     mark age" + NL
-                + "0          -                      0          -  not started    0        -          -     0  -"
-                + "                 -" + NL
-                + "1          crawler-1@10.0.0.1     6          6            6    0        0          0     6  "
-                + "crawler-1      1.0s" + NL
-                + "total      1 owner                6                       6    0        0          0     6  1 mark"
-                + NL
+                + "partition  owner               sent  committed     consumed  lag  pending  in flight  done  bad"
+                + "  member     mark age" + NL
+                + "0          -                      0          -  not started    0        -          -     0    0"
+                + "  -                 -" + NL
+                + "1          crawler-1@10.0.0.1     6          6            6    0        0          0     6    0"
+                + "  crawler-1      1.0s" + NL
+                + "total      1 owner                6                       6    0        0          0     6    0"
+                + "  1 mark" + NL
+                + "bad-records=0 (records of the crawl's topics refused and skipped; copies in docs.rejected)" + NL
                 + "crawl docs has drained (waited 4s)" + NL);
     }
 

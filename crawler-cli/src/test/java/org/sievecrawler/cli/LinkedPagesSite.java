@@ -87,6 +87,12 @@ final class LinkedPagesSite implements AutoCloseable {
                 .willReturn(delayMillis > 0 ? page.withFixedDelay(delayMillis) : page));
     }
 
+    /** From now on /robots.txt answers 200 with {@code body} (it is missing before). */
+    void robots(String body) {
+        server.stubFor(get(urlPathEqualTo("/robots.txt")).willReturn(aResponse().withStatus(200)
+                .withHeader("Content-Type", "text/plain; charset=utf-8").withBody(body)));
+    }
+
     /** The absolute URL of {@code path} on this site. */
     String url(String path) {
         return "http://127.0.0.1:" + server.port() + path;

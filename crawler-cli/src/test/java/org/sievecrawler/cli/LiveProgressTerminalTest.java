@@ -51,23 +51,8 @@ class LiveProgressTerminalTest {
     void theLiveLineUpdatesAtTheBottomThenMakesWayForTheSummaryWithNoProgressLogLines() throws Exception {
         assumeThat(tmuxRuns()).as("tmux is installed").isTrue();
         Path out = folder.resolve("crawl");
-        Path script = folder.resolve("crawl.sh");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Files.writeString(script, String.join(" ", quote(java), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-cp", quote(System.getProperty("java.class.path")), "org.sievecrawler.cli.Main", "crawl",
-                quote(site.url("/")), "--out", quote(out.toString()), "--delay", "0", "--threads", "2")
-                + "\necho \"exit=$?\"\nsleep 600\n");
-        assertThat(tmux("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "20",
-                "sh " + quote(script.toString()))).isZero();
-
-        Set<String> screens = new LinkedHashSet<>();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        String screen = "";
-        while (!screen.contains("exit=") && System.nanoTime() < deadline) {
-            screen = capture();
-            screens.add(screen);
-            Thread.sleep(100);
-        }
+        List<String> screens = crawlInPane(out);
+        String screen = screens.get(screens.size() - 1);
         assertThat(screen).as("the crawl ended in time; its screen:%n%s", screen).contains("exit=0");
 
         Set<Long> pagesShown = new LinkedHashSet<>();
@@ -95,12 +80,67 @@ class LiveProgressTerminalTest {
                 .containsPattern("org.sievecrawler.progress - fetched=121 rate=");
     }
 
+    @Test
+    void textFromTheNetworkNeitherClearsTheScreenNorRetitlesTheWindowNorBreaksTheLiveLine() throws Exception {
+        assumeThat(tmuxRuns()).as("tmux is installed").isTrue();
+        String esc = "\u001b";
+        // the robots.txt: crawler-commons warns of each line it does not know, with the line
+        site.robots("User-agent: *\nDisallow: /private\nfirst " + esc + "[2J" + esc + "]0;pwned-title\u0007 line\n"
+                + "second " + esc + "]2;pwned-again" + esc + "\\ line \u009b2J\n");
+        Path out = folder.resolve("crawl");
+
+        List<String> screens = crawlInPane(out);
+
+        String screen = screens.get(screens.size() - 1);
+        assertThat(screen).as("the crawl ended in time; its screen:%n%s", screen).contains("exit=0");
+        assertThat(tmuxOutput("display-message", "-p", "#{pane_title}")).doesNotContain("pwned");
+        String joined = tmuxOutput("capture-pane", "-p", "-J"); // wrapped lines joined
+        assertThat(joined).as("the screen was not cleared after the first lines:%n%s", joined)
+                .contains("crawl started", "first \\x1b[2J\\x1b]0;pwned-title\\x07 line",
+                        "second \\x1b]2;pwned-again\\x1b\\ line \\u009b2J",
+                        "crawl finished: decided=121 fetched=121 ");
+        assertThat(screens).as("the live line was drawn").anyMatch(shown -> nonEmptyLines(shown).stream()
+                .anyMatch(line -> LIVE.matcher(line).matches()));
+    }
+
+    /**
+     * Runs {@code crawler crawl} of the site into {@code out} in a tmux pane 120 columns wide, and returns the
+     * screens seen while it ran, in order, the last after it ended (or after 90 s).
+     */
+    private List<String> crawlInPane(Path out) throws IOException, InterruptedException {
+        Path script = folder.resolve("crawl.sh");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Files.writeString(script, String.join(" ", quote(java), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-cp", quote(System.getProperty("java.class.path")), "org.sievecrawler.cli.Main", "crawl",
+                quote(site.url("/")), "--out", quote(out.toString()), "--delay", "0", "--threads", "2")
+                + "\necho \"exit=$?\"\nsleep 600\n");
+        assertThat(tmux("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "20",
+                "sh " + quote(script.toString()))).isZero();
+        Set<String> screens = new LinkedHashSet<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        String screen = "";
+        while (!screen.contains("exit=") && System.nanoTime() < deadline) {
+            screen = capture();
+            screens.add(screen);
+            Thread.sleep(100);
+        }
+        List<String> inOrder = new ArrayList<>(screens);
+        inOrder.add(screen);
+        return inOrder;
+    }
+
     private String capture() throws IOException, InterruptedException {
-        Process capture = new ProcessBuilder("tmux", "-L", socket, "capture-pane", "-p")
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String screen = new String(capture.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        capture.waitFor();
-        return screen;
+        return tmuxOutput("capture-pane", "-p");
+    }
+
+    /** What {@code tmux ARGS} printed on this test's server. */
+    private String tmuxOutput(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("tmux", "-L", socket));
+        command.addAll(List.of(args));
+        Process tmux = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String printed = new String(tmux.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        tmux.waitFor();
+        return printed;
     }
 
     private static List<String> nonEmptyLines(String screen) {

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+import org.sievecrawler.fixtures.HostileText;
 
 class StatusLineTest {
     private static final String ERASE = "\r\033[K";
@@ -21,6 +22,16 @@ class StatusLineTest {
 
     private static void write(OutputStream stream, String text) throws IOException {
         stream.write(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aStatusIsDrawnWithItsControlCharactersEscaped() {
+        for (HostileText.Controls row : HostileText.controlCharacters()) {
+            bytes.reset();
+            status.show("pages 1 " + row.text());
+            assertThat(written()).as(row.name()).isEqualTo("pages 1 " + row.escaped());
+            status.clear();
+        }
     }
 
     @Test

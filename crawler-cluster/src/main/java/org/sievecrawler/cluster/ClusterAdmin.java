@@ -243,6 +243,9 @@ public final class ClusterAdmin implements AutoCloseable {
 
     /**
      * Checks that the crawl's topics exist as {@code cluster init} makes them and returns the frontier's partitions.
+     * A crawl made before {@code <crawl>.rejected} existed is refused too, with the {@code cluster init} (and the
+     * crawl's {@code --partitions}) that adds it: a process must be able to copy a bad record aside, and creating a
+     * topic is {@code init}'s alone.
      *
      * @throws ClusterException {@link ClusterException.Kind#REFUSED} when topics are missing (naming them and the
      *     {@code cluster init} to run) or differ from the design (naming each difference)
@@ -251,6 +254,14 @@ public final class ClusterAdmin implements AutoCloseable {
         Map<String, Optional<TopicState>> states = describe(crawl);
         List<String> missing = states.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(Map.Entry::getKey)
                 .toList();
+        String rejected = crawl.topic(ClusterTopics.REJECTED);
+        if (missing.equals(List.of(rejected))) {
+            int partitions = states.get(crawl.topic(ClusterTopics.FRONTIER)).orElseThrow().partitions();
+            throw new ClusterException(ClusterException.Kind.REFUSED, "the crawl " + crawl + " on the Kafka cluster at "
+                    + bootstrap + " was made before bad records were copied aside: its topic " + rejected
+                    + " is missing; create it (its other topics are left as they are): crawler cluster init"
+                    + " --bootstrap " + bootstrap + " --crawl " + crawl + " --partitions " + partitions);
+        }
         if (!missing.isEmpty()) {
             throw new ClusterException(ClusterException.Kind.REFUSED, "no crawl " + crawl + " on the Kafka cluster at "
                     + bootstrap + ": topics missing: " + String.join(", ", missing)
@@ -271,8 +282,9 @@ public final class ClusterAdmin implements AutoCloseable {
     /**
      * Where the crawl stands ({@link ClusterStatus}): per partition of {@code <crawl>.frontier}, the committed offset
      * of the crawl's consumer group ({@link ClusterTopics#group}) with its metadata (the owner's {@link
-     * CheckpointMark}), the member it is assigned to, its end offset, and the end offset of the same partition of
-     * {@code <crawl>.fetched}; dated by this client's clock after the last answer. A read, changing nothing.
+     * CheckpointMark}), the member it is assigned to, its end offset, and the end offsets of the same partition of
+     * {@code <crawl>.fetched} and {@code <crawl>.rejected}; dated by this client's clock after the last answer. A
+     * read, changing nothing.
      *
      * <p>The committed offsets and their marks are read BEFORE the end offsets, on purpose: a mark then never
      * reports more than the end offsets read after it show, so a link produced by one owner before it reported 0
@@ -314,7 +326,8 @@ public final class ClusterAdmin implements AutoCloseable {
         }
         Map<Integer, Long> sent = endOffsets(frontier, partitions);
         Map<Integer, Long> done = endOffsets(fetched, partitions);
-        return ClusterStatus.of(crawl, clock.instant(), sent, committed, metadata, owners, done);
+        Map<Integer, Long> rejected = endOffsets(crawl.topic(ClusterTopics.REJECTED), partitions);
+        return ClusterStatus.of(crawl, clock.instant(), sent, committed, metadata, owners, done, rejected);
     }
 
     /** The members of consumer group {@code group}; none when the group does not exist (no process joined yet). */

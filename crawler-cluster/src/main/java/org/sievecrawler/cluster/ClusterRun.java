@@ -24,10 +24,9 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
-import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.sievecrawler.CrawlException;
 import org.sievecrawler.Fetching;
 import org.sievecrawler.frontier.Frontier;
@@ -71,6 +70,14 @@ import org.slf4j.LoggerFactory;
  * checkpointed and committed before the rebalance completes, so its next owner fetches none of its pages again.
  * A partition lost (this member was thrown out of the group) is dropped without a commit: it cannot commit.
  *
+ * <p><b>Untrusted records.</b> Every record read, from any of the crawl's topics, passes the {@link RecordGate}: one
+ * that cannot be decoded, or whose URL fails the normalization and scope rules a link meets, or whose host belongs
+ * to another partition ({@link RecordCheck}), is skipped, counted (the progress line's {@code bad-records}), logged
+ * once per kind and copied to {@code <crawl>.rejected} ({@link RejectedRecords}); no record can stop the loop. The
+ * check is a function of the record and the profile, so every owner of a partition skips the same records, and the
+ * decisions stay a function of the log. A new owner replaying what an earlier one read skips its bad records without
+ * counting or copying them again.
+ *
  * <p><b>Back-pressure.</b> The poll loop never waits for fetchers: a partition with more than its share of
  * {@code sieve.max-in-memory-urls} URLs waiting is paused, and resumed below half of it; the log holds the rest.
  *
@@ -98,11 +105,13 @@ public final class ClusterRun implements AutoCloseable {
     private final CrawlProfile profile;
     private final String member;
     private final Clock clock;
-    private final KafkaConsumer<String, PendingUrl> consumer;
+    private final KafkaConsumer<byte[], byte[]> consumer;
     private final FrontierProducer links;
     private final DoneMarkers markers;
     private final DoneLog done;
     private final SieveStateStore states;
+    private final RejectedRecords rejected;
+    private final RecordGate gate;
     private final Fetching fetching;
     private final OwnedPartitions owned;
     private final int partitionCount;
@@ -127,8 +136,8 @@ public final class ClusterRun implements AutoCloseable {
     }
 
     /** The process's Kafka clients: the group's consumer of the frontier, and the producers and readers. */
-    private record Clients(KafkaConsumer<String, PendingUrl> consumer, FrontierProducer links, DoneMarkers markers,
-            DoneLog done, SieveStateStore states) {
+    private record Clients(KafkaConsumer<byte[], byte[]> consumer, FrontierProducer links, DoneMarkers markers,
+            DoneLog done, SieveStateStore states, RejectedRecords rejected) {
     }
 
     private ClusterRun(Target target, CrawlProfile profile, String member, Clock clock, Clients clients,
@@ -143,13 +152,15 @@ public final class ClusterRun implements AutoCloseable {
         this.markers = clients.markers();
         this.done = clients.done();
         this.states = clients.states();
+        this.rejected = clients.rejected();
         this.fetching = fetching;
         this.partitionCount = target.partitions();
+        this.gate = new RecordGate(new RecordCheck(profile, partitionCount), rejected);
         this.timeout = target.timeout();
         this.owned = new OwnedPartitions(profile.fetch().threads(), SESSION_TIMEOUT.dividedBy(2));
         PartitionStore.Frontiers frontiers = new PartitionStore.Frontiers(profile, partitionCount, clock,
                 fetching.recorder(), owned, p -> new PartitionOutbox(p, links, markers, this::failed));
-        this.store = new PartitionStore(done, states, links, frontiers, member, timeout);
+        this.store = new PartitionStore(done, states, links, frontiers, gate, member, timeout);
     }
 
     /**
@@ -179,17 +190,18 @@ public final class ClusterRun implements AutoCloseable {
             DoneMarkers markers = keep(opened, DoneMarkers.connect(bootstrap, crawl, timeout));
             DoneLog done = keep(opened, DoneLog.connect(bootstrap, crawl, timeout));
             SieveStateStore states = keep(opened, SieveStateStore.connect(bootstrap, crawl, timeout));
-            KafkaConsumer<String, PendingUrl> consumer = keep(opened, consumer(bootstrap, crawl, member));
+            RejectedRecords rejected = keep(opened, RejectedRecords.connect(bootstrap, crawl, member, timeout));
+            KafkaConsumer<byte[], byte[]> consumer = keep(opened, consumer(bootstrap, crawl, member));
             Fetching fetching = Fetching.open(profile, Clock.systemUTC());
             return new ClusterRun(new Target(bootstrap, crawl, partitionCount, timeout), profile, member,
-                    Clock.systemUTC(), new Clients(consumer, links, markers, done, states), fetching);
+                    Clock.systemUTC(), new Clients(consumer, links, markers, done, states, rejected), fetching);
         } catch (ClusterException | CrawlException | RuntimeException e) {
             closeAll(opened);
             throw e;
         }
     }
 
-    private static KafkaConsumer<String, PendingUrl> consumer(String bootstrap, CrawlName crawl, String member)
+    private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap, CrawlName crawl, String member)
             throws ClusterException {
         Properties properties = new Properties();
         properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, ClusterAdmin.bootstrapServers(bootstrap));
@@ -204,7 +216,8 @@ public final class ClusterRun implements AutoCloseable {
         properties.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 64 * 1024);
         properties.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
         try {
-            return new KafkaConsumer<>(properties, new StringDeserializer(), new PendingUrlDeserializer());
+            // bytes: every record is decoded by the gate, where a bad one is skipped, not thrown out of poll()
+            return new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         } catch (KafkaException e) {
             throw ClusterClients.cannotConnect(bootstrap, e);
         }
@@ -230,7 +243,7 @@ public final class ClusterRun implements AutoCloseable {
         AtomicReference<Object> ended = new AtomicReference<>();
         Thread fetchers = new Thread(() -> {
             try {
-                ended.set(fetching.run(owned, owned::gauges));
+                ended.set(fetching.run(owned, () -> owned.gauges(gate.refused())));
             } catch (CrawlException | RuntimeException e) {
                 ended.set(e);
             }
@@ -329,35 +342,29 @@ public final class ClusterRun implements AutoCloseable {
         consumer.wakeup();
     }
 
-    private ConsumerRecords<String, PendingUrl> poll() {
+    private ConsumerRecords<byte[], byte[]> poll() {
         try {
             return consumer.poll(POLL);
         } catch (WakeupException e) {
             return ConsumerRecords.empty();
-        } catch (RecordDeserializationException e) {
-            // every owner skips the same record, so the partition's decisions stay a function of its log
-            LOG.warn("skipped a frontier record that cannot be read: {}", FrontierRecords.describe(e));
-            consumer.seek(e.topicPartition(), e.offset() + 1);
-            OwnedPartition partition = partitions.get(e.topicPartition().partition());
-            if (partition != null) {
-                partition.position = e.offset() + 1;
-            }
-            return ConsumerRecords.empty();
         }
     }
 
-    /** Offers each partition's records to its Sieve, in order. */
-    private void take(ConsumerRecords<String, PendingUrl> records) {
+    /**
+     * Offers each partition's records to its Sieve, in order, each through the gate: a bad one is skipped (and
+     * counted, logged and copied unless an earlier owner read it).
+     */
+    private void take(ConsumerRecords<byte[], byte[]> records) {
         for (TopicPartition topic : records.partitions()) {
             OwnedPartition partition = partitions.get(topic.partition());
             if (partition == null) {
                 continue; // revoked in this very poll
             }
-            List<ConsumerRecord<String, PendingUrl>> batch = records.records(topic);
+            List<ConsumerRecord<byte[], byte[]>> batch = records.records(topic);
             List<PendingUrl> urls = new ArrayList<>(batch.size());
-            for (ConsumerRecord<String, PendingUrl> record : batch) {
+            for (ConsumerRecord<byte[], byte[]> record : batch) {
                 if (record.offset() >= partition.position) {
-                    urls.add(record.value());
+                    gate.frontier(record, record.offset() >= partition.readBefore).ifPresent(urls::add);
                 }
             }
             partition.frontier.offer(urls);
@@ -695,6 +702,7 @@ public final class ClusterRun implements AutoCloseable {
             markers.close(wait);
             done.close();
             states.close();
+            rejected.close(wait);
         } finally {
             fetching.close();
         }

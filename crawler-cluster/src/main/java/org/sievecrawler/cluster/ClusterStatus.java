@@ -15,7 +15,8 @@ import java.util.OptionalLong;
  * from the cluster: how many records were ever sent to the partition (its end offset), the offset the crawl's
  * consumer group ({@link ClusterTopics#group}) has committed, the {@link CheckpointMark} committed with it (the owner's
  * live counters: records consumed, URLs pending, leases in flight, and when it committed), which group member owns the
- * partition now, and how many URLs the co-partitioned {@code <crawl>.fetched} marks done (its end offset); and
+ * partition now, how many URLs the co-partitioned {@code <crawl>.fetched} marks done (its end offset) and how many
+ * bad records the crawl's processes refused there and copied to {@code <crawl>.rejected} (its end offset); and
  * whether the crawl has {@linkplain #drained drained}.
  *
  * <p>Offsets count records, not distinct URLs: a URL sent twice (seeded again, linked from two pages) counts twice
@@ -50,13 +51,15 @@ public record ClusterStatus(CrawlName crawl, String group, Instant readAt, List<
      * @param sent the frontier partition's end offset: records ever sent to it
      * @param committed the group's committed offset, empty when the group never committed one (not started)
      * @param done the end offset of the same partition of {@code <crawl>.fetched}: URLs marked done
+     * @param rejected the end offset of the same partition of {@code <crawl>.rejected}: bad records refused (a record
+     *     refused again by a new owner that had not been told, after a crash, counts twice)
      * @param mark the checkpoint mark committed with the offset; empty when none was committed, when the commit's
      *     metadata is not a mark (another tool's) and when it could not be read ({@code unreadable})
      * @param unreadable why the commit's metadata looked like a mark and could not be read, naming the partition and
      *     the text; empty otherwise (never present with {@code mark})
      */
     public record Partition(int partition, Optional<String> owner, long sent, OptionalLong committed, long done,
-            Optional<CheckpointMark> mark, Optional<String> unreadable) {
+            long rejected, Optional<CheckpointMark> mark, Optional<String> unreadable) {
         public Partition {
             Objects.requireNonNull(owner, "owner");
             Objects.requireNonNull(committed, "committed");
@@ -68,9 +71,9 @@ public record ClusterStatus(CrawlName crawl, String group, Instant readAt, List<
             }
         }
 
-        /** A partition without a checkpoint mark. */
+        /** A partition without a checkpoint mark or bad records. */
         public Partition(int partition, Optional<String> owner, long sent, OptionalLong committed, long done) {
-            this(partition, owner, sent, committed, done, Optional.empty(), Optional.empty());
+            this(partition, owner, sent, committed, done, 0, Optional.empty(), Optional.empty());
         }
 
         /**
@@ -105,13 +108,14 @@ public record ClusterStatus(CrawlName crawl, String group, Instant readAt, List<
     /**
      * The status from what the cluster answered, keyed by partition number: the frontier's end offsets (which
      * partitions there are), the group's committed offsets and their metadata (a partition missing: none), each
-     * partition's owner (a partition missing: none) and the done-log's end offsets (a partition missing: 0). Metadata
+     * partition's owner (a partition missing: none) and the end offsets of the done-log and of the dead letters
+     * (a partition missing: 0). Metadata
      * that starts as a {@link CheckpointMark} and does not decode makes that partition's mark unreadable, not the
      * whole status.
      */
     public static ClusterStatus of(CrawlName crawl, Instant readAt, Map<Integer, Long> sent,
             Map<Integer, Long> committed, Map<Integer, String> metadata, Map<Integer, String> owners,
-            Map<Integer, Long> done) {
+            Map<Integer, Long> done, Map<Integer, Long> rejected) {
         List<Partition> partitions = new ArrayList<>();
         for (int p : sent.keySet().stream().sorted().toList()) {
             Optional<CheckpointMark> mark = Optional.empty();
@@ -124,7 +128,7 @@ public record ClusterStatus(CrawlName crawl, String group, Instant readAt, List<
             }
             partitions.add(new Partition(p, Optional.ofNullable(owners.get(p)), sent.get(p),
                     committed.get(p) == null ? OptionalLong.empty() : OptionalLong.of(committed.get(p)),
-                    done.getOrDefault(p, 0L), mark, unreadable));
+                    done.getOrDefault(p, 0L), rejected.getOrDefault(p, 0L), mark, unreadable));
         }
         return new ClusterStatus(crawl, ClusterTopics.group(crawl), readAt, partitions);
     }
@@ -157,6 +161,11 @@ public record ClusterStatus(CrawlName crawl, String group, Instant readAt, List<
     /** URLs marked done, all partitions. */
     public long done() {
         return partitions.stream().mapToLong(Partition::done).sum();
+    }
+
+    /** Bad records refused by the crawl's processes and copied to {@code <crawl>.rejected}, all partitions. */
+    public long rejected() {
+        return partitions.stream().mapToLong(Partition::rejected).sum();
     }
 
     /** The distinct owners, in partition order. */
@@ -245,13 +254,14 @@ public record ClusterStatus(CrawlName crawl, String group, Instant readAt, List<
      * The status as a table: one row per partition and a row of totals. Columns: partition; owner ("-" for none);
      * sent; committed (the group's offset, "-" for none); consumed ({@link Partition#consumed}, "not started" with
      * neither a mark nor a committed offset); lag; pending and in flight (from the mark, "-" without one); done;
-     * member (the process that committed the mark) and mark age ("unreadable" for a mark that could not be read).
-     * After the totals, one line per unreadable mark saying why.
+     * bad (bad records refused); member (the process that committed the mark) and mark age ("unreadable" for a mark
+     * that could not be read). After the totals, {@code bad-records=N} with where their copies are, then one line per
+     * unreadable mark saying why.
      */
     public List<String> table() {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"partition", "owner", "sent", "committed", "consumed", "lag", "pending", "in flight",
-            "done", "member", "mark age"});
+            "done", "bad", "member", "mark age"});
         for (Partition p : partitions) {
             boolean started = p.mark().isPresent() || p.committed().isPresent();
             rows.add(new String[] {Integer.toString(p.partition()), p.owner().orElse("-"), Long.toString(p.sent()),
@@ -259,14 +269,15 @@ public record ClusterStatus(CrawlName crawl, String group, Instant readAt, List<
                 started ? Long.toString(p.consumed()) : "not started", Long.toString(p.lag()),
                 p.mark().map(m -> Long.toString(m.pending())).orElse("-"),
                 p.mark().map(m -> Integer.toString(m.leases())).orElse("-"), Long.toString(p.done()),
-                p.mark().map(CheckpointMark::member).orElse("-"),
+                Long.toString(p.rejected()), p.mark().map(CheckpointMark::member).orElse("-"),
                 p.unreadable().isPresent() ? "unreadable" : p.markAge(readAt).map(ClusterStatus::age).orElse("-")});
         }
         List<String> owners = owners();
         long marks = partitions.stream().filter(p -> p.mark().isPresent()).count();
         rows.add(new String[] {"total", owners.size() + (owners.size() == 1 ? " owner" : " owners"),
             Long.toString(sent()), "", Long.toString(consumed()), Long.toString(lag()), Long.toString(pending()),
-            Long.toString(inFlight()), Long.toString(done()), marks + (marks == 1 ? " mark" : " marks"), ""});
+            Long.toString(inFlight()), Long.toString(done()), Long.toString(rejected()),
+            marks + (marks == 1 ? " mark" : " marks"), ""});
         int[] widths = new int[rows.get(0).length];
         for (String[] row : rows) {
             for (int i = 0; i < row.length; i++) {
@@ -279,13 +290,15 @@ public record ClusterStatus(CrawlName crawl, String group, Instant readAt, List<
             for (int i = 0; i < row.length; i++) {
                 String cell = row[i];
                 // the partition, the owner and the member to the left, the counts and the age to the right
-                boolean left = i < 2 || i == 9;
+                boolean left = i < 2 || i == 10;
                 String padded = left ? cell + " ".repeat(widths[i] - cell.length())
                         : " ".repeat(widths[i] - cell.length()) + cell;
                 line.append(i == 0 ? "" : "  ").append(padded);
             }
             lines.add(line.toString().stripTrailing());
         }
+        lines.add("bad-records=" + rejected() + " (records of the crawl's topics refused and skipped; copies in "
+                + crawl.topic(ClusterTopics.REJECTED) + ")");
         partitions.forEach(p -> p.unreadable().ifPresent(lines::add));
         return lines;
     }

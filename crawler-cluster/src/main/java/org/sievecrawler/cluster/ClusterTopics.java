@@ -18,6 +18,9 @@ import java.util.Objects;
  *       needs no {@code max.message.bytes} of its own) keyed {@code <snapshot id>/<chunk>/<chunks>}
  *       ({@link SieveStateStore}); compacted ({@code cleanup.policy=compact}), so a snapshot stays until its
  *       tombstones, written once a newer one is committed, remove it.</li>
+ *   <li>{@code <crawl>.rejected}: the dead letters, a copy of each record of the other topics a process refused as
+ *       bad ({@link RejectedRecords}), in the partition of the source's number, for an operator to inspect; kept for
+ *       the broker's retention (7 days by default): evidence, not the crawl's state.</li>
  * </ul>
  * The frontier and the done-log are the crawl's state (a takeover replays them), so they are kept for as long as
  * the crawl ({@code retention.ms=-1}), not Kafka's default 7 days, after which a paused crawl would lose URLs.
@@ -43,6 +46,7 @@ public record ClusterTopics(CrawlName crawl, int partitions, short replication) 
     public static final String FRONTIER = ".frontier";
     public static final String FETCHED = ".fetched";
     public static final String SIEVE_STATE = ".sieve-state";
+    public static final String REJECTED = ".rejected";
     static final int LONGEST_SUFFIX = SIEVE_STATE.length();
     /** The suffix of the crawl's consumer group id. */
     public static final String CRAWLERS = ".crawlers";
@@ -88,14 +92,19 @@ public record ClusterTopics(CrawlName crawl, int partitions, short replication) 
         return spec(SIEVE_STATE, "Sieve snapshots, in chunks keyed by snapshot", "compact", false);
     }
 
-    /** The three topics, in the order above. */
-    public List<TopicSpec> all() {
-        return List.of(frontier(), fetched(), sieveState());
+    /** The dead letters: copies of the records refused as bad, by the source's partition. */
+    public TopicSpec rejected() {
+        return spec(REJECTED, "copies of records refused as bad, for inspection", "delete", false);
     }
 
-    /** The names of the three topics, in the order above. */
+    /** The four topics, in the order above. */
+    public List<TopicSpec> all() {
+        return List.of(frontier(), fetched(), sieveState(), rejected());
+    }
+
+    /** The names of the four topics, in the order above. */
     public static List<String> names(CrawlName crawl) {
-        return List.of(crawl.topic(FRONTIER), crawl.topic(FETCHED), crawl.topic(SIEVE_STATE));
+        return List.of(crawl.topic(FRONTIER), crawl.topic(FETCHED), crawl.topic(SIEVE_STATE), crawl.topic(REJECTED));
     }
 
     /**

@@ -4,9 +4,10 @@ import java.util.Objects;
 
 /**
  * The name of a cluster crawl, {@code --crawl NAME}: the prefix of its topics ({@code NAME.frontier},
- * {@code NAME.fetched}, {@code NAME.sieve-state}). Valid when every topic named after it is a legal Kafka topic
- * name: ASCII letters, digits, '.', '_' and '-' only, and at most {@value #MAX_LENGTH} characters, so that the
- * longest topic ({@code NAME.sieve-state}) stays within Kafka's 249. "." and ".." are refused (they read as paths).
+ * {@code NAME.fetched}, {@code NAME.sieve-state}, {@code NAME.rejected}). Valid when every topic named after it is a
+ * legal Kafka topic name: ASCII letters, digits, '.', '_' and '-' only, and at most {@value #MAX_LENGTH} characters,
+ * so that the longest topic ({@code NAME.sieve-state}) stays within Kafka's 249. "." and ".." are refused (they read
+ * as paths).
  *
  * <p>Kafka also refuses, when creating a topic, a name that differs from an existing one only by '.' against
  * '_' (their metric names collide); that check needs the cluster and is left to it.

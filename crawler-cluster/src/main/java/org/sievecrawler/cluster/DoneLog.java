@@ -3,6 +3,7 @@ package org.sievecrawler.cluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -10,7 +11,7 @@ import org.apache.kafka.clients.consumer.InvalidOffsetException;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.sievecrawler.frontier.CompletedUrls;
 
 /**
@@ -20,7 +21,9 @@ import org.sievecrawler.frontier.CompletedUrls;
  * snapshot and the frontier's replay hand them out again.
  *
  * <p>Reads assigned partitions without a consumer group, commits nothing, and reads what is acknowledged (below the
- * high watermark: {@code acks=all} markers), with the crawl's consumer settings ({@link ClusterClients}).
+ * high watermark: {@code acks=all} markers), with the crawl's consumer settings ({@link ClusterClients}). A marker is
+ * untrusted input like any record: each passes the {@link RecordGate} given to the read (no value, too large, not
+ * UTF-8, not a URL, a host of another partition: refused, counted, copied aside, and left out).
  *
  * <p>Thread-safe: calls are serialized (they share one Kafka consumer). Close it after the last call. Out of scope:
  * sending markers ({@link DoneMarkers}), the frontier's consumer group.
@@ -36,7 +39,7 @@ public final class DoneLog implements AutoCloseable {
      *
      * @param urls the URLs marked done, each once (a URL marked twice is one), as the frontier takes them
      * @param end the offset read up to: the partition's end offset when the read started; read on from there
-     * @param markers the records read, duplicates included
+     * @param markers the markers taken, duplicates included (bad ones refused are not)
      */
     public record Done(CompletedUrls urls, long end, long markers) {
         public Done {
@@ -44,12 +47,12 @@ public final class DoneLog implements AutoCloseable {
         }
     }
 
-    private final Consumer<String, String> consumer;
+    private final Consumer<byte[], byte[]> consumer;
     private final CrawlName crawl;
     private final String topic;
     private final Duration timeout;
 
-    DoneLog(Consumer<String, String> consumer, CrawlName crawl, Duration timeout) {
+    DoneLog(Consumer<byte[], byte[]> consumer, CrawlName crawl, Duration timeout) {
         this.consumer = Objects.requireNonNull(consumer, "consumer");
         this.crawl = Objects.requireNonNull(crawl, "crawl");
         this.topic = crawl.topic(ClusterTopics.FETCHED);
@@ -57,10 +60,10 @@ public final class DoneLog implements AutoCloseable {
     }
 
     /**
-     * Takes over {@code consumer} (closing this closes it), which must have String keys and values and no group:
+     * Takes over {@code consumer} (closing this closes it), which must have byte array keys and values and no group:
      * for tests (MockConsumer) and callers that configure their own. {@code timeout} bounds {@link #endOffset}.
      */
-    public static DoneLog using(Consumer<String, String> consumer, CrawlName crawl, Duration timeout) {
+    public static DoneLog using(Consumer<byte[], byte[]> consumer, CrawlName crawl, Duration timeout) {
         return new DoneLog(consumer, crawl, timeout);
     }
 
@@ -77,7 +80,7 @@ public final class DoneLog implements AutoCloseable {
         try {
             return new DoneLog(new KafkaConsumer<>(
                     ClusterClients.consumer(servers, "crawler-fetched-reader-" + crawl, timeout),
-                    new StringDeserializer(), new StringDeserializer()), crawl, timeout);
+                    new ByteArrayDeserializer(), new ByteArrayDeserializer()), crawl, timeout);
         } catch (KafkaException e) {
             throw ClusterClients.cannotConnect(servers, e);
         }
@@ -102,7 +105,8 @@ public final class DoneLog implements AutoCloseable {
 
     /**
      * The URLs marked done in the done-log's {@code partition} from offset {@code from} up to its end offset as the
-     * read starts (markers written meanwhile are left for the next read, from {@link Done#end}).
+     * read starts (markers written meanwhile are left for the next read, from {@link Done#end}), each through
+     * {@code gate}.
      *
      * @param timeout how long the whole read may take
      * @throws ClusterException naming the crawl, topic, partition and offsets: REFUSED when {@code from} is not in
@@ -111,7 +115,7 @@ public final class DoneLog implements AutoCloseable {
      *     read was interrupted (the interrupt flag is kept)
      * @throws IllegalArgumentException when {@code from} is negative
      */
-    public synchronized Done readDone(int partition, long from, Duration timeout) throws ClusterException {
+    synchronized Done readDone(int partition, long from, Duration timeout, RecordGate gate) throws ClusterException {
         if (from < 0) {
             throw new IllegalArgumentException("a done-log offset is >= 0, was " + from);
         }
@@ -140,14 +144,15 @@ public final class DoneLog implements AutoCloseable {
                             + " of " + (end - from) + " markers within " + timeout.toMillis() + " ms (up to offset "
                             + next + " of " + end + "); the cluster is slow or unavailable");
                 }
-                for (ConsumerRecord<String, String> record : consumer.poll(left < POLL.toNanos()
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(left < POLL.toNanos()
                         ? Duration.ofNanos(left) : POLL).records(tp)) {
                     if (record.offset() >= end) {
                         break;
                     }
                     next = record.offset() + 1;
-                    if (record.value() != null) {
-                        urls.add(record.value());
+                    Optional<String> url = gate.doneMarker(record);
+                    if (url.isPresent()) {
+                        urls.add(url.get());
                         markers++;
                     }
                 }

@@ -83,9 +83,14 @@ public final class DoneMarkers implements AutoCloseable {
         }
     }
 
-    /** The done marker of {@code url} in {@code topic}'s {@code partition}: keyed by its host, valued by the URL. */
+    /**
+     * The done marker of {@code url} in {@code topic}'s {@code partition}: keyed by its host, valued by the URL; one
+     * larger than {@link FrontierRecords#MAX_RECORD_BYTES} is refused.
+     */
     private static ProducerRecord<String, String> record(String topic, int partition, String url) {
-        return new ProducerRecord<>(topic, partition, HostKey.host(url), url);
+        String host = HostKey.host(url);
+        FrontierRecords.requireWithinBound(url, 0, host, url);
+        return new ProducerRecord<>(topic, partition, host, url);
     }
 
     /**
@@ -94,7 +99,8 @@ public final class DoneMarkers implements AutoCloseable {
      * it). May block up to the timeout while the producer's buffer is full or the topic's metadata is not known yet.
      *
      * @throws ClusterException when this or an earlier send failed, naming the topic, the partition and the URL
-     * @throws IllegalArgumentException naming the URL when it has no host, or when the partition is negative
+     * @throws IllegalArgumentException naming the URL when it has no host or its marker would be larger than
+     *     {@link FrontierRecords#MAX_RECORD_BYTES}, or when the partition is negative
      */
     public void markDone(int partition, String url, Completion completion) throws ClusterException {
         Objects.requireNonNull(completion, "completion");

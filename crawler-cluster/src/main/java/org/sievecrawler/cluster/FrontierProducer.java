@@ -1,6 +1,7 @@
 package org.sievecrawler.cluster;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -106,10 +107,11 @@ public final class FrontierProducer implements AutoCloseable {
      *
      * @return whether the URL was sent, false when it was skipped as recently sent
      * @throws ClusterException when this or an earlier send failed, naming the topic and the URL
-     * @throws IllegalArgumentException naming the URL when it has no host
+     * @throws IllegalArgumentException naming the URL when it has no host, or when its record would be larger than
+     *     {@link FrontierRecords#MAX_RECORD_BYTES} (refused: a consumer skips such a record)
      */
     public boolean send(PendingUrl url) throws ClusterException {
-        return send(url, null);
+        return send(FrontierRecords.record(topic, url), null);
     }
 
     /**
@@ -119,21 +121,26 @@ public final class FrontierProducer implements AutoCloseable {
      * done only once it is acknowledged). If a send fails, {@code acknowledged} never runs.
      *
      * @throws ClusterException when this or an earlier send failed, naming the topic and the URL
+     * @throws IllegalArgumentException as {@link #send(PendingUrl)}, before any of {@code urls} is sent
      */
     public void sendAll(List<PendingUrl> urls, Runnable acknowledged) throws ClusterException {
         Objects.requireNonNull(acknowledged, "acknowledged");
-        Batch batch = new Batch(urls.size() + 1, acknowledged);
+        List<ProducerRecord<String, PendingUrl>> records = new ArrayList<>(urls.size());
         for (PendingUrl url : urls) {
-            if (!send(url, batch)) {
+            records.add(FrontierRecords.record(topic, url)); // all checked before the first is sent
+        }
+        Batch batch = new Batch(urls.size() + 1, acknowledged);
+        for (ProducerRecord<String, PendingUrl> record : records) {
+            if (!send(record, batch)) {
                 batch.acknowledged();
             }
         }
         batch.acknowledged(); // the +1: no callback runs it before every URL was handed to the producer
     }
 
-    private boolean send(PendingUrl url, Batch batch) throws ClusterException {
+    private boolean send(ProducerRecord<String, PendingUrl> record, Batch batch) throws ClusterException {
         throwIfFailed();
-        ProducerRecord<String, PendingUrl> record = FrontierRecords.record(topic, url);
+        PendingUrl url = record.value();
         long fingerprint = fingerprint(url.url());
         int slot = (int) (fingerprint & (RECENT_SLOTS - 1));
         if (recent.get(slot) == fingerprint) {

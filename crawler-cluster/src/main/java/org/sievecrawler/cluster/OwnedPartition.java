@@ -22,6 +22,11 @@ final class OwnedPartition {
     long position;
     /** The end offset when it was taken over: until the position reaches it, it replays its last owner's. */
     final long replayUntil;
+    /**
+     * The offset up to which an earlier owner read the partition (its last committed mark's position): a bad record
+     * below it was refused and copied aside by that owner, and is skipped without a word.
+     */
+    final long readBefore;
     /** The offset committed with {@link #mark}: the snapshot's, or 0 without one. */
     long committedOffset;
     CheckpointMark mark;
@@ -29,11 +34,13 @@ final class OwnedPartition {
     /** Checkpointed after the fetchers stopped: nothing changes it any more. */
     boolean handedBack;
 
-    OwnedPartition(TopicPartition topic, Frontier frontier, long position, long replayUntil, CheckpointMark mark) {
+    OwnedPartition(TopicPartition topic, Frontier frontier, long position, long replayUntil, long readBefore,
+            CheckpointMark mark) {
         this.topic = topic;
         this.frontier = frontier;
         this.position = position;
         this.replayUntil = replayUntil;
+        this.readBefore = readBefore;
         this.committedOffset = position;
         this.mark = mark;
     }

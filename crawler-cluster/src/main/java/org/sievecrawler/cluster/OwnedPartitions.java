@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -138,8 +139,8 @@ final class OwnedPartitions implements LeaseSource {
         return sum(frontiers.values(), Frontier::requestsInFlight);
     }
 
-    /** What the progress line says of the owned partitions. */
-    Fetching.Gauges gauges() {
+    /** What the progress line says of the owned partitions, with the process's {@code badRecords} so far. */
+    Fetching.Gauges gauges(long badRecords) {
         Collection<Frontier> owned = frontiers.values();
         double fpr = 0;
         long seen = 0;
@@ -147,7 +148,8 @@ final class OwnedPartitions implements LeaseSource {
             fpr = Math.max(fpr, frontier.falsePositiveRate());
             seen += Math.round(frontier.estimatedSeen());
         }
-        return new Fetching.Gauges(sum(owned, Frontier::size), seen, fpr, sum(owned, Frontier::hostCount));
+        return new Fetching.Gauges(sum(owned, Frontier::size), seen, fpr, sum(owned, Frontier::hostCount),
+                OptionalLong.of(badRecords));
     }
 
     private static int sum(Collection<Frontier> frontiers, java.util.function.ToIntFunction<Frontier> value) {

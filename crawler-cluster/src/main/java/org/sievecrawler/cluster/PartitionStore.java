@@ -31,7 +31,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Load.</b> The committed {@link CheckpointMark} names a snapshot and the done-log offset F read before it was
  * taken: the frontier is restored from the snapshot, skips the URLs marked done from F on, and is read from the
  * snapshot's offset. A mark that cannot be read, or a snapshot that cannot, rebuilds the frontier from offset 0
- * (the same state, only slower). Its hosts wait one politeness delay before their first request.
+ * (the same state, only slower). Its hosts wait one politeness delay before their first request. What it reads is
+ * untrusted input and passes the {@link RecordGate}: a snapshot that cannot be read is counted and copied aside as
+ * {@code unreadable-snapshot} (and replaced by the replay), a snapshot's pending URL that fails the rules of a
+ * frontier record is dropped (a replay would have refused its record), a bad done marker is left out.
  *
  * <p><b>Write.</b> For each partition: the done-log's end F, then the frontier's state (under its lock) at the
  * position O, then the links sent so far flushed (every page the snapshot counts as done has its links in the log),
@@ -73,20 +76,22 @@ final class PartitionStore {
     private final SieveStateStore states;
     private final FrontierProducer links;
     private final Frontiers frontiers;
+    private final RecordGate gate;
     private final String member;
     private final Duration timeout;
 
     /**
      * A store reading and writing through {@code done}, {@code states} and {@code links} (flushed before a snapshot
-     * is written), loading partitions for {@code member} as {@code frontiers} makes them; reads of the done-log wait
-     * up to {@code timeout}.
+     * is written), loading partitions for {@code member} as {@code frontiers} makes them, what it reads through
+     * {@code gate}; reads of the done-log wait up to {@code timeout}.
      */
-    PartitionStore(DoneLog done, SieveStateStore states, FrontierProducer links, Frontiers frontiers, String member,
-            Duration timeout) {
+    PartitionStore(DoneLog done, SieveStateStore states, FrontierProducer links, Frontiers frontiers, RecordGate gate,
+            String member, Duration timeout) {
         this.done = Objects.requireNonNull(done, "done");
         this.states = Objects.requireNonNull(states, "states");
         this.links = Objects.requireNonNull(links, "links");
         this.frontiers = Objects.requireNonNull(frontiers, "frontiers");
+        this.gate = Objects.requireNonNull(gate, "gate");
         this.member = Objects.requireNonNull(member, "member");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
     }
@@ -114,16 +119,19 @@ final class PartitionStore {
         if (ref.isPresent()) {
             try {
                 PartitionSnapshot snapshot = states.read(p, ref.get());
-                state = Optional.of(new FrontierState(snapshot.filters(), snapshot.pending(), SpillPosition.empty(),
-                        FrontierState.NO_JOURNAL));
+                state = Optional.of(new FrontierState(snapshot.filters(), gate.pending(states.topic(), p, ref.get(),
+                        snapshot.pending()), SpillPosition.empty(), FrontierState.NO_JOURNAL));
                 start = snapshot.frontierOffset();
                 fetchedFrom = mark.get().fetchedFrom();
             } catch (ClusterException e) {
+                if (e.kind() == ClusterException.Kind.REFUSED) {
+                    gate.unreadableSnapshot(states.topic(), p, ref.get(), e.getMessage());
+                }
                 LOG.warn("partition {}: {}; replaying the partition from offset 0", p, e.getMessage());
                 ref = Optional.empty();
             }
         }
-        DoneLog.Done fetched = done.readDone(p, fetchedFrom, timeout);
+        DoneLog.Done fetched = done.readDone(p, fetchedFrom, timeout, gate);
         Clock clock = frontiers.clock();
         Instant quietUntil = clock.instant().plus(frontiers.profile().politeness().delay());
         Frontier frontier;
@@ -140,7 +148,9 @@ final class PartitionStore {
                 frontier.size(), fetched.urls().size(), Math.max(0, end - start));
         CheckpointMark initial = new CheckpointMark(ref, fetchedFrom, start, frontier.size(), 0, member,
                 clock.millis());
-        return new OwnedPartition(topic, frontier, start, end, initial);
+        // what the last owner had read, the bad records among it refused and copied already: from its last mark
+        long readBefore = mark.map(CheckpointMark::consumed).orElse(0L);
+        return new OwnedPartition(topic, frontier, start, end, readBefore, initial);
     }
 
     /** A partition's frontier settings: its share of the crawl's expected URLs, never spilled, no folder used. */

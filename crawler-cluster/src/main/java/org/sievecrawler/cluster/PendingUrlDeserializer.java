@@ -12,9 +12,10 @@ import org.sievecrawler.sieve.PendingUrlCodec;
 /**
  * Reads the value of a frontier record written by {@link PendingUrlSerializer}. A value that is not exactly one
  * {@link PendingUrlCodec} record (cut short, trailing bytes, a length or number out of range, or no value at all)
- * is a {@link SerializationException} naming the topic, the size and what is wrong; the consumer wraps it in a
- * {@code RecordDeserializationException} that adds the partition and offset ({@link FrontierRecords#describe}).
- * Stateless and thread-safe.
+ * is a {@link SerializationException} naming the topic, the size and what is wrong. A crawl's consumer reads bytes
+ * and calls it through {@link RecordCheck}, which turns that exception into a refusal of the record ({@code
+ * unreadable}), named with its partition and offset; a consumer given this deserializer would have the exception
+ * thrown out of its {@code poll}. Stateless and thread-safe.
  */
 public final class PendingUrlDeserializer implements Deserializer<PendingUrl> {
     @Override

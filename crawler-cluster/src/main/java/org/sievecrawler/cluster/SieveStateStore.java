@@ -49,7 +49,8 @@ import org.sievecrawler.sieve.CorruptFilterException;
  *
  * <p><b>Reading.</b> {@link #read} seeks to the reference's offset, where chunk 0 must be, reads forward skipping
  * other snapshots' records until it has the n chunks, and decodes them. A chunk missing (compacted away after a
- * {@link #delete}, a reference to another crawl, a topic recreated) or damaged bytes are a
+ * {@link #delete}, a reference to another crawl, a topic recreated), more chunks than a snapshot can have, a chunk
+ * larger than {@value #CHUNK_BYTES} bytes or damaged bytes are a
  * {@link ClusterException.Kind#REFUSED} naming the crawl, partition, snapshot and what is missing: the caller then
  * rebuilds the partition by a replay from offset 0. A cluster that does not answer within the timeout is
  * {@link ClusterException.Kind#UNAVAILABLE}.
@@ -62,6 +63,8 @@ import org.sievecrawler.sieve.CorruptFilterException;
 public final class SieveStateStore implements AutoCloseable {
     /** The most bytes of a snapshot in one record: half of Kafka's default largest record (about 1 MB). */
     public static final int CHUNK_BYTES = 512 * 1024;
+    /** The most chunks of a snapshot: its bytes are one array, at most 2 GiB. A reference naming more is damaged. */
+    static final int MAX_CHUNKS = Integer.MAX_VALUE / CHUNK_BYTES;
     /** How long one poll of a read waits at most before the read checks its deadline again. */
     private static final Duration POLL = Duration.ofMillis(200);
 
@@ -229,10 +232,19 @@ public final class SieveStateStore implements AutoCloseable {
         }
     }
 
+    /** The topic the snapshots are in, {@code <crawl>.sieve-state}. */
+    String topic() {
+        return topic;
+    }
+
     /** The chunks of {@code ref}, concatenated. Holds {@link #reading}. */
     private byte[] readChunks(int partition, SnapshotRef ref, String what) throws ClusterException {
         TopicPartition tp = new TopicPartition(topic, partition);
         int n = ref.chunks();
+        if (n > MAX_CHUNKS) {
+            throw refused(what + " is damaged: " + n + " chunks, more than a snapshot of at most 2 GiB has ("
+                    + MAX_CHUNKS + ")");
+        }
         byte[][] chunks = new byte[n][];
         int found = 0;
         String prefix = ref.id() + "/";
@@ -277,12 +289,17 @@ public final class SieveStateStore implements AutoCloseable {
                     }
                     int i = chunkIndex(key, n);
                     if (i < 0) {
-                        throw refused(what + " is damaged: the record at offset " + record.offset() + " has key \""
-                                + key + "\", expected " + ref.id() + "/<0 to " + (n - 1) + ">/" + n);
+                        throw refused(what + " is damaged: the record at offset " + record.offset() + " has key "
+                                + FrontierRecords.quote(key) + ", expected " + ref.id() + "/<0 to " + (n - 1) + ">/"
+                                + n);
                     }
                     if (record.value() == null) {
                         tombstone = Optional.of(record.offset());
                         continue;
+                    }
+                    if (record.value().length > CHUNK_BYTES) {
+                        throw refused(what + " is damaged: chunk " + i + " at offset " + record.offset() + " has "
+                                + record.value().length + " bytes, more than the " + CHUNK_BYTES + " of a chunk");
                     }
                     if (chunks[i] == null) {
                         chunks[i] = record.value();
@@ -320,8 +337,8 @@ public final class SieveStateStore implements AutoCloseable {
     }
 
     private static String describe(ConsumerRecord<String, byte[]> record) {
-        return "key \"" + record.key() + "\"" + (record.value() == null ? " without value" : "") + " at offset "
-                + record.offset();
+        return "key " + (record.key() == null ? "none" : FrontierRecords.quote(record.key()))
+                + (record.value() == null ? " without value" : "") + " at offset " + record.offset();
     }
 
     private static byte[] concatenate(byte[][] chunks) {

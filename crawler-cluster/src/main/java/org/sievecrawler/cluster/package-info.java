@@ -8,7 +8,9 @@
  * by host to the frontier's partitions ({@link org.sievecrawler.cluster.FrontierRecords},
  * {@link org.sievecrawler.cluster.FrontierProducer}), and what a partition's new owner reads to take it over: the
  * snapshot of its Sieve ({@link org.sievecrawler.cluster.SieveStateStore}) and the done-log
- * ({@link org.sievecrawler.cluster.DoneMarkers} writes it, {@link org.sievecrawler.cluster.DoneLog} reads it).
+ * ({@link org.sievecrawler.cluster.DoneMarkers} writes it, {@link org.sievecrawler.cluster.DoneLog} reads it). Every
+ * record read is untrusted input: it passes the rules of {@link org.sievecrawler.cluster.RecordCheck}, and one refused
+ * is skipped, counted and copied to the crawl's dead letters ({@link org.sievecrawler.cluster.RejectedRecords}).
  *
  * <p>Threading: the values here are immutable and safe for any number of threads; {@code ClusterAdmin} is for one
  * thread at a time; {@code FrontierProducer}, {@code DoneMarkers}, {@code SieveStateStore} and {@code DoneLog} are

@@ -25,16 +25,17 @@ class ClusterAdminOnKafkaTest {
         CrawlName crawl = new CrawlName("docs");
         try (ClusterAdmin admin = ClusterAdmin.connect(kafka.bootstrap(), Duration.ofSeconds(30))) {
             List<TopicCheck> first = admin.init(new ClusterTopics(crawl, 6, (short) 1));
-            assertThat(first).hasSize(3).allMatch(check -> check instanceof TopicCheck.Missing);
+            assertThat(first).hasSize(4).allMatch(check -> check instanceof TopicCheck.Missing);
 
             Map<String, Optional<TopicState>> states = admin.describe(crawl);
             assertThat(states.get("docs.frontier")).contains(new TopicState("docs.frontier", 6, 1, "delete"));
             assertThat(states.get("docs.fetched")).contains(new TopicState("docs.fetched", 6, 1, "delete"));
             assertThat(states.get("docs.sieve-state"))
                     .contains(new TopicState("docs.sieve-state", 6, 1, "compact"));
+            assertThat(states.get("docs.rejected")).contains(new TopicState("docs.rejected", 6, 1, "delete"));
 
             List<TopicCheck> again = admin.init(new ClusterTopics(crawl, 6, (short) 1));
-            assertThat(again).hasSize(3).allMatch(check -> check instanceof TopicCheck.Matches);
+            assertThat(again).hasSize(4).allMatch(check -> check instanceof TopicCheck.Matches);
 
             assertThatThrownBy(() -> admin.init(new ClusterTopics(crawl, 12, (short) 1)))
                     .isInstanceOf(ClusterException.class).hasMessageContaining("docs.frontier")

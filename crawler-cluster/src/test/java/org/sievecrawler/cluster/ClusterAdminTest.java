@@ -29,18 +29,19 @@ class ClusterAdminTest {
     }
 
     @Test
-    void initCreatesTheThreeTopicsWithTheirPartitionsAndConfigs() throws Exception {
+    void initCreatesTheFourTopicsWithTheirPartitionsAndConfigs() throws Exception {
         List<TopicCheck> done = admin.init(new ClusterTopics(CRAWL, 12, (short) 1));
 
         assertThat(done).allMatch(c -> c instanceof TopicCheck.Missing)
                 .extracting(c -> c.spec().name())
-                .containsExactly("docs.frontier", "docs.fetched", "docs.sieve-state");
+                .containsExactly("docs.frontier", "docs.fetched", "docs.sieve-state", "docs.rejected");
         assertThat(kafka.listTopics().names().get())
-                .containsExactlyInAnyOrder("docs.frontier", "docs.fetched", "docs.sieve-state");
+                .containsExactlyInAnyOrder("docs.frontier", "docs.fetched", "docs.sieve-state", "docs.rejected");
         Map<String, Optional<TopicState>> states = admin.describe(CRAWL);
         assertThat(states.get("docs.frontier")).contains(new TopicState("docs.frontier", 12, 1, "delete"));
         assertThat(states.get("docs.fetched")).contains(new TopicState("docs.fetched", 12, 1, "delete"));
         assertThat(states.get("docs.sieve-state")).contains(new TopicState("docs.sieve-state", 12, 1, "compact"));
+        assertThat(states.get("docs.rejected")).contains(new TopicState("docs.rejected", 12, 1, "delete"));
     }
 
     @Test
@@ -50,8 +51,8 @@ class ClusterAdminTest {
 
         List<TopicCheck> again = admin.init(topics);
 
-        assertThat(again).hasSize(3).allMatch(c -> c instanceof TopicCheck.Matches);
-        assertThat(kafka.listTopics().names().get()).hasSize(3);
+        assertThat(again).hasSize(4).allMatch(c -> c instanceof TopicCheck.Matches);
+        assertThat(kafka.listTopics().names().get()).hasSize(4);
     }
 
     @Test
@@ -61,8 +62,28 @@ class ClusterAdminTest {
         List<TopicCheck> done = admin.init(new ClusterTopics(CRAWL, 4, (short) 1));
 
         assertThat(done).extracting(c -> c.getClass().getSimpleName())
-                .containsExactly("Matches", "Missing", "Missing");
-        assertThat(kafka.listTopics().names().get()).hasSize(3);
+                .containsExactly("Matches", "Missing", "Missing", "Missing");
+        assertThat(kafka.listTopics().names().get()).hasSize(4);
+    }
+
+    @Test
+    void aCrawlMadeBeforeDeadLettersIsRefusedWithTheInitThatAddsTheirTopicAndInitAddsOnlyIt() throws Exception {
+        for (String topic : List.of("docs.frontier", "docs.fetched")) {
+            addTopic(topic, 3, Map.of("cleanup.policy", "delete"));
+        }
+        addTopic("docs.sieve-state", 3, Map.of("cleanup.policy", "compact"));
+
+        assertThatThrownBy(() -> admin.requireCrawl(CRAWL)).isInstanceOf(ClusterException.class)
+                .hasFieldOrPropertyWithValue("kind", ClusterException.Kind.REFUSED)
+                .hasMessage("the crawl docs on the Kafka cluster at 127.0.0.1:9092 was made before bad records were"
+                        + " copied aside: its topic docs.rejected is missing; create it (its other topics are left as"
+                        + " they are): crawler cluster init --bootstrap 127.0.0.1:9092 --crawl docs --partitions 3");
+
+        List<TopicCheck> done = admin.init(new ClusterTopics(CRAWL, 3, (short) 1));
+
+        assertThat(done).extracting(c -> c.getClass().getSimpleName())
+                .containsExactly("Matches", "Matches", "Matches", "Missing");
+        assertThat(admin.requireCrawl(CRAWL)).isEqualTo(3);
     }
 
     @Test
@@ -125,7 +146,7 @@ class ClusterAdminTest {
             List<TopicCheck> done = raced.init(new ClusterTopics(CRAWL, 4, (short) 1));
 
             assertThat(done).extracting(c -> c.getClass().getSimpleName())
-                    .containsExactly("Missing", "Matches", "Missing");
+                    .containsExactly("Missing", "Matches", "Missing", "Missing");
         }
     }
 
@@ -160,7 +181,7 @@ class ClusterAdminTest {
 
         Map<String, Optional<TopicState>> states = admin.describe(CRAWL);
 
-        assertThat(states).containsOnlyKeys("docs.frontier", "docs.fetched", "docs.sieve-state");
+        assertThat(states).containsOnlyKeys("docs.frontier", "docs.fetched", "docs.sieve-state", "docs.rejected");
         assertThat(states.get("docs.frontier")).isEmpty();
         assertThat(states.get("docs.fetched")).contains(new TopicState("docs.fetched", 2, 1, "delete"));
         assertThat(states.get("docs.sieve-state")).isEmpty();

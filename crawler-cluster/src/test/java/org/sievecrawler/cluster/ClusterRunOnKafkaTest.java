@@ -2,24 +2,16 @@ package org.sievecrawler.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.tomakehurst.wiremock.verification.LoggedRequest;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.fixtures.FixtureSite;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.ProfileOverrides;
 import org.sievecrawler.sieve.PendingUrl;
 
 /**
@@ -29,6 +21,8 @@ import org.sievecrawler.sieve.PendingUrl;
  * the two outputs, and the site saw every page requested exactly once: the takeover fetched nothing again.
  */
 class ClusterRunOnKafkaTest {
+    private static final Duration WITHIN = Duration.ofSeconds(60);
+
     @RegisterExtension
     static final KafkaBroker kafka = new KafkaBroker();
 
@@ -36,16 +30,7 @@ class ClusterRunOnKafkaTest {
     Path dir;
 
     private CrawlProfile profile(String name) {
-        return new ProfileOverrides()
-                .set("output.dir=" + dir.resolve(name))
-                .set("fetch.threads=2")
-                .set("fetch.allow-private-addresses=true")
-                .set("scope.hosts=127.0.0.1")
-                .set("politeness.delay=20ms")
-                .set("checkpoint.interval=1s")
-                .set("sieve.expected-urls=30000")
-                .set("progress.interval=1s")
-                .applyTo(CrawlProfile.defaults());
+        return TestProcesses.profile(dir.resolve(name), "fetch.allow-private-addresses=true", "scope.hosts=127.0.0.1");
     }
 
     @Test
@@ -64,15 +49,16 @@ class ClusterRunOnKafkaTest {
             try (ClusterRun first = ClusterRun.connect(kafka.bootstrap(), crawl, profile("first"), "first",
                     Duration.ofSeconds(30))) {
                 Future<String> firstRun = processes.submit(first::run);
-                await(() -> lines(dir.resolve("first")) >= 40, "the first process recorded 40 pages");
+                TestProcesses.await(() -> TestProcesses.pages(dir.resolve("first")) >= 40, WITHIN,
+                        "the first process recorded 40 pages");
                 try (ClusterRun second = ClusterRun.connect(kafka.bootstrap(), crawl, profile("second"), "second",
                         Duration.ofSeconds(30))) {
                     Future<String> secondRun = processes.submit(second::run);
                     Thread.sleep(2_000); // the second has joined (it owns none of the one host's partition)
                     first.stop();
                     assertThat(firstRun.get()).isEqualTo("stopped");
-                    await(() -> lines(dir.resolve("first")) + lines(dir.resolve("second")) >= pages + 1,
-                            "every page recorded");
+                    TestProcesses.await(() -> TestProcesses.pages(dir.resolve("first"))
+                            + TestProcesses.pages(dir.resolve("second")) >= pages + 1, WITHIN, "every page recorded");
                     Thread.sleep(500); // a page fetched twice would be recorded by now
                     second.stop();
                     assertThat(secondRun.get()).isEqualTo("stopped");
@@ -80,41 +66,11 @@ class ClusterRunOnKafkaTest {
             } finally {
                 processes.shutdownNow();
             }
-            assertThat(lines(dir.resolve("second"))).as("the second process took over").isPositive();
-            Map<String, Integer> recorded = new HashMap<>();
-            for (String name : List.of("first", "second")) {
-                for (String line : Files.readAllLines(dir.resolve(name).resolve("pages.jsonl"))) {
-                    String url = line.replaceAll(".*\"url\":\"([^\"]*)\".*", "$1");
-                    recorded.merge(url, 1, Integer::sum);
-                }
-            }
-            assertThat(recorded).hasSize(pages + 1).allSatisfy((url, times) -> assertThat(times).as(url).isOne());
-            Map<String, Integer> requested = new HashMap<>();
-            for (LoggedRequest request : site.requestLog()) {
-                if (!request.getUrl().equals("/robots.txt")) {
-                    requested.merge(request.getUrl(), 1, Integer::sum);
-                }
-            }
-            assertThat(requested).hasSize(pages + 1).allSatisfy((path, times) -> assertThat(times).as(path).isOne());
-        }
-    }
-
-    private static long lines(Path out) {
-        try {
-            Path pages = out.resolve("pages.jsonl");
-            return Files.exists(pages) ? Files.readAllLines(pages).size() : 0;
-        } catch (java.io.IOException e) {
-            return 0;
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 60 s: " + what);
-            }
-            Thread.sleep(50);
+            assertThat(TestProcesses.pages(dir.resolve("second"))).as("the second process took over").isPositive();
+            assertThat(TestProcesses.recorded(dir.resolve("first"), dir.resolve("second"))).hasSize(pages + 1)
+                    .allSatisfy((url, times) -> assertThat(times).as(url).isOne());
+            assertThat(TestProcesses.requested(site)).hasSize(pages + 1).allSatisfy((path, times) -> assertThat(times).as(path).isOne());
         }
     }
 }
+

@@ -40,6 +40,7 @@ class ClusterStatusTest {
         for (int p = 0; p < partitions; p++) {
             ends.put(new TopicPartition("docs.frontier", p), 0L);
             ends.put(new TopicPartition("docs.fetched", p), 0L);
+            ends.put(new TopicPartition("docs.rejected", p), 0L);
         }
         kafka.updateEndOffsets(ends);
         return admin;
@@ -94,8 +95,8 @@ class ClusterStatusTest {
         try (ClusterAdmin admin = ClusterAdmin.using(kafka, "127.0.0.1:9092", Duration.ofSeconds(5))) {
             assertThatThrownBy(() -> admin.status(CRAWL)).isInstanceOf(ClusterException.class)
                     .hasMessage("no crawl docs on the Kafka cluster at 127.0.0.1:9092: topics missing: docs.frontier,"
-                            + " docs.fetched, docs.sieve-state; create them first: crawler cluster init --bootstrap"
-                            + " 127.0.0.1:9092 --crawl docs")
+                            + " docs.fetched, docs.sieve-state, docs.rejected; create them first: crawler cluster init"
+                            + " --bootstrap 127.0.0.1:9092 --crawl docs")
                     .extracting(e -> ((ClusterException) e).kind()).isEqualTo(ClusterException.Kind.REFUSED);
         }
     }
@@ -143,20 +144,23 @@ class ClusterStatusTest {
                 NOW.minusMillis(1200).toEpochMilli());
         ClusterStatus status = ClusterStatus.of(CRAWL, NOW, Map.of(0, 3L, 1, 120L, 2, 4L),
                 Map.of(1, 100L, 2, 4L), Map.of(1, mark.encode(), 2, "v1;garbage"),
-                Map.of(1, "crawler-1@10.0.0.1"), Map.of(1, 97L));
+                Map.of(1, "crawler-1@10.0.0.1"), Map.of(1, 97L), Map.of(1, 3L));
 
         assertThat(status.table()).containsExactly(
-                "partition  owner               sent  committed     consumed  lag  pending  in flight  done  member"
-                        + "       mark age",
-                "0          -                      3          -  not started    3        -          -     0  -"
-                        + "                   -",
-                "1          crawler-1@10.0.0.1   120        100          118    2        5          2    97  crawler-1"
-                        + "        1.2s",
-                "2          -                      4          4            4    0        -          -     0  -"
-                        + "          unreadable",
-                "total      1 owner              127                     122    5        5          2    97  1 mark",
+                "partition  owner               sent  committed     consumed  lag  pending  in flight  done  bad"
+                        + "  member       mark age",
+                "0          -                      3          -  not started    3        -          -     0    0"
+                        + "  -                   -",
+                "1          crawler-1@10.0.0.1   120        100          118    2        5          2    97    3"
+                        + "  crawler-1        1.2s",
+                "2          -                      4          4            4    0        -          -     0    0"
+                        + "  -          unreadable",
+                "total      1 owner              127                     122    5        5          2    97    3"
+                        + "  1 mark",
+                "bad-records=3 (records of the crawl's topics refused and skipped; copies in docs.rejected)",
                 "partition 2 of docs.frontier: unreadable checkpoint mark: checkpoint metadata \"v1;garbage\":"
                         + " \"garbage\" is not name=value");
+        assertThat(status.rejected()).isEqualTo(3);
         assertThat(status.progress()).isEqualTo("sent 127, consumed 122, pending 5, in flight 2, done 97");
     }
 
@@ -176,7 +180,7 @@ class ClusterStatusTest {
     }
 
     private static ClusterStatus.Partition partition(int number, long sent, Optional<CheckpointMark> mark) {
-        return new ClusterStatus.Partition(number, Optional.empty(), sent, OptionalLong.of(sent), 0, mark,
+        return new ClusterStatus.Partition(number, Optional.empty(), sent, OptionalLong.of(sent), 0, 0, mark,
                 Optional.empty());
     }
 
@@ -208,7 +212,7 @@ class ClusterStatusTest {
     @Test
     void aPartitionWithRecordsAndNoMarkOrAnUnreadableOneIsNotDrained() {
         ClusterStatus status = status(partition(0, 5, Optional.empty()),
-                new ClusterStatus.Partition(1, Optional.empty(), 2, OptionalLong.of(2), 0, Optional.empty(),
+                new ClusterStatus.Partition(1, Optional.empty(), 2, OptionalLong.of(2), 0, 0, Optional.empty(),
                         Optional.of("partition 1 of docs.frontier: unreadable checkpoint mark: ...")));
 
         assertThat(status.notDrained(STALE)).containsExactly(
@@ -260,7 +264,7 @@ class ClusterStatusTest {
 
     @Test
     void aPartitionCannotHaveAMarkAndAnUnreadableOne() {
-        assertThatThrownBy(() -> new ClusterStatus.Partition(0, Optional.empty(), 1, OptionalLong.empty(), 0,
+        assertThatThrownBy(() -> new ClusterStatus.Partition(0, Optional.empty(), 1, OptionalLong.empty(), 0, 0,
                 Optional.of(mark(1, 0, 0, Duration.ZERO)), Optional.of("bad")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("partition 0 has a mark and");
     }

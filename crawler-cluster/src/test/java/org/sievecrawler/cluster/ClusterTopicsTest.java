@@ -10,11 +10,11 @@ class ClusterTopicsTest {
     private static final CrawlName CRAWL = new CrawlName("docs");
 
     @Test
-    void aCrawlHasAFrontierAFetchedLogAndACompactedSieveState() {
+    void aCrawlHasAFrontierAFetchedLogACompactedSieveStateAndItsDeadLetters() {
         ClusterTopics topics = new ClusterTopics(CRAWL, 12, (short) 1);
 
         assertThat(topics.all()).extracting(TopicSpec::name)
-                .containsExactly("docs.frontier", "docs.fetched", "docs.sieve-state")
+                .containsExactly("docs.frontier", "docs.fetched", "docs.sieve-state", "docs.rejected")
                 .isEqualTo(ClusterTopics.names(CRAWL));
         assertThat(topics.all()).allMatch(t -> t.partitions() == 12 && t.replication() == 1);
         assertThat(topics.frontier().configs())
@@ -22,6 +22,8 @@ class ClusterTopicsTest {
         assertThat(topics.fetched().configs()).isEqualTo(topics.frontier().configs());
         assertThat(topics.sieveState().configs())
                 .isEqualTo(Map.of("cleanup.policy", "compact", "min.insync.replicas", "1"));
+        assertThat(topics.rejected().configs()).as("kept for the broker's retention")
+                .isEqualTo(Map.of("cleanup.policy", "delete", "min.insync.replicas", "1"));
         assertThat(topics.sieveState().compacted()).isTrue();
         assertThat(topics.frontier().compacted()).isFalse();
     }

@@ -91,4 +91,17 @@ class DoneMarkersTest {
                     .hasMessage("a partition is >= 0, was -1 for https://a.example/");
         }
     }
+
+    @Test
+    void aMarkerOverTheRecordBoundIsRefusedAndNotSent() {
+        MockProducer<String, String> kafka = kafka(true);
+        try (DoneMarkers markers = DoneMarkers.using(kafka, DOCS)) {
+            String huge = "https://a.example/" + "\u20ac".repeat(6000);
+            assertThatThrownBy(() -> markers.markDone(0, huge, DoneMarkers.Completion.NONE))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("would take 18027 bytes, more than the 16384 a record of the frontier or the"
+                            + " done-log may have");
+        }
+        assertThat(kafka.history()).isEmpty();
+    }
 }

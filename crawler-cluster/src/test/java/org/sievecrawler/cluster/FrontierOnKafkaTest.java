@@ -1,7 +1,6 @@
 package org.sievecrawler.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,14 +14,8 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.RecordDeserializationException;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sievecrawler.sieve.PendingUrl;
@@ -31,7 +24,8 @@ import org.sievecrawler.sieve.PendingUrl;
  * {@link FrontierProducer} and the frontier's record format against a real one-node Kafka 4 broker
  * ({@link LocalKafka}), where {@code FrontierProducerTest} uses Kafka's MockProducer: after {@code init}, seeds of
  * two hosts sent through Kafka's own partitioner are read back from {@code <crawl>.frontier}, each host's URLs in one
- * partition and every value a PendingUrl; a value that is not one is reported with its partition and offset.
+ * partition ({@link FrontierRecords#partition}) and every value a PendingUrl. Bad records on a real broker:
+ * {@code PoisonRecordsOnKafkaTest}.
  */
 class FrontierOnKafkaTest {
     @RegisterExtension
@@ -61,29 +55,10 @@ class FrontierOnKafkaTest {
         Map<String, Set<Integer>> partitionsByHost = new HashMap<>();
         records.forEach(r -> partitionsByHost.computeIfAbsent(r.key(), k -> new HashSet<>()).add(r.partition()));
         assertThat(partitionsByHost).containsOnlyKeys("a.example", "b.example")
-                .allSatisfy((host, partitions) -> assertThat(partitions).hasSize(1));
+                .allSatisfy((host, partitions) -> assertThat(partitions)
+                        .containsExactly(FrontierRecords.partition(host, 6)));
         assertThat(acknowledged.partitions()).containsExactlyInAnyOrderElementsOf(
                 partitionsByHost.values().stream().flatMap(Set::stream).toList());
-    }
-
-    @Test
-    void aValueThatIsNotAPendingUrlIsReportedWithItsPartitionAndOffset() throws Exception {
-        CrawlName crawl = new CrawlName("garbled");
-        try (ClusterAdmin admin = ClusterAdmin.connect(kafka.bootstrap(), Duration.ofSeconds(30))) {
-            admin.init(new ClusterTopics(crawl, 1, (short) 1));
-        }
-        Properties properties = new Properties();
-        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap());
-        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(properties, new StringSerializer(),
-                new ByteArraySerializer())) {
-            raw.send(new ProducerRecord<>("garbled.frontier", "a.example", new byte[] {0, 0, 0, 9, 'h'})).get();
-        }
-
-        assertThatThrownBy(() -> readAll("garbled.frontier", 1, 1))
-                .isInstanceOf(RecordDeserializationException.class)
-                .satisfies(e -> assertThat(FrontierRecords.describe((RecordDeserializationException) e))
-                        .isEqualTo("garbled.frontier-0 at offset 0: topic garbled.frontier: a frontier record's"
-                                + " value of 5 bytes is not a pending URL: cut short"));
     }
 
     /** The first {@code count} records of {@code topic}, from the beginning of its {@code partitions} partitions. */

@@ -180,4 +180,18 @@ class FrontierProducerTest {
             assertThat(done).as("a failed send never counts as acknowledged").hasValue(3);
         }
     }
+
+    @Test
+    void aUrlOverTheRecordBoundIsRefusedAndSendAllSendsNoneOfItsUrls() throws Exception {
+        MockProducer<String, PendingUrl> kafka = kafka(true);
+        PendingUrl huge = PendingUrl.seed("https://example.org/" + "\u00e9".repeat(9000));
+        try (FrontierProducer frontier = FrontierProducer.using(kafka, DOCS)) {
+            assertThatThrownBy(() -> frontier.send(huge)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("would take 18052 bytes, more than the 16384");
+            assertThatThrownBy(() -> frontier.sendAll(List.of(PendingUrl.seed("https://example.org/a"), huge),
+                    () -> { })).isInstanceOf(IllegalArgumentException.class);
+            assertThat(frontier.send(PendingUrl.seed("https://example.org/b"))).as("the producer goes on").isTrue();
+        }
+        assertThat(kafka.history()).extracting(r -> r.value().url()).containsExactly("https://example.org/b");
+    }
 }

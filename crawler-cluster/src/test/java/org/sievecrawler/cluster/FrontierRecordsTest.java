@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.SerializationException;
-import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
+import org.sievecrawler.fixtures.UrlCorpus;
+import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.sieve.PendingUrl;
 
 class FrontierRecordsTest {
@@ -71,15 +70,28 @@ class FrontierRecordsTest {
     }
 
     @Test
-    void aRecordTheConsumerCouldNotReadIsDescribedByTopicPartitionAndOffset() {
-        SerializationException cause = new SerializationException("topic docs.frontier: a frontier record's value"
-                + " of 3 bytes is not a pending URL: cut short");
-        RecordDeserializationException e = new RecordDeserializationException(
-                RecordDeserializationException.DeserializationExceptionOrigin.VALUE,
-                new TopicPartition("docs.frontier", 3), 41, 0, TimestampType.CREATE_TIME, null, null, null,
-                "Error deserializing VALUE", cause);
+    void aHostsPartitionIsTheOneKafkasDefaultPartitionerPicksForItsKey() {
+        UrlCorpus corpus = new UrlCorpus(24);
+        for (int i = 0; i < 10_000; i++) {
+            String host = HostKey.host(corpus.url(i));
+            for (int partitions : new int[] {1, 3, 12, 500}) {
+                assertThat(FrontierRecords.partition(host, partitions)).as(host + " of " + partitions)
+                        .isEqualTo(MockFrontier.partition(host, partitions));
+            }
+        }
+    }
 
-        assertThat(FrontierRecords.describe(e)).isEqualTo("docs.frontier-3 at offset 41: topic docs.frontier:"
-                + " a frontier record's value of 3 bytes is not a pending URL: cut short");
+    @Test
+    void aRecordOverTheBoundIsRefusedNamingTheUrlAndItsSize() {
+        String longest = "https://example.org/" + "a".repeat(2048 - 20);
+        PendingUrl link = PendingUrl.link(longest, PendingUrl.seed(longest));
+        assertThat(FrontierRecords.record("docs.frontier", link).value()).isEqualTo(link);
+
+        PendingUrl huge = PendingUrl.seed("https://example.org/" + "\u00e9".repeat(9000));
+        assertThatThrownBy(() -> FrontierRecords.record("docs.frontier", huge))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("the record of \"https://example.org/\u00e9")
+                .hasMessageContaining("(9020 characters) would take 18052 bytes, more than the 16384 a record of the"
+                        + " frontier or the done-log may have");
     }
 }

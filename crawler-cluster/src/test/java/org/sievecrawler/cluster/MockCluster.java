@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsResult;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
@@ -16,6 +18,7 @@ import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.MemberAssignment;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.MockAdminClient;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.internals.CoordinatorKey;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.GroupState;
@@ -28,8 +31,9 @@ import org.apache.kafka.common.internals.KafkaFutureImpl;
 
 /**
  * Kafka's {@link MockAdminClient} with what it lacks for {@link ClusterAdmin#status}: consumer groups that can be
- * described (with the members a test sets; none set: the group does not exist) and committed offsets that carry
- * metadata (MockAdminClient keeps offsets only). One broker, 127.0.0.1:9092. Used by this module's tests and by
+ * described (with the members a test sets; none set: the group does not exist), committed offsets that carry
+ * metadata (MockAdminClient keeps offsets only), and an end offset of 0 for each partition of a topic it creates
+ * (MockAdminClient has none until a test sets one). One broker, 127.0.0.1:9092. Used by this module's tests and by
  * crawler-cli's (through the test jar).
  *
  * <p>Thread-safe as MockAdminClient (synchronized). Out of scope: more than one group at a time (every group asked
@@ -44,6 +48,20 @@ public class MockCluster extends MockAdminClient {
 
     public MockCluster() {
         super(List.of(BROKER), BROKER);
+    }
+
+    /** Creates the topics as MockAdminClient does, each partition's end offset 0 until a test sets another. */
+    @Override
+    public synchronized CreateTopicsResult createTopics(Collection<NewTopic> newTopics, CreateTopicsOptions options) {
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        for (NewTopic topic : newTopics) {
+            for (int p = 0; p < topic.numPartitions(); p++) {
+                ends.put(new TopicPartition(topic.name(), p), 0L);
+            }
+        }
+        CreateTopicsResult result = super.createTopics(newTopics, options);
+        updateEndOffsets(ends);
+        return result;
     }
 
     /** A member {@code clientId} on {@code host} (as Kafka writes it, e.g. "/10.0.0.1") assigned {@code assigned}. */

@@ -166,6 +166,25 @@ class SieveStateStoreTest {
     }
 
     @Test
+    void aChunkOverTheChunkSizeOrMoreChunksThanASnapshotHasAreRefusedUnread() {
+        serve(0, record("p0-1-abc/0/2", new byte[SieveStateStore.CHUNK_BYTES + 1]),
+                record("p0-1-abc/1/2", new byte[1]));
+
+        try (SieveStateStore store = store(TIMEOUT)) {
+            assertThatThrownBy(() -> store.read(0, new SnapshotRef("p0-1-abc", 0, 2)))
+                    .isInstanceOf(ClusterException.class)
+                    .hasMessage("crawl docs: snapshot p0-1-abc@0/2 of partition 0 in topic docs.sieve-state is damaged:"
+                            + " chunk 0 at offset 0 has 524289 bytes, more than the 524288 of a chunk; rebuild the"
+                            + " partition by a replay from offset 0");
+            assertThatThrownBy(() -> store.read(0, new SnapshotRef("p0-1-abc", 0, Integer.MAX_VALUE)))
+                    .isInstanceOf(ClusterException.class)
+                    .hasMessage("crawl docs: snapshot p0-1-abc@0/2147483647 of partition 0 in topic docs.sieve-state is"
+                            + " damaged: 2147483647 chunks, more than a snapshot of at most 2 GiB has (4095); rebuild"
+                            + " the partition by a replay from offset 0");
+        }
+    }
+
+    @Test
     void aSnapshotOfAnotherPartitionIsRefused() {
         serve(1, record("p0-1-abc/0/1", PartitionSnapshotCodec.encode(
                 PartitionSnapshotCodecTest.snapshot(0, 9, 10, 100))));

@@ -12,6 +12,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -132,7 +133,7 @@ class TakeoverStateOnKafkaTest {
         AtomicInteger acknowledged = new AtomicInteger();
         try (DoneMarkers markers = DoneMarkers.connect(kafka.bootstrap(), crawl, TIMEOUT)) {
             for (int i = 0; i < 1_000; i++) {
-                int partition = i % 7 < 3 ? 0 : 1;
+                int partition = FrontierRecords.partition("h" + (i % 7) + ".example", 2);
                 String url = "https://h" + (i % 7) + ".example/page/" + i;
                 markers.markDone(partition, url, failure -> {
                     if (failure.isEmpty()) {
@@ -146,11 +147,15 @@ class TakeoverStateOnKafkaTest {
         }
         assertThat(acknowledged).hasValue(1_000);
 
+        MockProducer<byte[], byte[]> copies = new MockProducer<>(true, null, new ByteArraySerializer(),
+                new ByteArraySerializer());
+        RecordGate gate = new RecordGate(new RecordCheck(RecordCheckTest.profile(), 2),
+                new RejectedRecords(copies, crawl, "test"));
         try (DoneLog log = DoneLog.connect(kafka.bootstrap(), crawl, TIMEOUT)) {
             assertThat(log.endOffset(0)).isEqualTo(sent.get(0).size());
             assertThat(log.endOffset(1)).isEqualTo(sent.get(1).size());
 
-            DoneLog.Done done = log.readDone(0, 100, TIMEOUT);
+            DoneLog.Done done = log.readDone(0, 100, TIMEOUT, gate);
 
             assertThat(done.end()).isEqualTo(sent.get(0).size());
             assertThat(done.markers()).isEqualTo(sent.get(0).size() - 100);
@@ -163,20 +168,30 @@ class TakeoverStateOnKafkaTest {
             }
             assertThat(urls.isEmpty()).isTrue();
 
-            DoneLog.Done all = log.readDone(1, 0, TIMEOUT);
+            DoneLog.Done all = log.readDone(1, 0, TIMEOUT, gate);
             assertThat(all.urls().size()).isEqualTo(sent.get(1).size());
-            DoneLog.Done none = log.readDone(1, all.end(), TIMEOUT);
+            DoneLog.Done none = log.readDone(1, all.end(), TIMEOUT, gate);
             assertThat(none.urls().isEmpty()).isTrue();
             assertThat(none.end()).isEqualTo(all.end());
-            assertThatThrownBy(() -> log.readDone(1, all.end() + 5, TIMEOUT))
+            assertThatThrownBy(() -> log.readDone(1, all.end() + 5, TIMEOUT, gate))
                     .isInstanceOfSatisfying(ClusterException.class,
                             e -> assertThat(e.kind()).isEqualTo(ClusterException.Kind.REFUSED))
                     .hasMessage("crawl done: the done markers of topic done.fetched partition 1 from offset "
                             + (all.end() + 5) + ": the partition ends at offset " + all.end() + ", before it"
                             + " (another crawl's offset, or the topic was recreated)");
         }
+        assertThat(gate.refused()).as("bad markers").isZero();
         List<ConsumerRecord<String, byte[]>> first = readRaw("done.fetched", 1);
-        assertThat(first.get(0).key()).isEqualTo("h0.example");
+        assertThat(first.get(0).key()).isEqualTo("h" + sentFirst(0) + ".example");
+    }
+
+    /** The first i of 0-6 whose host h{i}.example is of partition {@code p} of 2. */
+    private static int sentFirst(int p) {
+        for (int i = 0; ; i++) {
+            if (FrontierRecords.partition("h" + i + ".example", 2) == p) {
+                return i;
+            }
+        }
     }
 
     private static CrawlName init(String name, int partitions) throws ClusterException {

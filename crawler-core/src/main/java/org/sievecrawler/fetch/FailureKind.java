@@ -64,4 +64,14 @@ public enum FailureKind {
     public String unreachableReason() {
         return unreachableReason;
     }
+
+    /**
+     * Why the host is unreachable after a failure of this kind whose detail is {@code detail}: for {@link #TLS} the
+     * detail itself ("TLS handshake failed: " and which check failed, e.g. "unable to find a valid certification
+     * path; to trust a private CA set fetch.trust-store"), since what to do depends on it; else
+     * {@link #unreachableReason()}.
+     */
+    public String unreachableReason(String detail) {
+        return this == TLS && detail != null ? detail : unreachableReason;
+    }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,6 +15,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.net.SocketFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
 import okhttp3.Call;
 import okhttp3.Dispatcher;
 import okhttp3.Dns;
@@ -35,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * or retries on its own (but for a GET that met a pooled connection the server had closed: it goes out again at
  * once, see {@link StaleConnections}, and is counted in {@link #reconnects()}), sends the profile's User-Agent and
  * extra headers ({@code fetch.headers}), goes through the proxy of {@code fetch.proxy} or the environment
- * ({@link ProxyRoutes}), refuses the addresses of special-purpose ranges but on a seed's host and port (see
+ * ({@link ProxyRoutes}), trusts the certificate authorities of {@code fetch.trust-store} besides the system's for
+ * https, refuses the addresses of special-purpose ranges but on a seed's host and port (see
  * {@link AddressGuard}, for every request: each redirect hop is a request of its own) and reads bodies after gzip
  * decompression up to {@code limits.max-page-bytes}. Every response and every network
  * error becomes a {@link FetchResult}; nothing is thrown for network trouble.
@@ -180,6 +185,10 @@ public final class HttpFetcher implements AutoCloseable {
         if (sockets != null) {
             builder.socketFactory(sockets);
         }
+        if (!fetch.trustStore().isSystem()) {
+            X509TrustManager trust = fetch.trustStore().trustManager();
+            builder.sslSocketFactory(tlsContext(trust).getSocketFactory(), trust);
+        }
         Headers.Builder extra = new Headers.Builder();
         for (String header : fetch.headers()) {
             extra.add(header);
@@ -203,6 +212,17 @@ public final class HttpFetcher implements AutoCloseable {
                 .build();
         this.seedClient = client.newBuilder().dns(guard.forSeedOrigins()).build(); // same pool and dispatcher
         this.guard = guard;
+    }
+
+    /** A TLS context that trusts what {@code trust} trusts, for the profile's {@code fetch.trust-store}. */
+    private static SSLContext tlsContext(X509TrustManager trust) {
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, new TrustManager[] {trust}, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JVM has no TLS context: " + e, e);
+        }
     }
 
     /** The client for a request to {@code url}: the one whose DNS lets seeds' hosts resolve privately, or not. */
@@ -354,9 +374,12 @@ public final class HttpFetcher implements AutoCloseable {
      * of its own through the {@link AddressGuard}, so a redirect obeys the rule of links: to a host on a refused
      * address (a literal, {@code localhost} or a name resolving there) only if its host:port is a seed's.
      *
-     * @return the final status, body and URL; or status 0 with an error on a network error or a timeout; or
-     *     status 0 {@linkplain RobotsResponse#unavailable() unavailable} when the redirects lead nowhere: more than
-     *     five of them, one without a usable Location, or one the address guard refused (RFC 9309 section 2.3.1.2)
+     * @return the final status, body and URL; or status 0 with an error on a network error or a timeout (on a
+     *     redirect's target, that host's: see {@link RobotsResponse#hostUnreachable(String)}); or status 0
+     *     {@linkplain RobotsResponse#unavailable() unavailable} when the redirects lead nowhere: more than five of
+     *     them, one without a usable Location, one to a host name that does not resolve, or one the address guard
+     *     refused (RFC 9309 section 2.3.1.2); or when the address guard refused robots.txt's own host, whose pages
+     *     it then refuses one by one (there is nothing to obey)
      */
     public RobotsResponse fetchRobots(String robotsUrl) {
         HttpUrl current = robotsUrl == null ? null : HttpUrl.parse(robotsUrl);
@@ -405,9 +428,15 @@ public final class HttpFetcher implements AutoCloseable {
                 }
                 FetchResult.Failure failure = NetworkErrors.failure(e, current, fetch, 0, 0);
                 LOG.debug("robots.txt {} failed: {}", current, failure.detail());
-                if (previous != null && failure.kind() == FailureKind.PRIVATE_ADDRESS) {
+                if (failure.kind() == FailureKind.PRIVATE_ADDRESS) { // the host's pages are refused the same way
+                    return RobotsResponse.unavailable(current.toString(), failure.kind(), (previous == null
+                            ? "robots.txt " + current + " not fetched: "
+                            : "robots.txt redirect from " + previous + " to " + current + " refused: ")
+                            + failure.detail(), exchanges);
+                }
+                if (previous != null && failure.kind() == FailureKind.DNS) { // e.g. http://0x7f.1/, no address form
                     return RobotsResponse.unavailable(current.toString(), failure.kind(), "robots.txt redirect from "
-                            + previous + " to " + current + " refused: " + failure.detail(), exchanges);
+                            + previous + " to " + current + " leads nowhere: " + failure.detail(), exchanges);
                 }
                 return RobotsResponse.failed(current.toString(), failure.kind(), failure.detail(), exchanges);
             } finally {

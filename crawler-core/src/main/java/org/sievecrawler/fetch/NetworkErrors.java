@@ -9,10 +9,14 @@ import java.net.PortUnreachableException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import okhttp3.HttpUrl;
 import org.sievecrawler.profile.FetchConfig;
 
@@ -24,6 +28,8 @@ final class NetworkErrors {
     private NetworkErrors() {
     }
 
+    /** The names a certificate holds, in OkHttp's "Hostname ... not verified": {@code subjectAltNames: [...]}. */
+    private static final Pattern SUBJECT_ALT_NAMES = Pattern.compile("subjectAltNames: (\\[[^\\]]*\\])");
     /** okio's message when no line end came within its limit. */
     private static final Pattern LINE_END_NOT_FOUND = Pattern.compile("\\\\n not found: limit=(\\d+)");
     /** A head line this long without a line end is the server's doing, not a connection lost mid-line. */
@@ -48,7 +54,8 @@ final class NetworkErrors {
             detail = "host \"" + url.host() + "\" did not resolve (" + messages(e) + ")";
         } else if (find(e, SSLException.class) != null) {
             kind = FailureKind.TLS;
-            detail = "TLS with " + hostPort + " failed: " + messages(e);
+            detail = status == 0 ? tlsFailure(e, url, config) // after a response head, the handshake is long done
+                    : "TLS with " + hostPort + " failed" + during + ": " + messages(e).replace('\n', ' ');
         } else if (find(e, SocketTimeoutException.class) != null) {
             boolean connecting = messages(e).toLowerCase(Locale.ROOT).contains("connect");
             kind = connecting ? FailureKind.CONNECT_TIMEOUT : FailureKind.TIMEOUT;
@@ -81,6 +88,37 @@ final class NetworkErrors {
             detail = "invalid HTTP response from " + url + during + ": " + messages(e);
         }
         return new FetchResult.Failure(kind, status, detail, null, millis);
+    }
+
+    /**
+     * Why a TLS handshake failed, starting {@code TLS handshake failed: } (the host is the record's, or the one the
+     * unreachable host's records name): a certificate no trusted CA signed (and what to do: set, or mend,
+     * {@code fetch.trust-store}), one that expired or is not valid yet, one for another host name, else the
+     * exception's own words.
+     */
+    private static String tlsFailure(IOException e, HttpUrl url, FetchConfig config) {
+        String failed = "TLS handshake failed: ";
+        CertificateExpiredException expired = find(e, CertificateExpiredException.class);
+        if (expired != null) {
+            return failed + "the certificate of " + url.host() + " has expired (" + expired.getMessage() + ")";
+        }
+        CertificateNotYetValidException early = find(e, CertificateNotYetValidException.class);
+        if (early != null) {
+            return failed + "the certificate of " + url.host() + " is not valid yet (" + early.getMessage() + ")";
+        }
+        SSLPeerUnverifiedException unverified = find(e, SSLPeerUnverifiedException.class);
+        Matcher names = unverified == null || unverified.getMessage() == null ? null
+                : SUBJECT_ALT_NAMES.matcher(unverified.getMessage());
+        if (names != null && names.find()) {
+            return failed + "the certificate is not for host \"" + url.host() + "\": it names " + names.group(1);
+        }
+        if (find(e, CertPathBuilderException.class) != null) {
+            return failed + "unable to find a valid certification path; " + (config.trustStore().isSystem()
+                    ? "to trust a private CA set fetch.trust-store"
+                    : "the CA that signed it is neither the system's nor in fetch.trust-store "
+                            + config.trustStore().file());
+        }
+        return failed + messages(e).replace('\n', ' ');
     }
 
     /**

@@ -3,6 +3,7 @@ package org.sievecrawler.profile;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.sievecrawler.trust.TrustStore;
 
 /**
  * How pages are fetched.
@@ -19,10 +20,12 @@ import java.util.regex.Pattern;
  * @param proxy {@link #PROXY_NONE} (the environment's {@code http_proxy}, {@code https_proxy} and {@code no_proxy}
  *     decide), {@link #PROXY_DIRECT} (never a proxy), or the proxy's URL, {@code http://host:port}
  * @param headers extra request headers, each {@code Name: value}, sent with every request
+ * @param trustStore the certificate authorities trusted for https besides the system's ({@link TrustStore#SYSTEM}:
+ *     none)
  */
 public record FetchConfig(int threads, String userAgent, Duration connectTimeout, Duration readTimeout,
         Duration callTimeout, int maxRedirects, int retries, List<String> accept, boolean allowPrivateAddresses,
-        String proxy, List<String> headers) {
+        String proxy, List<String> headers, TrustStore trustStore) {
 
     public static final String DEFAULT_USER_AGENT =
             "SieveCrawler/0.1 (+https://github.com/sievecrawler/sievecrawler)";
@@ -31,6 +34,8 @@ public record FetchConfig(int threads, String userAgent, Duration connectTimeout
     public static final String PROXY_NONE = "none";
     /** {@code fetch.proxy: direct}: never a proxy, whatever the environment says. */
     public static final String PROXY_DIRECT = "direct";
+    /** {@code fetch.trust-store: none}: the system's certificate authorities only. */
+    public static final String TRUST_STORE_NONE = "none";
 
     public FetchConfig {
         accept = List.copyOf(ProfileKeys.FETCH_ACCEPT.require(accept));
@@ -43,13 +48,14 @@ public record FetchConfig(int threads, String userAgent, Duration connectTimeout
         ProfileKeys.FETCH_MAX_REDIRECTS.require(maxRedirects);
         ProfileKeys.FETCH_RETRIES.require(retries);
         ProfileKeys.FETCH_PROXY.require(proxy);
+        ProfileKeys.FETCH_TRUST_STORE.require(trustStore);
     }
 
-    /** Without a proxy of its own and without extra headers. */
+    /** Without a proxy of its own, without extra headers and with the system's certificate authorities only. */
     public FetchConfig(int threads, String userAgent, Duration connectTimeout, Duration readTimeout,
             Duration callTimeout, int maxRedirects, int retries, List<String> accept, boolean allowPrivateAddresses) {
         this(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries, accept,
-                allowPrivateAddresses, PROXY_NONE, List.of());
+                allowPrivateAddresses, PROXY_NONE, List.of(), TrustStore.SYSTEM);
     }
 
     public static FetchConfig defaults() {
@@ -79,36 +85,41 @@ public record FetchConfig(int threads, String userAgent, Duration connectTimeout
 
     public FetchConfig withThreads(int count) {
         return new FetchConfig(count, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
-                accept, allowPrivateAddresses, proxy, headers);
+                accept, allowPrivateAddresses, proxy, headers, trustStore);
     }
 
     public FetchConfig withUserAgent(String agent) {
         return new FetchConfig(threads, agent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
-                accept, allowPrivateAddresses, proxy, headers);
+                accept, allowPrivateAddresses, proxy, headers, trustStore);
     }
 
     public FetchConfig withTimeouts(Duration connect, Duration read, Duration call) {
         return new FetchConfig(threads, userAgent, connect, read, call, maxRedirects, retries, accept,
-                allowPrivateAddresses, proxy, headers);
+                allowPrivateAddresses, proxy, headers, trustStore);
     }
 
     public FetchConfig withRetries(int count) {
         return new FetchConfig(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, count,
-                accept, allowPrivateAddresses, proxy, headers);
+                accept, allowPrivateAddresses, proxy, headers, trustStore);
     }
 
     public FetchConfig withAllowPrivateAddresses(boolean allow) {
         return new FetchConfig(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
-                accept, allow, proxy, headers);
+                accept, allow, proxy, headers, trustStore);
     }
 
     public FetchConfig withProxy(String value) {
         return new FetchConfig(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
-                accept, allowPrivateAddresses, value, headers);
+                accept, allowPrivateAddresses, value, headers, trustStore);
+    }
+
+    public FetchConfig withTrustStore(TrustStore value) {
+        return new FetchConfig(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
+                accept, allowPrivateAddresses, proxy, headers, value);
     }
 
     public FetchConfig withHeaders(List<String> value) {
         return new FetchConfig(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
-                accept, allowPrivateAddresses, proxy, value);
+                accept, allowPrivateAddresses, proxy, value, trustStore);
     }
 }

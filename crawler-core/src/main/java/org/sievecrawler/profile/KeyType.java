@@ -12,6 +12,8 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 import okhttp3.HttpUrl;
+import org.sievecrawler.trust.TrustStore;
+import org.sievecrawler.trust.TrustStoreException;
 
 /**
  * The type of a profile key: how its value is read from text, the rule it must keep, and how it is written back
@@ -318,6 +320,32 @@ sealed interface KeyType<T> permits KeyType.Scalar, KeyType.ListOf {
         }, value -> value.equals(FetchConfig.PROXY_NONE) || value.equals(FetchConfig.PROXY_DIRECT)
                 || value.startsWith("http://") ? null : PROXY_RULE, KeyType::yamlText);
     }
+
+    /**
+     * {@code none} (the system's certificate authorities only) or the path of a trust store file, read and checked
+     * now ({@link TrustStore#read}): a PEM file of certificates, or a PKCS12 or JKS keystore readable without a
+     * password; relative to the working directory. Written back as {@code none} or the path as given.
+     */
+    static Scalar<TrustStore> trustStore() {
+        return new Scalar<>(text -> {
+            String value = text == null ? "" : text.strip();
+            if (value.equalsIgnoreCase(FetchConfig.TRUST_STORE_NONE)) {
+                return TrustStore.SYSTEM;
+            }
+            if (value.isEmpty()) {
+                throw new IllegalArgumentException(TRUST_STORE_RULE);
+            }
+            try {
+                return TrustStore.read(Path.of(value));
+            } catch (InvalidPathException e) {
+                throw new IllegalArgumentException(TRUST_STORE_RULE + ": " + e.getReason());
+            } catch (TrustStoreException e) {
+                throw new IllegalArgumentException(e.getMessage() + "; " + TRUST_STORE_RULE);
+            }
+        }, none(), store -> store.isSystem() ? FetchConfig.TRUST_STORE_NONE : yamlText(store.file().toString()));
+    }
+
+    String TRUST_STORE_RULE = "must be none or a PEM, PKCS12 or JKS file of CA certificates";
 
     /** What is wrong with a request header {@code Name: value}, or null. */
     private static String headerProblem(String header) {

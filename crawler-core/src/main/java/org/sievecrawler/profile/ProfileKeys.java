@@ -27,6 +27,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.sievecrawler.sieve.OverflowPolicy;
+import org.sievecrawler.trust.TrustStore;
 import org.sievecrawler.warc.WarcCompression;
 
 /**
@@ -163,6 +164,13 @@ public final class ProfileKeys {
             "Extra request headers sent with every request, robots.txt included, each \"Name: value\"; not"
                     + " Host, Content-Length, Transfer-Encoding, Connection, Accept-Encoding or User-Agent (use"
                     + " user-agent).", p -> p.fetch().headers());
+    public static final ProfileKey<TrustStore> FETCH_TRUST_STORE = key("fetch.trust-store", KeyType.trustStore(),
+            TrustStore.SYSTEM, "Certificate authorities trusted for https besides the system's (the JVM's): a PEM"
+                    + " file of one or more CA certificates, or a PKCS12 or JKS trust store readable without a"
+                    + " password, its path relative to the working directory; read when the profile is loaded. For"
+                    + " servers whose certificates a private CA signed (an intranet, a test server): a handshake that"
+                    + " fails for want of it names this key. none: the system's CAs only.",
+            p -> p.fetch().trustStore());
 
     static {
         group("politeness", "How gently each host (scheme, host name and port) is treated.");
@@ -329,7 +337,8 @@ public final class ProfileKeys {
                 build("fetch", () -> new FetchConfig(v.get(FETCH_THREADS), v.get(FETCH_USER_AGENT),
                         v.get(FETCH_CONNECT_TIMEOUT), v.get(FETCH_READ_TIMEOUT), v.get(FETCH_CALL_TIMEOUT),
                         v.get(FETCH_MAX_REDIRECTS), v.get(FETCH_RETRIES), v.get(FETCH_ACCEPT),
-                        v.get(FETCH_ALLOW_PRIVATE_ADDRESSES), v.get(FETCH_PROXY), v.get(FETCH_HEADERS)),
+                        v.get(FETCH_ALLOW_PRIVATE_ADDRESSES), v.get(FETCH_PROXY), v.get(FETCH_HEADERS),
+                        v.get(FETCH_TRUST_STORE)),
                         CrawlProfile::fetch, onRefusal),
                 build("politeness", () -> new PolitenessConfig(v.get(POLITENESS_DELAY),
                         v.get(POLITENESS_MAX_CONNECTIONS_PER_HOST), v.get(POLITENESS_RESPECT_ROBOTS),

@@ -1,6 +1,5 @@
 package org.sievecrawler.progress;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.sievecrawler.escape.Json;
 import org.sievecrawler.sink.Outcome;
 
 /**
@@ -139,11 +139,14 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
                 : decided + " URLs decided, none with a response: " + decidedAs);
     }
 
-    /** Writes summary.json to {@code path} through a temporary file, so a reader never sees half of it. */
+    /**
+     * Writes summary.json to {@code path} through a temporary file, so a reader never sees half of it; in the
+     * crawler's one JSON configuration ({@link Json}), as every JSON file.
+     */
     public void writeTo(Path path) throws IOException {
         Path temporary = path.resolveSibling(path.getFileName() + ".tmp");
         try (OutputStream out = Files.newOutputStream(temporary);
-                JsonGenerator json = new JsonFactory().createGenerator(out).useDefaultPrettyPrinter()) {
+                JsonGenerator json = Json.writer(out).useDefaultPrettyPrinter()) {
             json.writeStartObject();
             json.writeStringField("startedAt", startedAt.toString());
             json.writeNumberField("durationMs", duration.toMillis());

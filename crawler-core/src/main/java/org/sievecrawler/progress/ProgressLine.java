@@ -1,6 +1,8 @@
 package org.sievecrawler.progress;
 
 import java.util.Locale;
+import java.util.Objects;
+import java.util.OptionalLong;
 import org.sievecrawler.profile.ProfileUnits;
 
 /**
@@ -18,6 +20,9 @@ import org.sievecrawler.profile.ProfileUnits;
  * closed by the server is neither (summary.json counts it in {@code reconnects}) unless it fails again. The URLs
  * that ended without an answer are in summary.json's outcomes ({@code error}, {@code unreachable}).
  *
+ * <p>{@code bad-records} is written only by a crawl that reads its URLs from records others write (a cluster
+ * process: the records of its topics it refused as bad, after {@code robots-refused}); a single-node crawl has none.
+ *
  * @param fetched responses received
  * @param ratePerSecond responses per second over the last interval
  * @param averagePerSecond responses per second in this run: since the start, or the resume
@@ -33,19 +38,35 @@ import org.sievecrawler.profile.ProfileUnits;
  * @param robotsRefused URLs refused by robots.txt
  * @param bytes body bytes read
  * @param elapsedSeconds seconds since the start
+ * @param badRecords records read from outside and refused as bad (a cluster process's); empty when the crawl reads
+ *     no records
  */
 public record ProgressLine(long fetched, double ratePerSecond, double averagePerSecond, long queued, long seen,
         double falsePositiveRate, double fallbackShare, int hosts, int active, int threads, long errors,
-        long retries, long robotsRefused, long bytes, long elapsedSeconds) {
+        long retries, long robotsRefused, long bytes, long elapsedSeconds, OptionalLong badRecords) {
+
+    public ProgressLine {
+        Objects.requireNonNull(badRecords, "badRecords");
+    }
+
+    /** The line of a crawl that reads no records: no {@code bad-records}. */
+    public ProgressLine(long fetched, double ratePerSecond, double averagePerSecond, long queued, long seen,
+            double falsePositiveRate, double fallbackShare, int hosts, int active, int threads, long errors,
+            long retries, long robotsRefused, long bytes, long elapsedSeconds) {
+        this(fetched, ratePerSecond, averagePerSecond, queued, seen, falsePositiveRate, fallbackShare, hosts, active,
+                threads, errors, retries, robotsRefused, bytes, elapsedSeconds, OptionalLong.empty());
+    }
 
     @Override
     public String toString() {
         return String.format(Locale.ROOT,
                 "fetched=%d rate=%s/s avg=%s/s queued=%d seen~%d fpr=%s%% fallback=%.1f%% hosts=%d active=%d/%d"
-                        + " errors=%d retries=%d robots-refused=%d bytes=%s elapsed=%ds",
+                        + " errors=%d retries=%d robots-refused=%d%s bytes=%s elapsed=%ds",
                 fetched, rate(ratePerSecond), rate(averagePerSecond), queued, seen, percent(falsePositiveRate),
                 fallbackShare * 100, hosts, active,
-                threads, errors, retries, robotsRefused, megabytes(bytes), elapsedSeconds);
+                threads, errors, retries, robotsRefused,
+                badRecords.isPresent() ? " bad-records=" + badRecords.getAsLong() : "", megabytes(bytes),
+                elapsedSeconds);
     }
 
     /** A rate per second: whole above 10 ("2510"), one decimal below ("3.4"), two below 1 ("0.25"), and "0". */

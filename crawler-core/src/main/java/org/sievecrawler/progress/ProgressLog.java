@@ -1,6 +1,5 @@
 package org.sievecrawler.progress;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -14,6 +13,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.function.Consumer;
+import org.sievecrawler.escape.Json;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,13 +24,12 @@ import org.slf4j.LoggerFactory;
  * {@code at}, the time it was written (ISO-8601, to the millisecond; {@code elapsed} is in whole seconds):
  * {@code {"at":"2026-11-23T19:34:05.120Z","fetched":12034,"rate":2510.3,"avg":2400.1,"queued":8123,"seen":20155,
  * "fpr":2.0E-4,"fallback":0.003,"hosts":3,"active":16,"threads":16,"errors":12,"retries":8,"robotsRefused":4,
- * "bytes":146800640,"elapsed":5}}.
+ * "bytes":146800640,"elapsed":5}}; a cluster process's lines have {@code "badRecords"} after {@code "robotsRefused"}.
  *
  * <p>Thread-safe: lines are written whole, one at a time. Reading the file is the report's
  * ({@link org.sievecrawler.report.CrawlReport}).
  */
 public final class ProgressLog implements Consumer<ProgressLine>, AutoCloseable {
-    private static final JsonFactory JSON = new JsonFactory();
     private static final Logger LOG = LoggerFactory.getLogger(ProgressLog.class);
 
     private final Path path;
@@ -72,7 +71,7 @@ public final class ProgressLog implements Consumer<ProgressLine>, AutoCloseable 
     /** {@code line}, written {@code at}, as one JSON object, without a line end. */
     static String json(ProgressLine line, Instant at) {
         StringWriter text = new StringWriter();
-        try (JsonGenerator json = JSON.createGenerator(text)) {
+        try (JsonGenerator json = Json.writer(text)) {
             json.writeStartObject();
             json.writeStringField("at", at.truncatedTo(ChronoUnit.MILLIS).toString());
             json.writeNumberField("fetched", line.fetched());
@@ -88,6 +87,9 @@ public final class ProgressLog implements Consumer<ProgressLine>, AutoCloseable 
             json.writeNumberField("errors", line.errors());
             json.writeNumberField("retries", line.retries());
             json.writeNumberField("robotsRefused", line.robotsRefused());
+            if (line.badRecords().isPresent()) {
+                json.writeNumberField("badRecords", line.badRecords().getAsLong());
+            }
             json.writeNumberField("bytes", line.bytes());
             json.writeNumberField("elapsed", line.elapsedSeconds());
             json.writeEndObject();

@@ -1,9 +1,9 @@
 package org.sievecrawler.report;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringWriter;
@@ -12,8 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.sievecrawler.checkpoint.CrawlFolder;
+import org.sievecrawler.escape.Json;
 import org.sievecrawler.input.InputFile;
 import org.sievecrawler.sink.JsonlSink;
 import org.slf4j.Logger;
@@ -29,7 +32,13 @@ import org.slf4j.LoggerFactory;
  * progress lines, {@link org.sievecrawler.progress.ProgressLog}) and summary.json, the last two used when present (a
  * crawl still running, or killed, has no summary; a crawl of an older build no progress.jsonl). A line of either file
  * that is not a record (a partial last line of a crawl killed or still writing, a damaged line) is left out; those of
- * pages.jsonl are counted on the page and in a warning.
+ * pages.jsonl are counted on the page and in a warning. Bytes of these files that are not UTF-8 are read as U+FFFD.
+ *
+ * <p>The data is embedded as JSON in a {@code <script type="application/json">} element, written with the HTML
+ * spec's script-data escaping ({@link Json#scriptData}): it holds no {@code <}, {@code >}, {@code &}, U+2028 or
+ * U+2029, so no text of the crawl (a URL, an error, a host's reason, the folder's name) can end the element, make the
+ * HTML parser swallow the rest of the page, or run. summary.json and the progress lines are copied through the same
+ * generator, not pasted. The page's script shows texts with {@code textContent} and Chart.js (canvas), never as HTML.
  *
  * <p>Stateless and thread-safe. Reading a folder another crawl writes to at the same time gives a report of a moment
  * of it. Out of scope: a report of a cluster's crawl (its progress is per process).
@@ -38,7 +47,6 @@ public final class CrawlReport {
     /** Hosts and errors shown, the most frequent first. */
     static final int TOP = 15;
     private static final Logger LOG = LoggerFactory.getLogger(CrawlReport.class);
-    private static final JsonFactory JSON = new JsonFactory();
     private static final String RESOURCES = "/org/sievecrawler/report/";
 
     private CrawlReport() {
@@ -76,17 +84,17 @@ public final class CrawlReport {
         String data = data(title, tally, skipped.lines(), summary(dir.resolve(CrawlFolder.SUMMARY)),
                 progress(dir.resolve(CrawlFolder.PROGRESS)));
         return fill(resource("report.html"), Map.of(
-                "title", escapeHtml(title),
+                "title", escapeHtml(Json.wellFormed(title)),
                 "chartjs", resource("chart.umd.min.js"),
-                "data", data.replace("</", "<\\/"), // "<\/" is "</" in a JSON string, and ends no script element
+                "data", data,
                 "script", resource("report.js")));
     }
 
     /** The data the page's script draws, as one JSON object. */
     private static String data(String title, PageTally tally, long unreadableLines, String summary,
-            String progress) {
+            List<String> progress) {
         StringWriter text = new StringWriter();
-        try (JsonGenerator json = JSON.createGenerator(text)) {
+        try (JsonGenerator json = Json.scriptData(text)) {
             json.writeStartObject();
             json.writeStringField("title", title);
             json.writeNumberField("records", tally.records);
@@ -109,9 +117,16 @@ public final class CrawlReport {
             pairs(json, "hosts", PageTally.top(tally.hosts, TOP));
             pairs(json, "errors", PageTally.top(tally.errors, TOP));
             json.writeFieldName("summary");
-            json.writeRawValue(summary);
-            json.writeFieldName("progress");
-            json.writeRawValue(progress);
+            if (summary == null) {
+                json.writeNull();
+            } else {
+                copy(summary, json);
+            }
+            json.writeArrayFieldStart("progress");
+            for (String line : progress) {
+                copy(line, json);
+            }
+            json.writeEndArray();
             json.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a StringWriter does not fail
@@ -131,35 +146,40 @@ public final class CrawlReport {
         json.writeEndArray();
     }
 
-    /** summary.json as it is, checked to be one JSON value; "null" when there is none. */
+    /** summary.json, checked to be one JSON object; null when there is none. */
     private static String summary(Path file) throws IOException {
         if (!Files.isRegularFile(file)) {
-            return "null";
+            return null;
         }
-        String text = InputFile.readText(file, InputFile.SUMMARY);
+        String text = utf8(file, InputFile.SUMMARY);
         if (!isJsonObject(text)) {
             throw new IOException(file + " is not a JSON object; delete it and run the report again to draw the"
                     + " crawl without its summary");
         }
-        return text.strip();
+        return text;
     }
 
-    /** The lines of progress.jsonl as one JSON array; a line that is not a JSON object (a cut last one) is left out. */
-    private static String progress(Path file) throws IOException {
-        StringBuilder array = new StringBuilder("[");
+    /** The lines of progress.jsonl that are JSON objects; a line that is not (a cut last one) is left out. */
+    private static List<String> progress(Path file) throws IOException {
+        List<String> objects = new ArrayList<>();
         if (Files.isRegularFile(file)) {
-            InputFile.readText(file, InputFile.PROGRESS).lines().forEach(line -> {
+            for (String line : utf8(file, InputFile.PROGRESS).split("\n")) {
                 if (isJsonObject(line)) {
-                    array.append(array.length() == 1 ? "" : ",").append(line.strip());
+                    objects.add(line);
                 }
-            });
+            }
         }
-        return array.append(']').toString();
+        return objects;
+    }
+
+    /** The text of {@code file}, at most {@code bound}'s bytes, its bytes that are not UTF-8 read as U+FFFD. */
+    private static String utf8(Path file, InputFile.Bound bound) throws IOException {
+        return new String(InputFile.read(file, bound), StandardCharsets.UTF_8);
     }
 
     private static boolean isJsonObject(String text) {
-        try (JsonParser json = JSON.createParser(text)) {
-            if (json.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+        try (JsonParser json = Json.parser(text)) {
+            if (json.nextToken() != JsonToken.START_OBJECT) {
                 return false;
             }
             json.skipChildren();
@@ -168,6 +188,14 @@ public final class CrawlReport {
             return false;
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a String does not fail
+        }
+    }
+
+    /** Writes the JSON object {@code text} (checked by {@link #isJsonObject}) to {@code json}, value by value. */
+    private static void copy(String text, JsonGenerator json) throws IOException {
+        try (JsonParser in = Json.parser(text)) {
+            in.nextToken();
+            json.copyCurrentStructure(in);
         }
     }
 

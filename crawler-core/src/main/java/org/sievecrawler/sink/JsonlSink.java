@@ -1,6 +1,5 @@
 package org.sievecrawler.sink;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -14,7 +13,9 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.function.Consumer;
+import org.sievecrawler.escape.Json;
 import org.sievecrawler.input.InputFile;
 
 /**
@@ -22,7 +23,9 @@ import org.sievecrawler.input.InputFile;
  * is serialized whole and written at once with one write, straight to the file (no buffer in the JVM): a record
  * written is in the file even if the process is killed right after, which the frontier's journal counts on (it
  * notes a page done only after its record is written). A crash inside the write may leave half a line, which
- * {@link #cutPartialLine} cuts.
+ * {@link #cutPartialLine} cuts. Lines are written by the crawler's one JSON configuration ({@link Json}): valid UTF-8
+ * whatever the page held. A line read that is not UTF-8 (a file damaged, or edited) is decoded with U+FFFD for its
+ * bad bytes, and the escape of an unpaired surrogate (written by older builds) is read as it is.
  *
  * <p>Thread-safe: {@link #accept} serializes outside the lock and appends under it.
  */
@@ -32,7 +35,6 @@ public final class JsonlSink implements AutoCloseable {
      * title and an error text, far less; a longer line is not a record.
      */
     public static final int MAX_LINE_BYTES = 1 << 20;
-    private static final JsonFactory JSON = new JsonFactory();
 
     private final Path path;
     private final FileChannel channel;
@@ -188,7 +190,10 @@ public final class JsonlSink implements AutoCloseable {
         }
     }
 
-    /** The line being read: its bytes up to {@link #MAX_LINE_BYTES}, and its whole length. Not thread-safe. */
+    /**
+     * The line being read: its bytes up to {@link #MAX_LINE_BYTES}, and its whole length; decoded (bad UTF-8 as
+     * U+FFFD) and parsed at its end. Not thread-safe.
+     */
     private static final class Line {
         private byte[] bytes = new byte[1024];
         long length;
@@ -199,7 +204,7 @@ public final class JsonlSink implements AutoCloseable {
             int copied = Math.min(count, room);
             if (copied > 0) {
                 if (kept + copied > bytes.length) {
-                    bytes = java.util.Arrays.copyOf(bytes, Math.min(MAX_LINE_BYTES,
+                    bytes = Arrays.copyOf(bytes, Math.min(MAX_LINE_BYTES,
                             Math.max(bytes.length * 2, kept + copied)));
                 }
                 System.arraycopy(chunk, from, bytes, kept, copied);
@@ -213,7 +218,7 @@ public final class JsonlSink implements AutoCloseable {
                 if (length > MAX_LINE_BYTES) {
                     throw new IOException("it is longer than " + MAX_LINE_BYTES + " bytes (" + length + " bytes)");
                 }
-                record = JsonlSink.parse(bytes, (int) length);
+                record = parse(new String(bytes, 0, (int) length, StandardCharsets.UTF_8)); // bad UTF-8 as U+FFFD
             } catch (IOException | IllegalArgumentException e) {
                 bad.at(offset, e);
             }
@@ -232,12 +237,6 @@ public final class JsonlSink implements AutoCloseable {
 
     /** One line written by {@link #serialize}. */
     static PageRecord parse(String line) throws IOException {
-        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
-        return parse(bytes, bytes.length);
-    }
-
-    /** One line written by {@link #serialize}, its UTF-8 bytes; bytes that are not UTF-8 are an error. */
-    private static PageRecord parse(byte[] line, int length) throws IOException {
         String url = null;
         String contentType = null;
         String title = null;
@@ -253,7 +252,7 @@ public final class JsonlSink implements AutoCloseable {
         long fetchMs = 0;
         long warcOffset = -1;
         boolean noindex = false;
-        try (JsonParser json = JSON.createParser(line, 0, length)) {
+        try (JsonParser json = Json.parser(line)) {
             if (json.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("not a JSON object");
             }
@@ -356,7 +355,7 @@ public final class JsonlSink implements AutoCloseable {
 
     static byte[] serialize(PageRecord r) throws IOException {
         ByteArrayBuilder bytes = new ByteArrayBuilder(512);
-        try (JsonGenerator json = JSON.createGenerator(bytes)) {
+        try (JsonGenerator json = Json.writer(bytes)) {
             json.writeStartObject();
             json.writeStringField("url", r.url());
             json.writeNumberField("status", r.status());

@@ -22,7 +22,11 @@ public enum Outcome {
      * {@code limits.max-pages-per-host}; {@code error} names the rule and the value.
      */
     TRAP,
-    /** A redirect target outside the crawl's scope. */
+    /**
+     * A redirect target outside the crawl's scope; or a URL whose host name the address guard refused when it
+     * resolved (only to special-purpose addresses, and not a seed's host and port: the link check's private-address
+     * rule, met at DNS time), without a connection.
+     */
     OUT_OF_SCOPE,
     /**
      * The host could not be reached (did not resolve, refused the connection, connecting timed out, TLS failed),

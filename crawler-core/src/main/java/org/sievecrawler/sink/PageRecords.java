@@ -1,5 +1,6 @@
 package org.sievecrawler.sink;
 
+import org.sievecrawler.fetch.FailureKind;
 import org.sievecrawler.fetch.FetchResult;
 import org.sievecrawler.parse.ParsedPage;
 import org.sievecrawler.sieve.PendingUrl;
@@ -101,12 +102,14 @@ public final class PageRecords {
 
     /**
      * A fetch that failed for good: {@link Outcome#HTTP_ERROR} for a status (a 503 retried too often),
-     * {@link Outcome#UNREACHABLE} for a host that could not be reached, else {@link Outcome#ERROR}; the error is the
+     * {@link Outcome#UNREACHABLE} for a host that could not be reached, {@link Outcome#OUT_OF_SCOPE} for a host the
+     * address guard refused (the link check's rule, met at DNS time), else {@link Outcome#ERROR}; the error is the
      * failure's detail followed by {@code giveUp} (the attempts made and why no more, or "").
      */
     public static PageRecord failure(PendingUrl task, FetchResult.Failure failure, String giveUp) {
         Outcome outcome = failure.status() >= 400 ? Outcome.HTTP_ERROR
-                : failure.kind().unreachable() ? Outcome.UNREACHABLE : Outcome.ERROR;
+                : failure.kind().unreachable() ? Outcome.UNREACHABLE
+                : failure.kind() == FailureKind.PRIVATE_ADDRESS ? Outcome.OUT_OF_SCOPE : Outcome.ERROR;
         return new PageRecord(task.url(), failure.status(), outcome, null, task.depth(), 0, failure.fetchMillis(), 0,
                 null, null, task.referrer(), failure.detail() + giveUp, false);
     }

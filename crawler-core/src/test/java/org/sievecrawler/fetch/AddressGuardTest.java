@@ -38,6 +38,11 @@ class AddressGuardTest {
             .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(20))
             .withAllowPrivateAddresses(false);
 
+    /** A fetcher behind {@code guard} whose connections {@code sockets} records (and never makes). */
+    private static HttpFetcher watched(AddressGuard guard, RecordingSockets sockets) {
+        return new HttpFetcher(CONFIG, LimitsConfig.defaults(), guard, Clock.systemUTC(), false, sockets);
+    }
+
     /** Resolves every host to the same fixed addresses, without touching the network. */
     private static Dns resolvingTo(String... addresses) {
         return host -> {
@@ -160,8 +165,7 @@ class AddressGuardTest {
         RecordingSockets sockets = new RecordingSockets();
         AddressGuard guard = new AddressGuard(resolving(names), false, Set.of("seed.example:8080"));
 
-        try (HttpFetcher fetcher = new HttpFetcher(CONFIG, LimitsConfig.defaults(), guard, Clock.systemUTC(), false,
-                sockets)) {
+        try (HttpFetcher fetcher = watched(guard, sockets)) {
             assertThat(refusedAddressOf).hasSizeGreaterThan(60);
             for (Map.Entry<String, String> refused : refusedAddressOf.entrySet()) {
                 for (String url : List.of("http://" + refused.getKey() + "/", literalUrl(refused.getValue()))) {
@@ -182,13 +186,34 @@ class AddressGuardTest {
         }
     }
 
+    /**
+     * Issue 24: robots.txt of a host name that resolves only to loopback and is not a seed's. The guard refuses it
+     * before any connection, as it refuses each of the host's pages: robots.txt is unavailable (nothing to obey), so
+     * the pages are not held back as robots-disallowed but each refused by the guard itself.
+     */
+    @Test
+    void treatsTheRobotsOfAHostResolvingOnlyToLoopbackAsUnavailable() {
+        RecordingSockets sockets = new RecordingSockets();
+        AddressGuard guard = new AddressGuard(resolvingTo("127.0.0.1"), false, Set.of("seed.example:8080"));
+
+        try (HttpFetcher fetcher = watched(guard, sockets)) {
+            RobotsResponse robots = fetcher.fetchRobots("http://intranet.example:8080/robots.txt");
+
+            assertThat(robots.failure()).isEqualTo(FailureKind.PRIVATE_ADDRESS);
+            assertThat(robots.unavailable()).as(robots.toString()).isTrue();
+            assertThat(robots.error()).isEqualTo("robots.txt http://intranet.example:8080/robots.txt not fetched:"
+                    + " host \"intranet.example\" resolves only to addresses a crawl may not reach: 127.0.0.1"
+                    + " (127.0.0.0/8 loopback); set fetch.allow-private-addresses to crawl them");
+            assertThat(sockets.connects).isEmpty();
+        }
+    }
+
     @Test
     void letsASeedsHostReachARefusedAddressOnlyOnTheSeedsPort() {
         RecordingSockets sockets = new RecordingSockets();
         AddressGuard guard = new AddressGuard(resolvingTo("10.0.0.5"), false, Set.of("intranet.example:8080"));
 
-        try (HttpFetcher fetcher = new HttpFetcher(CONFIG, LimitsConfig.defaults(), guard, Clock.systemUTC(), false,
-                sockets)) {
+        try (HttpFetcher fetcher = watched(guard, sockets)) {
             FetchResult otherPort = fetcher.fetch("http://intranet.example:6379/");
             assertThat(otherPort).isInstanceOfSatisfying(FetchResult.Failure.class, f -> {
                 assertThat(f.kind()).isEqualTo(FailureKind.PRIVATE_ADDRESS);
@@ -208,8 +233,7 @@ class AddressGuardTest {
         RecordingSockets sockets = new RecordingSockets();
         AddressGuard guard = new AddressGuard(resolvingTo(), false, Set.of("127.0.0.1:8080", "[::1]:8080"));
 
-        try (HttpFetcher fetcher = new HttpFetcher(CONFIG, LimitsConfig.defaults(), guard, Clock.systemUTC(), false,
-                sockets)) {
+        try (HttpFetcher fetcher = watched(guard, sockets)) {
             assertThat(fetcher.fetch("http://127.0.0.1:9090/")).isInstanceOfSatisfying(FetchResult.Failure.class,
                     f -> assertThat(f.detail()).isEqualTo("host \"127.0.0.1\" is in 127.0.0.0/8 loopback and"
                             + " 127.0.0.1:9090 is not a seed's host and port; set fetch.allow-private-addresses to"

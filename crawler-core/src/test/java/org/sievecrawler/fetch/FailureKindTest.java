@@ -21,4 +21,14 @@ class FailureKindTest {
         assertThat(FailureKind.REFUSED.unreachableReason()).isEqualTo("connection refused");
         assertThat(FailureKind.TIMEOUT.unreachableReason()).isNull();
     }
+
+    @Test
+    void givesTheDetailOfATlsFailureAsTheReasonTheHostIsUnreachableSinceItSaysWhatToDo() {
+        String detail = "TLS handshake failed: unable to find a valid certification path; to trust a private CA set"
+                + " fetch.trust-store";
+
+        assertThat(FailureKind.TLS.unreachableReason(detail)).isEqualTo(detail);
+        assertThat(FailureKind.REFUSED.unreachableReason("connect to 127.0.0.1:9 refused"))
+                .isEqualTo("connection refused");
+    }
 }

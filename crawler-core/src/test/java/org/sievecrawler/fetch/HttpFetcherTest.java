@@ -527,6 +527,44 @@ class HttpFetcherTest {
         }
     }
 
+    /**
+     * Issue 24: a robots.txt redirect to {@code http://0x7f.1:PORT/}, a form of 127.0.0.1 that neither OkHttp nor the
+     * JDK reads as an address, so the name does not resolve. The redirect leads nowhere: robots.txt is unavailable,
+     * and the failure is not the seed host's, which answered.
+     */
+    @Test
+    void treatsARobotsRedirectToANameThatDoesNotResolveAsUnavailable() {
+        String target = "http://0x7f.1:" + server.port() + "/";
+        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301).withHeader("Location", target)));
+
+        RobotsResponse robots = fetcher.fetchRobots(url("/robots.txt"));
+
+        assertThat(robots.unavailable()).as(robots.toString()).isTrue();
+        assertThat(robots.hostUnreachable(url("/robots.txt"))).isFalse();
+        assertThat(robots.error()).startsWith("robots.txt redirect from " + url("/robots.txt") + " to " + target
+                + " leads nowhere: host \"0x7f.1\" did not resolve");
+    }
+
+    /**
+     * A robots.txt redirect to another host that refuses the connection: robots.txt could not be fetched (RFC 9309
+     * 2.3.1.4: disallowed until it can be), but the seed's host answered, so it is not the one unreachable.
+     */
+    @Test
+    void blamesAnUnreachableRobotsRedirectTargetNotTheHostThatRedirected() throws IOException {
+        int port = closedPort();
+        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301)
+                .withHeader("Location", "http://127.0.0.1:" + port + "/robots.txt")));
+
+        try (HttpFetcher open = new HttpFetcher(CONFIG.withAllowPrivateAddresses(true), LIMITS, SEED_HOSTS)) {
+            RobotsResponse robots = open.fetchRobots(url("/robots.txt"));
+
+            assertThat(robots.failure()).isEqualTo(FailureKind.REFUSED);
+            assertThat(robots.unavailable()).isFalse();
+            assertThat(robots.hostUnreachable(url("/robots.txt"))).as("the seed's host answered").isFalse();
+            assertThat(robots.hostUnreachable("http://127.0.0.1:" + port + "/robots.txt")).isTrue();
+        }
+    }
+
     @Test
     void capsTheRobotsBodyAt500KiB() {
         server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(200)
@@ -557,6 +595,7 @@ class HttpFetcherTest {
         assertThat(robots.status()).isZero();
         assertThat(robots.error()).isEqualTo("connect to 127.0.0.1:" + port + " refused");
         assertThat(robots.failure()).isEqualTo(FailureKind.REFUSED);
+        assertThat(robots.hostUnreachable("http://127.0.0.1:" + port + "/robots.txt")).isTrue();
     }
 
     @Test

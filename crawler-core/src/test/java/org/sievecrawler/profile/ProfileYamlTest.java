@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import okhttp3.tls.HeldCertificate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,7 +39,7 @@ class ProfileYamlTest {
 
         assertThat(yaml).contains("  threads: 16\n", "  call-timeout: 1m\n", "  max-page-bytes: 10MB\n",
                 "  on-overflow: warn\n", "  robots-retry: 30s\n", "  include: []\n", "  follow-nofollow: false\n",
-                "  proxy: none\n", "  headers: []\n");
+                "  proxy: none\n", "  headers: []\n", "  trust-store: none\n");
         assertThat(keys(yaml)).containsExactlyElementsOf(keys(Files.readString(DEFAULT_YAML)));
     }
 
@@ -64,6 +65,19 @@ class ProfileYamlTest {
                 "  accept: [text/html, application/xhtml+xml]\n",
                 "  user-agent: \"SieveCrawler/0.1 (+https://github.com/sievecrawler/sievecrawler)\"\n",
                 "  # Fetcher threads, 1 to 1024. Default: 16\n");
+    }
+
+    @Test
+    void writesTheTrustStoreAsItsPathAndReadsItsCertificatesBackEqual() throws Exception {
+        HeldCertificate ca = new HeldCertificate.Builder().certificateAuthority(0).commonName("Yaml test CA").build();
+        Path pem = Files.writeString(dir.resolve("private ca.pem"), ca.certificatePem());
+        CrawlProfile profile = new ProfileOverrides().set("fetch.trust-store=" + pem).applyTo(CrawlProfile.defaults());
+
+        String yaml = ProfileYaml.write(profile);
+
+        assertThat(profile.fetch().trustStore().certificates()).containsExactly(ca.certificate());
+        assertThat(yaml).contains("  trust-store: \"" + pem + "\"\n");
+        assertThat(roundTrip(profile)).isEqualTo(profile);
     }
 
     @Test

@@ -2,6 +2,8 @@ package org.sievecrawler.progress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -21,5 +23,15 @@ class ProgressLineTest {
         ProgressLine line = new ProgressLine(120, rate, average, 8, 200, 0.0002, 0.003, 1, 1, 1, 0, 0, 0, 512_000, 480);
 
         assertThat(line.toString()).startsWith("fetched=120 " + fields + " queued=8 ");
+    }
+
+    @Test
+    void aClusterProcessLineCountsItsBadRecordsAndASingleNodeLineHasNone() {
+        ProgressLine single = new ProgressLine(120, 3, 3, 8, 200, 0, 0, 1, 1, 1, 0, 0, 4, 512_000, 480);
+        ProgressLine cluster = new ProgressLine(120, 3, 3, 8, 200, 0, 0, 1, 1, 1, 0, 0, 4, 512_000, 480,
+                OptionalLong.of(9));
+
+        assertThat(single.toString()).contains(" robots-refused=4 bytes=500KB ").doesNotContain("bad-records");
+        assertThat(cluster.toString()).contains(" robots-refused=4 bad-records=9 bytes=500KB ");
     }
 }

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +45,17 @@ class ProgressLogTest {
         assertThat(json.get("robotsRefused").asLong()).isEqualTo(7);
         assertThat(json.get("bytes").asLong()).isEqualTo(512_000);
         assertThat(json.get("elapsed").asLong()).isEqualTo(9);
+        assertThat(json.has("badRecords")).as("a single-node crawl reads no records").isFalse();
+    }
+
+    @Test
+    void aClusterProcessLineHasItsBadRecordsAfterRobotsRefused() throws Exception {
+        ProgressLine line = new ProgressLine(120, 25.456, 20.0, 8, 200, 0.0002, 0.003, 2, 3, 4, 5, 6, 7, 512_000, 9,
+                OptionalLong.of(11));
+
+        String json = ProgressLog.json(line, Instant.parse("2026-11-23T19:34:05Z"));
+
+        assertThat(json).contains("\"robotsRefused\":7,\"badRecords\":11,\"bytes\":512000");
     }
 
     @Test

@@ -22,8 +22,12 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.sievecrawler.Crawler;
+import org.sievecrawler.escape.Json;
 import org.sievecrawler.fixtures.FixtureSite;
+import org.sievecrawler.fixtures.HostileText;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.OutputConfig;
@@ -34,7 +38,9 @@ import org.sievecrawler.sieve.OverflowPolicy;
 
 /**
  * The report a crawl writes at its end, opened in headless Chromium: its script ran without errors and drew every
- * chart its data called for, on canvases with pixels painted; a screenshot goes to target/report-screenshot.png. Skipped, saying why,
+ * chart its data called for, on canvases with pixels painted; a screenshot goes to target/report-screenshot.png. The
+ * same with each text of the payload table /escape/script-data.tsv in every text of the crawl's files: the page is
+ * intact, all charts are drawn, the text is shown as text, and none of it runs. Skipped, saying why,
  * when no Chromium is found (PATH: chromium, chromium-browser, google-chrome; or the CHROMIUM variable); .ci/run
  * installs Debian's chromium when it can.
  */
@@ -59,12 +65,14 @@ class CrawlReportChromiumTest {
         Map<String, String> pages = new TreeMap<>(FixtureSite.linkedPages(60));
         site.pages(pages);
         site.page("/index.html", FixtureSite.linkPage("with errors", "/", "/missing", "/broken", "/forbidden",
-                "/c1"));
+                "/c1", "/to-nowhere"));
         for (int i = 1; i <= 5; i++) { // a chain, for the depth histogram
             site.page("/c" + i, FixtureSite.linkPage("c" + i, "/c" + (i + 1)));
         }
         site.respond("/broken", aResponse().withStatus(500));
         site.respond("/forbidden", aResponse().withStatus(403));
+        // the page: its error text puts "<!--<script>" in the report's data, which swallowed the page
+        site.redirect("/to-nowhere", 302, "http://a b/<!--<script>");
         CrawlProfile profile = CrawlProfile.defaults()
                 .withSeeds(List.of(site.url("/index.html"), "http://localhost:" + site.port() + "/p30"))
                 .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ofMillis(20))
@@ -79,6 +87,7 @@ class CrawlReportChromiumTest {
         Path report = out.resolve("report.html");
         assertThat(report).exists();
         assertThat(Files.readAllLines(out.resolve("progress.jsonl"))).isNotEmpty();
+        assertThat(Files.readString(out.resolve("pages.jsonl"))).contains("http://a b/<!--<script>");
         String dom = run(chromium, "--dump-dom", report.toUri().toString());
         Map<String, String> attributes = htmlAttributes(dom);
         assertThat(attributes).doesNotContainKey("data-errors");
@@ -95,6 +104,28 @@ class CrawlReportChromiumTest {
         byte[] png = Files.readAllBytes(screenshot);
         assertThat(png.length).isGreaterThan(20_000); // charts, not a blank page
         assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
+    }
+
+    @ParameterizedTest
+    @MethodSource("org.sievecrawler.fixtures.HostileText#scriptData")
+    void aReportWhoseTextsAreMadeToBreakItDrawsAllItsChartsAndRunsNoneOfThem(HostileText.ScriptData row)
+            throws Exception {
+        Path chromium = chromium().orElse(null);
+        Assumptions.assumeTrue(chromium != null, "no Chromium found on PATH (chromium, chromium-browser,"
+                + " google-chrome) nor in $CHROMIUM: `apt-get install -y chromium` (.ci/run does it as root)");
+        HostileCrawlFolder.write(out, row.text());
+
+        String dom = run(chromium, "--dump-dom", CrawlReport.write(out).toUri().toString());
+
+        Map<String, String> attributes = htmlAttributes(dom);
+        assertThat(attributes).as("no script error, no injected code ran").doesNotContainKeys("data-errors",
+                "data-injected");
+        String charts = String.valueOf(HostileCrawlFolder.CHARTS);
+        assertThat(attributes).containsEntry("data-charts-expected", charts).containsEntry("data-charts", charts)
+                .containsEntry("data-charts-painted", charts);
+        assertThat(dom).as("the end reason shown as text").contains("ended: <b>" + Json.wellFormed(row.text())
+                .replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\u00a0", "&nbsp;") + "</b>");
+        assertThat(dom).doesNotContain("<img");
     }
 
     /** The data- attributes the page's script set on its html element. */

@@ -8,9 +8,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.ByteBuffer;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.sievecrawler.escape.Json;
+import org.sievecrawler.fixtures.HostileText;
 import org.sievecrawler.input.InputFile;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
@@ -115,6 +122,50 @@ class CrawlReportTest {
         assertThat(html).doesNotContain("</script><script>alert(1)");
         assertThat(data(html).get("errors").get(0).get(0).asText())
                 .isEqualTo("error: </script><script>alert(1)</script>");
+    }
+
+    @ParameterizedTest
+    @MethodSource("org.sievecrawler.fixtures.HostileText#scriptData")
+    void theDataHoldsNoCharacterTheHtmlParserReadsWhateverTheCrawlsTextsAre(HostileText.ScriptData row)
+            throws Exception {
+        HostileCrawlFolder.write(dir, row.text());
+
+        String html = Files.readString(CrawlReport.write(dir), StandardCharsets.UTF_8);
+
+        String open = "<script id=\"report-data\" type=\"application/json\">";
+        int start = html.indexOf(open) + open.length();
+        String data = html.substring(start, html.indexOf("</script>", start));
+        assertThat(data).doesNotContain("<", ">", "&", "\u2028", "\u2029");
+        assertThat(html.substring(start + data.length())).startsWith("</script>\n<script>// Draws report.html");
+        JsonNode json = data(html);
+        String text = Json.wellFormed(row.text());
+        String error = "error: " + text;
+        assertThat(json.get("errors").get(0).get(0).asText()).isEqualTo(error.length() > PageTally.MAX_ERROR_CHARS
+                ? error.substring(0, PageTally.MAX_ERROR_CHARS) + "…" : error);
+        assertThat(json.get("summary").get("endReason").asText()).isEqualTo(text);
+        assertThat(json.get("summary").get("unreachableHosts").get(0).get("reason").asText()).isEqualTo(text);
+        assertThat(json.get("summary").get("linkRejections").get(text).asLong()).isEqualTo(1);
+        assertThat(json.get("progress").size()).isEqualTo(2);
+    }
+
+    @Test
+    void filesWithBytesThatAreNotUtf8OrUnpairedSurrogatesAreReportedAsValidUtf8() throws Exception {
+        HostileCrawlFolder.write(dir, "\ud800x");
+        byte[] bad = "{\"url\":\"http://d.test/\",\"outcome\":\"error\",\"error\":\"\\uDC00 \u00ff\u00ed\u00a0\u0080\"}\n"
+                .getBytes(StandardCharsets.ISO_8859_1);
+        Files.write(dir.resolve("pages.jsonl"), bad, java.nio.file.StandardOpenOption.APPEND);
+        Files.write(dir.resolve("progress.jsonl"), "{\"fetched\":4,\"note\":\"\u00ff\"}\n"
+                .getBytes(StandardCharsets.ISO_8859_1), java.nio.file.StandardOpenOption.APPEND);
+
+        byte[] report = Files.readAllBytes(CrawlReport.write(dir));
+
+        StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(report));
+        JsonNode json = data(new String(report, StandardCharsets.UTF_8));
+        assertThat(json.get("records").asLong()).isEqualTo(4);
+        assertThat(json.get("unreadableLines").asLong()).isZero();
+        assertThat(json.get("summary").get("endReason").asText()).isEqualTo("\ufffdx");
+        assertThat(json.get("progress").size()).isEqualTo(3);
+        assertThat(json.toString()).doesNotContain("\\uD8", "\\uDC", "\\ud8", "\\udc");
     }
 
     @Test

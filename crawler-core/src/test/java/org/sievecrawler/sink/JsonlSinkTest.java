@@ -8,10 +8,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.sievecrawler.fixtures.HostileText;
 
 /** pages.jsonl: written whole lines at once, read back field for field, from any line start. */
 class JsonlSinkTest {
@@ -105,6 +111,47 @@ class JsonlSinkTest {
         assertThatThrownBy(() -> JsonlSink.readSkipping(pages, record -> { })).isInstanceOf(IOException.class)
                 .hasMessage(pages + ": not a regular file (a character device, such as /dev/zero); pages.jsonl must"
                         + " be one");
+    }
+
+    @ParameterizedTest
+    @MethodSource("org.sievecrawler.fixtures.HostileText#unpairedSurrogates")
+    void anUnpairedSurrogateIsWrittenAsTheReplacementCharacterInValidUtf8(HostileText.Surrogates row)
+            throws IOException {
+        Path pages = dir.resolve("pages.jsonl");
+        try (JsonlSink sink = JsonlSink.open(pages)) {
+            sink.accept(record(row.text()));
+        }
+
+        strictUtf8(Files.readAllBytes(pages)); // throws if it is not
+        assertThat(read(pages, 0)).containsExactly(record(row.wellFormed()));
+    }
+
+    @Test
+    void linesThatAreNotUtf8OrHoldTheEscapeOfAnUnpairedSurrogateAreReadAndOffsetsStayExact() throws IOException {
+        Path pages = dir.resolve("pages.jsonl");
+        byte[] notUtf8 = ("{\"url\":\"http://a.test/\",\"outcome\":\"fetched\",\"title\":\"a\u00ff\u00ed\u00a0\u0080b"
+                + "\"}\n{\"url\":\"http://b.test/\",\"outcome\":\"fetched\",\"title\":\"\\uD800x\"}\n")
+                .getBytes(StandardCharsets.ISO_8859_1); // 0xFF, and ED A0 80: a surrogate in CESU-8
+        Files.write(pages, notUtf8);
+        Files.writeString(pages, "{\"url\":\"http://c.test/\"}\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+
+        List<PageRecord> records = new ArrayList<>();
+        assertThatThrownBy(() -> JsonlSink.read(pages, 0, records::add)).isInstanceOf(IOException.class)
+                .hasMessageContaining("at byte " + notUtf8.length).hasMessageContaining("no outcome");
+        assertThat(records).hasSize(2);
+        assertThat(records.get(0).title()).matches("a\ufffd+b"); // as many as the JDK's decoder makes
+        assertThat(records.get(1).title()).isEqualTo("\ud800x");
+    }
+
+    /** A record whose every text field is {@code text}. */
+    private static PageRecord record(String text) {
+        return new PageRecord("http://a.test/" + text, 200, Outcome.FETCHED, text, 1, 10, 5, 0, text, text, text,
+                text, false, text, 7);
+    }
+
+    private static void strictUtf8(byte[] bytes) throws CharacterCodingException {
+        StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
     }
 
     private static List<PageRecord> read(Path pages, long from) throws IOException {

@@ -87,4 +87,14 @@ class PageRecordsTest {
         assertThat(PageRecords.failure(TASK, refused, "").outcome()).isEqualTo(Outcome.UNREACHABLE);
         assertThat(PageRecords.failure(TASK, lost, "").outcome()).isEqualTo(Outcome.ERROR);
     }
+
+    /** The address guard's refusal at DNS time is the link check's rule caught later: the same outcome. */
+    @Test
+    void recordsAPageTheAddressGuardRefusedAsOutOfScope() {
+        FetchResult.Failure refused = new FetchResult.Failure(FailureKind.PRIVATE_ADDRESS, 0, "host \"intranet.test\""
+                + " resolves only to addresses a crawl may not reach: 127.0.0.1 (127.0.0.0/8 loopback)", null, 0);
+
+        assertThat(PageRecords.failure(TASK, refused, "")).extracting(PageRecord::outcome, PageRecord::error)
+                .containsExactly(Outcome.OUT_OF_SCOPE, refused.detail());
+    }
 }

@@ -1,0 +1,53 @@
+package org.sievecrawler.report;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.sievecrawler.checkpoint.CrawlFolder;
+import org.sievecrawler.progress.CrawlSummary;
+import org.sievecrawler.progress.ProgressLine;
+import org.sievecrawler.progress.ProgressLog;
+import org.sievecrawler.sink.JsonlSink;
+import org.sievecrawler.sink.Outcome;
+import org.sievecrawler.sink.PageRecord;
+
+/**
+ * A crawl's output folder written by the crawler's own writers, with one text in every place of pages.jsonl and
+ * summary.json the report shows (titles, errors, the end reason, an unreachable host's reason, a link rejection's and
+ * a fallback's reason) and enough of everything else for each of the report's 7 charts: outcomes, statuses, depths,
+ * two hosts, errors, and progress lines.
+ */
+final class HostileCrawlFolder {
+    /** The charts the report of such a folder draws: all of them. */
+    static final int CHARTS = 7;
+
+    private HostileCrawlFolder() {
+    }
+
+    /** Writes the folder's pages.jsonl, summary.json and progress.jsonl into {@code dir}, with {@code text}. */
+    static void write(Path dir, String text) throws IOException {
+        try (JsonlSink pages = JsonlSink.open(dir.resolve(CrawlFolder.PAGES))) {
+            pages.accept(page("http://a.test/", 200, Outcome.FETCHED, 0, text, null));
+            pages.accept(page("http://a.test/x", 0, Outcome.ERROR, 1, null, text));
+            pages.accept(page("http://b.test/y", 404, Outcome.HTTP_ERROR, 2, text, text + " (2)"));
+        }
+        Instant start = Instant.parse("2026-01-01T00:00:00Z");
+        try (ProgressLog progress = ProgressLog.append(dir.resolve(CrawlFolder.PROGRESS),
+                Clock.fixed(start.plusSeconds(1), ZoneOffset.UTC))) {
+            progress.accept(new ProgressLine(1, 1, 1, 2, 3, 0.001, 0, 2, 1, 2, 1, 0, 0, 1000, 1));
+            progress.accept(new ProgressLine(3, 2, 1.5, 0, 3, 0.002, 0, 2, 0, 2, 1, 0, 0, 3000, 2));
+        }
+        new CrawlSummary(start, Duration.ofSeconds(2), text, 3, 2, 2, 3000,
+                Map.of("fetched", 1L, "error", 1L, "http-error", 1L), Map.of(200, 1L, 404, 1L), Map.of(text, 1L),
+                1000, 3, 0.002, 0, new CrawlSummary.Parsing(1, 1, Map.of(text, 1L)), 1, 0, 0,
+                Map.of("http://c.test", text), 0).writeTo(dir.resolve(CrawlFolder.SUMMARY));
+    }
+
+    private static PageRecord page(String url, int status, Outcome outcome, int depth, String title, String error) {
+        return new PageRecord(url, status, outcome, "text/html", depth, 100, 5, 0, title, null, null, error, false);
+    }
+}
