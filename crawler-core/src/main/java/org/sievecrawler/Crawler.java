@@ -18,6 +18,7 @@ import org.sievecrawler.checkpoint.Checkpointer;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.checkpoint.CrawlStart;
+import org.sievecrawler.frontier.CompletedUrls;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
@@ -172,9 +173,10 @@ public final class Crawler {
      * pages.jsonl and the counters as the crawl left them. The lock is released if the crawl is refused.
      *
      * @param restored the checkpoint a resume goes on from, null for a new crawl
+     * @param recorded the URLs pages.jsonl records after that checkpoint (none for a new crawl)
      */
     private record Claim(Instant startedAt, CrawlLock lock, Seeds seeds, CheckpointStore checkpoints,
-            Checkpoint restored) {
+            Checkpoint restored, CompletedUrls recorded) {
     }
 
     private Claim claim(Path out, Runnable claimed) throws CrawlException, CheckpointException, IOException {
@@ -199,10 +201,9 @@ public final class Crawler {
                 case RESUME -> restored = folder.goOn(profile.limits().maxPages());
             }
             claimed.run();
-            if (restored != null) { // pages.jsonl and the counters as the crawl left them
-                folder.restorePages(restored, stats);
-            }
-            return new Claim(startedAt, lock, seeds, checkpoints, restored);
+            CompletedUrls recorded = restored == null ? CompletedUrls.none() // pages.jsonl and the counters as
+                    : folder.restorePages(restored, stats);                  // the crawl left them
+            return new Claim(startedAt, lock, seeds, checkpoints, restored, recorded);
         } catch (CrawlException | CheckpointException | IOException | RuntimeException e) {
             try {
                 lock.close();
@@ -220,7 +221,7 @@ public final class Crawler {
     private CrawlSummary crawl(Path out, Claim claim, Fetching fetching) throws CrawlException, CheckpointException,
             IOException {
         Checkpoint restored = claim.restored();
-        try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), restored, fetching.recorder())) {
+        try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), claim, fetching.recorder())) {
             Checkpointer checkpointer = new Checkpointer(claim.checkpoints(), frontier, state -> new Checkpoint(
                     Checkpoint.State.RUNNING, null, profile, state, stats.snapshot(), pagesLength(fetching)));
             if (restored == null) {
@@ -266,17 +267,18 @@ public final class Crawler {
     }
 
     /**
-     * The frontier in {@code dir}: new, or as the checkpoint {@code restored} left it with the journal after it
-     * replayed.
+     * The frontier in {@code dir}: new, or as the checkpoint the claim restored left it with the journal after it
+     * replayed (a completion whose record pages.jsonl lost is fetched again).
      */
-    private Frontier openFrontier(Path dir, Checkpoint restored, Frontier.Recorder recorder)
+    private Frontier openFrontier(Path dir, Claim claim, Frontier.Recorder recorder)
             throws CheckpointException, IOException {
         Frontier.Settings settings = Frontier.Settings.of(profile, dir);
-        if (restored == null) {
+        if (claim.restored() == null) {
             return Frontier.create(settings, clock, recorder);
         }
         try {
-            return Frontier.resume(settings, clock, recorder, restored.frontier());
+            return Frontier.resume(settings, clock, recorder, claim.restored().frontier(),
+                    claim.recorded()::contains);
         } catch (CorruptFilterException e) {
             throw new CheckpointException(e.getMessage(), e);
         }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
@@ -60,7 +61,9 @@ import org.slf4j.LoggerFactory;
  * host's politeness delay and connection limit, robots.txt and traps apply as to any request, and it takes the host's
  * sitemap budget ({@code scope.max-sitemaps-per-host}) instead of its pages'. Its body is read up to
  * {@code scope.max-sitemap-bytes} whatever its Content-Type, and read in the fetcher thread ({@link #readSitemap}),
- * not parsed as HTML.
+ * not parsed as HTML. So that sitemaps of that size cannot fill the heap, only so many are fetched and read at once
+ * ({@link #sitemapsAtOnce}: one per 8 times {@code scope.max-sitemap-bytes} of heap, at least one); a fetcher with
+ * another sitemap waits for a slot, holding its lease.
  *
  * <p>With WARC output on, every exchange the fetcher captured (pages, redirects, error pages, retried attempts,
  * robots.txt) goes to the archive from the thread that fetched it, after the host's slot is released; the page's
@@ -88,6 +91,13 @@ final class FetchWorker {
     /** Fetched pages that may wait for a parse thread, per core, and their bytes at most (see {@link ParsePool}). */
     private static final int PARSE_BACKLOG_PAGES_PER_CORE = 32;
     private static final long PARSE_BACKLOG_BYTES = 32L << 20;
+    /**
+     * The share of the heap sitemaps may take while fetched and read, as a divisor: a sitemap costs up to about twice
+     * its bytes at once (its body, and the copy made when the body is read in; its URLs are bounded by
+     * {@link SitemapReader#MAX_URLS}), so {@code heap / (8 * scope.max-sitemap-bytes)} of them at once, at least one,
+     * take at most a quarter of the heap: one at once under {@code -Xmx256m} at 50 MB, ten under {@code -Xmx4g}.
+     */
+    private static final int SITEMAP_HEAP_SHARE = 8;
 
     private final Settings settings;
     private final LeaseSource frontier;
@@ -101,6 +111,8 @@ final class FetchWorker {
     private final AtomicLong pagesTaken;
     private final ParsePool parsers;
     private final SitemapReader sitemaps;
+    /** Sitemaps being fetched and read now, at most {@link #sitemapsAtOnce}; the others wait for a slot. */
+    private final Semaphore sitemapSlots;
     /** An Error a parse thread met; the fetchers pass it on, which ends the crawl. */
     private final AtomicReference<Error> fatal = new AtomicReference<>();
     private final AtomicReference<IOException> parseFailure = new AtomicReference<>();
@@ -138,6 +150,13 @@ final class FetchWorker {
         int cores = Runtime.getRuntime().availableProcessors();
         this.parsers = new ParsePool(cores, PARSE_BACKLOG_PAGES_PER_CORE * cores, PARSE_BACKLOG_BYTES);
         this.sitemaps = new SitemapReader(settings.maxSitemapBytes());
+        this.sitemapSlots = new Semaphore(sitemapsAtOnce(Runtime.getRuntime().maxMemory(),
+                settings.maxSitemapBytes()));
+    }
+
+    /** How many sitemaps are fetched and read at once in a heap of {@code maxHeap} bytes (see {@link #SITEMAP_HEAP_SHARE}). */
+    static int sitemapsAtOnce(long maxHeap, long maxSitemapBytes) {
+        return (int) Math.max(1, Math.min(1024, maxHeap / SITEMAP_HEAP_SHARE / maxSitemapBytes));
     }
 
     /**
@@ -212,8 +231,27 @@ final class FetchWorker {
             lease.complete(refused.get());
             return;
         }
-        FetchResult result = task.isSitemap() ? fetcher.fetch(task.url(), settings.maxSitemapBytes())
-                : fetcher.fetch(task.url());
+        if (!task.isSitemap()) {
+            fetched(lease, fetcher.fetch(task.url()));
+            return;
+        }
+        try {
+            sitemapSlots.acquire(); // held from the request until its URLs are admitted: the body is garbage then
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            lease.putBack();
+            return;
+        }
+        try {
+            fetched(lease, fetcher.fetch(task.url(), settings.maxSitemapBytes()));
+        } finally {
+            sitemapSlots.release();
+        }
+    }
+
+    /** The steps of {@link #handle} after the fetch. */
+    private void fetched(PageLease lease, FetchResult result) throws IOException {
+        PendingUrl task = lease.task();
         if (result instanceof FetchResult.Failure failure) {
             handleFailure(lease, failure);
             return;
@@ -332,11 +370,15 @@ final class FetchWorker {
             done(lease, PageRecords.unreadableSitemap(task, page, e.getMessage()), at, List.of());
             return;
         }
+        if (content.cut()) {
+            LOG.info("sitemap {} lists {} URLs, more than the {} a sitemap may list: the first {} are read", task.url(),
+                    content.listed(), SitemapReader.MAX_URLS, content.found());
+        }
         List<PendingUrl> found = accepted(pages.listed(task.url(), content.pages(), task.depth() + 1),
                 url -> PendingUrl.link(url, task));
         found.addAll(accepted(pages.listed(task.url(), content.sitemaps(), task.depth()),
                 url -> PendingUrl.sitemap(url, task.depth(), task.url())));
-        done(lease, PageRecords.sitemap(task, page, content.found()), at, found);
+        done(lease, PageRecords.sitemap(task, page, content.found(), content.listed()), at, found);
     }
 
     /** Hands the page to the parse pool; its lease stays open (the crawl is not out of work) until it is recorded. */

@@ -32,6 +32,7 @@ import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressLog;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sink.JsonlSink;
+import org.sievecrawler.sink.PageRecord;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.warc.Archive;
 import org.sievecrawler.warc.WarcArchive;
@@ -159,9 +160,19 @@ public final class Fetching implements AutoCloseable {
         }
     }
 
-    /** Where the records of completed pages go: pages.jsonl and the counters. */
+    /** Where the records of completed pages go: pages.jsonl and the counters; synced for a checkpoint. */
     public Frontier.Recorder recorder() {
-        return output::record;
+        return new Frontier.Recorder() {
+            @Override
+            public void record(PageRecord record) throws IOException {
+                output.record(record);
+            }
+
+            @Override
+            public void sync() throws IOException {
+                pages.sync();
+            }
+        };
     }
 
     /** The live counters. */

@@ -1,6 +1,5 @@
 package org.sievecrawler.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +9,7 @@ import org.sievecrawler.cluster.ClusterAdmin;
 import org.sievecrawler.cluster.ClusterException;
 import org.sievecrawler.cluster.ClusterTopics;
 import org.sievecrawler.cluster.FrontierProducer;
+import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.sieve.PendingUrl;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -68,9 +68,8 @@ final class ClusterSeedCommand implements Callable<Integer> {
         if (seedFile != null) {
             try {
                 seeds.addFile(seedFile);
-            } catch (IOException e) {
-                return cluster.usage("--seeds " + seedFile + ": cannot read the seed file ("
-                        + CrawlCommand.describe(e) + ")");
+            } catch (InputFileException e) {
+                return cluster.usage("--seeds " + seedFile + ": " + e.reason());
             }
         }
         seeds.problems().forEach(err::println);

@@ -1,6 +1,5 @@
 package org.sievecrawler.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.sievecrawler.Crawler;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
+import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileException;
 import org.sievecrawler.profile.ProfileKey;
@@ -135,8 +135,8 @@ final class CrawlCommand implements Callable<Integer> {
         if (seedFile != null) {
             try {
                 seeds.addFile(seedFile);
-            } catch (IOException e) {
-                err.println("crawl: --seeds " + seedFile + ": cannot read the seed file (" + describe(e) + ")");
+            } catch (InputFileException e) {
+                err.println("crawl: --seeds " + seedFile + ": " + e.reason());
                 return CrawlerCommand.USAGE;
             }
         }
@@ -227,15 +227,5 @@ final class CrawlCommand implements Callable<Integer> {
         if (value != null) {
             given.set(option, key.name(), value);
         }
-    }
-
-    static String describe(IOException e) {
-        if (e instanceof java.nio.file.NoSuchFileException) {
-            return "no such file";
-        }
-        if (e instanceof java.nio.file.AccessDeniedException) {
-            return "permission denied";
-        }
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }

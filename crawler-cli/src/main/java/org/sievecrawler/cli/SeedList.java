@@ -1,13 +1,12 @@
 package org.sievecrawler.cli;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.sievecrawler.input.InputFile;
+import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.UrlNormalizer;
 
@@ -15,7 +14,8 @@ import org.sievecrawler.link.UrlNormalizer;
  * The seeds of a crawl gathered from the command's arguments and a seed file, or else from the profile, in that
  * order and without duplicates, with one problem line per seed that is not a usable http(s) URL (that seed is skipped).
  *
- * <p>A seed file has one URL per line; blank lines and lines starting with {@code #} are skipped. Not
+ * <p>A seed file has one URL per line; blank lines and lines starting with {@code #} are skipped. It is read only
+ * when it is a regular UTF-8 file of at most {@link InputFile#SEED_FILE} bytes. Not
  * thread-safe; built and read on the command's thread.
  */
 final class SeedList {
@@ -40,9 +40,14 @@ final class SeedList {
         }
     }
 
-    /** Adds the URLs of a seed file, naming bad lines by {@code FILE:LINE}. */
-    void addFile(Path file) throws IOException {
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    /**
+     * Adds the URLs of a seed file, naming bad lines by {@code FILE:LINE}.
+     *
+     * @throws InputFileException naming the file when it is not a regular UTF-8 file of at most
+     *     {@link InputFile#SEED_FILE} bytes
+     */
+    void addFile(Path file) throws InputFileException {
+        List<String> lines = InputFile.readText(file, InputFile.SEED_FILE).lines().toList();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (!line.isEmpty() && !line.startsWith("#")) {

@@ -8,6 +8,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.sievecrawler.input.InputFile;
+import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.warc.WarcListing;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,6 +50,12 @@ final class WarcLsCommand implements Callable<Integer> {
         if (Files.isDirectory(file)) {
             err.println("warc ls: " + file + " is a folder; give one WARC file, e.g. "
                     + file.resolve("crawl-*.warc.gz"));
+            return CrawlerCommand.USAGE;
+        }
+        try { // a FIFO would block the listing until someone writes to it
+            InputFile.requireRegularFile(file, "a WARC file");
+        } catch (InputFileException e) {
+            err.println("warc ls: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
         boolean[] headed = {false};

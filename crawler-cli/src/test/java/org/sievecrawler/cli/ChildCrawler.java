@@ -14,10 +14,12 @@ import java.util.List;
  */
 final class ChildCrawler {
     private final Path log;
+    private final List<String> jvmOptions;
 
-    /** Children whose output goes to {@code log} (appended). */
-    ChildCrawler(Path log) {
+    /** Children whose output goes to {@code log} (appended), run with {@code jvmOptions} (e.g. -Xmx256m) too. */
+    ChildCrawler(Path log, String... jvmOptions) {
         this.log = log;
+        this.jvmOptions = List.of(jvmOptions);
     }
 
     /** Starts {@code crawler ARGS} in a child JVM on this JVM's class path. */

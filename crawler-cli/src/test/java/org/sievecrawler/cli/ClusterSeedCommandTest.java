@@ -111,7 +111,7 @@ class ClusterSeedCommandTest {
 
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).isEqualTo("cluster seed: --seeds " + dir.resolve("missing.txt")
-                + ": cannot read the seed file (no such file)" + System.lineSeparator());
+                + ": no such file" + System.lineSeparator());
     }
 
     @Test

@@ -272,8 +272,7 @@ class CrawlCommandTest {
                 dir.resolve("missing.txt").toString());
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("--seeds " + dir.resolve("missing.txt") + ": cannot read the seed file"
-                + " (no such file)");
+        assertThat(run.err()).contains("--seeds " + dir.resolve("missing.txt") + ": no such file");
     }
 
     @Test

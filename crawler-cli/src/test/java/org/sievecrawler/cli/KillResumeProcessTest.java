@@ -94,12 +94,7 @@ class KillResumeProcessTest {
 
     /** Kills {@code running} with SIGKILL once the site has received {@code requests}; the requests at the kill. */
     private int killAfter(Process running, int requests) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (crawl.site().requestCount() < requests) {
-            assertThat(running.isAlive()).as("the crawl runs until it is killed: %s", crawl.output()).isTrue();
-            assertThat(System.nanoTime()).as("%d requests in time", requests).isLessThan(deadline);
-            Thread.sleep(10);
-        }
+        crawl.awaitRequests(running, requests);
         running.destroyForcibly(); // SIGKILL
         assertThat(running.waitFor(10, TimeUnit.SECONDS)).isTrue();
         int atKill = crawl.site().requestCount();

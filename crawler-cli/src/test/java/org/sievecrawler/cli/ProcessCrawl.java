@@ -1,5 +1,7 @@
 package org.sievecrawler.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -10,6 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -82,6 +85,16 @@ final class ProcessCrawl implements BeforeEachCallback, AfterEachCallback {
         List<String> args = new ArrayList<>(command);
         args.addAll(List.of(options));
         return crawler.start(args.toArray(new String[0]));
+    }
+
+    /** Waits (up to 30 s) until the site has received {@code requests}, failing if {@code running} ends first. */
+    void awaitRequests(Process running, int requests) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (site.requestCount() < requests) {
+            assertThat(running.isAlive()).as("the crawl runs until it is killed: %s", output()).isTrue();
+            assertThat(System.nanoTime()).as("%d requests in time", requests).isLessThan(deadline);
+            Thread.sleep(10);
+        }
     }
 
     /** Everything the children have written so far. */

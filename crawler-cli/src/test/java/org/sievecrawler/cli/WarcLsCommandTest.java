@@ -43,6 +43,37 @@ class WarcLsCommandTest {
         }
     }
 
+    /**
+     * A zstd bomb: a .warc.zst of a few kilobytes whose one frame holds a record of 512 MB of zeros. The listing, in a
+     * child JVM of 64 MB of heap, checks and parses the frame as a stream (it held the frame's content whole: an
+     * OutOfMemoryError with a stack trace).
+     */
+    @Test
+    void listsAZstdFrameOfHalfAGigabyteInA64MbHeap() throws Exception {
+        Path bomb = dir.resolve("bomb.warc.zst");
+        long zeros = 512L << 20;
+        try (var zstd = new com.github.luben.zstd.ZstdOutputStream(Files.newOutputStream(bomb), 3)) {
+            zstd.write(("WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-"
+                    + "000000000001>\r\nWARC-Date: 2024-01-01T00:00:00Z\r\nWARC-Target-URI: http://a.test/zeros\r\n"
+                    + "Content-Type: application/octet-stream\r\nContent-Length: " + zeros + "\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            byte[] chunk = new byte[1 << 20];
+            for (long left = zeros; left > 0; left -= chunk.length) {
+                zstd.write(chunk);
+            }
+            zstd.write("\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        }
+        assertThat(Files.size(bomb)).isLessThan(1 << 20);
+        ChildCrawler child = new ChildCrawler(dir.resolve("child.log"), "-Xmx64m");
+
+        Process ls = child.start("warc", "ls", bomb.toString());
+
+        assertThat(ls.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as(child.output()).isTrue();
+        assertThat(ls.exitValue()).as(child.output()).isZero();
+        assertThat(child.output()).contains("resource", Long.toString(zeros), "http://a.test/zeros", "1 records")
+                .doesNotContain("OutOfMemoryError");
+    }
+
     @Test
     void listsEveryRecordOfACrawlsWarcFile() throws IOException {
         Path warc = crawlWithWarc();

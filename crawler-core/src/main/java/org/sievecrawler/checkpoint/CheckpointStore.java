@@ -30,6 +30,8 @@ import java.util.zip.CRC32C;
 import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 import org.sievecrawler.frontier.FrontierState;
+import org.sievecrawler.input.InputFile;
+import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileException;
 import org.sievecrawler.profile.ProfileLoader;
@@ -195,7 +197,7 @@ public final class CheckpointStore {
                         + manifest.get("filters.layers"));
             }
             for (int i = 0; i < layers; i++) {
-                filters.add(BloomFilter.readFrom(in));
+                filters.add(BloomFilter.readFrom(in, Files.size(filtersFile))); // a header cannot claim more
             }
         } catch (IOException e) {
             throw new CheckpointException(filtersFile + " is corrupt: " + e.getMessage(), e);
@@ -234,7 +236,7 @@ public final class CheckpointStore {
     private CrawlProfile readProfile(Manifest manifest) throws CheckpointException {
         Path file = manifest.file(PROFILE);
         try {
-            CrawlProfile profile = ProfileLoader.load(file);
+            CrawlProfile profile = ProfileLoader.load(file, InputFile.SAVED_PROFILE);
             return profile.withOutput(profile.output().withDir(crawlDir));
         } catch (ProfileException e) {
             throw new CheckpointException(file + " is not a valid profile: " + e.getMessage(), e);
@@ -252,7 +254,10 @@ public final class CheckpointStore {
         }
         Properties properties = new Properties();
         try {
-            properties.load(new StringReader(Files.readString(path, StandardCharsets.ISO_8859_1)));
+            properties.load(new StringReader(new String(InputFile.read(path, InputFile.MANIFEST),
+                    StandardCharsets.ISO_8859_1)));
+        } catch (InputFileException e) {
+            throw new CheckpointException(path + " cannot be read: " + e.reason(), e);
         } catch (IOException | IllegalArgumentException e) {
             throw new CheckpointException(path + " cannot be read: " + e.getMessage(), e);
         }

@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
  * Writes a crawl's checkpoints: {@link #write} has the {@link Frontier} copy its state (and start a new journal
  * segment) while no change is under way, with the rest of the checkpoint read in that same moment (the
  * {@code checkpoint} function, which the composition root builds: counters, pages.jsonl's length), makes the spill
- * segments durable, writes the copy with the crawl running, commits it, and then lets the frontier delete the spill
- * and journal segments the checkpoint no longer needs. {@link #every} repeats that on a thread named "checkpoint".
+ * segments and pages.jsonl durable, writes the copy with the crawl running, commits it, and then lets the frontier
+ * delete the spill and journal segments the checkpoint no longer needs. {@link #every} repeats that on a thread named
+ * "checkpoint".
  *
  * <p>Thread-safe: writes are serialized. A periodic checkpoint that fails is logged and the previous one
  * stays current (with the journal segments after it); the crawl goes on.

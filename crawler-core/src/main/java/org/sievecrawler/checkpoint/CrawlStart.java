@@ -2,8 +2,12 @@ package org.sievecrawler.checkpoint;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
+import org.sievecrawler.frontier.CompletedUrls;
+import org.sievecrawler.input.InputFile;
+import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.sink.JsonlSink;
 import org.slf4j.Logger;
@@ -13,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * What a crawl does with its output folder before it writes there: begin ({@link #begin()}, refused when an
  * earlier crawl's output is in it), begin afresh ({@link #beginAfresh()}, deleting that output), or go on from the
  * folder's checkpoint ({@link #goOn(long)}, refused when that is not possible); and, going on, pages.jsonl and the
- * counters as the crawl left them ({@link #restorePages}). Every refusal is a {@link CheckpointException} whose
- * message names the folder and the command that gets the user further.
+ * counters as the crawl left them ({@link #restorePages}, refused when records were lost that no resume could
+ * fetch again). Every refusal is a {@link CheckpointException} whose message names the folder and the command that
+ * gets the user further.
  *
  * <p>Not thread-safe; used by the crawl holding the folder's {@link CrawlLock}, before its fetchers start.
  *
@@ -96,22 +101,68 @@ public final class CrawlStart {
 
     /**
      * pages.jsonl and {@code stats} as the crawl of {@code checkpoint} left them: a partial last line a crash left
-     * is cut off (with a warning, and another when the file is shorter than at the checkpoint); the counters are
-     * the checkpoint's, plus the records written after it, which count again.
+     * is cut off (with a warning); the counters are the checkpoint's, plus the records written after it, which
+     * count again. Returns the URLs of those records: a URL the frontier journal notes completed since the
+     * checkpoint but that has no record among them lost it, and is fetched again.
+     *
+     * <p>Records written before the checkpoint are known by their bytes alone (the checkpoint keeps their number
+     * and pages.jsonl's length, not their URLs), so a pages.jsonl shorter than at the checkpoint, whose lost
+     * records no resume could fetch again, is refused, saying how many records are missing and what to do; so is
+     * a line after the checkpoint that is not a record.
+     *
+     * @throws CheckpointException naming pages.jsonl, what is wrong and what to do
+     * @throws IOException naming pages.jsonl when it cannot be read or cut
      */
-    public void restorePages(Checkpoint checkpoint, CrawlStats stats) throws IOException {
+    public CompletedUrls restorePages(Checkpoint checkpoint, CrawlStats stats) throws CheckpointException,
+            IOException {
         Path pages = dir.resolve(CrawlFolder.PAGES);
+        boolean exists = Files.exists(pages, LinkOption.NOFOLLOW_LINKS) || Files.exists(pages);
+        if (exists) {
+            try {
+                InputFile.requireRegularFile(pages, CrawlFolder.PAGES);
+            } catch (InputFileException e) {
+                throw new CheckpointException(e.getMessage() + "; the crawl in " + dir + " cannot be resumed");
+            }
+        }
         long cut = JsonlSink.cutPartialLine(pages);
         if (cut > 0) {
             LOG.warn("cut a partial last line of {} bytes off {}", cut, pages);
         }
-        long length = Files.exists(pages) ? Files.size(pages) : 0;
+        long length = exists ? Files.size(pages) : 0;
         if (length < checkpoint.pagesBytes()) {
-            LOG.warn("{} is {} bytes long, shorter than the {} bytes at the checkpoint; records are lost",
-                    pages, length, checkpoint.pagesBytes());
+            throw new CheckpointException(shorter(pages, exists, length, checkpoint));
         }
         stats.restore(checkpoint.counters());
-        JsonlSink.read(pages, Math.min(checkpoint.pagesBytes(), length), stats::record);
+        CompletedUrls recorded = CompletedUrls.none();
+        try {
+            JsonlSink.read(pages, checkpoint.pagesBytes(), record -> {
+                stats.record(record);
+                recorded.add(record.url());
+            });
+        } catch (JsonlSink.DamagedLine e) {
+            throw new CheckpointException(e.getMessage() + ". A resume counts the records written after the last"
+                    + " checkpoint (from byte " + checkpoint.pagesBytes() + ") again, and cannot count this line:"
+                    + " delete it (its page is then fetched again) or repair it, and resume again", e);
+        }
+        return recorded;
+    }
+
+    /** Why a pages.jsonl shorter than at the checkpoint is refused: how many records are missing, what to do. */
+    private String shorter(Path pages, boolean exists, long length, Checkpoint checkpoint) throws IOException {
+        long[] present = {0};
+        JsonlSink.Skipped damaged = exists ? JsonlSink.readSkipping(pages, record -> present[0]++)
+                : new JsonlSink.Skipped(0, -1);
+        long counted = checkpoint.counters().decided();
+        long missing = counted - present[0];
+        String what = (exists ? pages + " is " + length + " bytes long" : pages + " is missing")
+                + ", shorter than the " + checkpoint.pagesBytes() + " bytes it had at the last checkpoint: "
+                + (missing > 0 ? missing + " of the " + counted + " page records the checkpoint counted are missing"
+                        : "it was changed since (it holds " + present[0] + " page records, the checkpoint counted "
+                                + counted + ")")
+                + (damaged.lines() > 0 ? " and " + damaged.lines() + " lines are not records" : "");
+        return what + ". A resume would go on without them: their URLs are marked seen in the Sieve and would not"
+                + " be fetched again, so the crawl's output would lack them for good; it is refused. Put the whole "
+                + CrawlFolder.PAGES + " back and resume, or start the crawl afresh with --overwrite";
     }
 
     /** How far the crawl of the folder's checkpoint got, if it can be resumed; null if it finished. */

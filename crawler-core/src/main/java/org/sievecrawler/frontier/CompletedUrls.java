@@ -6,7 +6,9 @@ import org.sievecrawler.sieve.UrlHash;
  * The URLs a crawl completed after its last checkpoint, read back from the {@link FrontierJournal} on resume:
  * the frontier asks {@link #remove} for each URL it is about to hand out again, and skips the URL when it is
  * found. A URL found is removed, since each URL completes once; once every one has been matched,
- * {@link #isEmpty()} is the fast path and the set costs nothing more.
+ * {@link #isEmpty()} is the fast path and the set costs nothing more. A resume also keeps the URLs whose records
+ * pages.jsonl holds after the checkpoint in one, which the journal's completions are checked against
+ * ({@link #contains}).
  *
  * <p>Kept as numbers, not strings: each URL is its 64-bit {@link UrlHash#fingerprint} in an open-addressing set
  * of {@code long}s (linear probing, deletion by backward shift: Knuth, TAOCP vol. 3, 6.4, Algorithm R), at most
@@ -18,7 +20,7 @@ import org.sievecrawler.sieve.UrlHash;
  * the set is not empty, about 1.6e-5. A false match costs one page not fetched and not recorded. There are no
  * false misses: a completed URL asked for is found.
  *
- * <p>Thread-safe: {@link #remove} and {@link #add} lock the set; {@link #isEmpty()} and {@link #size()} read a
+ * <p>Thread-safe: {@link #remove}, {@link #add} and {@link #contains} lock the set; {@link #isEmpty()} and {@link #size()} read a
  * volatile count without locking. Out of scope: which URLs count as completed (the frontier decides; the journal
  * records them).
  */
@@ -70,6 +72,20 @@ public final class CompletedUrls {
             grow();
         }
         return true;
+    }
+
+    /** Whether {@code url} is in the set (not removed). */
+    public synchronized boolean contains(String url) {
+        long key = UrlHash.fingerprint(url);
+        if (key == 0) {
+            return hasZero;
+        }
+        for (int i = (int) key & mask; slots[i] != 0; i = (i + 1) & mask) {
+            if (slots[i] == key) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.politeness.RobotsRules;
@@ -105,6 +106,13 @@ public final class Frontier implements LeaseSource, AutoCloseable {
     @FunctionalInterface
     public interface Recorder {
         void record(PageRecord record) throws IOException;
+
+        /**
+         * Forces the records written so far to disk: before a checkpoint counting them is committed, so that a
+         * power loss cannot leave fewer records than the checkpoint says. Nothing by default (no file).
+         */
+        default void sync() throws IOException {
+        }
     }
 
     private final Sieve sieve;
@@ -204,14 +212,15 @@ public final class Frontier implements LeaseSource, AutoCloseable {
     /**
      * The frontier of a checkpoint ({@code state}) with the journal after it replayed: the URLs admitted since are
      * admitted again, and those completed since, wherever they wait (the checkpoint's leases and memory, the spill,
-     * the replayed admissions), are dropped when they would enter a host's queue.
+     * the replayed admissions), are dropped when they would enter a host's queue; but a URL completed since whose
+     * record the crawl's output lost ({@code recorded} says it has none) is fetched again, with a warning.
      *
      * @throws CorruptFilterException naming the file if a spill segment the state needs is missing or damaged, or
      *     a journal segment before the last is damaged
      * @throws IOException naming the file that could not be read or written
      */
-    public static Frontier resume(Settings settings, Clock clock, Recorder recorder, FrontierState state)
-            throws IOException {
+    public static Frontier resume(Settings settings, Clock clock, Recorder recorder, FrontierState state,
+            Predicate<String> recorded) throws IOException {
         SieveConfig sieve = settings.sieve();
         Path dir = settings.dir();
         HostScheduler hosts = new HostScheduler(settings.politeness(), clock);
@@ -221,12 +230,16 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         if (state.journalSegment() == FrontierState.NO_JOURNAL) {
             journal = FrontierJournal.create(dir.resolve(JOURNAL));
         } else {
-            Replay replay = FrontierJournal.resume(dir.resolve(JOURNAL), state.journalSegment());
+            Replay replay = FrontierJournal.resume(dir.resolve(JOURNAL), state.journalSegment(), recorded);
             journal = replay.journal();
             admitted = replay.admitted();
             completed = replay.completed();
             LOG.info("frontier journal replayed: {} URLs admitted and {} completed since the checkpoint",
                     admitted.size(), completed.size());
+            if (replay.unrecorded() > 0) {
+                LOG.warn("{} URLs the frontier journal notes completed since the checkpoint have no record in the"
+                        + " crawl's output (lost after it was written): they are fetched again", replay.unrecorded());
+            }
         }
         SkipCompleted queue = new SkipCompleted(hosts, completed);
         SpillingQueue spill = SpillingQueue.resume(queue, sieve.maxInMemoryUrls(), dir, SpillingQueue.SEGMENT_BYTES,
@@ -380,9 +393,19 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         });
     }
 
-    /** Forces the spill segment being written to disk: before a checkpoint naming its position is committed. */
+    /**
+     * Forces the spill segment being written and the records to disk: before a checkpoint naming their positions is
+     * committed.
+     *
+     * @throws UncheckedIOException naming the file that could not be synced
+     */
     public void sync() {
         pending.sync();
+        try {
+            recorder.sync();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**

@@ -21,6 +21,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 import java.util.zip.CRC32C;
 import org.sievecrawler.sieve.CorruptFilterException;
 import org.sievecrawler.sieve.PendingUrl;
@@ -116,14 +117,16 @@ public final class FrontierJournal implements Journal {
      * append order, and opens it for appending in a new segment after the last one. Segments before
      * {@code fromSegment} are deleted. A torn or corrupt tail of the last segment (a kill or power loss during an
      * append) is cut off with a warning naming the file, the offset and the bytes cut; the entries before it are
-     * replayed.
+     * replayed. A completion whose URL has no record in the crawl's output ({@code recorded} says no: the record
+     * was lost after the journal noted it, e.g. pages.jsonl cut back) is not replayed as one, so its URL is fetched
+     * again; {@link Replay#unrecorded()} counts them.
      *
      * @throws CorruptFilterException naming the file and the byte offset if a segment before the last holds a bad
      *     record (it was fsynced whole when rotated, so the disk or something else damaged it), or naming the
      *     missing file if {@code fromSegment} or a segment after it is missing
      * @throws IOException naming the file that cannot be read, cut or created
      */
-    public static Replay resume(Path dir, int fromSegment) throws IOException {
+    public static Replay resume(Path dir, int fromSegment, Predicate<String> recorded) throws IOException {
         if (fromSegment < 0) {
             throw new IllegalArgumentException("journal segment to resume from must be >= 0, was " + fromSegment);
         }
@@ -142,7 +145,7 @@ public final class FrontierJournal implements Journal {
                         + " are there"));
             }
         }
-        SegmentReader reader = new SegmentReader();
+        SegmentReader reader = new SegmentReader(recorded);
         for (int i = 0; i < replayed.size(); i++) {
             reader.read(segmentPath(dir, replayed.get(i)), i == replayed.size() - 1);
         }
@@ -152,7 +155,7 @@ public final class FrontierJournal implements Journal {
         int next = replayed.get(replayed.size() - 1) + 1;
         FrontierJournal journal = new FrontierJournal(dir, next, openNew(dir, next));
         return new Replay(Collections.unmodifiableList(reader.admitted), reader.completed, journal, replayed.size(),
-                reader.done, reader.bytesCut);
+                reader.done, reader.unrecorded, reader.bytesCut);
     }
 
     /**
@@ -435,11 +438,17 @@ public final class FrontierJournal implements Journal {
     private static final class SegmentReader {
         final List<PendingUrl> admitted = new ArrayList<>();
         final CompletedUrls completed = CompletedUrls.none();
+        final Predicate<String> recorded;
         long done;
+        long unrecorded;
         long bytesCut;
         private final CRC32C crc = new CRC32C();
         /** The bytes of the record {@link #readRecord} read last. */
         private long consumed;
+
+        SegmentReader(Predicate<String> recorded) {
+            this.recorded = recorded;
+        }
 
         /** Reads {@code file}; a bad record ends it with a cut if it is the last segment, else is an error. */
         void read(Path file, boolean last) throws IOException {
@@ -515,7 +524,11 @@ public final class FrontierJournal implements Journal {
                     if (url == null || url.isEmpty() || fields.available() > 0) {
                         return "a done record that is not one URL";
                     }
-                    completed.add(url);
+                    if (recorded.test(url)) {
+                        completed.add(url);
+                    } else {
+                        unrecorded++;
+                    }
                     done++;
                 } else {
                     return "a record of type " + type + " (expected " + ADMIT + " admit or " + DONE + " done)";

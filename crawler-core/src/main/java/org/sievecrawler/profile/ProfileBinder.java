@@ -135,7 +135,7 @@ final class ProfileBinder {
         Group group(String key) {
             known.add(key);
             Entry entry = entry(key);
-            if (entry == null || isNull(entry.value())) {
+            if (entry == null || isNull(entry.value()) || YamlNode.isRefused(entry.value())) {
                 return new Group(path(key), null, entry == null ? mark : entry.keyMark());
             }
             if (entry.value() instanceof Mapping child) {
@@ -192,6 +192,9 @@ final class ProfileBinder {
         }
 
         private <T> T convert(YamlNode node, Mark at, String keyPath, KeyType.Scalar<T> type) {
+            if (YamlNode.isRefused(node)) {
+                return null;
+            }
             String text = node instanceof Scalar scalar && scalar.kind() != Kind.NULL ? scalar.text() : null;
             try {
                 return type.read(text);

@@ -2,24 +2,22 @@ package org.sievecrawler.profile;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.sievecrawler.input.InputFile;
+import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.profile.YamlNode.Entry;
 import org.sievecrawler.profile.YamlNode.Mapping;
 import org.sievecrawler.profile.YamlNode.Mark;
 
 /**
- * Loads a YAML crawl profile into a validated {@link CrawlProfile}: reads the file, follows {@code extends}
+ * Loads a YAML crawl profile into a validated {@link CrawlProfile}: reads the file (a regular file of at most
+ * {@link InputFile#PROFILE} bytes, as is each file it extends), follows {@code extends}
  * (a parent profile, its path relative to the file, deep-merged under the child: maps merge key by key and the
  * child wins, lists are replaced; the parent's {@code name} is not inherited), fills every absent key from
  * {@link CrawlProfile#defaults()} (the values of {@code config/default.yaml}) and reports every mistake at once as
@@ -43,9 +41,19 @@ public final class ProfileLoader {
      * @throws ProfileException listing every mistake, each with its file, line, column and key
      */
     public static CrawlProfile load(Path file) throws ProfileException {
+        return load(file, InputFile.PROFILE);
+    }
+
+    /**
+     * {@link #load(Path)} of a file of another kind than a profile the user writes, whose size {@code bound}
+     * gives (a checkpoint's profile, which holds the seeds of a seed file); the files it extends are profiles.
+     *
+     * @throws ProfileException listing every mistake, each with its file, line, column and key
+     */
+    public static CrawlProfile load(Path file, InputFile.Bound bound) throws ProfileException {
         List<ProfileProblem> problems = new ArrayList<>();
         List<String> files = new ArrayList<>();
-        Mapping tree = readWithParents(file, new ArrayList<>(), null, problems, files);
+        Mapping tree = readWithParents(file, bound, new ArrayList<>(), null, problems, files);
         CrawlProfile profile = new ProfileBinder(problems)
                 .bind(tree == null ? new Mapping(Map.of(), new Mark(file.toString(), 1, 1)) : tree, stem(file));
         if (!problems.isEmpty()) {
@@ -76,7 +84,7 @@ public final class ProfileLoader {
                         + " config/" + name + ".yaml");
             }
             List<ProfileProblem> problems = new ArrayList<>();
-            Mapping tree = new YamlReader(label, problems).read(decode(in.readAllBytes()));
+            Mapping tree = new YamlReader(label, problems).read(new String(in.readAllBytes(), StandardCharsets.UTF_8));
             CrawlProfile profile = tree == null ? null : new ProfileBinder(problems).bind(tree, name);
             if (!problems.isEmpty()) {
                 throw new IllegalStateException(new ProfileException(problems).getMessage());
@@ -88,22 +96,20 @@ public final class ProfileLoader {
     }
 
     /** The file's tree merged over its parents', or null; {@code via} is the extends entry that named it. */
-    private static Mapping readWithParents(Path file, List<Path> chain, Entry via, List<ProfileProblem> problems,
-            List<String> files) {
+    private static Mapping readWithParents(Path file, InputFile.Bound bound, List<Path> chain, Entry via,
+            List<ProfileProblem> problems, List<String> files) {
         String label = file.toString();
         files.add(label);
         String text;
         try {
-            text = decode(Files.readAllBytes(file));
-        } catch (IOException e) {
-            String why = e instanceof NoSuchFileException ? "no such file"
-                    : e instanceof CharacterCodingException ? "not UTF-8 text" : e.toString();
+            text = InputFile.readText(file, via == null ? bound : InputFile.PROFILE);
+        } catch (InputFileException e) {
             if (via == null) {
-                problems.add(new ProfileProblem(label, 1, 1, "", "cannot read the profile: " + why));
+                problems.add(new ProfileProblem(label, 1, 1, "", "cannot read the profile: " + e.reason()));
             } else {
                 Mark at = via.keyMark();
                 problems.add(new ProfileProblem(at.file(), at.line(), at.column(), EXTENDS,
-                        "cannot read " + label + ": " + why + " (" + YamlNode.describe(via.value()) + ")"));
+                        "cannot read " + label + ": " + e.reason() + " (" + YamlNode.describe(via.value()) + ")"));
             }
             return null;
         }
@@ -119,6 +125,9 @@ public final class ProfileLoader {
         own.remove(EXTENDS);
         Mapping child = new Mapping(own, tree.mark());
         Mark at = parentEntry.keyMark();
+        if (YamlNode.isRefused(parentEntry.value())) {
+            return child;
+        }
         if (!(parentEntry.value() instanceof YamlNode.Scalar scalar) || scalar.kind() == YamlNode.Kind.NULL
                 || scalar.text().isBlank()) {
             problems.add(new ProfileProblem(at.file(), at.line(), at.column(), EXTENDS,
@@ -138,7 +147,7 @@ public final class ProfileLoader {
                     "profiles extend each other in a cycle: " + cycle + " (" + scalar.text() + ")"));
             return child;
         }
-        Mapping parentTree = readWithParents(parent, nextChain, parentEntry, problems, files);
+        Mapping parentTree = readWithParents(parent, InputFile.PROFILE, nextChain, parentEntry, problems, files);
         if (parentTree == null) {
             return child;
         }
@@ -168,11 +177,6 @@ public final class ProfileLoader {
         } catch (IOException e) {
             return file.toAbsolutePath().normalize();
         }
-    }
-
-    private static String decode(byte[] bytes) throws CharacterCodingException {
-        return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
     }
 
     private static String stem(Path file) {

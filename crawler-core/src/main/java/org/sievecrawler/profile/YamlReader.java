@@ -10,21 +10,28 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.sievecrawler.input.InputFile;
 import org.sievecrawler.profile.YamlNode.Entry;
 import org.sievecrawler.profile.YamlNode.Kind;
 import org.sievecrawler.profile.YamlNode.Mapping;
 import org.sievecrawler.profile.YamlNode.Mark;
 import org.sievecrawler.profile.YamlNode.Scalar;
 import org.sievecrawler.profile.YamlNode.Sequence;
+import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Reads the first YAML document of a text into a {@link YamlNode} tree that keeps every key's position, using
- * Jackson's streaming YAML parser. Syntax errors and duplicate keys become {@link ProfileProblem}s. Not
+ * Jackson's streaming YAML parser. Syntax errors, duplicate keys, and a value longer than {@link #MAX_SCALAR_CHARS}
+ * or a key longer than {@link #MAX_KEY_CHARS} characters become {@link ProfileProblem}s at their position. Not
  * thread-safe: one reader per text. What the keys mean is out of scope ({@link ProfileBinder}).
  */
 final class YamlReader {
-    private static final YAMLFactory FACTORY = YAMLFactory.builder().build();
+    /** The most characters a value may have (a URL has at most 2,048; a pattern or a user agent a few hundred). */
+    static final int MAX_SCALAR_CHARS = 64 * 1024;
+    /** The most characters a key may have (the longest key of a profile has 30). */
+    static final int MAX_KEY_CHARS = 256;
+    private static final YAMLFactory FACTORY = YAMLFactory.builder().loaderOptions(loaderOptions()).build();
 
     private final String file;
     private final List<ProfileProblem> problems;
@@ -74,19 +81,33 @@ final class YamlReader {
                 }
                 return new Sequence(items, mark);
             case VALUE_NUMBER_INT:
-                return new Scalar(parser.getText(), Kind.INTEGER, mark);
+                return scalar(Kind.INTEGER, mark, path);
             case VALUE_NUMBER_FLOAT:
-                return new Scalar(parser.getText(), Kind.FLOAT, mark);
+                return scalar(Kind.FLOAT, mark, path);
             case VALUE_TRUE:
             case VALUE_FALSE:
-                return new Scalar(parser.getText(), Kind.BOOLEAN, mark);
+                return scalar(Kind.BOOLEAN, mark, path);
             case VALUE_NULL:
                 return new Scalar("", Kind.NULL, mark);
             default:
                 // Jackson reports "key:" with no value as an empty string; an empty text means nothing here either
-                String text = parser.getText();
-                return new Scalar(text, text.isEmpty() ? Kind.NULL : Kind.STRING, mark);
+                return scalar(parser.getTextLength() == 0 ? Kind.NULL : Kind.STRING, mark, path);
         }
+    }
+
+    /**
+     * The current scalar; one longer than {@link #MAX_SCALAR_CHARS} is a problem at its position and is
+     * {@link Kind#REFUSED} (the whole document as a scalar is left to {@link #read}, which says a profile is a map).
+     */
+    private Scalar scalar(Kind kind, Mark mark, String path) throws IOException {
+        String text = parser.getText();
+        if (text.length() > MAX_SCALAR_CHARS && !path.isEmpty()) {
+            problems.add(new ProfileProblem(file, mark.line(), mark.column(), path, "a value of " + text.length()
+                    + " characters, longer than " + MAX_SCALAR_CHARS + ", the most a profile value may have ("
+                    + YamlNode.shorten(text) + ")"));
+            return new Scalar("", Kind.REFUSED, mark);
+        }
+        return new Scalar(text, kind, mark);
     }
 
     private Mapping mapping(Mark mark, String path) throws IOException {
@@ -94,6 +115,14 @@ final class YamlReader {
         for (JsonToken next = parser.nextToken(); next != JsonToken.END_OBJECT; next = parser.nextToken()) {
             String key = parser.currentName();
             Mark keyMark = mark(parser.currentTokenLocation());
+            if (key.length() > MAX_KEY_CHARS) {
+                problems.add(new ProfileProblem(file, keyMark.line(), keyMark.column(), path, "a key of "
+                        + key.length() + " characters, longer than " + MAX_KEY_CHARS + ", the most a profile key"
+                        + " may have (" + YamlNode.shorten(key) + ")"));
+                parser.nextToken();
+                parser.skipChildren();
+                continue;
+            }
             String keyPath = path.isEmpty() ? key : path + "." + key;
             YamlNode value = value(parser.nextToken(), keyPath);
             Entry earlier = entries.get(key);
@@ -105,6 +134,17 @@ final class YamlReader {
             }
         }
         return new Mapping(entries, mark);
+    }
+
+    /**
+     * SnakeYAML's options: documents as long as the largest file read ({@link InputFile#SAVED_PROFILE}; the file is
+     * refused by its size before it is parsed), not its default 3 MiB, which a checkpoint's profile holding many
+     * seeds passes.
+     */
+    private static LoaderOptions loaderOptions() {
+        LoaderOptions options = new LoaderOptions();
+        options.setCodePointLimit((int) InputFile.SAVED_PROFILE.maxBytes());
+        return options;
     }
 
     private Mark mark(JsonLocation location) {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.escape.Json;
+import org.sievecrawler.input.InputFile;
 import org.sievecrawler.sink.JsonlSink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -150,7 +151,7 @@ public final class CrawlReport {
         if (!Files.isRegularFile(file)) {
             return null;
         }
-        String text = utf8(file);
+        String text = utf8(file, InputFile.SUMMARY);
         if (!isJsonObject(text)) {
             throw new IOException(file + " is not a JSON object; delete it and run the report again to draw the"
                     + " crawl without its summary");
@@ -162,7 +163,7 @@ public final class CrawlReport {
     private static List<String> progress(Path file) throws IOException {
         List<String> objects = new ArrayList<>();
         if (Files.isRegularFile(file)) {
-            for (String line : utf8(file).split("\n")) {
+            for (String line : utf8(file, InputFile.PROGRESS).split("\n")) {
                 if (isJsonObject(line)) {
                     objects.add(line);
                 }
@@ -171,9 +172,9 @@ public final class CrawlReport {
         return objects;
     }
 
-    /** The text of {@code file}, its bytes that are not UTF-8 read as U+FFFD. */
-    private static String utf8(Path file) throws IOException {
-        return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+    /** The text of {@code file}, at most {@code bound}'s bytes, its bytes that are not UTF-8 read as U+FFFD. */
+    private static String utf8(Path file, InputFile.Bound bound) throws IOException {
+        return new String(InputFile.read(file, bound), StandardCharsets.UTF_8);
     }
 
     private static boolean isJsonObject(String text) {

@@ -395,6 +395,17 @@ public final class BloomFilter {
      *     hash scheme, is truncated, or fails its checksum; the message says which and what was found
      */
     public static BloomFilter readFrom(InputStream in) throws IOException {
+        return readFrom(in, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #readFrom(InputStream)} from a stream of at most {@code maxBytes} (a file's length): a header whose bit
+     * array would be longer is refused before the array is allocated, so a header that lies costs no memory.
+     *
+     * @throws CorruptFilterException as {@link #readFrom(InputStream)}, or naming the sizes when the header says more
+     *     bits than the stream can hold
+     */
+    public static BloomFilter readFrom(InputStream in, long maxBytes) throws IOException {
         CRC32C crc = new CRC32C();
         DataInputStream data = new DataInputStream(new CheckedInputStream(in, crc));
         try {
@@ -423,6 +434,11 @@ public final class BloomFilter {
                 plan = new SievePlan(n, p, m, k);
             } catch (IllegalArgumentException e) {
                 throw new CorruptFilterException("Bloom filter header is invalid: " + e.getMessage());
+            }
+            long arrayBytes = (plan.bits() + 63) / 64 * Long.BYTES;
+            if (arrayBytes > maxBytes) {
+                throw new CorruptFilterException("Bloom filter header says " + plan.bits() + " bits (" + arrayBytes
+                        + " bytes), more than the " + maxBytes + " bytes the stream holds");
             }
             BloomFilter filter = create(plan);
             long length = filter.words.length();

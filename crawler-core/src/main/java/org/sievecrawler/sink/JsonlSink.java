@@ -2,10 +2,13 @@ package org.sievecrawler.sink;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -13,6 +16,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import org.sievecrawler.escape.Json;
+import org.sievecrawler.input.InputFile;
 
 /**
  * Writes {@link PageRecord}s as JSON lines (pages.jsonl), appending, and reads them back ({@link #read}). Each line
@@ -26,6 +30,12 @@ import org.sievecrawler.escape.Json;
  * <p>Thread-safe: {@link #accept} serializes outside the lock and appends under it.
  */
 public final class JsonlSink implements AutoCloseable {
+    /**
+     * The most bytes a line is read with: a record holds a few URLs of at most 2,048 characters, a content type, a
+     * title and an error text, far less; a longer line is not a record.
+     */
+    public static final int MAX_LINE_BYTES = 1 << 20;
+
     private final Path path;
     private final FileChannel channel;
     private boolean closed;
@@ -64,6 +74,19 @@ public final class JsonlSink implements AutoCloseable {
         }
     }
 
+    /**
+     * Forces the lines written so far to disk (a checkpoint counting them is committed after).
+     *
+     * @throws IOException naming the file when it cannot be synced
+     */
+    public void sync() throws IOException {
+        try {
+            channel.force(false);
+        } catch (IOException e) {
+            throw new IOException("cannot sync " + path + ": " + describe(e), e);
+        }
+    }
+
     /** The file's length: whole lines only (unless a write is failing). */
     public synchronized long length() throws IOException {
         return channel.size();
@@ -74,13 +97,32 @@ public final class JsonlSink implements AutoCloseable {
      * the records written after its checkpoint, which the counters must count again. Fields this build does not know
      * are skipped.
      *
-     * @throws IOException naming the file and the byte offset of a line that is not a record
+     * @throws DamagedLine naming the file and the byte offset of a line that is not a record (not JSON, not UTF-8,
+     *     without a url or outcome, or longer than {@link #MAX_LINE_BYTES})
+     * @throws IOException naming the file when it cannot be read
      */
     public static void read(Path path, long from, Consumer<PageRecord> each) throws IOException {
         read(path, from, each, (offset, problem) -> {
-            throw new IOException(path + ": the line at byte " + offset + " is not a page record: "
-                    + problem.getMessage(), problem);
+            throw new DamagedLine(path, offset, problem);
         });
+    }
+
+    /** A line of a pages.jsonl that is not a page record, where a reader needs every line to be one. */
+    public static final class DamagedLine extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        private final long offset;
+
+        DamagedLine(Path path, long offset, Exception problem) {
+            super(path + ": the line at byte " + offset + " is not a page record: " + (problem instanceof
+                    JsonProcessingException json ? json.getOriginalMessage() : problem.getMessage()), problem);
+            this.offset = offset;
+        }
+
+        /** The byte offset of the line's start. */
+        public long offset() {
+            return offset;
+        }
     }
 
     /**
@@ -114,50 +156,82 @@ public final class JsonlSink implements AutoCloseable {
         void at(long offset, Exception problem) throws IOException;
     }
 
+    /**
+     * Reads the lines from byte {@code from} as bytes, a chunk at a time, each kept up to {@link #MAX_LINE_BYTES}
+     * (a longer one, or a file of no newline at all, costs no more memory: it is a bad line), and parses each.
+     */
     private static void read(Path path, long from, Consumer<PageRecord> each, BadLine bad) throws IOException {
         if (!java.nio.file.Files.exists(path)) {
             return;
         }
+        InputFile.requireRegularFile(path, "pages.jsonl"); // /dev/zero would be one line without end
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             file.position(from);
-            ByteBuffer chunk = ByteBuffer.allocate(1 << 16);
-            byte[] line = new byte[1024];
-            int length = 0;
-            long offset = from;
-            while (file.read(chunk) >= 0) {
-                chunk.flip();
-                while (chunk.hasRemaining()) {
-                    byte b = chunk.get();
-                    if (b == '\n') {
-                        readLine(line, length, offset, each, bad);
-                        offset += length + 1;
-                        length = 0;
-                    } else {
-                        if (length == line.length) {
-                            line = Arrays.copyOf(line, line.length * 2);
-                        }
-                        line[length++] = b;
+            InputStream in = Channels.newInputStream(file);
+            byte[] chunk = new byte[1 << 16];
+            Line line = new Line();
+            long offset = from; // of the line being read
+            for (int n = in.read(chunk); n >= 0; n = in.read(chunk)) {
+                int start = 0;
+                for (int i = 0; i < n; i++) {
+                    if (chunk[i] == '\n') {
+                        line.append(chunk, start, i - start);
+                        line.parseInto(offset, each, bad);
+                        offset += line.length + 1;
+                        line.clear();
+                        start = i + 1;
                     }
                 }
-                chunk.clear();
+                line.append(chunk, start, n - start);
             }
-            if (length > 0) { // a last line without its line end
-                readLine(line, length, offset, each, bad);
+            if (line.length > 0) { // a last line without its newline: partial
+                line.parseInto(offset, each, bad);
             }
         }
     }
 
-    /** The line of {@code length} bytes at {@code offset}, decoded (bad UTF-8 as U+FFFD) and parsed. */
-    private static void readLine(byte[] line, int length, long offset, Consumer<PageRecord> each, BadLine bad)
-            throws IOException {
-        PageRecord record = null;
-        try {
-            record = parse(new String(line, 0, length, StandardCharsets.UTF_8));
-        } catch (IOException | IllegalArgumentException e) {
-            bad.at(offset, e);
+    /**
+     * The line being read: its bytes up to {@link #MAX_LINE_BYTES}, and its whole length; decoded (bad UTF-8 as
+     * U+FFFD) and parsed at its end. Not thread-safe.
+     */
+    private static final class Line {
+        private byte[] bytes = new byte[1024];
+        long length;
+
+        void append(byte[] chunk, int from, int count) {
+            int kept = (int) Math.min(length, MAX_LINE_BYTES);
+            int room = MAX_LINE_BYTES - kept;
+            int copied = Math.min(count, room);
+            if (copied > 0) {
+                if (kept + copied > bytes.length) {
+                    bytes = Arrays.copyOf(bytes, Math.min(MAX_LINE_BYTES,
+                            Math.max(bytes.length * 2, kept + copied)));
+                }
+                System.arraycopy(chunk, from, bytes, kept, copied);
+            }
+            length += count;
         }
-        if (record != null) {
-            each.accept(record);
+
+        void parseInto(long offset, Consumer<PageRecord> each, BadLine bad) throws IOException {
+            PageRecord record = null;
+            try {
+                if (length > MAX_LINE_BYTES) {
+                    throw new IOException("it is longer than " + MAX_LINE_BYTES + " bytes (" + length + " bytes)");
+                }
+                record = parse(new String(bytes, 0, (int) length, StandardCharsets.UTF_8)); // bad UTF-8 as U+FFFD
+            } catch (IOException | IllegalArgumentException e) {
+                bad.at(offset, e);
+            }
+            if (record != null) {
+                each.accept(record);
+            }
+        }
+
+        void clear() {
+            length = 0;
+            if (bytes.length > 1 << 16) {
+                bytes = new byte[1024]; // a long line's buffer is not kept for the rest of the file
+            }
         }
     }
 

@@ -34,10 +34,15 @@ public final class PageRecords {
                 page.truncated() ? "body cut at limits.max-page-bytes " + maxPageBytes : null, parsed.noindex());
     }
 
-    /** A sitemap read: {@link Outcome#SITEMAP}, with the URLs it lists ({@code found}) as its outlinks. */
-    public static PageRecord sitemap(PendingUrl task, FetchResult.Page page, int found) {
+    /**
+     * A sitemap read: {@link Outcome#SITEMAP}, with the URLs read from it ({@code found}) as its outlinks; one that
+     * lists more ({@code listed}, past the protocol's limit) says so in its error field.
+     */
+    public static PageRecord sitemap(PendingUrl task, FetchResult.Page page, int found, int listed) {
         return new PageRecord(task.url(), page.status(), Outcome.SITEMAP, page.contentType(), task.depth(),
-                page.length(), page.fetchMillis(), found, null, null, task.referrer(), null, false);
+                page.length(), page.fetchMillis(), found, null, null, task.referrer(),
+                listed > found ? "lists " + listed + " URLs, more than the " + found + " a sitemap may list: the first "
+                        + found + " were read" : null, false);
     }
 
     /** A sitemap that could not be read ({@code problem} says why): an error, none of its URLs followed. */

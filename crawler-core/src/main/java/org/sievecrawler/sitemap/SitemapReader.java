@@ -1,22 +1,24 @@
 package org.sievecrawler.sitemap;
 
 import crawlercommons.sitemaps.AbstractSiteMap;
-import crawlercommons.sitemaps.SiteMap;
 import crawlercommons.sitemaps.SiteMapIndex;
 import crawlercommons.sitemaps.SiteMapParser;
-import crawlercommons.sitemaps.SiteMapURL;
 import crawlercommons.sitemaps.UnknownFormatException;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PushbackInputStream;
+import java.io.Reader;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
+import org.xml.sax.InputSource;
 
 /**
  * Reads a fetched sitemap with crawler-commons' {@link SiteMapParser}: an XML sitemap or sitemap index (RSS and
@@ -30,9 +32,21 @@ import java.util.zip.GZIPInputStream;
  * folder does not hold for sitemaps named in robots.txt either). DOCTYPE declarations are refused (no external
  * entities).
  *
+ * <p>Memory: the body is parsed as a stream (a gzipped one inflated as it is parsed, never whole), and the parse
+ * keeps only the URLs' texts, the first {@link #MAX_URLS} of them (the protocol's limit; the rest are counted, not
+ * kept: {@link SitemapContent#listed()}). crawler-commons would keep each URL as a {@code SiteMapURL} holding a
+ * {@code java.net.URL}, some hundreds of bytes each; a 50 MB sitemap of short entries lists about a million. A run of more than {@link #MAX_TEXT_CHARS} characters without markup (in XML; a line in
+ * text) is cut there, since the parser would gather it whole and no URL is that long. So a sitemap costs its body
+ * and at most {@code MAX_URLS} URLs, whatever it holds.
+ *
  * <p>Stateless and thread-safe: a parser is made per call. Out of scope: fetching, and what becomes of the URLs.
  */
 public final class SitemapReader {
+    /** The most URLs a sitemap or sitemap index may list (sitemaps.org); only the first so many are kept. */
+    public static final int MAX_URLS = 50_000;
+    /** The longest run of text without markup kept (a URL, the longest text a sitemap needs, has at most 2,048). */
+    static final int MAX_TEXT_CHARS = 64 * 1024;
+
     private final long maxBytes;
 
     /** @param maxBytes the most bytes a sitemap may have, after inflating a gzipped one ({@code scope.max-sitemap-bytes}) */
@@ -50,57 +64,93 @@ public final class SitemapReader {
      * @throws SitemapException naming the URL when it is too large, not gzip after all, or in no sitemap format
      */
     public SitemapContent read(String url, byte[] body, int length, boolean cut) throws SitemapException {
-        byte[] content = length == body.length ? body : Arrays.copyOf(body, length);
-        if (cut || content.length > maxBytes) {
+        if (cut || length > maxBytes) {
             throw new SitemapException(tooLarge(url));
-        }
-        if (content.length >= 2 && (content[0] & 0xFF) == 0x1F && (content[1] & 0xFF) == 0x8B) {
-            content = inflate(url, content);
         }
         URL at;
         try {
             at = URI.create(url).toURL();
         } catch (IllegalArgumentException | MalformedURLException e) {
-            throw new SitemapException("sitemap URL " + url + " is not a URL: " + e.getMessage(), e);
+            throw new SitemapException("sitemap " + url + " is not a URL: " + e.getMessage(), e);
         }
-        SiteMapParser parser = new SiteMapParser(false);
-        AbstractSiteMap sitemap;
+        boolean gzip = length >= 2 && (body[0] & 0xFF) == 0x1F && (body[1] & 0xFF) == 0x8B;
+        InputStream content = new ByteArrayInputStream(body, 0, length);
+        Inflated inflated = null;
+        Listed listed = new Listed();
         try {
-            sitemap = parser.parseSiteMap(looksLikeXml(content) ? "text/xml" : "text/plain", content, at);
+            if (gzip) {
+                try {
+                    content = inflated = new Inflated(new GZIPInputStream(content, 8192), maxBytes);
+                } catch (IOException e) { // not a gzip header after all
+                    throw new SitemapException(notGzip(url, e), e);
+                }
+            }
+            PushbackInputStream in = new PushbackInputStream(content, 3);
+            int first = firstSignificantByte(in);
+            if (first != '<') { // nothing but white space is a text sitemap of no URL
+                if (first >= 0) {
+                    in.unread(first);
+                    readText(new InputStreamReader(in, StandardCharsets.UTF_8), listed);
+                }
+                return listed.content(false);
+            }
+            in.unread(first);
+            AbstractSiteMap sitemap = new Parser(listed).parse(at, new TextRuns(new InputStreamReader(in,
+                    StandardCharsets.UTF_8)));
+            return listed.content(sitemap instanceof SiteMapIndex);
         } catch (UnknownFormatException | IOException | RuntimeException e) {
+            if (inflated != null && inflated.over) {
+                throw new SitemapException(tooLarge(url) + " once inflated", e);
+            }
+            if (inflated != null && inflated.failure != null) {
+                throw new SitemapException(notGzip(url, inflated.failure), e);
+            }
             throw new SitemapException("sitemap " + url + " could not be read: " + reason(e), e);
         }
-        List<String> pages = new ArrayList<>();
-        List<String> sitemaps = new ArrayList<>();
-        if (sitemap instanceof SiteMapIndex index) {
-            for (AbstractSiteMap child : index.getSitemaps()) {
-                sitemaps.add(child.getUrl().toString());
-            }
-        } else if (sitemap instanceof SiteMap map) {
-            for (SiteMapURL page : map.getSiteMapUrls()) {
-                pages.add(page.getUrl().toString());
-            }
-        }
-        return new SitemapContent(pages, sitemaps);
     }
 
-    private byte[] inflate(String url, byte[] gzipped) throws SitemapException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(gzipped.length * 4, 1 << 20));
-        byte[] buffer = new byte[8192];
-        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped))) {
-            long total = 0;
-            int n;
-            while ((n = in.read(buffer)) > 0) {
-                total += n;
-                if (total > maxBytes) {
-                    throw new SitemapException(tooLarge(url) + " once inflated");
+    /** The lines of a text sitemap, each trimmed; a blank one is skipped, a line past the longest URL is cut. */
+    private static void readText(Reader text, Listed listed) throws IOException {
+        StringBuilder line = new StringBuilder();
+        char[] chunk = new char[8192];
+        for (int n = text.read(chunk); n >= 0; n = text.read(chunk)) {
+            for (int i = 0; i < n; i++) {
+                char c = chunk[i];
+                if (c == '\n' || c == '\r') {
+                    listed.addLine(line);
+                    line.setLength(0);
+                } else if (line.length() < MAX_TEXT_CHARS) {
+                    line.append(c);
                 }
-                out.write(buffer, 0, n);
             }
-        } catch (IOException e) {
-            throw new SitemapException("sitemap " + url + " starts as gzip but could not be inflated: " + e, e);
         }
-        return out.toByteArray();
+        listed.addLine(line);
+    }
+
+    /**
+     * The first byte that is not a UTF-8 byte order mark or white space, or -1 at the end; bytes read after it are
+     * pushed back ({@code in} holds 3), it is not.
+     */
+    private static int firstSignificantByte(PushbackInputStream in) throws IOException {
+        int b = in.read();
+        if (b == 0xEF) { // a byte order mark is EF BB BF; EF followed by anything else is significant
+            int second = in.read();
+            int third = second == 0xBB ? in.read() : -1;
+            if (second != 0xBB || third != 0xBF) {
+                if (third >= 0) {
+                    in.unread(third);
+                }
+                if (second >= 0) {
+                    in.unread(second);
+                }
+                return b;
+            }
+            b = in.read();
+        }
+        while (b == ' ' || b == '\t' || b == '\r' || b == '\n') {
+            b = in.read();
+        }
+        return b;
     }
 
     /**
@@ -116,18 +166,142 @@ public final class SitemapReader {
         return message == null ? deepest.getClass().getSimpleName() : message;
     }
 
+    private static String notGzip(String url, IOException e) {
+        return "sitemap " + url + " starts as gzip but could not be inflated: " + e;
+    }
+
     private String tooLarge(String url) {
         return "sitemap " + url + " has more than scope.max-sitemap-bytes " + maxBytes + " bytes";
     }
 
-    /** Whether the first character other than a UTF-8 byte order mark or white space is {@code <}. */
-    static boolean looksLikeXml(byte[] content) {
-        int i = content.length >= 3 && (content[0] & 0xFF) == 0xEF && (content[1] & 0xFF) == 0xBB
-                && (content[2] & 0xFF) == 0xBF ? 3 : 0;
-        while (i < content.length && (content[i] == ' ' || content[i] == '\t' || content[i] == '\r'
-                || content[i] == '\n')) {
-            i++;
+    /**
+     * crawler-commons' XML parsing from a stream ({@code processXml} is protected), its URL filter handing each URL
+     * to {@code listed} as text: the filter answers null, so crawler-commons keeps none of them itself.
+     */
+    private static final class Parser extends SiteMapParser {
+        Parser(Listed listed) {
+            super(false);
+            setURLFilter(listed::take);
         }
-        return i < content.length && content[i] == '<';
+
+        AbstractSiteMap parse(URL url, Reader xml) throws UnknownFormatException {
+            return processXml(url, new InputSource(xml));
+        }
+    }
+
+    /**
+     * The URLs a sitemap lists, in order, the first {@link #MAX_URLS} of them kept, and how many it lists in all.
+     * Not thread-safe: one read.
+     */
+    private static final class Listed {
+        private final List<String> urls = new ArrayList<>();
+        private int all;
+        private String last;
+
+        /**
+         * As crawler-commons' URL filter: keeps {@code url} and answers null, so crawler-commons drops it. It then
+         * keeps the dropped text until the next entry and asks again with it at the next element, so a URL equal to
+         * the one before is that same entry (two equal entries in a row are one URL to the crawl anyway).
+         */
+        String take(String url) {
+            if (!url.equals(last)) {
+                last = url;
+                if (all++ < MAX_URLS) {
+                    urls.add(url);
+                }
+            }
+            return null;
+        }
+
+        void addLine(CharSequence line) {
+            String url = line.toString().strip();
+            if (!url.isEmpty()) {
+                take(url);
+            }
+        }
+
+        SitemapContent content(boolean index) {
+            return index ? new SitemapContent(List.of(), urls, all) : new SitemapContent(urls, List.of(), all);
+        }
+    }
+
+    /**
+     * The inflated bytes of a gzipped sitemap, at most {@code maxBytes}: one more is an error, and {@link #over}
+     * says so; {@link #failure} is why inflating failed (a corrupt stream), if it did. Not thread-safe.
+     */
+    private static final class Inflated extends FilterInputStream {
+        private final long maxBytes;
+        private long count;
+        boolean over;
+        IOException failure;
+
+        Inflated(InputStream gzip, long maxBytes) {
+            super(gzip);
+            this.maxBytes = maxBytes;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int n;
+            try {
+                n = super.read(buffer, offset, length);
+            } catch (IOException e) {
+                failure = e;
+                throw e;
+            }
+            if (n > 0) {
+                count += n;
+                if (count > maxBytes) {
+                    over = true;
+                    throw new IOException("more than " + maxBytes + " bytes once inflated");
+                }
+            }
+            return n;
+        }
+    }
+
+    /**
+     * The XML text with every run of more than {@link #MAX_TEXT_CHARS} characters between two markup characters
+     * ({@code <} and {@code >}) cut there: the parser's handler would gather such a run whole. Not thread-safe.
+     */
+    private static final class TextRuns extends Reader {
+        private final Reader in;
+        private int run;
+
+        TextRuns(Reader in) {
+            this.in = in;
+        }
+
+        @Override
+        public int read(char[] buffer, int offset, int length) throws IOException {
+            while (true) {
+                int n = in.read(buffer, offset, length);
+                if (n <= 0) {
+                    return n;
+                }
+                int kept = offset;
+                for (int i = offset; i < offset + n; i++) {
+                    char c = buffer[i];
+                    run = c == '<' || c == '>' ? 0 : run + 1;
+                    if (run <= MAX_TEXT_CHARS) {
+                        buffer[kept++] = c;
+                    }
+                }
+                if (kept > offset) {
+                    return kept - offset;
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
     }
 }

@@ -1,6 +1,5 @@
 package org.sievecrawler.warc;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
@@ -114,8 +113,7 @@ public final class WarcListing {
                     return new End(records, -1, null);
                 }
                 List<Entry> inFrame = new ArrayList<>();
-                try (WarcReader reader = new WarcReader(
-                        Channels.newChannel(new ByteArrayInputStream(frame.content())))) {
+                try (WarcReader reader = new WarcReader(Channels.newChannel(frame.content()))) {
                     for (Optional<WarcRecord> next = reader.next(); next.isPresent(); next = reader.next()) {
                         inFrame.add(entry(frame.offset(), next.get()));
                     }

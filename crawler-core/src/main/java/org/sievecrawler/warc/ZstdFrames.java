@@ -1,12 +1,12 @@
 package org.sievecrawler.warc;
 
 import com.github.luben.zstd.Zstd;
-import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 import com.github.luben.zstd.ZstdInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -14,15 +14,16 @@ import java.nio.file.Path;
 
 /**
  * Reads a {@code .warc.zst} file frame by frame: where each Zstandard frame starts, and its content decompressed
- * whole, for jwarc to parse as plain WARC (one record per frame as {@link WarcArchive} writes, or more). jwarc 0.36
+ * as a stream (a frame of 46 KB may hold 1.5 GB of zeros: it is checked and measured, never held whole), for jwarc
+ * to parse as plain WARC (one record per frame as {@link WarcArchive} writes, or more). jwarc 0.36
  * reads {@code .warc.zst} itself, but its reader loops without end on these files (at the end of a small one, in
  * the middle of a large one), and as well on files the {@code zstd} command line tool made (one WARC record
  * compressed by {@code zstd}, or two such files concatenated: the records are read, then {@code hasNext} never
  * returns), so it is jwarc's, not these files'; the listing and the tests read them through this class.
  *
  * <p>Files with a dictionary frame (allowed by the IIPC WARC-zstd proposal; {@link WarcArchive} writes none) are
- * reported as unreadable rather than read. Not thread-safe: one thread at a time; it holds the file open (and a
- * native decompression context) until {@link #close()}.
+ * reported as unreadable rather than read. Not thread-safe: one thread at a time; it holds the file open until
+ * {@link #close()}.
  */
 public final class ZstdFrames implements AutoCloseable {
     private static final int ZSTD_MAGIC = 0xFD2FB528;
@@ -35,14 +36,21 @@ public final class ZstdFrames implements AutoCloseable {
      * One frame.
      *
      * @param offset where the frame starts in the file
-     * @param content its content, decompressed
+     * @param compressed the frame as it is in the file
+     * @param contentBytes the length of its content, decompressed
      */
-    public record Frame(long offset, byte[] content) {
+    public record Frame(long offset, byte[] compressed, long contentBytes) {
+        /**
+         * Its content, decompressed as it is read: never whole in memory, since a frame of a few kilobytes may hold
+         * gigabytes.
+         */
+        public InputStream content() throws IOException {
+            return new ZstdInputStream(new ByteArrayInputStream(compressed));
+        }
     }
 
     private final Path file;
     private final FileChannel channel;
-    private final ZstdDecompressCtx decompressor = new ZstdDecompressCtx();
     private long position;
     private byte[] window = new byte[0];
     private long windowStart;
@@ -121,20 +129,13 @@ public final class ZstdFrames implements AutoCloseable {
                 throw problem(want < remaining ? "a frame over 1 GB" : "a frame cut at the end of the file ("
                         + error + ")");
             }
-            byte[] content;
-            try {
-                long contentSize = Zstd.getFrameContentSize(bytes, 0, (int) size);
-                if (contentSize >= 0 && contentSize <= Integer.MAX_VALUE - 8) {
-                    content = decompressor.decompress(bytes, 0, (int) size, (int) contentSize);
-                } else { // the frame does not state its size: decompress it as a stream
-                    try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(bytes, 0, (int) size))) {
-                        content = in.readAllBytes();
-                    }
-                }
+            long contentBytes; // decompressed as a stream to check it, whatever size the frame says it has
+            try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(bytes, 0, (int) size))) {
+                contentBytes = in.transferTo(OutputStream.nullOutputStream());
             } catch (IOException | ZstdException e) {
                 throw problem("a corrupt frame (" + e.getMessage() + ")");
             }
-            Frame frame = new Frame(position, content);
+            Frame frame = new Frame(position, java.util.Arrays.copyOf(bytes, (int) size), contentBytes);
             position += size;
             return frame;
         }
@@ -164,10 +165,6 @@ public final class ZstdFrames implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try {
-            channel.close();
-        } finally {
-            decompressor.close();
-        }
+        channel.close();
     }
 }

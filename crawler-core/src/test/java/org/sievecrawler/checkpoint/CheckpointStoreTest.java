@@ -160,4 +160,28 @@ class CheckpointStoreTest {
         }
         CrawlLock.acquire(dir).close(); // released with the first
     }
+
+    @Test
+    void readsBackTheProfileOfACrawlWithMoreSeedsThanTheYamlParsersDefaultLimitHolds() throws Exception {
+        List<String> seeds = java.util.stream.IntStream.range(0, 70_000)
+                .mapToObj(i -> "http://127.0.0.1:9/some/longer/path/for/the/seed/number/" + i).toList();
+        Checkpoint sample = sample();
+        CheckpointStore store = new CheckpointStore(dir);
+        store.write(new Checkpoint(sample.state(), null, sample.profile().withSeeds(seeds), sample.frontier(),
+                sample.counters(), sample.pagesBytes()));
+
+        assertThat(Files.size(folderFile("profile.yaml"))).isGreaterThan(3L << 20); // SnakeYAML's default limit
+        assertThat(store.readProfile().seeds()).isEqualTo(seeds);
+    }
+
+    @Test
+    void refusesAManifestThatIsTheZeroDeviceByItsType() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/zero")), "no /dev/zero here");
+        Files.createDirectories(dir.resolve("checkpoint"));
+        Files.createSymbolicLink(dir.resolve("checkpoint").resolve(CheckpointStore.MANIFEST), Path.of("/dev/zero"));
+
+        assertThatThrownBy(() -> new CheckpointStore(dir).read()).isInstanceOf(CheckpointException.class)
+                .hasMessage(dir.resolve("checkpoint").resolve(CheckpointStore.MANIFEST) + " cannot be read: not a"
+                        + " regular file (a character device, such as /dev/zero); a checkpoint manifest must be one");
+    }
 }

@@ -2,16 +2,25 @@ package org.sievecrawler.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.sievecrawler.fixtures.TsvTable;
+import org.sievecrawler.frontier.CompletedUrls;
 import org.sievecrawler.frontier.FrontierState;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlCounters;
@@ -40,7 +49,7 @@ class CrawlStartTest {
     }
 
     @Test
-    void cutsAPartialLastLineAndCountsTheRecordsWrittenAfterTheCheckpointAgain() throws IOException {
+    void cutsAPartialLastLineAndCountsTheRecordsWrittenAfterTheCheckpointAgain() throws Exception {
         Path pages = dir.resolve(CrawlFolder.PAGES);
         long atCheckpoint;
         try (JsonlSink sink = JsonlSink.open(pages)) {
@@ -87,5 +96,101 @@ class CrawlStartTest {
         assertThat(dir.resolve(CrawlFolder.PAGES)).doesNotExist();
         assertThat(dir.resolve("notes.txt")).exists();
         start.begin();
+    }
+
+    static Stream<Arguments> damages() throws IOException {
+        return TsvTable.rows("/bounds/resume-damage.tsv", 3).stream().map(row -> Arguments.of(row.cell(0), row));
+    }
+
+    /**
+     * The payload table {@code /bounds/resume-damage.tsv} (src-test-fixtures): a pages.jsonl of 6 records, the
+     * checkpoint counting the first 4, damaged as the row says; the resume counts the records after the checkpoint
+     * again and returns their URLs, or is refused with the row's message.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("damages")
+    void restoresOrRefusesADamagedPagesFileAsTheTableSays(String name, TsvTable.Row row) throws Exception {
+        Path pages = dir.resolve(CrawlFolder.PAGES);
+        long[] starts = new long[7];
+        try (JsonlSink sink = JsonlSink.open(pages)) {
+            for (int i = 1; i <= 6; i++) {
+                starts[i - 1] = sink.length();
+                sink.accept(PageRecord.refused("http://a.test/" + i, Outcome.ROBOTS_DISALLOWED, 0, null, null));
+            }
+            starts[6] = sink.length();
+        }
+        long atCheckpoint = starts[4];
+        long end = damage(row.cell(1), pages, starts);
+        CrawlStats stats = new CrawlStats();
+        CrawlStart start = new CrawlStart(dir, "crawl", checkpoints());
+        Checkpoint checkpoint = checkpoint(Checkpoint.State.RUNNING, null, 4, atCheckpoint);
+        String result = row.cell(2);
+
+        if (result.startsWith("counted ")) {
+            int counted = Integer.parseInt(result.substring("counted ".length()));
+            CompletedUrls recorded = start.restorePages(checkpoint, stats);
+            assertThat(stats.decided()).as(row.where()).isEqualTo(4 + counted);
+            assertThat(recorded.size()).as(row.where()).isEqualTo(counted);
+            for (int i = 5; i <= 6; i++) {
+                assertThat(recorded.contains("http://a.test/" + i)).as(row.where() + " record " + i)
+                        .isEqualTo(i - 4 <= counted);
+            }
+        } else {
+            Throwable refused = catchThrowable(() -> start.restorePages(checkpoint, stats));
+            String message = result.substring("refused ".length()).replace("{pages}", pages.toString())
+                    .replace("{dir}", dir.toString()).replace("{checkpoint}", Long.toString(atCheckpoint))
+                    .replace("{end}", Long.toString(end))
+                    .replace("{length}", Long.toString(Files.isRegularFile(pages) ? Files.size(pages) : -1));
+            assertThat(refused).as(row.where()).isInstanceOf(CheckpointException.class).message()
+                    .startsWith(message);
+        }
+    }
+
+    /** Damages {@code pages} as {@code damage} names (see the table); returns its length before a line appended. */
+    private static long damage(String damage, Path pages, long[] starts) throws IOException {
+        long end = Files.size(pages);
+        switch (damage) {
+            case "none" -> { }
+            case "append-partial" -> append(pages, "{\"url\":\"http://half".getBytes(StandardCharsets.UTF_8));
+            case "cut-last-bytes" -> truncate(pages, end - 5);
+            case "cut-at-checkpoint" -> truncate(pages, starts[4]);
+            case "cut-after-2-records" -> truncate(pages, starts[2]);
+            case "cut-in-third-record" -> truncate(pages, starts[2] + 10);
+            case "delete" -> Files.delete(pages);
+            case "empty" -> truncate(pages, 0);
+            case "symlink-dev-zero" -> {
+                Assumptions.assumeTrue(Files.exists(Path.of("/dev/zero")), "no /dev/zero on this machine");
+                Files.delete(pages);
+                Files.createSymbolicLink(pages, Path.of("/dev/zero"));
+            }
+            case "directory" -> {
+                Files.delete(pages);
+                Files.createDirectory(pages);
+            }
+            case "append-garbage" -> append(pages, "garbage\n".getBytes(StandardCharsets.UTF_8));
+            case "append-2mib-line" -> append(pages, ("x".repeat(2 << 20) + "\n").getBytes(StandardCharsets.UTF_8));
+            case "append-latin1-record" -> append(pages, ("{\"url\":\"http://a.test/7\",\"outcome\":\"fetched\","
+                    + "\"title\":\"caf\u00e9\"}\n").getBytes(StandardCharsets.ISO_8859_1));
+            case "append-record-without-url" -> append(pages, "{\"outcome\":\"fetched\"}\n"
+                    .getBytes(StandardCharsets.UTF_8));
+            case "insert-garbage-at-checkpoint" -> {
+                byte[] whole = Files.readAllBytes(pages);
+                truncate(pages, starts[4]);
+                append(pages, "garbage\n".getBytes(StandardCharsets.UTF_8));
+                append(pages, java.util.Arrays.copyOfRange(whole, (int) starts[4], whole.length));
+            }
+            default -> throw new IllegalArgumentException("no damage named " + damage);
+        }
+        return end;
+    }
+
+    private static void append(Path file, byte[] bytes) throws IOException {
+        Files.write(file, bytes, StandardOpenOption.APPEND);
+    }
+
+    private static void truncate(Path file, long length) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.truncate(length);
+        }
     }
 }

@@ -92,6 +92,24 @@ class FrontierJournalTest {
     }
 
     @Test
+    void aCompletionWhoseRecordTheOutputLostIsNotReplayedSoItsUrlIsFetchedAgain() throws IOException {
+        FrontierJournal journal = create();
+        journal.append(List.of(link("a"), link("b")), PAGE.url());
+        journal.append(List.of(), url("a"));
+        journal.append(List.of(), url("b"));
+        journal.close();
+
+        Replay replay = resume(0, url -> !url.equals(url("b"))); // b's record is not in pages.jsonl
+
+        assertThat(replay.dones()).isEqualTo(3);
+        assertThat(replay.unrecorded()).isEqualTo(1);
+        assertThat(replay.completed().size()).isEqualTo(2);
+        assertThat(replay.completed().remove(url("b"))).isFalse();
+        assertThat(replay.completed().remove(url("a"))).isTrue();
+        assertThat(replay.admitted()).containsExactly(link("a"), link("b"));
+    }
+
+    @Test
     void resumesFromAMiddleSegmentDeletingTheOlderOnesAndAppendingToANewOne() throws IOException {
         FrontierJournal journal = create();
         journal.append(List.of(link("before")), null);
@@ -386,7 +404,11 @@ class FrontierJournalTest {
     }
 
     private Replay resume(int from) throws IOException {
-        Replay replay = FrontierJournal.resume(dir, from);
+        return resume(from, url -> true);
+    }
+
+    private Replay resume(int from, java.util.function.Predicate<String> recorded) throws IOException {
+        Replay replay = FrontierJournal.resume(dir, from, recorded);
         opened.add(replay.journal());
         return replay;
     }

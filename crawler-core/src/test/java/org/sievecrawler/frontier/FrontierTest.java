@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -181,7 +182,7 @@ class FrontierTest {
                 SIEVE.falsePositiveRate())), List.of(PendingUrl.seed(web.url(0))), SpillPosition.empty(),
                 FrontierState.NO_JOURNAL);
         try (Frontier resumed = Frontier.resume(new Frontier.Settings(SIEVE, POLITE.withRespectRobots(false), 4,
-                folder), Clock.systemUTC(), record -> { }, old)) {
+                folder), Clock.systemUTC(), record -> { }, old, url -> true)) {
             assertThat(resumed.size()).isEqualTo(1);
             PageLease lease = (PageLease) resumed.next();
             lease.complete(record(lease.task()), web.links(lease.task()));
@@ -190,6 +191,33 @@ class FrontierTest {
         }
         Drained after = drain(copy(folder, dir.resolve("old-copy")), old);
         assertThat(after.urls()).as("nothing replayed: the checkpoint's own pending URL").containsExactly(web.url(0));
+    }
+
+    @Test
+    void aPageCompletedSinceTheSnapshotWhoseRecordWasLostIsHandedOutAgainOnResume() throws Exception {
+        Web web = new Web(3);
+        Path folder = dir.resolve("lost");
+        FrontierState state;
+        try (Frontier frontier = Frontier.create(settings(folder), Clock.systemUTC(), record -> { })) {
+            frontier.offerSeeds(List.of(web.url(0)));
+            state = frontier.snapshot(s -> s);
+            while (!frontier.exhausted()) {
+                Lease lease = frontier.next();
+                if (lease instanceof RobotsLease robots) {
+                    robots.rules(RobotsRules.allowAll("none"));
+                } else if (lease instanceof PageLease page) {
+                    page.complete(record(page.task()), web.links(page.task()));
+                } else {
+                    frontier.awaitWork(Duration.ofMillis(10));
+                }
+            }
+        }
+
+        Drained whole = drain(copy(folder, dir.resolve("whole")), state);
+        Drained lost = drain(copy(folder, dir.resolve("cut")), state, url -> !url.equals(web.url(1)));
+
+        assertThat(whole.urls()).as("every page completed since the snapshot has its record").isEmpty();
+        assertThat(lost.urls()).as("the page whose record was lost").containsExactly(web.url(1));
     }
 
     /**
@@ -316,10 +344,15 @@ class FrontierTest {
     }
 
     private static Drained drain(Path folder, FrontierState state) throws Exception {
+        return drain(folder, state, url -> true);
+    }
+
+    /** {@link #drain(Path, FrontierState)}, the journal's completions checked against {@code recorded}. */
+    private static Drained drain(Path folder, FrontierState state, Predicate<String> recorded) throws Exception {
         Set<String> urls = new HashSet<>();
         try (Frontier resumed = Frontier.resume(settings(folder), Clock.systemUTC(), record -> {
             assertThat(urls.add(record.url())).as("handed out once: " + record.url()).isTrue();
-        }, state)) {
+        }, state, recorded)) {
             byte[] filters = bytes(resumed.snapshot(FrontierState::filters));
             while (true) {
                 Lease lease = resumed.next();

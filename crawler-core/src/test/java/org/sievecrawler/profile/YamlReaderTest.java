@@ -53,4 +53,47 @@ class YamlReaderTest {
         assertThat(problems).singleElement()
                 .hasToString("p.yaml:2:1: name: duplicate key, already given at line 1 (name)");
     }
+
+    @Test
+    void refusesAValueOverItsBoundAtItsPositionAndBindsNothingFromIt() {
+        String text = "name: ok\nscope:\n  include:\n    - " + "x".repeat(YamlReader.MAX_SCALAR_CHARS + 1) + "\n";
+
+        Mapping root = new YamlReader("p.yaml", problems).read(text);
+
+        assertThat(problems).extracting(ProfileProblem::toString).singleElement().asString()
+                .startsWith("p.yaml:4:7: scope.include[0]: a value of 65537 characters, longer than 65536, the most a"
+                        + " profile value may have (xxxxxxxxxx")
+                .endsWith("x... (65537 characters))");
+        Sequence include = (Sequence) ((Mapping) root.entries().get("scope").value()).entries().get("include").value();
+        assertThat(((Scalar) include.items().get(0)).kind()).isEqualTo(Kind.REFUSED);
+        problems.clear();
+        new ProfileBinder(problems).bind(root, "p");
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void readsAValueOfExactlyItsBound() {
+        Mapping root = new YamlReader("p.yaml", problems).read("name: " + "x".repeat(YamlReader.MAX_SCALAR_CHARS));
+
+        assertThat(((Scalar) root.entries().get("name").value()).text()).hasSize(YamlReader.MAX_SCALAR_CHARS);
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void refusesAKeyOverItsBoundAndSkipsItsValue() {
+        String key = "k".repeat(YamlReader.MAX_KEY_CHARS + 1);
+
+        Mapping root = new YamlReader("p.yaml", problems).read("fetch:\n  " + key + ":\n    a: [1, 2]\n  threads: 2\n");
+
+        assertThat(problems).extracting(ProfileProblem::toString).singleElement().asString()
+                .startsWith("p.yaml:2:3: fetch: a key of 257 characters, longer than 256, the most a profile key may"
+                        + " have (kkkkkkkkkk");
+        assertThat(((Mapping) root.entries().get("fetch").value()).entries()).containsOnlyKeys("threads");
+    }
+
+    @Test
+    void showsALongValueInAMessageByItsStartAndLength() {
+        assertThat(YamlNode.shorten("y".repeat(100))).isEqualTo("y".repeat(100));
+        assertThat(YamlNode.shorten("y".repeat(101))).isEqualTo("y".repeat(80) + "... (101 characters)");
+    }
 }

@@ -18,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.sievecrawler.escape.Json;
 import org.sievecrawler.fixtures.HostileText;
+import org.sievecrawler.input.InputFile;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
@@ -80,6 +81,19 @@ class CrawlReportTest {
         assertThat(data.get("summary").get("sieve").get("expectedUrls").asLong()).isEqualTo(1000);
         assertThat(data.get("progress").toString()).isEqualTo("[{\"fetched\":1,\"elapsed\":1},{\"fetched\":2,"
                 + "\"elapsed\":2}]");
+    }
+
+    @Test
+    void aSummaryOverItsBoundIsRefusedByItsSizeWithoutReadingIt() throws Exception {
+        pages(page("http://a.test/", 200, Outcome.FETCHED, 0, null));
+        Path summary = dir.resolve("summary.json");
+        try (java.io.RandomAccessFile sparse = new java.io.RandomAccessFile(summary.toFile(), "rw")) {
+            sparse.setLength(3L << 30);
+        }
+
+        assertThatThrownBy(() -> CrawlReport.html(dir)).isInstanceOf(IOException.class)
+                .hasMessage(summary + ": larger than " + InputFile.SUMMARY.maxBytes() + " bytes, the most a crawl"
+                        + " summary may have (3221225472 bytes)");
     }
 
     @Test

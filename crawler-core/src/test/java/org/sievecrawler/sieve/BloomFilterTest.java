@@ -164,6 +164,17 @@ class BloomFilterTest {
     }
 
     @Test
+    void refusesAHeaderClaimingMoreBitsThanTheStreamHoldsBeforeAllocatingThem() throws IOException {
+        byte[] bytes = serialized(smallFilter());
+        java.nio.ByteBuffer.wrap(bytes).putLong(28, 1L << 40); // m, after magic, version, scheme, n and p: 1 TiB of bits
+
+        assertThatThrownBy(() -> BloomFilter.readFrom(new ByteArrayInputStream(bytes), bytes.length))
+                .isInstanceOf(CorruptFilterException.class)
+                .hasMessage("Bloom filter header says 1099511627776 bits (137438953472 bytes), more than the "
+                        + bytes.length + " bytes the stream holds");
+    }
+
+    @Test
     void refusesAStreamThatIsNotAFilterOrOfAnotherVersion() throws IOException {
         byte[] notAFilter = "PK\u0003\u0004 this is a zip file".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
         assertThatThrownBy(() -> BloomFilter.readFrom(new ByteArrayInputStream(notAFilter)))

@@ -82,6 +82,37 @@ class JsonlSinkTest {
         assertThat(read(pages, 0)).containsExactly(BARE, FULL);
     }
 
+    @Test
+    void aLineLongerThanTheBoundIsNoRecordAndTheLinesAfterItAreReadAtTheirOffsets() throws IOException {
+        Path pages = dir.resolve("pages.jsonl");
+        Files.writeString(pages, "x".repeat(JsonlSink.MAX_LINE_BYTES + 1) + "\n");
+        long after = Files.size(pages);
+        try (JsonlSink sink = JsonlSink.open(pages)) {
+            sink.accept(FULL); // a multi-byte URL: offsets count bytes
+            sink.accept(BARE);
+        }
+        List<PageRecord> records = new ArrayList<>();
+
+        JsonlSink.Skipped skipped = JsonlSink.readSkipping(pages, records::add);
+
+        assertThat(records).containsExactly(FULL, BARE);
+        assertThat(skipped).isEqualTo(new JsonlSink.Skipped(1, 0));
+        assertThat(read(pages, after)).containsExactly(FULL, BARE);
+        assertThatThrownBy(() -> read(pages, 0)).isInstanceOf(JsonlSink.DamagedLine.class)
+                .hasMessage(pages + ": the line at byte 0 is not a page record: it is longer than "
+                        + JsonlSink.MAX_LINE_BYTES + " bytes (" + (JsonlSink.MAX_LINE_BYTES + 1) + " bytes)");
+    }
+
+    @Test
+    void refusesToReadAFileThatIsNotARegularOneSuchAsTheZeroDevice() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/zero")), "no /dev/zero here");
+        Path pages = Files.createSymbolicLink(dir.resolve("pages.jsonl"), Path.of("/dev/zero"));
+
+        assertThatThrownBy(() -> JsonlSink.readSkipping(pages, record -> { })).isInstanceOf(IOException.class)
+                .hasMessage(pages + ": not a regular file (a character device, such as /dev/zero); pages.jsonl must"
+                        + " be one");
+    }
+
     @ParameterizedTest
     @MethodSource("org.sievecrawler.fixtures.HostileText#unpairedSurrogates")
     void anUnpairedSurrogateIsWrittenAsTheReplacementCharacterInValidUtf8(HostileText.Surrogates row)

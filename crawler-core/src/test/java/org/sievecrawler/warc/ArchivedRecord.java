@@ -57,7 +57,7 @@ public record ArchivedRecord(long offset, MessageHeaders headers, byte[] block, 
             try (ZstdFrames frames = new ZstdFrames(file)) {
                 for (ZstdFrames.Frame frame = frames.next(); frame != null; frame = frames.next()) {
                     try (WarcReader reader = new WarcReader(java.nio.channels.Channels.newChannel(
-                            new java.io.ByteArrayInputStream(frame.content())))) {
+                            frame.content()))) {
                         for (Optional<WarcRecord> next = reader.next(); next.isPresent(); next = reader.next()) {
                             records.add(read(frame.offset(), next.get()));
                         }
@@ -87,7 +87,7 @@ public record ArchivedRecord(long offset, MessageHeaders headers, byte[] block, 
             try (ZstdFrames frames = new ZstdFrames(file)) {
                 frames.seek(offset);
                 try (WarcReader reader = new WarcReader(java.nio.channels.Channels.newChannel(
-                        new java.io.ByteArrayInputStream(frames.next().content())))) {
+                        frames.next().content()))) {
                     return read(offset, reader.next().orElseThrow());
                 }
             }

@@ -1,0 +1,90 @@
+package org.sievecrawler.input;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class InputFileTest {
+    private static final InputFile.Bound TEN = new InputFile.Bound("a test file", 10);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void readsARegularFileOfExactlyItsBound() throws Exception {
+        Path file = Files.writeString(dir.resolve("ten"), "0123456789");
+
+        assertThat(InputFile.readText(file, TEN)).isEqualTo("0123456789");
+    }
+
+    @Test
+    void refusesAFileOneByteOverItsBoundNamingTheFileTheBoundAndTheSize() throws Exception {
+        Path file = Files.writeString(dir.resolve("eleven"), "0123456789A");
+
+        assertThatThrownBy(() -> InputFile.read(file, TEN)).isInstanceOf(InputFileException.class)
+                .hasMessage(file + ": larger than 10 bytes, the most a test file may have (11 bytes)");
+    }
+
+    @Test
+    void refusesAFileWhoseContentGoesOnPastTheSizeItsFileSystemGives() {
+        Path status = Path.of("/proc/self/status"); // size 0, content some hundred bytes
+        Assumptions.assumeTrue(Files.isReadable(status), "no /proc/self/status on this machine");
+
+        assertThatThrownBy(() -> InputFile.read(status, TEN)).isInstanceOf(InputFileException.class)
+                .hasMessage(status + ": larger than 10 bytes, the most a test file may have (its size said 0"
+                        + " bytes, but it went on)");
+    }
+
+    @Test
+    void refusesADirectoryByItsTypeBeforeOpeningIt() {
+        assertThatThrownBy(() -> InputFile.read(dir, TEN)).isInstanceOf(InputFileException.class)
+                .hasMessage(dir + ": not a regular file (a directory); a test file must be one");
+    }
+
+    @Test
+    void refusesTheZeroDeviceByItsTypeWithoutReadingIt() {
+        Path zero = Path.of("/dev/zero");
+        Assumptions.assumeTrue(Files.exists(zero), "no /dev/zero on this machine");
+
+        assertThatThrownBy(() -> InputFile.read(zero, InputFile.PROFILE)).isInstanceOf(InputFileException.class)
+                .hasMessage("/dev/zero: not a regular file (a character device, such as /dev/zero); a profile must"
+                        + " be one");
+    }
+
+    @Test
+    void namesAMissingFile() {
+        InputFileException e = (InputFileException) org.assertj.core.api.Assertions.catchThrowable(
+                () -> InputFile.read(dir.resolve("gone"), TEN));
+
+        assertThat(e.file()).isEqualTo(dir.resolve("gone"));
+        assertThat(e.reason()).isEqualTo("no such file");
+    }
+
+    @Test
+    void refusesTextThatIsNotUtf8NamingTheOffsetOfTheFirstBadByte() throws Exception {
+        Path file = Files.write(dir.resolve("latin1"), "caf\u00e9!".getBytes(StandardCharsets.ISO_8859_1));
+
+        assertThatThrownBy(() -> InputFile.readText(file, TEN))
+                .hasMessage(file + ": not UTF-8 text (a malformed byte sequence at byte 3)");
+    }
+
+    @Test
+    void decodesUtf8PastTheCheckersChunk() throws Exception {
+        String text = "\u00e9\u20ac\ud83d\ude00".repeat(5_000); // 2-, 3- and 4-byte sequences across 8 K chunks
+        Path file = Files.writeString(dir.resolve("utf8"), text);
+
+        assertThat(InputFile.readText(file, InputFile.PROFILE)).isEqualTo(text);
+    }
+
+    @Test
+    void aCheckpointsProfileHoldsAProfileAndASeedFileFourTimesOver() {
+        assertThat(InputFile.SAVED_PROFILE.maxBytes())
+                .isEqualTo(InputFile.PROFILE.maxBytes() + 4 * InputFile.SEED_FILE.maxBytes());
+    }
+}
