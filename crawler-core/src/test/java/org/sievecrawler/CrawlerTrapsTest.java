@@ -34,11 +34,6 @@ import org.sievecrawler.profile.PolitenessConfig;
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class CrawlerTrapsTest {
-    static {
-        // The JDK's server writes headers and body apart; with Nagle's algorithm each page waits ~40 ms for an ACK.
-        System.setProperty("sun.net.httpserver.nodelay", "true");
-    }
-
     @TempDir
     java.nio.file.Path out;
     private final ExecutorService serverThreads = Executors.newFixedThreadPool(4);
