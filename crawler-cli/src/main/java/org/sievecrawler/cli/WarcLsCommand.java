@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.sievecrawler.escape.ControlCharacters;
 import org.sievecrawler.input.InputFile;
 import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.warc.WarcListing;
@@ -66,9 +67,10 @@ final class WarcLsCommand implements Callable<Integer> {
                     out.println(String.format(Locale.ROOT, ROW, "OFFSET", "TYPE", "STATUS", "LENGTH", "URI"));
                     headed[0] = true;
                 }
-                out.println(String.format(Locale.ROOT, ROW, entry.offset(), entry.type(),
+                // a WARC file's fields are anyone's bytes: none reaches the terminal as a control character
+                out.println(String.format(Locale.ROOT, ROW, entry.offset(), ControlCharacters.escape(entry.type()),
                         entry.status() > 0 ? Integer.toString(entry.status()) : "-", entry.length(),
-                        entry.uri() == null ? "-" : entry.uri()));
+                        entry.uri() == null ? "-" : ControlCharacters.escape(entry.uri())));
             });
         } catch (NoSuchFileException e) {
             err.println("warc ls: " + file + ": no such file");
@@ -84,12 +86,14 @@ final class WarcLsCommand implements Callable<Integer> {
         }
         if (end.records() == 0) {
             err.println("warc ls: " + file + " is not a WARC file: "
-                    + (end.complete() ? "it is empty" : "no WARC record at its start (" + end.problem() + ")"));
+                    + (end.complete() ? "it is empty"
+                            : "no WARC record at its start (" + ControlCharacters.escape(end.problem()) + ")"));
             return CrawlerCommand.USAGE;
         }
         if (!end.complete()) {
             err.println("warc ls: " + file + ": stopped at offset " + end.stoppedAt() + " after " + end.records()
-                    + " whole records: the record there is cut short or unreadable (" + end.problem() + ")");
+                    + " whole records: the record there is cut short or unreadable ("
+                    + ControlCharacters.escape(end.problem()) + ")");
             return DAMAGED;
         }
         out.println(end.records() + " records");
