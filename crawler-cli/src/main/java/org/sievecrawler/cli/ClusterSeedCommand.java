@@ -27,8 +27,9 @@ import picocli.CommandLine.Spec;
  * caller's thread. Out of scope: consuming the frontier, and a crawl's other URLs (links are sent by the crawl).
  */
 @Command(name = "seed", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Sends seed URLs to a cluster crawl's frontier (NAME.frontier), each to the",
-            "partition of its host. The crawl's topics must exist: run `cluster init` first."},
+        description = {"Sends seed URLs to a cluster crawl's frontier (NAME.frontier), each to the partition of its"
+                + " host.",
+            "The crawl's topics must exist: run `cluster init` first."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterSeedCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
             ClusterSeedCommand.EXIT_REFUSED})

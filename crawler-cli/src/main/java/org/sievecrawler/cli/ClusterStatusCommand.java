@@ -31,11 +31,11 @@ import picocli.CommandLine.Spec;
  * that stops answering during the wait is not waited for (exit 1, as a single status).
  */
 @Command(name = "status", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Shows where a cluster crawl stands: per partition of NAME.frontier its owner",
-            "(a member of the consumer group NAME.crawlers), records sent, committed and",
-            "consumed, the lag, URLs pending and in flight in the owner, URLs marked done",
-            "in NAME.fetched, bad records refused (copies in NAME.rejected) and the age of",
-            "the owner's last checkpoint mark; then totals and bad-records=N.",
+        description = {"Shows where a cluster crawl stands, partition by partition.",
+            "Per partition of NAME.frontier: its owner (a member of the consumer group NAME.crawlers), records"
+                    + " sent, committed and consumed, the lag, URLs pending and in flight in the owner, URLs marked"
+                    + " done in NAME.fetched, bad records refused (copies in NAME.rejected) and the age of the"
+                    + " owner's last checkpoint mark; then totals and bad-records=N.",
             "With --wait-done, waits until the crawl has drained."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterStatusCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
