@@ -154,8 +154,8 @@ final class CrawlCommand implements Callable<Integer> {
             err.println("crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
-        return CrawlRun.run(profile, overwrite ? Crawler.Start.OVERWRITE : Crawler.Start.NEW, root.stopSignal(),
-                logging.format, terminal(), spec.commandLine().getOut(), err);
+        return CrawlRun.run(profile, overwrite ? Crawler.Start.OVERWRITE : Crawler.Start.NEW, root.program(),
+                root.stopSignal(), logging.format, terminal(), spec.commandLine().getOut(), err);
     }
 
     /** {@code --resume DIR}: the crawl goes on with the profile its checkpoint saved; other options are refused. */
@@ -193,8 +193,8 @@ final class CrawlCommand implements Callable<Integer> {
             err.println("crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
-        return CrawlRun.run(profile, Crawler.Start.RESUME, root.stopSignal(), logging.format, terminal(),
-                spec.commandLine().getOut(), err);
+        return CrawlRun.run(profile, Crawler.Start.RESUME, root.program(), root.stopSignal(), logging.format,
+                terminal(), spec.commandLine().getOut(), err);
     }
 
     /** Where the live progress line goes: standard error if it is a terminal, unless -q or --no-progress. */
