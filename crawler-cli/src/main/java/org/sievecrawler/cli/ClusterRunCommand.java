@@ -131,7 +131,7 @@ final class ClusterRunCommand implements Callable<Integer> {
             err.flush();
         });
         try (ClusterRun run = ClusterRun.connect(target.servers(), target.crawl(), profile, member,
-                cluster.timeout)) {
+                cluster.timeout, cluster.program())) {
             fileLog = LogSetup.logToFile(dir.resolve(CrawlFolder.LOG), logging.format, true);
             running.set(run);
             stdout.println("cluster crawl " + target.crawl() + ": process " + member + ", output folder "

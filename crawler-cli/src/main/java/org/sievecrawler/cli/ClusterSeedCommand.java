@@ -81,7 +81,7 @@ final class ClusterSeedCommand implements Callable<Integer> {
         int partitions;
         try {
             try (ClusterAdmin admin = cluster.admin(target)) {
-                partitions = admin.requireCrawl(target.crawl());
+                partitions = admin.requireCrawl(target.crawl(), cluster.program());
             }
             try (FrontierProducer frontier = cluster.frontier(target)) {
                 for (String url : seeds.seeds()) {

@@ -86,7 +86,7 @@ final class ClusterStatusCommand implements Callable<Integer> {
         }
         try (ClusterAdmin admin = cluster.admin(target)) {
             if (!waitDone) {
-                print(out, target, admin.status(target.crawl()));
+                print(out, target, admin.status(target.crawl(), cluster.program()));
                 return 0;
             }
             return waitDone(out, target, admin);
@@ -110,7 +110,7 @@ final class ClusterStatusCommand implements Callable<Integer> {
         Optional<Instant> lastProgress = Optional.empty();
         boolean drainedBefore = false;
         while (true) {
-            ClusterStatus status = admin.status(target.crawl());
+            ClusterStatus status = admin.status(target.crawl(), cluster.program());
             boolean drained = status.drained(ClusterStatus.DEFAULT_MARK_STALENESS);
             // One drained reading is not trusted alone. The rules of drained() hold when each owner takes its
             // counters at one moment and the end offsets show every acknowledged record; a single reading can catch
