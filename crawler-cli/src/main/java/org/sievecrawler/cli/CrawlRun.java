@@ -152,7 +152,7 @@ final class CrawlRun {
      * How a crawl that stopped at a limit goes on, with the command: resumed with a higher limits.max-pages, or
      * resumed as it is after limits.max-duration (which counts each run's own time); empty for any other end.
      */
-    static Optional<String> goOn(CrawlSummary summary, CrawlProfile profile, Program program) {
+    private static Optional<String> goOn(CrawlSummary summary, CrawlProfile profile, Program program) {
         Path dir = profile.output().dir();
         return switch (summary.endReason()) {
             case "max-pages" -> Optional.of("stopped at limits.max-pages " + profile.limits().maxPages() + " with "
