@@ -246,6 +246,7 @@ public final class Crawler {
                     checkpointer.write(null, null);
                 }
             }
+            profile.fetch().placeholderContact().ifPresent(LOG::warn);
             long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's
             Instant startedAt = claim.startedAt();
             String reason;

@@ -502,6 +502,23 @@ class CrawlCommandTest {
         assertThat(dir.resolve("elsewhere")).doesNotExist();
     }
 
+    /** Issue 25: the placeholder contact of config/site.yaml is warned of once, when the crawl starts. */
+    @Test
+    void aCrawlWarnsOnceOfAPlaceholderContactInItsUserAgent() throws IOException {
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)), "crawl",
+                "--profile", "site.yaml", "--user-agent", "SieveCrawler/0.1 (contact: you@example.org)");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        String log = Files.readString(out.resolve("crawl.log"));
+        assertThat(log).containsOnlyOnce("WARN").containsOnlyOnce("fetch.user-agent names the placeholder contact"
+                + " you@example.org, which every server sees with each request");
+        assertThat(site.requestLog()).allSatisfy(request -> assertThat(request.getHeader("User-Agent"))
+                .isEqualTo("SieveCrawler/0.1 (contact: you@example.org)"));
+    }
+
     @Test
     void resumeOfAFolderWithoutACheckpointExitsWithCodeTwo() {
         CommandRun run = CommandRun.execute("crawl", "--resume", dir.toString());
