@@ -116,12 +116,15 @@ class LiveProgressTerminalTest {
         assertThat(tmux("resize-window", "-x", "50")).isZero();
         List<String> narrow = awaitScreen("the live line redrawn to fit 50 columns",
                 screen -> !liveLine(screen).isEmpty() && liveLine(screen).length() < 50);
+        List<String> afterNarrow = awaitRedraw(narrow);
         assertThat(tmux("resize-window", "-x", "100")).isZero();
         List<String> wide = awaitScreen("the live line wider again", screen -> liveLine(screen).length() > 50);
+        List<String> afterWide = awaitRedraw(wide);
         site.delayPages(0);
         List<String> ending = awaitScreen("the crawl's end", screen -> screen.contains("exit="));
 
-        for (List<String> screens : List.of(narrow, wide, ending)) {
+        // from the first redraw at each new width on (the screens between a resize and it may show the old line)
+        for (List<String> screens : List.of(afterNarrow, afterWide, ending)) {
             for (String screen : screens) {
                 List<String> parts = nonEmptyLines(screen).stream().filter(line -> line.contains(" | ")).toList();
                 assertThat(parts).as("at most one row of live line, the live line itself:%n%s", screen)
@@ -177,6 +180,18 @@ class LiveProgressTerminalTest {
         assertThat(nonEmptyLines(last)).as("the final screen:%n%s", last).contains("exit=143")
                 .noneMatch(line -> line.contains(" | "))
                 .anyMatch(line -> line.startsWith("stopped at once: "));
+    }
+
+    /**
+     * The screens from the last of {@code screens}, which shows a live line, until one shows another live line: a
+     * redraw later (the elapsed time changes every second).
+     */
+    private List<String> awaitRedraw(List<String> screens) throws IOException, InterruptedException {
+        String drawn = liveLine(screens.get(screens.size() - 1));
+        List<String> after = new ArrayList<>(List.of(screens.get(screens.size() - 1)));
+        after.addAll(awaitScreen("a redraw of " + drawn,
+                screen -> !liveLine(screen).isEmpty() && !liveLine(screen).equals(drawn)));
+        return after;
     }
 
     /** The live line on {@code screen}: its last non-empty row if that is one, else "". */
