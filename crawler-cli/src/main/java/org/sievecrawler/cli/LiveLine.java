@@ -34,7 +34,7 @@ import org.sievecrawler.progress.ProgressLine;
  * <p>Out of scope: a block of several lines, colours.
  *
  * <p>Thread-safe: one daemon thread ("live-progress") redraws, and reads the width again after a resize;
- * {@link #close()} stops it and erases the line.
+ * {@link #close()}, under this object's lock, stops it and erases the line.
  */
 final class LiveLine implements LiveProgress {
     static final int REDRAW_MILLIS = 500;
@@ -47,7 +47,7 @@ final class LiveLine implements LiveProgress {
     private final StopSignal.Registration resizes;
     private final AtomicBoolean resized = new AtomicBoolean();
     private final Deque<Sample> samples = new ArrayDeque<>();
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private boolean closed; // guarded by this
     private ErrTerminal terminal; // on the redrawing thread only
 
     /** The pages fetched by the crawl at a moment, in nanoseconds of {@link System#nanoTime()}. */
@@ -153,12 +153,18 @@ final class LiveLine implements LiveProgress {
                 : String.format(Locale.ROOT, "%d:%02d", m, s);
     }
 
-    /** Stops the redraws, erases the line and gives the console back its progress lines; again, does nothing. */
+    /**
+     * Stops the redraws, erases the line and gives the console back its progress lines; again, does nothing. A
+     * caller returns once the line is erased, also while another thread is closing it: the command's thread, about
+     * to print the summary, and a second Ctrl-C's, about to halt the JVM, may both close it at once (the summary was
+     * printed on the line's row when the command's close returned early).
+     */
     @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
+    public synchronized void close() {
+        if (closed) {
             return;
         }
+        closed = true;
         resizes.close();
         timer.shutdownNow();
         try {
