@@ -86,15 +86,7 @@ final class ChildCrawler {
 
     /** Whether {@code perl} runs here. */
     static boolean perlRuns() {
-        try {
-            return new ProcessBuilder("perl", "-e", "exit 0").redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return InstalledCommands.runs("perl", "-e", "exit 0");
     }
 
     /** Everything the children have written so far. */

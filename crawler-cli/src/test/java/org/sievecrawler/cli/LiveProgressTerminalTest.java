@@ -140,31 +140,19 @@ class LiveProgressTerminalTest {
     @Test
     void aSecondCtrlCErasesTheLiveLineBeforeTheProcessEndsAndNamesCtrlCFirst() throws Exception {
         assumeThat(tmuxRuns()).as("tmux is installed").isTrue();
-        site.delayPages(200);
-        startCrawlInPane(folder.resolve("crawl"), 100);
-        awaitScreen("a live line", screen -> !liveLine(screen).isEmpty());
-        site.delayPages(30_000); // the graceful stop then waits: time for a second Ctrl-C
+        startCrawlThatHangs();
 
         assertThat(tmux("send-keys", "C-c")).isZero();
         awaitScreen("the stop under way", screen -> screen.contains("stopping:"));
         assertThat(tmuxOutput("capture-pane", "-p", "-J")).contains("(Ctrl-C again to stop at once)");
         assertThat(tmux("send-keys", "C-c")).isZero();
-        List<String> ending = awaitScreen("the process's end", screen -> screen.contains("exit="));
-
-        String last = ending.get(ending.size() - 1);
-        assertThat(nonEmptyLines(last)).as("the final screen:%n%s", last)
-                .contains("exit=130") // the next output starts a line of its own
-                .noneMatch(line -> line.contains(" | "))
-                .anyMatch(line -> line.startsWith("stopped at once: "));
+        assertEndsAtOnceLeavingNoLiveLine(130);
     }
 
     @Test
     void aSigtermNamesKillAsTheWayToStopAtOnceAndASecondOneErasesTheLiveLine() throws Exception {
         assumeThat(tmuxRuns()).as("tmux is installed").isTrue();
-        site.delayPages(200);
-        startCrawlInPane(folder.resolve("crawl"), 100);
-        awaitScreen("a live line", screen -> !liveLine(screen).isEmpty());
-        site.delayPages(30_000);
+        startCrawlThatHangs();
         long panePid = Long.parseLong(tmuxOutput("display-message", "-p", "#{pane_pid}").trim());
         ProcessHandle crawler = ProcessHandle.of(panePid).orElseThrow().children()
                 .filter(child -> child.info().command().orElse("").endsWith("java")).findFirst().orElseThrow();
@@ -174,10 +162,33 @@ class LiveProgressTerminalTest {
         assertThat(tmuxOutput("capture-pane", "-p", "-J")).contains("(kill " + crawler.pid() + " again to stop at once)")
                 .doesNotContain("Ctrl-C");
         assertThat(crawler.destroy()).as("SIGTERM sent again").isTrue();
-        List<String> ending = awaitScreen("the process's end", screen -> screen.contains("exit="));
+        assertEndsAtOnceLeavingNoLiveLine(143);
+    }
 
+    /**
+     * Starts a crawl in a pane 100 columns wide and waits for its live line; from then on the site's pages hang, and
+     * this returns once one is hanging, so a graceful stop waits for it: the time for a second request to stop.
+     */
+    private void startCrawlThatHangs() throws IOException, InterruptedException {
+        site.delayPages(200);
+        startCrawlInPane(folder.resolve("crawl"), 100);
+        awaitScreen("a live line", screen -> !liveLine(screen).isEmpty());
+        site.delayPages(30_000);
+        int answered = site.requestCount();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (site.requestCount() == answered) {
+            assertThat(System.nanoTime()).as("a request hanging in time; the screen:%n%s", capture())
+                    .isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    /** Waits for the crawl's end and checks it stopped at once with {@code exit}, its live line erased. */
+    private void assertEndsAtOnceLeavingNoLiveLine(int exit) throws IOException, InterruptedException {
+        List<String> ending = awaitScreen("the process's end", screen -> screen.contains("exit="));
         String last = ending.get(ending.size() - 1);
-        assertThat(nonEmptyLines(last)).as("the final screen:%n%s", last).contains("exit=143")
+        assertThat(nonEmptyLines(last)).as("the final screen:%n%s", last)
+                .contains("exit=" + exit) // the shell's next output starts a line of its own
                 .noneMatch(line -> line.contains(" | "))
                 .anyMatch(line -> line.startsWith("stopped at once: "));
     }
@@ -282,15 +293,7 @@ class LiveProgressTerminalTest {
     }
 
     private static boolean tmuxRuns() {
-        try {
-            return new ProcessBuilder("tmux", "-V").redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return InstalledCommands.runs("tmux", "-V");
     }
 
     private static String quote(String word) {
