@@ -110,9 +110,9 @@ final class ClusterRunCommand implements Callable<Integer> {
         AutoCloseable fileLog = () -> { };
         AtomicReference<ClusterRun> running = new AtomicReference<>();
         CountDownLatch ended = new CountDownLatch(1);
-        StopSignal.Registration registration = root().stopSignal().onStop(() -> {
+        StopSignal.Registration registration = root().stopSignal().onStop(request -> {
             err.println("stopping: no new URLs are taken; requests in flight finish; the partitions are"
-                    + " checkpointed and handed back to the group (Ctrl-C again to stop at once)");
+                    + " checkpointed and handed back to the group (" + request.atOnce() + ")");
             err.flush();
             ClusterRun run = running.get();
             if (run != null) {

@@ -32,7 +32,10 @@ import org.slf4j.LoggerFactory;
  * (another crawl holds the folder, nothing valid to resume); 130 stopped by Ctrl-C (a second Ctrl-C ends the
  * output at once, {@link Crawler#halt()}, and the process with it). A SIGTERM ends the JVM with
  * status 143 whatever this returns (128 + 15, the JVM's status for SIGTERM), after the same graceful stop: the
- * shutdown hook stops the crawl and waits for its summary, so the output is whole.
+ * shutdown hook stops the crawl and waits for its summary, so the output is whole; a second SIGTERM ends it at once.
+ * The "stopping:" line names what stops at once after the request received ({@link StopSignal.Request#atOnce()}).
+ * The live line is erased on every way out: before the summary, before a stop at once halts the JVM, and when a
+ * graceful stop gives up waiting.
  *
  * <p>Every command it suggests (resume with: ...) starts with the {@link Program} as the user started it and ends
  * its line, so it runs when pasted.
@@ -75,20 +78,23 @@ final class CrawlRun {
         AtomicBoolean stopped = new AtomicBoolean();
         CountDownLatch reported = new CountDownLatch(1);
         String resumeWith = "resume with: " + CrawlStart.resumeCommand(program, dir);
-        StopSignal.Registration registration = signal.onStop(() -> {
+        StopSignal.Registration registration = signal.onStop(request -> {
             stopped.set(true);
             err.println("stopping: no new URLs are taken; requests in flight get " + Crawler.STOP_GRACE_SECONDS
-                    + " s to finish, then are cancelled and kept for the resume; the summary is written"
-                    + " (Ctrl-C again to stop at once); " + resumeWith);
+                    + " s to finish, then are cancelled and kept for the resume; the summary is written ("
+                    + request.atOnce() + "); " + resumeWith);
             err.flush();
             crawler.stop();
             try {
-                reported.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+                if (!reported.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                    live.close(); // the JVM may exit now (a SIGTERM's hook returns): the line goes first
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, () -> {
             crawler.halt();
+            live.close(); // erased before the JVM halts, so the shell's prompt starts a line of its own
             err.println("stopped at once: requests in flight are abandoned and fetched again on resume; pages.jsonl"
                     + " holds whole lines; the last checkpoint stays; " + resumeWith);
             err.flush();

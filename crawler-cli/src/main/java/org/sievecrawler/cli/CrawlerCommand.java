@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
  * profile error, or a crawl refused (output folder in use, nothing to resume); 130 stopped by Ctrl-C (SIGINT;
  * a second Ctrl-C stops at once);
  * 143 stopped by SIGTERM (the JVM's own status for it; the shutdown hook has run the same graceful stop, so the
- * output is whole).
+ * output is whole; a second SIGTERM stops at once).
  */
 @Command(
         name = "crawler",
@@ -33,7 +33,7 @@ import picocli.CommandLine.Command;
             " 1:the crawl failed (e.g. output not writable, or no page could be fetched)",
             " 2:usage or profile error, or the crawl refused",
             "130:stopped by Ctrl-C (SIGINT) after a graceful stop; a second Ctrl-C stops at once",
-            "143:stopped by SIGTERM after a graceful stop"},
+            "143:stopped by SIGTERM after a graceful stop; a second SIGTERM stops at once"},
         footer = {"", "A first crawl, no internet needed: ${ROOT-COMMAND-NAME} demo",
             "Help on a command: ${ROOT-COMMAND-NAME} COMMAND --help"})
 public final class CrawlerCommand implements Callable<Integer> {
@@ -50,7 +50,7 @@ public final class CrawlerCommand implements Callable<Integer> {
     private final Launch launch;
 
     public CrawlerCommand() {
-        this(ProfileSource.YAML, StopSignal.CTRL_C);
+        this(ProfileSource.YAML, StopSignal.PROCESS);
     }
 
     CrawlerCommand(ProfileSource profiles, StopSignal stopSignal) {

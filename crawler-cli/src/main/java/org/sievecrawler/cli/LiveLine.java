@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,9 +27,14 @@ import org.sievecrawler.progress.ProgressLine;
  * {@value #RATE_WINDOW_SECONDS} s of redraws. While it is shown, the console leaves out the progress log lines
  * (logger {@code org.sievecrawler.progress}: it shows them better); crawl.log keeps them all, unchanged.
  *
- * <p>Out of scope: a block of several lines, colours, a resized window.
+ * <p>A resized window: at each SIGWINCH the line is redrawn at once to the width read again
+ * ({@link ErrTerminal#measured()}), the rows a narrower window wrapped it onto erased first where the terminal
+ * reflows ({@link StatusLine#resized}).
  *
- * <p>Thread-safe: one daemon thread ("live-progress") redraws; {@link #close()} stops it and erases the line.
+ * <p>Out of scope: a block of several lines, colours.
+ *
+ * <p>Thread-safe: one daemon thread ("live-progress") redraws, and reads the width again after a resize;
+ * {@link #close()}, under this object's lock, stops it and erases the line.
  */
 final class LiveLine implements LiveProgress {
     static final int REDRAW_MILLIS = 500;
@@ -38,9 +44,11 @@ final class LiveLine implements LiveProgress {
     private final StatusLine status;
     private final ScheduledExecutorService timer;
     private final AutoCloseable console;
-    private final int width;
+    private final StopSignal.Registration resizes;
+    private final AtomicBoolean resized = new AtomicBoolean();
     private final Deque<Sample> samples = new ArrayDeque<>();
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private boolean closed; // guarded by this
+    private ErrTerminal terminal; // on the redrawing thread only
 
     /** The pages fetched by the crawl at a moment, in nanoseconds of {@link System#nanoTime()}. */
     record Sample(long nanos, long fetched) {
@@ -50,7 +58,7 @@ final class LiveLine implements LiveProgress {
     LiveLine(ErrTerminal terminal, Supplier<Optional<ProgressLine>> progress) {
         PrintStream err = System.err;
         this.status = new StatusLine(err);
-        this.width = terminal.width();
+        this.terminal = terminal;
         this.console = LogSetup.consoleAbove(status.above());
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "live-progress");
@@ -58,6 +66,14 @@ final class LiveLine implements LiveProgress {
             return thread;
         });
         timer.scheduleWithFixedDelay(() -> redraw(progress), 0, REDRAW_MILLIS, TimeUnit.MILLISECONDS);
+        this.resizes = ErrTerminal.onResize(() -> {
+            resized.set(true);
+            try {
+                timer.execute(() -> redraw(progress));
+            } catch (RejectedExecutionException closing) {
+                // the line is going away: nothing to redraw
+            }
+        });
     }
 
     /** Messages written above the line; {@code err} is left alone. */
@@ -68,6 +84,12 @@ final class LiveLine implements LiveProgress {
 
     private void redraw(Supplier<Optional<ProgressLine>> progress) {
         try {
+            if (resized.getAndSet(false)) {
+                terminal = terminal.measured();
+                if (terminal.reflows()) {
+                    status.resized(terminal.width());
+                }
+            }
             Optional<ProgressLine> now = progress.get();
             if (now.isEmpty()) {
                 return; // not started yet, or the fetchers ended: the summary follows
@@ -78,7 +100,7 @@ final class LiveLine implements LiveProgress {
                 samples.removeFirst();
             }
             status.show(render(now.get(), rate(samples.getFirst(), samples.getLast(),
-                    now.get().averagePerSecond()), width));
+                    now.get().averagePerSecond()), terminal.width()));
         } catch (RuntimeException e) {
             // a gauge read as the crawl ends: the next redraw, or the summary, says more
         }
@@ -131,12 +153,19 @@ final class LiveLine implements LiveProgress {
                 : String.format(Locale.ROOT, "%d:%02d", m, s);
     }
 
-    /** Stops the redraws, erases the line and gives the console back its progress lines; again, does nothing. */
+    /**
+     * Stops the redraws, erases the line and gives the console back its progress lines; again, does nothing. A
+     * caller returns once the line is erased, also while another thread is closing it: the command's thread, about
+     * to print the summary, and a second Ctrl-C's, about to halt the JVM, may both close it at once (the summary was
+     * printed on the line's row when the command's close returned early).
+     */
     @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
+    public synchronized void close() {
+        if (closed) {
             return;
         }
+        closed = true;
+        resizes.close();
         timer.shutdownNow();
         try {
             timer.awaitTermination(5, TimeUnit.SECONDS);

@@ -33,7 +33,10 @@ interface LiveProgress extends AutoCloseable {
     /** Where the command's messages go while this shows: above the live line, or {@code err} itself when off. */
     PrintWriter messages(PrintWriter err);
 
-    /** Stops showing progress and gives the console back as it was; closing again does nothing. */
+    /**
+     * Stops showing progress and gives the console back as it was, returning once it is (also when another thread
+     * closes it at the same time); closing again does nothing.
+     */
     @Override
     void close();
 }

@@ -1,24 +1,26 @@
 package org.sievecrawler.cli;
 
-import java.util.concurrent.atomic.AtomicInteger;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
+import java.util.function.Consumer;
 
 /**
- * Where a request to stop comes from: Ctrl-C and SIGTERM when run from the jar, or a test. The graceful action
- * runs on a thread of its own and may block until the crawl has reported; the immediate one (a second Ctrl-C)
- * must return at once, after which the signal ends the process.
+ * Where a request to stop comes from: Ctrl-C, SIGTERM and the JVM's shutdown when run from the jar
+ * ({@link ProcessSignals}), or a test. The graceful action is told which {@link Request} started it, so what it
+ * prints names the way to stop at once that works after it; it runs on a thread of its own and may block until the
+ * crawl has reported. The immediate one (a second request) must return at once, after which the process ends.
  */
 interface StopSignal {
 
-    /** Runs {@code onStop} when a stop is requested, until the returned registration is closed. */
-    Registration onStop(Runnable onStop);
+    /** The stop signals of this process: Ctrl-C (SIGINT), SIGTERM and the JVM's shutdown. */
+    StopSignal PROCESS = new ProcessSignals();
+
+    /** Runs {@code onStop} with the request when a stop is requested, until the returned registration is closed. */
+    Registration onStop(Consumer<Request> onStop);
 
     /**
      * Runs {@code graceful} at the first request to stop and {@code immediate} at a second one, where the signal
      * can tell them apart; by default only the first is heard.
      */
-    default Registration onStop(Runnable graceful, Runnable immediate) {
+    default Registration onStop(Consumer<Request> graceful, Runnable immediate) {
         return onStop(graceful);
     }
 
@@ -28,53 +30,27 @@ interface StopSignal {
         void close();
     }
 
-    /**
-     * Ctrl-C (SIGINT) and SIGTERM. SIGTERM, and SIGINT where the JVM cannot hand it to us, run a JVM shutdown hook on
-     * a thread named "shutdown" (the JVM runs hooks once and exits when they return: 143 for SIGTERM). SIGINT is
-     * handled directly with {@code sun.misc.Signal} (module jdk.unsupported): the first starts the graceful stop
-     * on a thread named "ctrl-c", a second runs the immediate action and halts the JVM with exit code 130.
-     */
-    StopSignal CTRL_C = new StopSignal() {
-        @Override
-        public Registration onStop(Runnable onStop) {
-            return onStop(onStop, () -> { });
+    /** What asked the process to stop first, and so what stops it at once after that. */
+    enum Request {
+        /** Ctrl-C at the terminal (SIGINT): pressed again, it stops at once. */
+        CTRL_C,
+        /** SIGTERM ({@code kill PID}, a service manager, a container stopping): sent again, it stops at once. */
+        SIGTERM,
+        /** The JVM shutting down for another reason (SIGHUP when the terminal closes, say): a SIGTERM stops at once. */
+        SHUTDOWN;
+
+        /** How to stop this process at once now, e.g. "Ctrl-C again to stop at once". */
+        String atOnce() {
+            return atOnce(ProcessHandle.current().pid());
         }
 
-        @Override
-        public Registration onStop(Runnable graceful, Runnable immediate) {
-            Thread hook = new Thread(graceful, "shutdown");
-            Runtime.getRuntime().addShutdownHook(hook);
-            Registration interrupts = onInterrupt(graceful, immediate);
-            return () -> {
-                interrupts.close();
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException shuttingDown) {
-                    // the hook is running or has run: nothing to remove
-                }
+        /** How to stop the process {@code pid} at once now; {@code kill PID} for a request not from the keyboard. */
+        String atOnce(long pid) {
+            return switch (this) {
+                case CTRL_C -> "Ctrl-C again to stop at once";
+                case SIGTERM -> "kill " + pid + " again to stop at once";
+                case SHUTDOWN -> "kill " + pid + " to stop at once";
             };
         }
-
-        /** Handles SIGINT directly if the JVM lets us (not under -Xrs, for one); else it stays the hook's. */
-        private Registration onInterrupt(Runnable graceful, Runnable immediate) {
-            Signal interrupt = new Signal("INT");
-            AtomicInteger count = new AtomicInteger();
-            SignalHandler previous;
-            try {
-                previous = Signal.handle(interrupt, signal -> {
-                    if (count.incrementAndGet() == 1) {
-                        Thread stopping = new Thread(graceful, "ctrl-c"); // the signal thread stays free for a second
-                        stopping.setDaemon(true);
-                        stopping.start();
-                    } else {
-                        immediate.run();
-                        Runtime.getRuntime().halt(CrawlRun.STOPPED);
-                    }
-                });
-            } catch (IllegalArgumentException | LinkageError unavailable) {
-                return () -> { };
-            }
-            return () -> Signal.handle(interrupt, previous);
-        }
-    };
+    }
 }

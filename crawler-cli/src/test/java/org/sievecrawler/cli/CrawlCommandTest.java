@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -565,13 +566,13 @@ class CrawlCommandTest {
             assertThat(ctrlC.registered.await(30, TimeUnit.SECONDS)).isTrue();
             awaitRequest("/slow/0");
 
-            Thread signal = new Thread(ctrlC.action, "test-ctrl-c");
+            Thread signal = new Thread(() -> ctrlC.action.accept(StopSignal.Request.CTRL_C), "test-ctrl-c");
             signal.start();
             CommandRun result = run.get(60, TimeUnit.SECONDS);
             signal.join(60_000);
 
             assertThat(result.exit()).isEqualTo(130);
-            assertThat(result.err()).contains("stopping: no new URLs are taken",
+            assertThat(result.err()).contains("stopping: no new URLs are taken", "(Ctrl-C again to stop at once)",
                     "resume with: crawler crawl --resume " + out);
             assertThat(result.out()).contains("crawl stopped:");
             assertThat(signal.isAlive()).isFalse();
@@ -593,10 +594,10 @@ class CrawlCommandTest {
     /** A Ctrl-C the test presses. */
     private static final class ManualStop implements StopSignal {
         final CountDownLatch registered = new CountDownLatch(1);
-        volatile Runnable action;
+        volatile Consumer<Request> action;
 
         @Override
-        public Registration onStop(Runnable onStop) {
+        public Registration onStop(Consumer<Request> onStop) {
             action = onStop;
             registered.countDown();
             return () -> { };

@@ -3,6 +3,7 @@ package org.sievecrawler.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ErrTerminalTest {
@@ -15,6 +16,17 @@ class ErrTerminalTest {
         assertThat(ErrTerminal.isTerminalDevice("/tmp/crawl/err.log")).isFalse();
         assertThat(ErrTerminal.isTerminalDevice("/dev/null")).isFalse();
         assertThat(ErrTerminal.isTerminalDevice("/dev/ttyUSB0")).isFalse();
+    }
+
+    @Test
+    void mostTerminalsReflowTheirLinesButXtermAndTheLinuxConsoleCutThem() {
+        assertThat(ErrTerminal.reflows(Map.of("TERM", "xterm-256color", "VTE_VERSION", "7600"))).isTrue();
+        assertThat(ErrTerminal.reflows(Map.of("TERM", "screen", "TMUX", "/tmp/tmux-0/default,1,0"))).isTrue();
+        assertThat(ErrTerminal.reflows(Map.of())).isTrue();
+        assertThat(ErrTerminal.reflows(Map.of("TERM", "xterm", "XTERM_VERSION", "XTerm(379)"))).isFalse();
+        assertThat(ErrTerminal.reflows(Map.of("TERM", "tmux-256color", "XTERM_VERSION", "XTerm(379)",
+                "TMUX", "/tmp/tmux-0/default,1,0"))).as("tmux inside xterm").isTrue();
+        assertThat(ErrTerminal.reflows(Map.of("TERM", "linux"))).isFalse();
     }
 
     @Test

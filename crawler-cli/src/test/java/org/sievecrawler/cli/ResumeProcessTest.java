@@ -1,6 +1,7 @@
 package org.sievecrawler.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -21,7 +22,8 @@ import org.sievecrawler.checkpoint.CheckpointStore;
 /**
  * A crawl in a child JVM, killed part-way (SIGKILL, or SIGTERM for a graceful stop) after a checkpoint, then
  * resumed in another child JVM; the site's request journal tells what was fetched and how often. The profile
- * keeps only 50 pending URLs in memory, so the spill is cut and resumed too.
+ * keeps only 50 pending URLs in memory, so the spill is cut and resumed too. The children hear SIGINT even when
+ * this JVM inherited it as ignored ({@link ChildCrawler}).
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class ResumeProcessTest {
@@ -62,6 +64,8 @@ class ResumeProcessTest {
         first.destroy(); // SIGTERM: a graceful stop and a last checkpoint
         assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(first.exitValue()).as(crawl.output()).isEqualTo(143); // 128 + SIGTERM, the JVM's own exit code
+        assertThat(crawl.output()).as("the way to stop at once after a SIGTERM")
+                .contains("(kill " + first.pid() + " again to stop at once)").doesNotContain("Ctrl-C");
         assertThat(new CheckpointStore(crawl.dir()).read().state()).isEqualTo(Checkpoint.State.STOPPED);
 
         Process resumed = crawl.resume();
@@ -83,6 +87,8 @@ class ResumeProcessTest {
 
     @Test
     void aSecondCtrlCStopsAtOnceWithExitCode130AndLeavesWholeOutputToResumeFrom() throws Exception {
+        assumeThat(ChildCrawler.hearsSigint()).as("the crawl can hear SIGINT: this JVM inherited it as ignored, and"
+                + " there is no perl to start the crawl with it restored (apt-get install perl-base)").isTrue();
         Process first = crawl.startNew(profile());
         awaitCheckpointAndPages(first, 300);
         crawl.site().delayPages(30_000);
@@ -90,6 +96,7 @@ class ResumeProcessTest {
 
         interrupt(pid); // Ctrl-C: a graceful stop, which waits for the requests now hanging
         awaitOutput("stopping:");
+        assertThat(crawl.output()).contains("(Ctrl-C again to stop at once)");
         interrupt(pid); // Ctrl-C again: at once
 
         assertThat(first.waitFor(5, TimeUnit.SECONDS)).as("ends well before the grace period: %s", crawl.output())

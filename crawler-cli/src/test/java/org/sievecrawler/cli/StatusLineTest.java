@@ -12,6 +12,7 @@ import org.sievecrawler.fixtures.HostileText;
 
 class StatusLineTest {
     private static final String ERASE = "\r\033[K";
+    private static final String UP = "\033[A\033[K";
 
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final StatusLine status = new StatusLine(new PrintStream(bytes, true, StandardCharsets.UTF_8));
@@ -63,6 +64,44 @@ class StatusLineTest {
         status.clear();
         write(status.above(), "summary\n");
         assertThat(written()).isEqualTo("pages 1" + ERASE + "summary\n");
+    }
+
+    @Test
+    void aStatusWrappedByANarrowerWindowIsErasedRowByRowFromItsLastRow() {
+        status.show("pages 12034 | 2510/s"); // 20 columns: 3 rows of 8
+        status.resized(8);
+        status.show("pages 2");
+        assertThat(written()).isEqualTo("pages 12034 | 2510/s" + ERASE + UP + UP + "pages 2");
+    }
+
+    @Test
+    void aWiderWindowOrOneTheStatusStillFitsErasesOneRow() {
+        status.show("pages 12034");
+        status.resized(11);
+        status.show("pages 2");
+        status.resized(120);
+        status.show("pages 3");
+        assertThat(written()).isEqualTo("pages 12034" + ERASE + "pages 2" + ERASE + "pages 3");
+    }
+
+    @Test
+    void aResizeWhileNoStatusIsDrawnErasesNothingMore() throws IOException {
+        status.show("pages 12034 | 2510/s");
+        write(status.above(), "stopping: ");
+        status.resized(8); // the status was erased for the line above
+        write(status.above(), "no new URLs\n");
+        status.show("pages 2");
+        assertThat(written()).isEqualTo("pages 12034 | 2510/s" + ERASE + "stopping: no new URLs\npages 12034 | 2510/s"
+                + ERASE + "pages 2");
+    }
+
+    @Test
+    void clearEndsALineWrittenInPartSoWhatFollowsStartsALineOfItsOwn() throws IOException {
+        status.show("pages 1");
+        write(status.above(), "12:00:00 WARN x - sl");
+        status.clear();
+        write(status.above(), "stopped at once\n");
+        assertThat(written()).isEqualTo("pages 1" + ERASE + "12:00:00 WARN x - sl\nstopped at once\n");
     }
 
     @Test
