@@ -34,20 +34,21 @@ final class ChildCrawler {
         this.jvmOptions = List.of(jvmOptions);
     }
 
-    /** Starts {@code crawler ARGS} in a child JVM on this JVM's class path. */
+    /** Starts {@code crawler ARGS} in a child JVM on this JVM's class path, with this one's JVM options. */
     Process start(String... args) throws IOException {
         return start(List.of(), args);
     }
 
     /**
-     * Starts {@code crawler ARGS} in a child JVM on this JVM's class path with {@code jvmOptions} too, e.g.
-     * {@code -Djdk.net.hosts.file=FILE} for host names of the test's own.
+     * Starts {@code crawler ARGS} in a child JVM on this JVM's class path with this one's JVM options and
+     * {@code moreOptions} too, e.g. {@code -Djdk.net.hosts.file=FILE} for host names of the test's own.
      */
-    Process start(List<String> jvmOptions, String... args) throws IOException {
+    Process start(List<String> moreOptions, String... args) throws IOException {
         List<String> command = new ArrayList<>(SIGINT_IGNORED ? RESTORE_SIGINT : List.of());
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")); // a quicker start for a short crawl
         command.addAll(jvmOptions);
+        command.addAll(moreOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.sievecrawler.cli.Main"));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectErrorStream(true)
