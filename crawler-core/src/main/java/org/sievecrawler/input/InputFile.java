@@ -8,7 +8,6 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -148,19 +147,16 @@ public final class InputFile {
     }
 
     private static InputFileException refused(Path file, IOException e) {
-        String reason;
-        if (e instanceof NoSuchFileException) {
-            reason = "no such file";
-        } else if (e instanceof AccessDeniedException) {
-            reason = "permission denied";
-        } else {
-            reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        }
+        String reason = e instanceof NoSuchFileException
+                ? FileErrors.notAFolderOnTheWay(file).orElse("no such file") : FileErrors.reason(file, e);
         return new InputFileException(file, reason, e);
     }
 
-    /** What a file that is not a regular one is, from its Unix mode where the platform gives it. */
-    private static String kind(Path file, BasicFileAttributes attributes) {
+    /** What a file is, "a file" for a regular one, the others from their Unix mode where the platform gives it. */
+    static String kind(Path file, BasicFileAttributes attributes) {
+        if (attributes.isRegularFile()) {
+            return "a file";
+        }
         if (attributes.isDirectory()) {
             return "a directory";
         }
