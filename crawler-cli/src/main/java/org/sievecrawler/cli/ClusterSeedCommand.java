@@ -72,7 +72,7 @@ final class ClusterSeedCommand implements Callable<Integer> {
                 return cluster.usage("--seeds " + seedFile + ": " + e.reason());
             }
         }
-        seeds.problems().forEach(err::println);
+        seeds.report("cluster seed").forEach(err::println);
         if (seeds.seeds().isEmpty()) {
             return cluster.usage("no usable seed: give URLs as arguments or a seed file with --seeds FILE");
         }

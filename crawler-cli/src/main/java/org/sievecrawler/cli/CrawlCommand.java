@@ -140,7 +140,7 @@ final class CrawlCommand implements Callable<Integer> {
                 return CrawlerCommand.USAGE;
             }
         }
-        seeds.problems().forEach(err::println);
+        seeds.report("crawl").forEach(err::println);
         if (seeds.seeds().isEmpty()) {
             err.println("crawl: no usable seed: give URLs as arguments, a seed file with --seeds FILE,"
                     + " or seeds in the --profile");

@@ -93,7 +93,8 @@ class ClusterSeedCommandTest {
         CommandRun some = CommandRun.execute(root, "cluster", "seed", "--bootstrap", "127.0.0.1:9092", "--crawl", "docs",
                 "ftp://a.example/", "https://a.example/");
         assertThat(some.exit()).isZero();
-        assertThat(some.err()).startsWith("argument 1: \"ftp://a.example/\" is not a usable seed");
+        assertThat(some.err()).startsWith("argument 1: not a usable seed: scheme \"ftp\" is not http or https"
+                + " (\"ftp://a.example/\"); skipped");
         assertThat(some.out()).startsWith("sent 1 seed to 1 of 4 partitions");
 
         CommandRun none = CommandRun.execute(root, "cluster", "seed", "--bootstrap", "127.0.0.1:9092", "--crawl", "docs",

@@ -93,8 +93,9 @@ class CrawlCommandTest {
                 "--out", out.toString(), "--seeds", seeds.toString());
 
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(run.err()).contains(seeds + ":4: \"mailto:someone@example.org\" is not a usable seed",
-                seeds + ":6: \"not a url\" is not a usable seed");
+        assertThat(run.err()).contains(seeds + ":4: not a usable seed: ", " (\"mailto:someone@example.org\"); skipped",
+                seeds + ":6: a space within the line: ", " (\"not a url\"); skipped",
+                "crawl: skipped 2 bad seeds (named above); 2 seeds left");
         assertThat(urls(out)).containsExactlyInAnyOrder(site.url("/a"), site.url("/b"));
     }
 
@@ -260,7 +261,7 @@ class CrawlCommandTest {
                 dir.resolve("out").toString(), "not-a-url");
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("argument 1: \"not-a-url\" is not a usable seed",
+        assertThat(run.err()).contains("argument 1: not a usable seed: ", " (\"not-a-url\"); skipped",
                 "crawl: no usable seed: give URLs as arguments, a seed file with --seeds FILE, or seeds in the"
                         + " --profile");
         assertThat(dir.resolve("out")).doesNotExist();
