@@ -72,6 +72,7 @@ public final class CrawlerCommand implements Callable<Integer> {
     static CommandLine commandLine(CrawlerCommand root) {
         CommandLine commandLine = new CommandLine(root);
         commandLine.setExitCodeExceptionMapper(e -> USAGE);
+        commandLine.setParameterExceptionHandler(new UsageErrors());
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         inheritExitCodes(commandLine, commandLine.getCommandSpec().usageMessage());
         return commandLine;

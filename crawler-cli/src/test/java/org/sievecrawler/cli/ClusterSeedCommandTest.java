@@ -155,6 +155,6 @@ class ClusterSeedCommandTest {
 
         CommandRun missing = CommandRun.execute(root, "cluster", "seed", "--crawl", "docs", "https://a.example/");
         assertThat(missing.exit()).isEqualTo(2);
-        assertThat(missing.err()).contains("Missing required option: '--bootstrap=HOST:PORT'");
+        assertThat(missing.err()).contains("cluster seed: missing required option: '--bootstrap=HOST:PORT'");
     }
 }
