@@ -49,7 +49,8 @@ final class ClusterSeedCommand implements Callable<Integer> {
     List<String> urls = new ArrayList<>();
 
     @Option(names = "--seeds", paramLabel = "FILE",
-            description = "A seed file: one URL per line; blank lines and # comments are skipped.")
+            description = "A seed file: one URL per line, # starting a comment (at a line's start or after a space);"
+                    + " blank lines are skipped, and bad ones, each named.")
     Path seedFile;
 
     @Override

@@ -56,7 +56,8 @@ final class CrawlCommand implements Callable<Integer> {
     List<String> urls = List.of();
 
     @Option(names = "--seeds", paramLabel = "FILE",
-            description = "A seed file: one URL per line; blank lines and # comments are skipped.")
+            description = "A seed file: one URL per line, # starting a comment (at a line's start or after a space);"
+                    + " blank lines are skipped, and bad ones, each named.")
     Path seedFile;
 
     @Option(names = "--profile", paramLabel = "FILE", description = "A YAML crawl profile.")
@@ -150,6 +151,9 @@ final class CrawlCommand implements Callable<Integer> {
             profile = overrides(profile.withSeeds(seeds.seeds()));
         } catch (IllegalArgumentException e) {
             err.println("crawl: " + e.getMessage());
+            return CrawlerCommand.USAGE;
+        }
+        if (!CrawlRun.makeOutputFolder("crawl", out != null ? "--out" : "output.dir", profile.output().dir(), err)) {
             return CrawlerCommand.USAGE;
         }
         return CrawlRun.run(profile, overwrite ? Crawler.Start.OVERWRITE : Crawler.Start.NEW, root.stopSignal(),

@@ -224,15 +224,28 @@ class CrawlCommandTest {
     }
 
     @Test
-    void anOutputFolderThatCannotBeCreatedFailsTheCrawlWithExitCodeOne() throws IOException {
+    void anOutputFolderThatCannotBeCreatedIsAUsageErrorNamingTheOptionBeforeTheCrawl() throws IOException {
         Path file = Files.writeString(dir.resolve("a-file"), "not a folder");
 
         CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--delay", "0ms",
                 "--out", file.toString(), site.url("/a"));
 
-        assertThat(run.exit()).isEqualTo(1);
-        assertThat(run.err()).startsWith("crawl failed: cannot create output.dir " + file)
-                .doesNotContain("\tat ");
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("crawl: --out " + file + ": is a file, not a folder" + System.lineSeparator());
+        assertThat(site.requestLog()).isEmpty();
+    }
+
+    @Test
+    void anOutputFolderOfTheProfileThatCannotBeCreatedIsNamedAsOutputDir() throws IOException {
+        Path file = Files.writeString(dir.resolve("a-file"), "not a folder");
+        CrawlProfile profile = CommandRun.localProfile(file.resolve("out"));
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)), "crawl",
+                "--profile", "site.yaml", site.url("/a"));
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("crawl: output.dir " + file.resolve("out") + ": cannot be created: " + file
+                + " is a file, not a folder" + System.lineSeparator());
     }
 
     @Test

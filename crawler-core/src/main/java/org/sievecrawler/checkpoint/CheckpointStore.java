@@ -262,7 +262,7 @@ public final class CheckpointStore {
         if (!folder.isDirectory()) {
             throw new CheckpointException(crawlDir + " is a file, not a folder: there is no crawl to resume");
         }
-        if (!Files.exists(path)) {
+        if (Files.notExists(path)) { // one that cannot be looked at is read below, and says why
             throw new CheckpointException(crawlDir + " holds no crawl checkpoint (no " + path
                     + "); there is nothing to resume");
         }

@@ -43,6 +43,15 @@ public final class FileErrors {
             "File name too long", "the name is too long",
             "Input/output error", "an input/output error of the device");
 
+    /** The words for the JDK's exceptions that carry no reason text, by their class. */
+    private static final Map<Class<? extends FileSystemException>, String> TYPE_WORDS = Map.of(
+            NoSuchFileException.class, "no such file or folder",
+            AccessDeniedException.class, "permission denied",
+            FileAlreadyExistsException.class, "already exists",
+            NotDirectoryException.class, "not a folder",
+            DirectoryNotEmptyException.class, "the folder is not empty",
+            FileSystemLoopException.class, "a loop of symbolic links");
+
     /** A Java class name in a message, as {@code toString()} of an exception puts it: removed from the words. */
     private static final Pattern CLASS_NAME = Pattern.compile(
             "\\b(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error)(?::\\s*|\\b)");
@@ -130,25 +139,7 @@ public final class FileErrors {
     private static String systemWords(FileSystemException e) {
         String reason = e.getReason();
         if (reason == null || reason.isBlank()) {
-            if (e instanceof NoSuchFileException) {
-                return "no such file or folder";
-            }
-            if (e instanceof AccessDeniedException) {
-                return "permission denied";
-            }
-            if (e instanceof FileAlreadyExistsException) {
-                return "already exists";
-            }
-            if (e instanceof NotDirectoryException) {
-                return "not a folder";
-            }
-            if (e instanceof DirectoryNotEmptyException) {
-                return "the folder is not empty";
-            }
-            if (e instanceof FileSystemLoopException) {
-                return "a loop of symbolic links";
-            }
-            return "the file system refused it";
+            return TYPE_WORDS.getOrDefault(e.getClass(), "the file system refused it");
         }
         String words = SYSTEM_REASONS.get(reason);
         return words != null ? words : lowerFirst(withoutClassNames(reason));

@@ -14,19 +14,17 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.sievecrawler.fixtures.PathMistakes;
 import org.sievecrawler.fixtures.TsvTable;
 
 class FileErrorsTest {
     private static final String TABLE = "/errors/file-system-errors.tsv";
-    private static final Pattern JAVA_NAME = Pattern.compile(
-            "\\b(java|javax|sun|com\\.fasterxml|okhttp3|org)\\.[a-z]+\\.|Exception\\b");
 
     @TempDir
     Path dir;
@@ -43,7 +41,7 @@ class FileErrorsTest {
 
         String words = FileErrors.reason(named, e);
 
-        assertThat(words).as(row.where()).isEqualTo(row.cell(5)).doesNotContainPattern(JAVA_NAME);
+        assertThat(words).as(row.where()).isEqualTo(row.cell(5)).doesNotContainPattern(PathMistakes.JAVA_NAME);
     }
 
     @Test
