@@ -15,6 +15,7 @@ import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.cluster.CheckpointMark;
 import org.sievecrawler.cluster.ClusterException;
 import org.sievecrawler.cluster.ClusterRun;
+import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.Folders;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileException;
@@ -150,7 +151,7 @@ final class ClusterRunCommand implements Callable<Integer> {
             err.println("cluster run: " + e.getMessage());
             return FAILED;
         } catch (java.io.IOException e) {
-            err.println("cluster run: the output in " + dir + " failed: " + e.getMessage());
+            err.println("cluster run: the output in " + dir + " failed: " + FileErrors.message(e));
             return FAILED;
         } finally {
             stdout.flush();

@@ -11,7 +11,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.sievecrawler.fixtures.TsvTable;
 
@@ -102,8 +101,8 @@ class SeedListTest {
         assertThat(seeds.problems().get(1)).startsWith(file + ":3: a space within the line");
     }
 
-    static Stream<Arguments> lines() throws IOException {
-        return TsvTable.rows("/errors/seed-lines.tsv", 4).stream().map(row -> Arguments.of(row.cell(0), row));
+    static Stream<Object[]> lines() throws IOException {
+        return TsvTable.named("/errors/seed-lines.tsv", 4);
     }
 
     /** {@code line} as bytes: each char its byte (ISO-8859-1), "\\xHH" the byte HH, "\\t" a tab. */

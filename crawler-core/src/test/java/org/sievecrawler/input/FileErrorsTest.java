@@ -18,7 +18,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.sievecrawler.fixtures.PathMistakes;
 import org.sievecrawler.fixtures.TsvTable;
@@ -29,8 +28,8 @@ class FileErrorsTest {
     @TempDir
     Path dir;
 
-    static Stream<Arguments> rows() throws IOException {
-        return TsvTable.rows(TABLE, 6).stream().map(row -> Arguments.of(row.cell(0), row));
+    static Stream<Object[]> rows() throws IOException {
+        return TsvTable.named(TABLE, 6);
     }
 
     @ParameterizedTest(name = "{0}")
