@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  */
 public final class FileErrors {
     /** The words for the operating system's reasons that read better otherwise; lower-cased in any case. */
-    static final Map<String, String> SYSTEM_REASONS = Map.of(
+    private static final Map<String, String> SYSTEM_REASONS = Map.of(
             "Not a directory", "not a folder",
             "Is a directory", "a folder, not a file",
             "No space left on device", "no space left on the device",
