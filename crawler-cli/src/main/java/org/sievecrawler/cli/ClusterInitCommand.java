@@ -21,12 +21,11 @@ import picocli.CommandLine.Spec;
  * topic that exists otherwise (other partitions, compaction) is refused and nothing is created.
  */
 @Command(name = "init", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Creates the Kafka topics of a cluster crawl: NAME.frontier (URLs, keyed by",
-            "host), NAME.fetched (done-log, co-partitioned with it), NAME.sieve-state",
-            "(Sieve snapshots, compacted) and NAME.rejected (copies of bad records).",
-            "Running it again is harmless: topics there already as asked are left as they",
-            "are (a crawl made before NAME.rejected gets it); topics there otherwise are",
-            "refused."},
+        description = {"Creates the Kafka topics of a cluster crawl.",
+            "NAME.frontier (URLs, keyed by host), NAME.fetched (done-log, co-partitioned with it), NAME.sieve-state"
+                    + " (Sieve snapshots, compacted) and NAME.rejected (copies of bad records).",
+            "Running it again is harmless: topics there already as asked are left as they are (a crawl made before"
+                    + " NAME.rejected gets it); topics there otherwise are refused."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterInitCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
             ClusterInitCommand.EXIT_REFUSED})

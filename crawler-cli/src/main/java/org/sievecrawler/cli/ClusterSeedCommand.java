@@ -27,8 +27,9 @@ import picocli.CommandLine.Spec;
  * caller's thread. Out of scope: consuming the frontier, and a crawl's other URLs (links are sent by the crawl).
  */
 @Command(name = "seed", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Sends seed URLs to a cluster crawl's frontier (NAME.frontier), each to the",
-            "partition of its host. The crawl's topics must exist: run `cluster init` first."},
+        description = {"Sends seed URLs to a cluster crawl's frontier (NAME.frontier), each to the partition of its"
+                + " host.",
+            "The crawl's topics must exist: run `cluster init` first."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterSeedCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
             ClusterSeedCommand.EXIT_REFUSED})
@@ -81,7 +82,7 @@ final class ClusterSeedCommand implements Callable<Integer> {
         int partitions;
         try {
             try (ClusterAdmin admin = cluster.admin(target)) {
-                partitions = admin.requireCrawl(target.crawl());
+                partitions = admin.requireCrawl(target.crawl(), cluster.program());
             }
             try (FrontierProducer frontier = cluster.frontier(target)) {
                 for (String url : seeds.seeds()) {

@@ -31,11 +31,11 @@ import picocli.CommandLine.Spec;
  * that stops answering during the wait is not waited for (exit 1, as a single status).
  */
 @Command(name = "status", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Shows where a cluster crawl stands: per partition of NAME.frontier its owner",
-            "(a member of the consumer group NAME.crawlers), records sent, committed and",
-            "consumed, the lag, URLs pending and in flight in the owner, URLs marked done",
-            "in NAME.fetched, bad records refused (copies in NAME.rejected) and the age of",
-            "the owner's last checkpoint mark; then totals and bad-records=N.",
+        description = {"Shows where a cluster crawl stands, partition by partition.",
+            "Per partition of NAME.frontier: its owner (a member of the consumer group NAME.crawlers), records"
+                    + " sent, committed and consumed, the lag, URLs pending and in flight in the owner, URLs marked"
+                    + " done in NAME.fetched, bad records refused (copies in NAME.rejected) and the age of the"
+                    + " owner's last checkpoint mark; then totals and bad-records=N.",
             "With --wait-done, waits until the crawl has drained."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterStatusCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
@@ -86,7 +86,7 @@ final class ClusterStatusCommand implements Callable<Integer> {
         }
         try (ClusterAdmin admin = cluster.admin(target)) {
             if (!waitDone) {
-                print(out, target, admin.status(target.crawl()));
+                print(out, target, admin.status(target.crawl(), cluster.program()));
                 return 0;
             }
             return waitDone(out, target, admin);
@@ -110,7 +110,7 @@ final class ClusterStatusCommand implements Callable<Integer> {
         Optional<Instant> lastProgress = Optional.empty();
         boolean drainedBefore = false;
         while (true) {
-            ClusterStatus status = admin.status(target.crawl());
+            ClusterStatus status = admin.status(target.crawl(), cluster.program());
             boolean drained = status.drained(ClusterStatus.DEFAULT_MARK_STALENESS);
             // One drained reading is not trusted alone. The rules of drained() hold when each owner takes its
             // counters at one moment and the end offsets show every acknowledged record; a single reading can catch

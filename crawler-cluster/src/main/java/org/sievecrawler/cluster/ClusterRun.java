@@ -33,6 +33,7 @@ import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ScopeConfig;
 import org.sievecrawler.profile.ProfileUnits;
+import org.sievecrawler.shell.Program;
 import org.sievecrawler.sieve.PendingUrl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -174,6 +175,15 @@ public final class ClusterRun implements AutoCloseable {
      */
     public static ClusterRun connect(String bootstrap, CrawlName crawl, CrawlProfile profile, String member,
             Duration timeout) throws ClusterException, CrawlException {
+        return connect(bootstrap, crawl, profile, member, timeout, Program.CRAWLER);
+    }
+
+    /**
+     * As {@link #connect(String, CrawlName, CrawlProfile, String, Duration)}, the commands a refusal suggests started
+     * by {@code program}, this program as the user started it.
+     */
+    public static ClusterRun connect(String bootstrap, CrawlName crawl, CrawlProfile profile, String member,
+            Duration timeout, Program program) throws ClusterException, CrawlException {
         if (profile.scope().sameAsSeeds() && profile.seeds().isEmpty()) {
             throw new ClusterException(ClusterException.Kind.REFUSED, "the profile's scope.hosts is "
                     + ScopeConfig.SAME_AS_SEEDS + " but it has no seeds: each process decides the scope of the links"
@@ -182,7 +192,7 @@ public final class ClusterRun implements AutoCloseable {
         }
         int partitionCount;
         try (ClusterAdmin admin = ClusterAdmin.connect(bootstrap, timeout)) {
-            partitionCount = admin.requireCrawl(crawl);
+            partitionCount = admin.requireCrawl(crawl, program);
         }
         List<AutoCloseable> opened = new ArrayList<>();
         try {

@@ -16,6 +16,7 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.sievecrawler.shell.Program;
 
 class ClusterAdminTest {
     private static final CrawlName CRAWL = new CrawlName("docs");
@@ -84,6 +85,18 @@ class ClusterAdminTest {
         assertThat(done).extracting(c -> c.getClass().getSimpleName())
                 .containsExactly("Matches", "Matches", "Matches", "Missing");
         assertThat(admin.requireCrawl(CRAWL)).isEqualTo(3);
+    }
+
+    @Test
+    void theInitARefusalSuggestsIsStartedByTheProgramAsTheUserStartedIt() {
+        Program program = Program.of("crawler-cli/target/crawler");
+
+        assertThatThrownBy(() -> admin.requireCrawl(CRAWL, program)).isInstanceOf(ClusterException.class)
+                .hasMessageEndingWith("; create them first: crawler-cli/target/crawler cluster init --bootstrap"
+                        + " 127.0.0.1:9092 --crawl docs");
+        assertThatThrownBy(() -> admin.status(CRAWL, program)).isInstanceOf(ClusterException.class)
+                .hasMessageEndingWith("; create them first: crawler-cli/target/crawler cluster init --bootstrap"
+                        + " 127.0.0.1:9092 --crawl docs");
     }
 
     @Test
