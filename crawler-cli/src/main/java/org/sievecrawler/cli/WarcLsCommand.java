@@ -70,7 +70,7 @@ final class WarcLsCommand implements Callable<Integer> {
             try {
                 found = warcFiles(path);
             } catch (IOException e) {
-                err.println("warc ls: " + path + ": cannot read the folder (" + e.getMessage() + ")");
+                err.println("warc ls: " + path + ": cannot read the folder (" + FileErrors.reason(path, e) + ")");
                 exit = CrawlerCommand.USAGE;
                 continue;
             }
