@@ -2,7 +2,6 @@ package org.sievecrawler;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,6 +20,9 @@ import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.checkpoint.CrawlStart;
 import org.sievecrawler.frontier.CompletedUrls;
 import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.input.FileErrors;
+import org.sievecrawler.input.Folders;
+import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.politeness.HostKey;
@@ -178,7 +180,7 @@ public final class Crawler {
         } catch (CheckpointException e) {
             throw CrawlException.refused(e.getMessage(), e);
         } catch (IOException e) {
-            throw new CrawlException("the crawl's output in " + out + " failed: " + e.getMessage(), e);
+            throw new CrawlException("the crawl's output in " + out + " failed: " + FileErrors.message(e), e);
         }
     }
 
@@ -367,15 +369,13 @@ public final class Crawler {
         }
     }
 
+    /** The output folder, made if need be: one that cannot be made or written refuses the crawl, a usage error. */
     private static Path createOutputDir(Path dir) throws CrawlException {
         try {
-            Files.createDirectories(dir);
-            if (!Files.isWritable(dir)) {
-                throw new CrawlException("output.dir " + dir + " is not writable");
-            }
+            Folders.make(dir);
             return dir;
-        } catch (IOException e) {
-            throw new CrawlException("cannot create output.dir " + dir + ": " + e, e);
+        } catch (InputFileException e) {
+            throw CrawlException.refused("output.dir " + e.getMessage(), e);
         }
     }
 }

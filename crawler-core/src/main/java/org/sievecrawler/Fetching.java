@@ -2,7 +2,6 @@ package org.sievecrawler;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,6 +19,9 @@ import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.frontier.LeaseSource;
+import org.sievecrawler.input.FileErrors;
+import org.sievecrawler.input.Folders;
+import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.LinkScope;
 import org.sievecrawler.link.Seeds;
@@ -132,14 +134,19 @@ public final class Fetching implements AutoCloseable {
         Path out = profile.output().dir();
         Seeds seeds = Seeds.normalize(profile.seeds(), new UrlNormalizer());
         try {
-            Files.createDirectories(out);
+            Folders.make(out);
             CrawlLock lock = CrawlLock.acquire(out);
             return open(profile, clock, new Setup(lock, seeds, new CrawlStats(), Crawler.STOP_GRACE,
                     "start the process again: its partitions go on from their last checkpoint"));
         } catch (CheckpointException e) {
             throw CrawlException.refused(e.getMessage(), e);
-        } catch (IOException | UncheckedIOException e) {
-            throw new CrawlException("the output in " + out + " cannot be opened: " + e.getMessage(), e);
+        } catch (InputFileException e) {
+            throw CrawlException.refused("output.dir " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new CrawlException("the output in " + out + " cannot be opened: " + FileErrors.reason(out, e), e);
+        } catch (UncheckedIOException e) {
+            throw new CrawlException("the output in " + out + " cannot be opened: " + FileErrors.reason(out,
+                    e.getCause()), e);
         }
     }
 

@@ -649,14 +649,16 @@ class CrawlerTest {
     }
 
     @Test
-    void failsWithAClearMessageWhenTheOutputCannotBeCreated() throws IOException {
+    void refusesAnOutputFolderThatCannotBeCreatedNamingThePartInTheWay() throws IOException {
         Path file = Files.writeString(out.resolve("a-file"), "not a folder");
         CrawlProfile profile = profile(site.url("/"))
                 .withOutput(OutputConfig.defaults().withDir(file.resolve("sub")));
 
         assertThatThrownBy(() -> new Crawler(profile).run())
-                .isInstanceOf(CrawlException.class)
-                .hasMessageContaining("cannot create output.dir " + file.resolve("sub"));
+                .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
+                .hasMessage("output.dir " + file.resolve("sub") + ": cannot be created: " + file
+                        + " is a file, not a folder");
+        assertThat(site.requestLog()).isEmpty();
     }
 
     @Test

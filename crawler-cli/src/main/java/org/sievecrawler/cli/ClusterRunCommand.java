@@ -2,7 +2,6 @@ package org.sievecrawler.cli;
 
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +15,8 @@ import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.cluster.CheckpointMark;
 import org.sievecrawler.cluster.ClusterException;
 import org.sievecrawler.cluster.ClusterRun;
+import org.sievecrawler.input.FileErrors;
+import org.sievecrawler.input.Folders;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileException;
 import org.sievecrawler.profile.ProfileKeys;
@@ -102,7 +103,8 @@ final class ClusterRunCommand implements Callable<Integer> {
             return CrawlerCommand.USAGE;
         }
         Path dir = profile.output().dir();
-        Optional<String> notAFolder = notAFolder(dir);
+        // told before the cluster is asked, as a usage error; not made yet: a run that never starts leaves none
+        Optional<String> notAFolder = Folders.problem(dir);
         if (notAFolder.isPresent()) {
             return cluster.usage((out != null ? "--out " : "output.dir (+ /" + member + ") ") + dir + ": "
                     + notAFolder.get());
@@ -149,7 +151,7 @@ final class ClusterRunCommand implements Callable<Integer> {
             err.println("cluster run: " + e.getMessage());
             return FAILED;
         } catch (java.io.IOException e) {
-            err.println("cluster run: the output in " + dir + " failed: " + e.getMessage());
+            err.println("cluster run: the output in " + dir + " failed: " + FileErrors.message(e));
             return FAILED;
         } finally {
             stdout.flush();
@@ -162,23 +164,6 @@ final class ClusterRunCommand implements Callable<Integer> {
             ended.countDown();
             registration.close();
         }
-    }
-
-    /**
-     * Why {@code dir} cannot be the output folder, if a file stands where it or one of its parents should be: told
-     * before the cluster is asked, as a usage error (the crawl's own check would tell it after, as a failed output).
-     */
-    static Optional<String> notAFolder(Path dir) {
-        for (Path at = dir.toAbsolutePath().normalize(); at != null; at = at.getParent()) {
-            if (Files.isDirectory(at)) {
-                return Optional.empty();
-            }
-            if (Files.exists(at)) {
-                return Optional.of(at.equals(dir.toAbsolutePath().normalize()) ? "is a file, not a folder"
-                        : "cannot be created: " + at + " is a file, not a folder");
-            }
-        }
-        return Optional.empty();
     }
 
     private CrawlerCommand root() {

@@ -50,7 +50,8 @@ final class ClusterSeedCommand implements Callable<Integer> {
     List<String> urls = new ArrayList<>();
 
     @Option(names = "--seeds", paramLabel = "FILE",
-            description = "A seed file: one URL per line; blank lines and # comments are skipped.")
+            description = "A seed file: one URL per line, # starting a comment (at a line's start or after a space);"
+                    + " blank lines are skipped, and bad ones, each named.")
     Path seedFile;
 
     @Override
@@ -73,7 +74,7 @@ final class ClusterSeedCommand implements Callable<Integer> {
                 return cluster.usage("--seeds " + seedFile + ": " + e.reason());
             }
         }
-        seeds.problems().forEach(err::println);
+        seeds.report("cluster seed").forEach(err::println);
         if (seeds.seeds().isEmpty()) {
             return cluster.usage("no usable seed: give URLs as arguments or a seed file with --seeds FILE");
         }

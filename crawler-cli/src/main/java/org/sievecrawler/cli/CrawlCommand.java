@@ -60,7 +60,8 @@ final class CrawlCommand implements Callable<Integer> {
     List<String> urls = List.of();
 
     @Option(names = "--seeds", paramLabel = "FILE",
-            description = "A seed file: one URL per line; blank lines and # comments are skipped.")
+            description = "A seed file: one URL per line, # starting a comment (at a line's start or after a space);"
+                    + " blank lines are skipped, and bad ones, each named.")
     Path seedFile;
 
     @Option(names = "--profile", paramLabel = "FILE", description = "A YAML crawl profile.")
@@ -141,7 +142,7 @@ final class CrawlCommand implements Callable<Integer> {
                 return CrawlerCommand.USAGE;
             }
         }
-        seeds.problems().forEach(err::println);
+        seeds.report("crawl").forEach(err::println);
         if (seeds.seeds().isEmpty()) {
             err.println("crawl: no usable seed: give URLs as arguments, a seed file with --seeds FILE,"
                     + " or seeds in the --profile");
@@ -151,6 +152,9 @@ final class CrawlCommand implements Callable<Integer> {
             profile = overrides(profile.withSeeds(seeds.seeds()));
         } catch (IllegalArgumentException e) {
             err.println("crawl: " + e.getMessage());
+            return CrawlerCommand.USAGE;
+        }
+        if (!CrawlRun.makeOutputFolder("crawl", out != null ? "--out" : "output.dir", profile.output().dir(), err)) {
             return CrawlerCommand.USAGE;
         }
         return CrawlRun.run(profile, overwrite ? Crawler.Start.OVERWRITE : Crawler.Start.NEW, root.program(),

@@ -15,6 +15,8 @@ import org.sievecrawler.CrawlException;
 import org.sievecrawler.Crawler;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlStart;
+import org.sievecrawler.input.Folders;
+import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileUnits;
 import org.sievecrawler.progress.CrawlSummary;
@@ -170,6 +172,21 @@ final class CrawlRun {
                     + CrawlStart.resumeCommand(program, dir));
             default -> Optional.empty();
         };
+    }
+
+    /**
+     * Makes the output folder {@code dir} before the crawl, so a folder that cannot be made or written is named as
+     * the user gave it: {@code option} is "--out", or "output.dir" when it is the profile's. Prints why it cannot
+     * be, "{@code command}: --out a-file: is a file, not a folder", and answers false (a usage error, exit 2).
+     */
+    static boolean makeOutputFolder(String command, String option, Path dir, PrintWriter err) {
+        try {
+            Folders.make(dir);
+            return true;
+        } catch (InputFileException e) {
+            err.println(command + ": " + option + " " + e.getMessage());
+            return false;
+        }
     }
 
     /**

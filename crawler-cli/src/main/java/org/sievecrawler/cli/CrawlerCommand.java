@@ -1,6 +1,9 @@
 package org.sievecrawler.cli;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.concurrent.Callable;
+import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.shell.Program;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -83,9 +86,27 @@ public final class CrawlerCommand implements Callable<Integer> {
         CommandLine commandLine = new CommandLine(root);
         commandLine.setCommandName(root.program().toString()); // "Usage: crawler-cli/target/crawler crawl ..."
         commandLine.setExitCodeExceptionMapper(e -> USAGE);
+        commandLine.setParameterExceptionHandler(new UsageErrors());
+        commandLine.setExecutionExceptionHandler(CrawlerCommand::fileFailed);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         inheritExitCodes(commandLine, commandLine.getCommandSpec().usageMessage());
         return commandLine;
+    }
+
+    /**
+     * A command that ended on an I/O error it did not catch (the demo's temporary folder cannot be made, say): the
+     * error in words, "demo: /tmp/sieve-demo-1: no space left on the device", exit code 1; any other exception is a
+     * bug, and picocli's stack trace is kept for it.
+     */
+    private static int fileFailed(Exception e, CommandLine command, CommandLine.ParseResult parsed) throws Exception {
+        IOException failure = e instanceof IOException io ? io
+                : e instanceof UncheckedIOException unchecked ? unchecked.getCause() : null;
+        if (failure == null) {
+            throw e;
+        }
+        command.getErr().println(UsageErrors.name(command.getCommandSpec()) + ": " + FileErrors.message(failure));
+        command.getErr().flush();
+        return CrawlRun.FAILED;
     }
 
     /** Gives every subcommand that lists no exit codes of its own the full list. */

@@ -47,6 +47,9 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         logging.apply();
         PrintWriter stdout = spec.commandLine().getOut();
+        if (out != null && !CrawlRun.makeOutputFolder("demo", "--out", out, spec.commandLine().getErr())) {
+            return CrawlerCommand.USAGE;
+        }
         Path dir = out != null ? out : Files.createTempDirectory("sieve-demo-");
         try (DemoSite site = DemoSite.start()) {
             stdout.println("demo site: " + site.homeUrl() + " (" + DemoSite.pageCount()

@@ -3,18 +3,14 @@ package org.sievecrawler.cli;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.shell.Program;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -87,7 +83,7 @@ final class InstallCommand implements Callable<Integer> {
                 out.println("linked " + link + " -> " + script);
             }
         } catch (IOException e) {
-            err.println("install: cannot link " + link + " to the launcher: " + why(e));
+            err.println("install: cannot link " + link + " to the launcher: " + FileErrors.reason(link, e));
             return FAILED;
         }
         pathAdvice(folder, env.getOrDefault("PATH", "")).forEach(out::println);
@@ -120,20 +116,6 @@ final class InstallCommand implements Callable<Integer> {
         }
         return Optional.of(link + " is a link to " + target + ", not to this launcher (" + script + ")"
                 + leftAlone);
-    }
-
-    /** What went wrong with a file, in words: the JDK's exceptions name only the file, or the file and a reason. */
-    private static String why(IOException e) {
-        if (!(e instanceof FileSystemException failed)) {
-            return e.getMessage();
-        }
-        String what = failed.getReason() != null ? failed.getReason()
-                : e instanceof AccessDeniedException ? "permission denied"
-                : e instanceof NoSuchFileException ? "no such file or folder"
-                : e instanceof FileAlreadyExistsException ? "a file is there (not a folder)"
-                : e instanceof NotDirectoryException ? "not a folder"
-                : "cannot be written";
-        return failed.getFile() + ": " + what;
     }
 
     /**

@@ -1,11 +1,15 @@
 package org.sievecrawler.cli;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.Callable;
 import org.sievecrawler.checkpoint.CrawlFolder;
+import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.report.CrawlReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,6 +30,8 @@ import picocli.CommandLine.Spec;
         exitCodeList = {" 0:written", " 1:a file could not be read or written", " 2:usage error, not a crawl folder"})
 final class ReportCommand implements Callable<Integer> {
     static final int FAILED = 1;
+    /** What DIR must be, as a refusal says. */
+    private static final String WHAT = "DIR is a crawl's output folder";
 
     @Spec
     CommandSpec spec;
@@ -39,20 +45,40 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         logging.apply();
-        if (!Files.exists(dir)) {
-            spec.commandLine().getErr().println("report: " + dir + " does not exist (DIR is a crawl's output folder)");
+        PrintWriter err = spec.commandLine().getErr();
+        BasicFileAttributes folder;
+        try {
+            folder = Files.readAttributes(dir, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            err.println("report: " + dir + " does not exist (" + WHAT + ")");
+            return CrawlerCommand.USAGE;
+        } catch (IOException e) {
+            err.println("report: " + dir + ": " + FileErrors.reason(dir, e) + " (" + WHAT + ")");
             return CrawlerCommand.USAGE;
         }
-        if (!Files.isDirectory(dir) || !Files.isRegularFile(dir.resolve(CrawlFolder.PAGES))) {
-            spec.commandLine().getErr().println("report: " + dir + " is not a crawl's output folder: it has no "
-                    + "pages.jsonl");
+        if (!folder.isDirectory()) {
+            err.println("report: " + dir + " is a file, not a folder (" + WHAT + ")");
+            return CrawlerCommand.USAGE;
+        }
+        try {
+            if (!Files.readAttributes(dir.resolve(CrawlFolder.PAGES), BasicFileAttributes.class).isRegularFile()) {
+                throw new NoSuchFileException(dir.resolve(CrawlFolder.PAGES).toString());
+            }
+        } catch (NoSuchFileException e) {
+            err.println("report: " + dir + " is not a crawl's output folder: it has no " + CrawlFolder.PAGES);
+            return CrawlerCommand.USAGE;
+        } catch (IOException e) {
+            err.println("report: " + FileErrors.message(e));
             return CrawlerCommand.USAGE;
         }
         try {
             spec.commandLine().getOut().println(CrawlReport.write(dir));
             return 0;
-        } catch (IOException | UncheckedIOException e) {
-            spec.commandLine().getErr().println("report: " + e.getMessage());
+        } catch (IOException e) {
+            err.println("report: " + FileErrors.message(e));
+            return FAILED;
+        } catch (UncheckedIOException e) {
+            err.println("report: " + FileErrors.message(e.getCause()));
             return FAILED;
         }
     }

@@ -5,18 +5,26 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.sievecrawler.escape.ControlCharacters;
 import org.sievecrawler.input.InputFile;
 import org.sievecrawler.input.InputFileException;
+import org.sievecrawler.input.TextLine;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.UrlNormalizer;
 
 /**
  * The seeds of a crawl gathered from the command's arguments and a seed file, or else from the profile, in that
- * order and without duplicates, with one problem line per seed that is not a usable http(s) URL (that seed is skipped).
+ * order and without duplicates, with one problem line per seed that is not a usable http(s) URL (that seed is
+ * skipped): {@code WHERE: problem (value); skipped}, WHERE being {@code FILE:LINE}, {@code argument N} or the
+ * profile's {@code seeds[i]}.
  *
- * <p>A seed file has one URL per line; blank lines and lines starting with {@code #} are skipped. It is read only
- * when it is a regular UTF-8 file of at most {@link InputFile#SEED_FILE} bytes. Not
- * thread-safe; built and read on the command's thread.
+ * <p>A seed file has one URL per line. Blank lines are skipped, and so is a comment: from a {@code #} at the start
+ * of a line, or after a space or tab ({@code https://example.org/ # the home page} is the URL alone: a URL holds no
+ * space, so a {@code #} after one cannot be its fragment, and {@code https://example.org/#top} keeps its fragment).
+ * A line is skipped, and named, when it is not UTF-8 (the file's other lines are read), when it holds a space
+ * within its URL or more than one word before a comment, or when its URL is not a usable seed. The file is read
+ * only when it is a regular file of at most {@link InputFile#SEED_FILE} bytes. Not thread-safe; built and read on
+ * the command's thread.
  */
 final class SeedList {
     private final UrlNormalizer normalizer = new UrlNormalizer();
@@ -27,7 +35,7 @@ final class SeedList {
     void add(String origin, String url) {
         LinkDecision decision = normalizer.normalize(url.trim());
         if (decision instanceof LinkDecision.Reject reject) {
-            problems.add(origin + ": \"" + url.trim() + "\" is not a usable seed: " + reject.detail() + "; skipped");
+            skip(origin, "not a usable seed: " + reject.detail(), url.trim());
         } else {
             seeds.add(((LinkDecision.Accept) decision).url());
         }
@@ -43,17 +51,47 @@ final class SeedList {
     /**
      * Adds the URLs of a seed file, naming bad lines by {@code FILE:LINE}.
      *
-     * @throws InputFileException naming the file when it is not a regular UTF-8 file of at most
+     * @throws InputFileException naming the file when it is not a regular file of at most
      *     {@link InputFile#SEED_FILE} bytes
      */
     void addFile(Path file) throws InputFileException {
-        List<String> lines = InputFile.readText(file, InputFile.SEED_FILE).lines().toList();
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).strip();
-            if (!line.isEmpty() && !line.startsWith("#")) {
-                add(file + ":" + (i + 1), line);
+        for (TextLine line : InputFile.readLines(file, InputFile.SEED_FILE)) {
+            String origin = file + ":" + line.number();
+            if (line instanceof TextLine.NotUtf8 bad) {
+                skip(origin, "not UTF-8 text (a malformed byte sequence at byte " + bad.badByte() + " of the line)",
+                        bad.shown());
+            } else {
+                addLine(origin, ((TextLine.Text) line).text());
             }
         }
+    }
+
+    /** A seed file's line: blank, a comment, one URL with an optional comment after it, or a bad line. */
+    private void addLine(String origin, String line) {
+        String text = withoutComment(line).strip();
+        if (text.isEmpty()) {
+            return;
+        }
+        if (text.chars().anyMatch(ch -> Character.isWhitespace(ch) || Character.isSpaceChar(ch))) {
+            skip(origin, "a space within the line: a line holds one URL (a space in it written %20), then may end"
+                    + " with \" # comment\"", line.strip());
+            return;
+        }
+        add(origin, text);
+    }
+
+    /** {@code line} without its comment: from a # at its start or after a space or tab, to its end. */
+    private static String withoutComment(String line) {
+        for (int i = 0; i < line.length(); i++) {
+            if (line.charAt(i) == '#' && (i == 0 || Character.isWhitespace(line.charAt(i - 1)))) {
+                return line.substring(0, i);
+            }
+        }
+        return line;
+    }
+
+    private void skip(String origin, String problem, String value) {
+        problems.add(origin + ": " + problem + " (\"" + ControlCharacters.escape(value) + "\"); skipped");
     }
 
     List<String> seeds() {
@@ -62,5 +100,23 @@ final class SeedList {
 
     List<String> problems() {
         return List.copyOf(problems);
+    }
+
+    /**
+     * What {@code command} prints about the seeds: each problem, then, if any seed was skipped and some are left, how
+     * many of each, e.g. "crawl: skipped 2 bad seeds (named above); 5 seeds left" (with none left, the command says
+     * there is no usable seed).
+     */
+    List<String> report(String command) {
+        List<String> lines = new ArrayList<>(problems);
+        if (!problems.isEmpty() && !seeds.isEmpty()) {
+            lines.add(command + ": skipped " + count(problems.size(), "bad seed") + " (named above); "
+                    + count(seeds.size(), "seed") + " left");
+        }
+        return lines;
+    }
+
+    private static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

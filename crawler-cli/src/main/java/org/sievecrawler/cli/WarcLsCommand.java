@@ -2,9 +2,7 @@ package org.sievecrawler.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +10,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.sievecrawler.escape.ControlCharacters;
+import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.InputFile;
 import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.warc.WarcCompression;
@@ -71,7 +70,7 @@ final class WarcLsCommand implements Callable<Integer> {
             try {
                 found = warcFiles(path);
             } catch (IOException e) {
-                err.println("warc ls: " + path + ": cannot read the folder (" + e.getMessage() + ")");
+                err.println("warc ls: " + path + ": cannot read the folder (" + FileErrors.reason(path, e) + ")");
                 exit = CrawlerCommand.USAGE;
                 continue;
             }
@@ -131,14 +130,8 @@ final class WarcLsCommand implements Callable<Integer> {
                         entry.status() > 0 ? Integer.toString(entry.status()) : "-", entry.length(),
                         entry.uri() == null ? "-" : ControlCharacters.escape(entry.uri())));
             });
-        } catch (NoSuchFileException e) {
-            err.println("warc ls: " + file + ": no such file");
-            return new Listed(0, CrawlerCommand.USAGE);
-        } catch (AccessDeniedException e) {
-            err.println("warc ls: " + file + ": permission denied");
-            return new Listed(0, CrawlerCommand.USAGE);
-        } catch (IOException e) {
-            err.println("warc ls: " + file + ": cannot read the file (" + e.getMessage() + ")");
+        } catch (IOException e) { // the file went between the check and the reading, or cannot be read
+            err.println("warc ls: " + file + ": " + FileErrors.reason(file, e));
             return new Listed(0, CrawlerCommand.USAGE);
         } finally {
             out.flush();

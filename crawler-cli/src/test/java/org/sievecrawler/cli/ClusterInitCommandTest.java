@@ -154,7 +154,7 @@ class ClusterInitCommandTest {
         CommandRun run = CommandRun.execute(root, "cluster", "init", "--crawl", "docs");
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("Missing required option: '--bootstrap=HOST:PORT'");
+        assertThat(run.err()).contains("cluster init: missing required option: '--bootstrap=HOST:PORT'");
     }
 
     @Test

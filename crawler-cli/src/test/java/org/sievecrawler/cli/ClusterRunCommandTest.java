@@ -48,7 +48,7 @@ class ClusterRunCommandTest {
         CommandRun run = run("--out", dir.resolve("out").toString());
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).startsWith("Missing required option: '--profile=FILE'" + NL);
+        assertThat(run.err()).startsWith("cluster run: missing required option: '--profile=FILE'" + NL);
         assertThat(dir.resolve("out")).doesNotExist();
     }
 

@@ -93,7 +93,8 @@ class ClusterSeedCommandTest {
         CommandRun some = CommandRun.execute(root, "cluster", "seed", "--bootstrap", "127.0.0.1:9092", "--crawl", "docs",
                 "ftp://a.example/", "https://a.example/");
         assertThat(some.exit()).isZero();
-        assertThat(some.err()).startsWith("argument 1: \"ftp://a.example/\" is not a usable seed");
+        assertThat(some.err()).startsWith("argument 1: not a usable seed: scheme \"ftp\" is not http or https"
+                + " (\"ftp://a.example/\"); skipped");
         assertThat(some.out()).startsWith("sent 1 seed to 1 of 4 partitions");
 
         CommandRun none = CommandRun.execute(root, "cluster", "seed", "--bootstrap", "127.0.0.1:9092", "--crawl", "docs",
@@ -154,6 +155,6 @@ class ClusterSeedCommandTest {
 
         CommandRun missing = CommandRun.execute(root, "cluster", "seed", "--crawl", "docs", "https://a.example/");
         assertThat(missing.exit()).isEqualTo(2);
-        assertThat(missing.err()).contains("Missing required option: '--bootstrap=HOST:PORT'");
+        assertThat(missing.err()).contains("cluster seed: missing required option: '--bootstrap=HOST:PORT'");
     }
 }

@@ -97,8 +97,9 @@ class CrawlCommandTest {
                 "--out", out.toString(), "--seeds", seeds.toString());
 
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(run.err()).contains(seeds + ":4: \"mailto:someone@example.org\" is not a usable seed",
-                seeds + ":6: \"not a url\" is not a usable seed");
+        assertThat(run.err()).contains(seeds + ":4: not a usable seed: ", " (\"mailto:someone@example.org\"); skipped",
+                seeds + ":6: a space within the line: ", " (\"not a url\"); skipped",
+                "crawl: skipped 2 bad seeds (named above); 2 seeds left");
         assertThat(urls(out)).containsExactlyInAnyOrder(site.url("/a"), site.url("/b"));
     }
 
@@ -227,15 +228,28 @@ class CrawlCommandTest {
     }
 
     @Test
-    void anOutputFolderThatCannotBeCreatedFailsTheCrawlWithExitCodeOne() throws IOException {
+    void anOutputFolderThatCannotBeCreatedIsAUsageErrorNamingTheOptionBeforeTheCrawl() throws IOException {
         Path file = Files.writeString(dir.resolve("a-file"), "not a folder");
 
         CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--delay", "0ms",
                 "--out", file.toString(), site.url("/a"));
 
-        assertThat(run.exit()).isEqualTo(1);
-        assertThat(run.err()).startsWith("crawl failed: cannot create output.dir " + file)
-                .doesNotContain("\tat ");
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("crawl: --out " + file + ": is a file, not a folder" + System.lineSeparator());
+        assertThat(site.requestLog()).isEmpty();
+    }
+
+    @Test
+    void anOutputFolderOfTheProfileThatCannotBeCreatedIsNamedAsOutputDir() throws IOException {
+        Path file = Files.writeString(dir.resolve("a-file"), "not a folder");
+        CrawlProfile profile = CommandRun.localProfile(file.resolve("out"));
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)), "crawl",
+                "--profile", "site.yaml", site.url("/a"));
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("crawl: output.dir " + file.resolve("out") + ": cannot be created: " + file
+                + " is a file, not a folder" + System.lineSeparator());
     }
 
     @Test
@@ -268,7 +282,7 @@ class CrawlCommandTest {
                 dir.resolve("out").toString(), "not-a-url");
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("argument 1: \"not-a-url\" is not a usable seed",
+        assertThat(run.err()).contains("argument 1: not a usable seed: ", " (\"not-a-url\"); skipped",
                 "crawl: no usable seed: give URLs as arguments, a seed file with --seeds FILE, or seeds in the"
                         + " --profile");
         assertThat(dir.resolve("out")).doesNotExist();

@@ -6,9 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.cli.demo.DemoSite;
+import org.sievecrawler.fixtures.PathMistakes;
 
 class DemoCommandTest {
     @TempDir
@@ -32,5 +34,19 @@ class DemoCommandTest {
                 .anySatisfy(line -> assertThat(line).contains("\"outcome\":\"robots-disallowed\""));
         assertThat(out.resolve("summary.json")).isNotEmptyFile();
         assertThat(out.resolve("crawl.log")).content().contains("crawl finished:");
+    }
+
+    @Test
+    void aTemporaryFolderThatCannotBeMadeIsToldInWordsWithExitCodeOne() throws Exception {
+        Path missing = dir.resolve("no-such-tmp");
+        ChildCrawler child = new ChildCrawler(dir.resolve("child.log"));
+
+        Process demo = child.start(List.of("-Djava.io.tmpdir=" + missing), "demo", "-q");
+
+        assertThat(demo.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(demo.exitValue()).as(child.output()).isEqualTo(1);
+        assertThat(child.output()).startsWith("demo: " + missing.resolve("sieve-demo-"))
+                .endsWith(": no such file or folder" + System.lineSeparator())
+                .doesNotContainPattern(PathMistakes.JAVA_NAME).doesNotContain("\tat ");
     }
 }

@@ -12,7 +12,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.sievecrawler.fixtures.HostileFiles;
 import org.sievecrawler.fixtures.TsvTable;
@@ -29,8 +28,8 @@ class FileInputBoundsTest {
     @TempDir
     Path dir;
 
-    static Stream<Arguments> rows() throws IOException {
-        return TsvTable.rows(TABLE, 4).stream().map(row -> Arguments.of(row.cell(0), row));
+    static Stream<Object[]> rows() throws IOException {
+        return TsvTable.named(TABLE, 4);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -57,6 +57,6 @@ class SievePlanCommandTest {
         CommandRun run = CommandRun.execute("sieve-plan", "--expected", "1000");
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("Missing required option: '--fpp=P'");
+        assertThat(run.err()).contains("sieve-plan: missing required option: '--fpp=P'");
     }
 }

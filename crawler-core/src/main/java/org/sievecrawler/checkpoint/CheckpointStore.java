@@ -14,9 +14,11 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -30,6 +32,7 @@ import java.util.zip.CRC32C;
 import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 import org.sievecrawler.frontier.FrontierState;
+import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.InputFile;
 import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.profile.CrawlProfile;
@@ -212,7 +215,7 @@ public final class CheckpointStore {
                 filters.add(BloomFilter.readFrom(in, Files.size(filtersFile))); // a header cannot claim more
             }
         } catch (IOException e) {
-            throw new CheckpointException(filtersFile + " is corrupt: " + e.getMessage(), e);
+            throw new CheckpointException(filtersFile + " is corrupt: " + FileErrors.reason(filtersFile, e), e);
         }
         Path pendingFile = manifest.file(PENDING);
         List<PendingUrl> pending = new ArrayList<>();
@@ -228,7 +231,7 @@ public final class CheckpointStore {
         } catch (EOFException e) {
             throw new CheckpointException(pendingFile + " is truncated: it ends before its last URL", e);
         } catch (IOException e) {
-            throw new CheckpointException(pendingFile + " is corrupt: " + e.getMessage(), e);
+            throw new CheckpointException(pendingFile + " is corrupt: " + FileErrors.reason(pendingFile, e), e);
         }
         SpillPosition spill;
         try {
@@ -257,10 +260,21 @@ public final class CheckpointStore {
 
     private Manifest readManifest() throws CheckpointException {
         Path path = manifest();
-        if (!Files.isDirectory(crawlDir)) {
-            throw new CheckpointException(crawlDir + " does not exist: there is no crawl to resume");
+        BasicFileAttributes folder;
+        try {
+            folder = Files.readAttributes(crawlDir, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            throw new CheckpointException(crawlDir + " does not exist: there is no crawl to resume", e);
+        } catch (IOException e) {
+            throw new CheckpointException(FileErrors.notAFolderOnTheWay(crawlDir)
+                    .map(why -> crawlDir + " does not exist (" + why + ")")
+                    .orElse(crawlDir + " cannot be read (" + FileErrors.reason(crawlDir, e) + ")")
+                    + ": there is no crawl to resume", e);
         }
-        if (!Files.exists(path)) {
+        if (!folder.isDirectory()) {
+            throw new CheckpointException(crawlDir + " is a file, not a folder: there is no crawl to resume");
+        }
+        if (Files.notExists(path)) { // one that cannot be looked at is read below, and says why
             throw new CheckpointException(crawlDir + " holds no crawl checkpoint (no " + path
                     + "); there is nothing to resume");
         }
@@ -270,7 +284,9 @@ public final class CheckpointStore {
                     StandardCharsets.ISO_8859_1)));
         } catch (InputFileException e) {
             throw new CheckpointException(path + " cannot be read: " + e.reason(), e);
-        } catch (IOException | IllegalArgumentException e) {
+        } catch (IOException e) {
+            throw new CheckpointException(path + " cannot be read: " + FileErrors.reason(path, e), e);
+        } catch (IllegalArgumentException e) {
             throw new CheckpointException(path + " cannot be read: " + e.getMessage(), e);
         }
         Map<String, String> entries = new TreeMap<>();
@@ -357,7 +373,7 @@ public final class CheckpointStore {
             try (InputStream in = new CheckedInputStream(Files.newInputStream(file), sum)) {
                 actual = in.transferTo(OutputStream.nullOutputStream());
             } catch (IOException e) {
-                throw new CheckpointException(file + " cannot be read: " + e.getMessage(), e);
+                throw new CheckpointException(file + " cannot be read: " + FileErrors.reason(file, e), e);
             }
             if (actual != length) {
                 throw new CheckpointException(String.format(Locale.ROOT, "%s is %s: %d bytes, the manifest says %d",
@@ -427,7 +443,7 @@ public final class CheckpointStore {
             channel.force(true);
             length = channel.size();
         } catch (IOException e) {
-            throw new IOException("cannot write the checkpoint file " + file + ": " + e.getMessage(), e);
+            throw new IOException("cannot write the checkpoint file " + file + ": " + FileErrors.reason(file, e), e);
         }
         String name = file.getFileName().toString();
         entries.put("file." + name + ".bytes", Long.toString(length));

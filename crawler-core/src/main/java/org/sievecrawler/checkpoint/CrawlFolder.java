@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.warc.WarcArchive;
 
 /**
@@ -81,7 +82,7 @@ public final class CrawlFolder {
             try {
                 CheckpointStore.deleteTree(file);
             } catch (IOException e) {
-                throw new IOException("cannot delete " + file + " of the earlier crawl: " + e.getMessage(), e);
+                throw new IOException("cannot delete " + file + " of the earlier crawl: " + FileErrors.reason(file, e), e);
             }
         }
     }
@@ -90,7 +91,7 @@ public final class CrawlFolder {
         try {
             return WarcArchive.existingFiles(dir, warcPrefix);
         } catch (IOException e) {
-            throw new IOException("cannot list the output folder " + dir + ": " + e.getMessage(), e);
+            throw new IOException("cannot list the output folder " + dir + ": " + FileErrors.reason(dir, e), e);
         }
     }
 }

@@ -6,6 +6,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.sievecrawler.input.FileErrors;
 
 /**
  * The lock a running crawl holds on its output folder ({@code crawl.lock}, an OS file lock), so a second crawl
@@ -35,7 +36,7 @@ public final class CrawlLock implements AutoCloseable {
         try {
             channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         } catch (IOException e) {
-            throw new IOException("cannot create the lock file " + file + ": " + e.getMessage(), e);
+            throw new IOException("cannot create the lock file " + file + ": " + FileErrors.reason(file, e), e);
         }
         FileLock lock;
         try {
@@ -44,7 +45,7 @@ public final class CrawlLock implements AutoCloseable {
             lock = null; // held by this JVM
         } catch (IOException e) {
             channel.close();
-            throw new IOException("cannot lock " + file + ": " + e.getMessage(), e);
+            throw new IOException("cannot lock " + file + ": " + FileErrors.reason(file, e), e);
         }
         if (lock == null) {
             channel.close();

@@ -23,6 +23,7 @@ import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
+import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.politeness.RobotsRules;
 import org.sievecrawler.profile.CrawlProfile;
@@ -525,7 +526,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
                     Files.delete(file);
                 } catch (IOException e) {
                     throw new IOException("cannot delete " + file + " of the finished crawl's frontier: "
-                            + e.getMessage(), e);
+                            + FileErrors.reason(file, e), e);
                 }
             }
         }

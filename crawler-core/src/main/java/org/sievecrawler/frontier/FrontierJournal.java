@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import java.util.zip.CRC32C;
+import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.sieve.CorruptFilterException;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.PendingUrlCodec;
@@ -189,7 +190,7 @@ public final class FrontierJournal implements Journal {
         } catch (IOException e) {
             failure = e; // part of the group may be written: an entry after it would follow a torn record
             throw new UncheckedIOException("cannot append to the frontier journal " + segmentPath(dir, segment)
-                    + ": " + e.getMessage(), e);
+                    + ": " + FileErrors.reason(segmentPath(dir, segment), e), e);
         } finally {
             lock.unlock();
             group.release();
@@ -217,7 +218,8 @@ public final class FrontierJournal implements Journal {
             try {
                 out.getFD().sync();
             } catch (IOException e) {
-                throw new IOException("cannot sync the frontier journal " + current + ": " + e.getMessage(), e);
+                throw new IOException("cannot sync the frontier journal " + current + ": "
+                        + FileErrors.reason(current, e), e);
             }
             FileOutputStream next = openNew(dir, segment + 1);
             FileOutputStream previous = out;
@@ -226,7 +228,8 @@ public final class FrontierJournal implements Journal {
             try {
                 previous.close();
             } catch (IOException e) {
-                throw new IOException("cannot close the frontier journal " + current + ": " + e.getMessage(), e);
+                throw new IOException("cannot close the frontier journal " + current + ": "
+                        + FileErrors.reason(current, e), e);
             }
             return segment;
         } finally {
@@ -250,7 +253,8 @@ public final class FrontierJournal implements Journal {
                     try {
                         Files.deleteIfExists(file);
                     } catch (IOException e) {
-                        throw new IOException("cannot delete the frontier journal " + file + ": " + e.getMessage(), e);
+                        throw new IOException("cannot delete the frontier journal " + file + ": "
+                                + FileErrors.reason(file, e), e);
                     }
                 }
             }
@@ -297,7 +301,8 @@ public final class FrontierJournal implements Journal {
                 out = null;
                 closing.getFD().sync();
             } catch (IOException e) {
-                throw new IOException("cannot close the frontier journal " + current + ": " + e.getMessage(), e);
+                throw new IOException("cannot close the frontier journal " + current + ": "
+                        + FileErrors.reason(current, e), e);
             }
         } finally {
             lock.unlock();
@@ -324,7 +329,8 @@ public final class FrontierJournal implements Journal {
             syncDirectory(dir);
             return stream;
         } catch (IOException e) {
-            throw new IOException("cannot create the frontier journal " + file + ": " + e.getMessage(), e);
+            throw new IOException("cannot create the frontier journal " + file + ": " + FileErrors.reason(file, e),
+                    e);
         }
     }
 

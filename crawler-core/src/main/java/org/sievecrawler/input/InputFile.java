@@ -8,11 +8,13 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * A file the user hands the crawler, read whole into memory only when it is a regular file (a directory, a device
@@ -123,6 +125,66 @@ public final class InputFile {
     }
 
     /**
+     * The lines of {@code file}, read whole within {@code bound} as {@link #read} reads it, each line decoded on its
+     * own: a line that is not UTF-8 is a {@link TextLine.NotUtf8} and the others are read, for a reader that skips a
+     * bad line rather than refuse the file (a seed file). Lines end at LF, CR LF or CR; a UTF-8 byte order mark at
+     * the start of the file is dropped.
+     *
+     * @throws InputFileException as {@link #read}
+     */
+    public static List<TextLine> readLines(Path file, Bound bound) throws InputFileException {
+        byte[] bytes = read(file, bound);
+        List<TextLine> lines = new ArrayList<>();
+        int start = startsWithByteOrderMark(bytes) ? 3 : 0;
+        for (int i = start; i <= bytes.length; i++) {
+            if (i == bytes.length || bytes[i] == '\n' || bytes[i] == '\r') {
+                if (i == bytes.length && start == i) {
+                    break; // the end of the last line, or of an empty file
+                }
+                lines.add(line(lines.size() + 1, bytes, start, i));
+                if (i < bytes.length - 1 && bytes[i] == '\r' && bytes[i + 1] == '\n') {
+                    i++;
+                }
+                start = i + 1;
+            }
+        }
+        return lines;
+    }
+
+    private static boolean startsWithByteOrderMark(byte[] bytes) {
+        return bytes.length >= 3 && (bytes[0] & 0xFF) == 0xEF && (bytes[1] & 0xFF) == 0xBB && (bytes[2] & 0xFF) == 0xBF;
+    }
+
+    /** Line {@code number}, bytes {@code from} to {@code to} of {@code bytes}: its text, or how it is not UTF-8. */
+    private static TextLine line(int number, byte[] bytes, int from, int to) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes, from, to - from);
+        CharBuffer out = CharBuffer.allocate(to - from); // UTF-8 never decodes to more chars than bytes
+        StringBuilder shown = new StringBuilder();
+        int badByte = 0;
+        while (true) {
+            CoderResult result = decoder.decode(in, out, true);
+            if (!result.isError()) {
+                break;
+            }
+            if (badByte == 0) {
+                badByte = in.position() - from + 1;
+            }
+            shown.append(out.flip());
+            out.clear();
+            for (int k = 0; k < result.length(); k++) {
+                shown.append(String.format(Locale.ROOT, "\\x%02x", in.get() & 0xFF));
+            }
+        }
+        decoder.flush(out);
+        if (badByte == 0) {
+            return new TextLine.Text(number, out.flip().toString());
+        }
+        return new TextLine.NotUtf8(number, badByte, shown.append(out.flip()).toString());
+    }
+
+    /**
      * {@code bytes} as UTF-8 text, malformed input refused.
      *
      * @throws InputFileException naming {@code file} and the offset of the first byte that is not UTF-8
@@ -148,19 +210,16 @@ public final class InputFile {
     }
 
     private static InputFileException refused(Path file, IOException e) {
-        String reason;
-        if (e instanceof NoSuchFileException) {
-            reason = "no such file";
-        } else if (e instanceof AccessDeniedException) {
-            reason = "permission denied";
-        } else {
-            reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        }
+        String reason = e instanceof NoSuchFileException
+                ? FileErrors.notAFolderOnTheWay(file).orElse("no such file") : FileErrors.reason(file, e);
         return new InputFileException(file, reason, e);
     }
 
-    /** What a file that is not a regular one is, from its Unix mode where the platform gives it. */
-    private static String kind(Path file, BasicFileAttributes attributes) {
+    /** What a file is, "a file" for a regular one, the others from their Unix mode where the platform gives it. */
+    static String kind(Path file, BasicFileAttributes attributes) {
+        if (attributes.isRegularFile()) {
+            return "a file";
+        }
         if (attributes.isDirectory()) {
             return "a directory";
         }

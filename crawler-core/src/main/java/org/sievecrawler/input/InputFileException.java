@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * A file the crawler was given that it will not read: missing, unreadable, not a regular file, over its size bound
- * or not UTF-8 text. {@link #getMessage()} is {@code FILE: reason}, ready to print; {@link #reason()} is the reason
+ * A file the crawler was given that it will not read (missing, unreadable, not a regular file, over its size bound
+ * or not UTF-8 text), or a folder it was given that it cannot write in ({@link Folders}). {@link #getMessage()} is {@code FILE: reason}, ready to print; {@link #reason()} is the reason
  * alone, for a caller that names the file its own way (a profile problem's {@code FILE:LINE:COL}).
  */
 public final class InputFileException extends IOException {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.escape.Json;
+import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.InputFile;
 import org.sievecrawler.sink.JsonlSink;
 import org.slf4j.Logger;
@@ -62,8 +63,12 @@ public final class CrawlReport {
         String page = html(dir);
         Path report = dir.resolve(CrawlFolder.REPORT);
         Path temporary = dir.resolve(CrawlFolder.REPORT + ".tmp");
-        Files.writeString(temporary, page, StandardCharsets.UTF_8);
-        Files.move(temporary, report, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try {
+            Files.writeString(temporary, page, StandardCharsets.UTF_8);
+            Files.move(temporary, report, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new IOException("cannot write " + report + ": " + FileErrors.reason(report, e), e);
+        }
         return report;
     }
 

@@ -16,6 +16,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import org.sievecrawler.escape.Json;
+import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.InputFile;
 
 /**
@@ -55,7 +56,7 @@ public final class JsonlSink implements AutoCloseable {
             return new JsonlSink(path, FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.APPEND));
         } catch (IOException e) {
-            throw new IOException("cannot open " + path + " for writing: " + describe(e), e);
+            throw new IOException("cannot open " + path + " for writing: " + FileErrors.reason(path, e), e);
         }
     }
 
@@ -83,7 +84,7 @@ public final class JsonlSink implements AutoCloseable {
         try {
             channel.force(false);
         } catch (IOException e) {
-            throw new IOException("cannot sync " + path + ": " + describe(e), e);
+            throw new IOException("cannot sync " + path + ": " + FileErrors.reason(path, e), e);
         }
     }
 
@@ -326,7 +327,8 @@ public final class JsonlSink implements AutoCloseable {
             file.truncate(0);
             return size;
         } catch (IOException e) {
-            throw new IOException("cannot cut the partial last line of " + path + ": " + describe(e), e);
+            throw new IOException("cannot cut the partial last line of " + path + ": " + FileErrors.reason(path, e),
+                    e);
         }
     }
 
@@ -349,7 +351,7 @@ public final class JsonlSink implements AutoCloseable {
                 channel.write(bytes);
             }
         } catch (IOException e) {
-            throw new IOException("cannot write to " + path + ": " + describe(e), e);
+            throw new IOException("cannot write to " + path + ": " + FileErrors.reason(path, e), e);
         }
     }
 
@@ -388,10 +390,5 @@ public final class JsonlSink implements AutoCloseable {
         } else {
             json.writeStringField(name, value);
         }
-    }
-
-    private static String describe(IOException e) {
-        String message = e.getMessage();
-        return e.getClass().getSimpleName() + (message == null ? "" : " (" + message + ")");
     }
 }

@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
+import org.sievecrawler.input.FileErrors;
 
 /**
  * The certificate authorities a crawl trusts beyond the system's: none ({@link #SYSTEM}, the JVM's default trust
@@ -146,7 +147,7 @@ public record TrustStore(Path file, List<X509Certificate> certificates) {
         } catch (NoSuchFileException e) {
             throw new TrustStoreException(file + ": no such file");
         } catch (IOException e) {
-            throw new TrustStoreException(file + ": cannot be read: " + e.getMessage());
+            throw new TrustStoreException(file + ": cannot be read: " + FileErrors.reason(file, e));
         }
     }
 

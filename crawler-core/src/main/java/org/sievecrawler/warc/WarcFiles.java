@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.sievecrawler.input.FileErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -196,7 +197,8 @@ final class WarcFiles implements AutoCloseable {
             } catch (FileAlreadyExistsException e) {
                 continue; // an earlier crawl's file of the same second: take the next number
             } catch (IOException e) {
-                throw new IOException("cannot create the WARC file " + path + ": " + describe(e), e);
+                throw new IOException("cannot create the WARC file " + path + ": " + FileErrors.reason(path, e),
+                        e);
             }
             name = candidate;
             files.add(path);
@@ -226,7 +228,8 @@ final class WarcFiles implements AutoCloseable {
             } catch (IOException ignored) {
                 // the write's own error is the one to report
             }
-            throw new IOException("cannot write to the WARC file " + dir.resolve(name) + ": " + describe(e), e);
+            throw new IOException("cannot write to the WARC file " + dir.resolve(name) + ": "
+                    + FileErrors.reason(dir.resolve(name), e), e);
         }
     }
 
@@ -248,10 +251,5 @@ final class WarcFiles implements AutoCloseable {
             closed = true;
             closeCurrent();
         }
-    }
-
-    private static String describe(IOException e) {
-        String message = e.getMessage();
-        return e.getClass().getSimpleName() + (message == null ? "" : " (" + message + ")");
     }
 }

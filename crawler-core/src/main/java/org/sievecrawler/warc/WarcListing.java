@@ -12,6 +12,7 @@ import org.netpreserve.jwarc.WarcReader;
 import org.netpreserve.jwarc.WarcRecord;
 import org.netpreserve.jwarc.WarcResponse;
 import org.netpreserve.jwarc.WarcTargetRecord;
+import org.sievecrawler.input.FileErrors;
 
 /**
  * Lists the records of a WARC file (compressed record by record with gzip or Zstandard, or not compressed), read with
@@ -139,8 +140,11 @@ public final class WarcListing {
         return new Entry(offset, record.type(), uri, status, record.body().size());
     }
 
+    /** Why reading stopped, in words: the reader's own, without a Java class name. */
     private static String describe(Exception e) {
-        String message = e.getMessage();
-        return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+        if (e instanceof IOException io) {
+            return FileErrors.reason(io);
+        }
+        return e.getMessage() == null || e.getMessage().isBlank() ? "the record cannot be read" : e.getMessage();
     }
 }

@@ -87,4 +87,39 @@ class InputFileTest {
         assertThat(InputFile.SAVED_PROFILE.maxBytes())
                 .isEqualTo(InputFile.PROFILE.maxBytes() + 4 * InputFile.SEED_FILE.maxBytes());
     }
+
+    @Test
+    void readsEachLineOnItsOwnSoALineThatIsNotUtf8IsToldApartFromTheOthers() throws Exception {
+        Path file = Files.write(dir.resolve("seeds.txt"), bytes("\u00ef\u00bb\u00bfhttps://a.example/\r\n"
+                + "https://b.example/\u00ff\u00fe\n\rhttps://c.example/caf\u00c3\u00a9\rlast"));
+
+        assertThat(InputFile.readLines(file, InputFile.SEED_FILE)).containsExactly(
+                new TextLine.Text(1, "https://a.example/"),
+                new TextLine.NotUtf8(2, 19, "https://b.example/\\xff\\xfe"),
+                new TextLine.Text(3, ""),
+                new TextLine.Text(4, "https://c.example/caf\u00e9"),
+                new TextLine.Text(5, "last"));
+    }
+
+    @Test
+    void findsNoLineInAnEmptyFileAndNoneAfterTheLastLineEnd() throws Exception {
+        Path empty = Files.write(dir.resolve("empty"), new byte[0]);
+        Path one = Files.writeString(dir.resolve("one"), "a\n");
+
+        assertThat(InputFile.readLines(empty, TEN)).isEmpty();
+        assertThat(InputFile.readLines(one, TEN)).containsExactly(new TextLine.Text(1, "a"));
+    }
+
+    @Test
+    void showsAByteSequenceCutAtTheEndOfALineAsItsBytes() throws Exception {
+        Path file = Files.write(dir.resolve("cut"), bytes("caf\u00c3\nok"));
+
+        assertThat(InputFile.readLines(file, TEN)).containsExactly(new TextLine.NotUtf8(1, 4, "caf\\xc3"),
+                new TextLine.Text(2, "ok"));
+    }
+
+    /** Each char of {@code latin1} as the byte of its value. */
+    private static byte[] bytes(String latin1) {
+        return latin1.getBytes(StandardCharsets.ISO_8859_1);
+    }
 }
