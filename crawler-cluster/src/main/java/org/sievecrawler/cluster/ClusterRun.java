@@ -60,7 +60,10 @@ import org.slf4j.LoggerFactory;
  * its lock) at the consumer's position O, then the links sent so far are flushed (so every page the snapshot counts
  * as done has its links in the log), then the snapshot written and the offset O committed with a mark naming it and
  * F. A partition still replaying what its last owner read is not snapshot (the done markers before F it dropped would
- * be lost to the next owner); its last mark is committed again instead. Between checkpoints the marks are committed
+ * be lost to the next owner); its last mark is committed again instead. A partition that settled (drained: read past
+ * its committed offset, nothing waiting or leased) is checkpointed at the next commit rather than at the next
+ * interval (at most every {@link #SETTLED_CHECKPOINT_EVERY}), so the committed offset follows a crawl that drains
+ * (before, it stayed at 0 until the first checkpoint, 60 s by default). Between checkpoints the marks are committed
  * again every {@link #COMMIT_EVERY} with fresh counters: a successful commit is the member's proof it still owns its
  * partitions ({@link OwnedPartitions}), and what {@code cluster status} reads. A partition's snapshots and done
  * markers are read at a takeover and written at a checkpoint by the {@link PartitionStore}.
@@ -91,8 +94,9 @@ public final class ClusterRun implements AutoCloseable {
     /** How often the marks are committed again between checkpoints: the membership proof. */
     static final Duration COMMIT_EVERY = Duration.ofSeconds(2);
     /**
-     * How often at most the partitions that settled (drained since their last checkpoint) are checkpointed between
-     * the periodic checkpoints: so that the committed offset follows a crawl that drains, at a bounded cost.
+     * How often at most a partition that settled (drained since its last checkpoint) is checkpointed between the
+     * periodic checkpoints: so that the committed offset follows a crawl that drains, at a bounded cost (a partition
+     * that drains and fills again and again is snapshot at most this often).
      */
     static final Duration SETTLED_CHECKPOINT_EVERY = Duration.ofSeconds(10);
     /** How long a partition given up waits for its open leases. */
@@ -300,13 +304,11 @@ public final class ClusterRun implements AutoCloseable {
                     lastCheckpoint = now;
                     lastCommit = now;
                 } else if (now - lastCommit >= COMMIT_EVERY.toNanos()) {
-                    List<OwnedPartition> settled = now - lastCheckpoint >= SETTLED_CHECKPOINT_EVERY.toNanos()
-                            ? settled() : List.of();
+                    List<OwnedPartition> settled = settled(now);
                     if (settled.isEmpty()) {
                         commitMarks();
                     } else {
                         checkpoint(settled, partitions.values());
-                        lastCheckpoint = now;
                     }
                     lastCommit = now;
                 }
@@ -432,11 +434,13 @@ public final class ClusterRun implements AutoCloseable {
      * follows the crawl ({@code cluster status}'s "committed") and a new owner replays nothing, rather than staying
      * at the last periodic checkpoint (or at 0 before the first) while the process waits for work.
      */
-    private List<OwnedPartition> settled() {
+    private List<OwnedPartition> settled(long now) {
         List<OwnedPartition> settled = new ArrayList<>();
         for (OwnedPartition partition : partitions.values()) {
             Frontier frontier = partition.frontier;
-            if (partition.position > partition.committedOffset && partition.position >= partition.replayUntil
+            boolean due = partition.checkpointedAt.isEmpty()
+                    || now - partition.checkpointedAt.getAsLong() >= SETTLED_CHECKPOINT_EVERY.toNanos();
+            if (due && partition.position > partition.committedOffset && partition.position >= partition.replayUntil
                     && frontier.size() == 0 && frontier.leasedPages() == 0 && frontier.openLeases() == 0) {
                 settled.add(partition);
             }
@@ -464,6 +468,8 @@ public final class ClusterRun implements AutoCloseable {
             return false;
         }
         replaced.forEach((partition, old) -> old.ifPresent(ref -> store.delete(partition, ref)));
+        long now = System.nanoTime();
+        marks.keySet().forEach(partition -> partition.checkpointedAt = java.util.OptionalLong.of(now));
         return true;
     }
 

@@ -64,7 +64,7 @@ public final class ProgressReporter implements AutoCloseable {
     }
 
     /** One interval's line: logged, unless it is idle after an idle one (see the class comment). */
-    private synchronized void tick() {
+    synchronized void tick() {
         long before = previous.get();
         ProgressLine line = snapshot.apply(before);
         previous.set(line.fetched());
