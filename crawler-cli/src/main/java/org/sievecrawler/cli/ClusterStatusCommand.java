@@ -59,6 +59,8 @@ final class ClusterStatusCommand implements Callable<Integer> {
      * left it.
      */
     static final Duration NO_PROCESS_WAIT = Duration.ofSeconds(30);
+    /** A mark's age that never makes it stale. */
+    private static final Duration FOREVER = Duration.ofDays(365_000);
 
     /** How often --wait-done reads the status. */
     static final Duration POLL = Duration.ofSeconds(1);
@@ -116,6 +118,8 @@ final class ClusterStatusCommand implements Callable<Integer> {
      * Polls every {@link #POLL} until two statuses in a row say drained (0), or {@code --max-wait} has passed
      * (4, with the table and why it has not drained), or no process has been in the crawl's group for
      * {@link #NO_PROCESS_WAIT} (5, with the table and the command that starts one; said once when it is first seen).
+     * While no process is in the group, a mark counts however old it is: nothing can change it any more, and the
+     * processes that stopped committed their last marks as they handed their partitions back.
      */
     private int waitDone(PrintWriter out, ClusterOptions.Target target, ClusterAdmin admin)
             throws ClusterException, InterruptedException {
@@ -126,7 +130,10 @@ final class ClusterStatusCommand implements Callable<Integer> {
         Optional<Instant> noProcessSince = Optional.empty();
         while (true) {
             ClusterStatus status = admin.status(target.crawl());
-            boolean drained = status.drained(ClusterStatus.DEFAULT_MARK_STALENESS);
+            // with no process in the group, nothing changes any more: the last marks, however old, are the state
+            // (those of processes that stopped were committed as they handed their partitions back)
+            boolean noProcess = status.owners().isEmpty();
+            boolean drained = status.drained(noProcess ? FOREVER : ClusterStatus.DEFAULT_MARK_STALENESS);
             // One drained reading is not trusted alone. The rules of drained() hold when each owner takes its
             // counters at one moment and the end offsets show every acknowledged record; a single reading can catch
             // a moment where that slips (a partition changing owners, a batch polled and not yet admitted, an end
@@ -136,7 +143,8 @@ final class ClusterStatusCommand implements Callable<Integer> {
             if (drained && drainedBefore) {
                 print(out, target, status);
                 out.println("crawl " + target.crawl() + " has drained (waited "
-                        + seconds(Duration.between(start, ticker.now())) + ")");
+                        + seconds(Duration.between(start, ticker.now())) + (noProcess ? "; no process is running:"
+                        + " the last marks of those that ran say so" : "") + ")");
                 out.flush();
                 return 0;
             }

@@ -198,7 +198,7 @@ class ClusterStatusCommandTest {
     @Test
     void waitDoneSaysOnceThatNoProcessRunsTheCrawlAndExitsFiveWhenNoneStartsWithinThirtySeconds() {
         init(2);
-        partition(1, 9, 9, 0, 0);
+        partition(1, 9, 9, 2, 0);
         admin.members(List.of());
         clock.advance(Duration.ofSeconds(20)); // the last process stopped 20 s ago: its mark is stale
 
@@ -211,8 +211,22 @@ class ClusterStatusCommandTest {
                         + " for one to start");
         assertThat(run.out()).contains("partition  owner", "total      0 owners");
         assertThat(run.err()).isEqualTo("cluster status: no process has run crawl docs for 30s, and it cannot drain"
-                + " without one (sent 9, consumed 9, pending 0, in flight 0, done 9); start one: crawler cluster run"
+                + " without one (sent 9, consumed 9, pending 2, in flight 0, done 7); start one: crawler cluster run"
                 + " --bootstrap 127.0.0.1:9092 --crawl docs --profile FILE" + NL);
+    }
+
+    @Test
+    void withNoProcessACrawlWhoseLastMarksSayDrainedHasDrainedHoweverOldTheMarks() {
+        init(2);
+        partition(1, 9, 9, 0, 0);
+        admin.members(List.of());
+        clock.advance(Duration.ofMinutes(5)); // the processes handed their partitions back and stopped
+
+        CommandRun run = waitDone();
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).endsWith("crawl docs has drained (waited 1s; no process is running: the last marks of"
+                + " those that ran say so)" + NL);
     }
 
     @Test
