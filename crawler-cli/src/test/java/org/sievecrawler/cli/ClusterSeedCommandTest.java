@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.admin.MockAdminClient;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -54,12 +54,22 @@ class ClusterSeedCommandTest {
                 }
             });
 
-    /** A store of seeds on {@code producer}, with nothing stored before. */
-    static SeedStore seedStore(MockProducer<String, String> producer, CrawlName crawl, Duration timeout) {
+    /** Seeds stored before, as URL and partition. */
+    private final Map<String, Integer> storedBefore = new java.util.LinkedHashMap<>();
+
+    /** A store of seeds on {@code producer}, with {@link #storedBefore} stored before. */
+    private SeedStore seedStore(MockProducer<String, String> producer, CrawlName crawl, Duration timeout) {
         MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
         TopicPartition seeds = new TopicPartition(crawl + ".seeds", 0);
         consumer.updateBeginningOffsets(Map.of(seeds, 0L));
-        consumer.updateEndOffsets(Map.of(seeds, 0L));
+        consumer.updateEndOffsets(Map.of(seeds, (long) storedBefore.size()));
+        consumer.assign(List.of(seeds));
+        long offset = 0;
+        for (Map.Entry<String, Integer> seed : storedBefore.entrySet()) {
+            consumer.addRecord(new org.apache.kafka.clients.consumer.ConsumerRecord<>(seeds.topic(), 0, offset++,
+                    seed.getKey().getBytes(StandardCharsets.UTF_8),
+                    seed.getValue().toString().getBytes(StandardCharsets.UTF_8)));
+        }
         return SeedStore.using(producer, consumer, crawl, timeout);
     }
 
@@ -106,6 +116,26 @@ class ClusterSeedCommandTest {
                 + " share them out among the processes: a.example on 0, b.example on 3" + System.lineSeparator());
         assertThat(producer.closed()).isTrue();
         assertThat(stored.closed()).isTrue();
+    }
+
+    @Test
+    void seedsOfANewHostWhileProcessesRunAreSentAtTheirStoredRoutesWithANoteOnWhatTheRunningProcessesDo() {
+        init();
+        storedBefore.put("https://a.example/", 2);
+        admin.members(List.of(MockCluster.member("crawler-1", "/10.0.0.1", new TopicPartition("docs.frontier", 2))));
+
+        CommandRun run = CommandRun.execute(root, "cluster", "seed", "--bootstrap", "127.0.0.1:9092", "--crawl", "docs",
+                "https://a.example/more", "https://c.example/");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(producer.history()).as("a.example where it was placed; c.example where Kafka's partitioner puts it")
+                .extracting(ProducerRecord::partition)
+                .containsExactly(2, null);
+        assertThat(run.out()).contains("seed hosts placed to share them out among the processes: a.example on 2");
+        assertThat(run.err()).isEqualTo("cluster seed: note: c.example is new to crawl docs, and processes of it are"
+                + " running: they took the crawl's seeds (their scope) when they started, so those whose profile says"
+                + " scope.hosts: same-as-seeds refuse these seeds (out-of-scope-host); stop them (Ctrl-C), start them"
+                + " again, then send these seeds again" + System.lineSeparator());
     }
 
     @Test
