@@ -29,6 +29,7 @@ import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.report.CrawlReport;
+import org.sievecrawler.shell.Program;
 import org.sievecrawler.sieve.CorruptFilterException;
 import org.sievecrawler.sieve.PendingUrl;
 import org.slf4j.Logger;
@@ -82,6 +83,8 @@ public final class Crawler {
     private final AtomicReference<Fetching> running = new AtomicReference<>();
     /** Whether {@link #stop()} was called, perhaps before {@link #running} was set. */
     private final AtomicBoolean stopRequested = new AtomicBoolean();
+    /** This program as the user started it, for the commands the crawl's messages suggest. */
+    private final Program program;
 
     /** What a crawl does with its output folder: begin there, begin afresh, or go on. */
     public enum Start {
@@ -106,7 +109,15 @@ public final class Crawler {
     }
 
     public Crawler(CrawlProfile profile, Start start) {
-        this(profile, Clock.systemUTC(), start);
+        this(profile, start, Program.CRAWLER);
+    }
+
+    /**
+     * A crawl whose messages name {@code program} in the commands they suggest ("resume with: PROGRAM crawl
+     * --resume DIR"): the program as the user started it.
+     */
+    public Crawler(CrawlProfile profile, Start start, Program program) {
+        this(profile, Clock.systemUTC(), start, STOP_GRACE, program);
     }
 
     public Crawler(CrawlProfile profile, Clock clock) {
@@ -115,18 +126,19 @@ public final class Crawler {
 
     /** A crawl whose requests in flight at its end get {@code stopGrace} instead of {@link #STOP_GRACE}. */
     Crawler(CrawlProfile profile, Start start, Duration stopGrace) {
-        this(profile, Clock.systemUTC(), start, stopGrace);
+        this(profile, Clock.systemUTC(), start, stopGrace, Program.CRAWLER);
     }
 
     private Crawler(CrawlProfile profile, Clock clock, Start start) {
-        this(profile, clock, start, STOP_GRACE);
+        this(profile, clock, start, STOP_GRACE, Program.CRAWLER);
     }
 
-    private Crawler(CrawlProfile profile, Clock clock, Start start, Duration stopGrace) {
+    private Crawler(CrawlProfile profile, Clock clock, Start start, Duration stopGrace, Program program) {
         this.profile = profile;
         this.clock = clock;
         this.start = start;
         this.stopGrace = stopGrace;
+        this.program = program;
     }
 
     /**
@@ -151,7 +163,8 @@ public final class Crawler {
         try {
             Claim claim = claim(out, claimed);
             try (Fetching fetching = Fetching.open(profile, clock,
-                    new Fetching.Setup(claim.lock(), claim.seeds(), stats, stopGrace))) {
+                    new Fetching.Setup(claim.lock(), claim.seeds(), stats, stopGrace,
+                            "resume with: " + CrawlStart.resumeCommand(program, out)))) {
                 running.set(fetching);
                 if (stopRequested.get()) { // stop() came before there was anything to stop
                     fetching.stop();
@@ -192,8 +205,8 @@ public final class Crawler {
             if (shortfall.isPresent()) { // refused before the filter (or a checkpoint's copy of it) is allocated
                 throw CrawlException.refused(shortfall.get(), null);
             }
-            CheckpointStore checkpoints = new CheckpointStore(out);
-            CrawlStart folder = new CrawlStart(out, profile.output().warcPrefix(), checkpoints);
+            CheckpointStore checkpoints = new CheckpointStore(out, program);
+            CrawlStart folder = new CrawlStart(out, profile.output().warcPrefix(), checkpoints, program);
             Checkpoint restored = null;
             switch (start) {
                 case NEW -> folder.begin();
@@ -285,12 +298,12 @@ public final class Crawler {
     }
 
     /** report.html, a view of the crawl's files: when it cannot be written, the crawl is not failed for it. */
-    private static void writeReport(Path out) {
+    private void writeReport(Path out) {
         try {
             LOG.info("report: {}", CrawlReport.write(out));
         } catch (IOException | UncheckedIOException e) {
-            LOG.warn("the crawl's report could not be written (run \"crawler report {}\" to try again): {}", out,
-                    e.getMessage());
+            LOG.warn("the crawl's report could not be written: {}; to try again: {}", e.getMessage(),
+                    program.command("report", out.toString()));
         }
     }
 

@@ -2,7 +2,6 @@ package org.sievecrawler;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -78,9 +77,9 @@ final class FetcherThreads {
      * Throws what ended the crawl by failing, if anything did: the output's failure, or a fetcher's bug or Error
      * (then no final checkpoint is written: a resume goes on from the last good one).
      *
-     * @param out the output folder, named in the advice on an OutOfMemoryError
+     * @param goOn how a user goes on, the end of the advice on an OutOfMemoryError (a command to paste)
      */
-    void rethrowFailure(Path out) throws IOException, CrawlException {
+    void rethrowFailure(String goOn) throws IOException, CrawlException {
         if (outputFailure.get() != null) {
             throw outputFailure.get();
         }
@@ -88,7 +87,7 @@ final class FetcherThreads {
             Throwable failure = crawlFailure.get();
             throw new CrawlException("stopped by " + failure
                     + (failure instanceof OutOfMemoryError ? "; give the JVM more heap (-Xmx) or lower"
-                            + " sieve.max-in-memory-urls, then resume with crawl --resume " + out : ""),
+                            + " sieve.max-in-memory-urls, then " + goOn : ""),
                     failure);
         }
     }

@@ -60,6 +60,8 @@ public final class Fetching implements AutoCloseable {
     private final CrawlProfile profile;
     private final Clock clock;
     private final Path out;
+    /** How a user goes on after the JVM ran out of memory ({@link Setup#goOn()}). */
+    private final String goOn;
     private final CrawlLock lock;
     private final HttpFetcher fetcher;
     private final JsonlSink pages;
@@ -95,8 +97,10 @@ public final class Fetching implements AutoCloseable {
      *     fetcher's
      * @param stats the crawl's counters (a resumed crawl's as it left them), counted on by the records
      * @param stopGrace how long the requests in flight at the end may go on before they are cancelled
+     * @param goOn how a user goes on after the JVM ran out of memory, the end of that failure's message: the
+     *     command that resumes a single-node crawl, or a cluster process's restart
      */
-    record Setup(CrawlLock lock, Seeds seeds, CrawlStats stats, Duration stopGrace) {
+    record Setup(CrawlLock lock, Seeds seeds, CrawlStats stats, Duration stopGrace, String goOn) {
     }
 
     private Fetching(CrawlProfile profile, Clock clock, Setup setup, HttpFetcher fetcher, JsonlSink pages,
@@ -114,6 +118,7 @@ public final class Fetching implements AutoCloseable {
                 new LinkScope(profile.scope(), setup.seeds().urls(), profile.fetch().allowPrivateAddresses()));
         this.fetchers = new FetcherThreads(profile.fetch().threads(), profile.limits().maxPages(),
                 profile.limits().maxDuration(), setup.stopGrace());
+        this.goOn = setup.goOn();
     }
 
     /**
@@ -129,7 +134,8 @@ public final class Fetching implements AutoCloseable {
         try {
             Files.createDirectories(out);
             CrawlLock lock = CrawlLock.acquire(out);
-            return open(profile, clock, new Setup(lock, seeds, new CrawlStats(), Crawler.STOP_GRACE));
+            return open(profile, clock, new Setup(lock, seeds, new CrawlStats(), Crawler.STOP_GRACE,
+                    "start the process again: its partitions go on from their last checkpoint"));
         } catch (CheckpointException e) {
             throw CrawlException.refused(e.getMessage(), e);
         } catch (IOException | UncheckedIOException e) {
@@ -252,7 +258,7 @@ public final class Fetching implements AutoCloseable {
                 fetchersEnded.run();
             }
             ProgressReporter.LOG.info(progress.next().toString());
-            fetchers.rethrowFailure(out);
+            fetchers.rethrowFailure(goOn);
         } catch (IOException e) {
             throw new CrawlException("the crawl's output in " + out + " failed: " + e.getMessage(), e);
         }

@@ -580,7 +580,8 @@ class CrawlerTest {
         assertThatThrownBy(() -> new Crawler(profile).run())
                 .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
                 .hasMessageStartingWith(out + " holds a crawl that did not finish (max-pages, 1 URLs decided):"
-                        + " resume it with crawler crawl --resume " + out + ", start afresh with --overwrite");
+                        + " start afresh with --overwrite")
+                .hasMessageEndingWith("; or resume it: crawler crawl --resume " + out);
     }
 
     @Test
@@ -616,7 +617,7 @@ class CrawlerTest {
         assertThatThrownBy(() -> Crawler.resuming(new CheckpointStore(out).readProfile()).run())
                 .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
                 .hasMessage("the crawl in " + out + " stopped at limits.max-pages 2 (2 URLs decided); resume it"
-                        + " with a higher limit, e.g. crawler crawl --resume " + out + " --max-pages 4 (0 for none)");
+                        + " with a higher limit (0 for none), e.g. crawler crawl --resume " + out + " --max-pages 4");
     }
 
     @Test

@@ -21,13 +21,12 @@ import picocli.CommandLine.Spec;
  * topic that exists otherwise (other partitions, compaction) is refused and nothing is created.
  */
 @Command(name = "init", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Creates the Kafka topics of a cluster crawl: NAME.frontier (URLs, keyed by",
-            "host), NAME.fetched (done-log, co-partitioned with it), NAME.sieve-state",
-            "(Sieve snapshots, compacted), NAME.rejected (copies of bad records) and",
-            "NAME.seeds (the seeds, stored by `cluster seed`, read by `cluster run`).",
-            "Running it again is harmless: topics there already as asked are left as they",
-            "are (a crawl made before NAME.rejected gets it); topics there otherwise are",
-            "refused."},
+        description = {"Creates the Kafka topics of a cluster crawl.",
+            "NAME.frontier (URLs, keyed by host), NAME.fetched (done-log, co-partitioned with it), NAME.sieve-state"
+                    + " (Sieve snapshots, compacted), NAME.rejected (copies of bad records) and NAME.seeds (the seeds,"
+                    + " stored by `cluster seed`, read by `cluster run`).",
+            "Running it again is harmless: topics there already as asked are left as they are (a crawl made before"
+                    + " NAME.rejected or NAME.seeds gets them); topics there otherwise are refused."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterInitCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
             ClusterInitCommand.EXIT_REFUSED})

@@ -8,6 +8,7 @@ import org.sievecrawler.cluster.FrontierProducer;
 import org.sievecrawler.cluster.HostRoutes;
 import org.sievecrawler.cluster.SeedStore;
 import org.sievecrawler.profile.ProfileUnits;
+import org.sievecrawler.shell.Program;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -82,6 +83,11 @@ final class ClusterOptions {
 
     private ClusterConnector connector() {
         return ((CrawlerCommand) command.root().userObject()).clusters();
+    }
+
+    /** This program as the user started it, which the commands a refusal suggests start with. */
+    Program program() {
+        return ((CrawlerCommand) command.root().userObject()).program();
     }
 
     /** Reports a usage problem, "cluster init: {@code message}", on the command's error stream; returns 2. */

@@ -34,12 +34,12 @@ import picocli.CommandLine.Spec;
  * (pages.jsonl, crawl.log, WARC files) goes to its own folder. Runs on the caller's thread.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs one process of a cluster crawl until it is stopped (Ctrl-C or SIGTERM):",
-            "it joins the crawl's consumer group, crawls the hosts of the partitions it is",
-            "given, and at the stop hands them back with a checkpoint. Start as many as you",
-            "like, on as many machines. Each process writes pages.jsonl and crawl.log to its",
-            "own --out folder. A second Ctrl-C stops it at once, as a crash would: its",
-            "partitions move on after the session timeout, from their last checkpoint."},
+        description = {"Runs one process of a cluster crawl until it is stopped (Ctrl-C or SIGTERM).",
+            "It joins the crawl's consumer group, crawls the hosts of the partitions it is given, and at the stop"
+                    + " hands them back with a checkpoint. Start as many as you like, on as many machines. Each"
+                    + " process writes pages.jsonl and crawl.log to its own --out folder. A second Ctrl-C stops it"
+                    + " at once, as a crash would: its partitions move on after the session timeout, from their"
+                    + " last checkpoint."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterRunCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE, ClusterRunCommand.EXIT_REFUSED,
             ClusterRunCommand.EXIT_FAILED, ClusterRunCommand.EXIT_HALTED, ClusterRunCommand.EXIT_SIGTERM})
@@ -131,7 +131,7 @@ final class ClusterRunCommand implements Callable<Integer> {
             err.flush();
         });
         try (ClusterRun run = ClusterRun.connect(target.servers(), target.crawl(), profile, member,
-                cluster.timeout)) {
+                cluster.timeout, cluster.program())) {
             fileLog = LogSetup.logToFile(dir.resolve(CrawlFolder.LOG), logging.format, true);
             running.set(run);
             stdout.println("cluster crawl " + target.crawl() + ": process " + member + ", output folder "

@@ -33,8 +33,9 @@ import picocli.CommandLine.Spec;
  * caller's thread. Out of scope: consuming the frontier, and a crawl's other URLs (links are sent by the crawl).
  */
 @Command(name = "seed", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Sends seed URLs to a cluster crawl's frontier (NAME.frontier), each to the",
-            "partition of its host. The crawl's topics must exist: run `cluster init` first."},
+        description = {"Sends seed URLs to a cluster crawl's frontier (NAME.frontier), each to the partition of its"
+                + " host.",
+            "The crawl's topics must exist: run `cluster init` first."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterSeedCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
             ClusterSeedCommand.EXIT_REFUSED})
@@ -96,7 +97,7 @@ final class ClusterSeedCommand implements Callable<Integer> {
         try {
             boolean untouched;
             try (ClusterAdmin admin = cluster.admin(target)) {
-                partitions = admin.requireCrawl(target.crawl());
+                partitions = admin.requireCrawl(target.crawl(), cluster.program());
                 untouched = admin.untouched(target.crawl(), partitions);
                 running = !untouched && admin.processes(target.crawl()) > 0;
             }

@@ -32,13 +32,13 @@ import picocli.CommandLine.Spec;
  * that stops answering during the wait is not waited for (exit 1, as a single status).
  */
 @Command(name = "status", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Shows where a cluster crawl stands: per partition of NAME.frontier its owner",
-            "(a member of the consumer group NAME.crawlers), records sent, committed and",
-            "consumed, the lag, URLs pending and in flight in the owner, URLs marked done",
-            "in NAME.fetched, bad records refused (copies in NAME.rejected) and the age of",
-            "the owner's last checkpoint mark; then totals and bad-records=N.",
-            "With --wait-done, waits until the crawl has drained (exit 5 when no process",
-            "has run it for 30s)."},
+        description = {"Shows where a cluster crawl stands, partition by partition.",
+            "Per partition of NAME.frontier: its owner (a member of the consumer group NAME.crawlers), records"
+                    + " sent, committed and consumed, the lag, URLs pending and in flight in the owner, URLs marked"
+                    + " done in NAME.fetched, bad records refused (copies in NAME.rejected) and the age of the"
+                    + " owner's last checkpoint mark; then totals and bad-records=N.",
+            "With --wait-done, waits until the crawl has drained; exit 5 when no process has run it for 30s and it"
+                    + " has not drained."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterStatusCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
             ClusterStatusCommand.EXIT_REFUSED, ClusterStatusCommand.EXIT_NOT_DRAINED,
@@ -101,7 +101,7 @@ final class ClusterStatusCommand implements Callable<Integer> {
         }
         try (ClusterAdmin admin = cluster.admin(target)) {
             if (!waitDone) {
-                print(out, target, admin.status(target.crawl()));
+                print(out, target, admin.status(target.crawl(), cluster.program()));
                 return 0;
             }
             return waitDone(out, target, admin);
@@ -129,7 +129,7 @@ final class ClusterStatusCommand implements Callable<Integer> {
         boolean drainedBefore = false;
         Optional<Instant> noProcessSince = Optional.empty();
         while (true) {
-            ClusterStatus status = admin.status(target.crawl());
+            ClusterStatus status = admin.status(target.crawl(), cluster.program());
             // with no process in the group, nothing changes any more: the last marks, however old, are the state
             // (those of processes that stopped were committed as they handed their partitions back)
             boolean noProcess = status.owners().isEmpty();
@@ -171,8 +171,9 @@ final class ClusterStatusCommand implements Callable<Integer> {
                 print(out, target, status);
                 spec.commandLine().getErr().println("cluster status: no process has run crawl " + target.crawl()
                         + " for " + seconds(Duration.between(noProcessSince.get(), now)) + ", and it cannot drain"
-                        + " without one (" + status.progress() + "); start one: crawler cluster run --bootstrap "
-                        + target.servers() + " --crawl " + target.crawl() + " --profile FILE");
+                        + " without one (" + status.progress() + "); start one: " + cluster.program().command(
+                        "cluster", "run", "--bootstrap", target.servers(), "--crawl", target.crawl().toString(),
+                        "--profile", "FILE"));
                 return NO_PROCESS;
             }
             if (lastProgress.isEmpty() || Duration.between(lastProgress.get(), now).compareTo(PROGRESS) >= 0) {

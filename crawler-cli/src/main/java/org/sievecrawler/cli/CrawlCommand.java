@@ -31,11 +31,13 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "crawl", mixinStandardHelpOptions = true, sortOptions = false,
         resourceBundle = "org.sievecrawler.cli.CrawlHelp",
-        description = {"Crawls from the URL arguments and the --seeds file; seeds given there replace the"
-                + " profile's, which are used only when none are given.",
+        description = {"Crawls the web from seed URLs into an output folder, politely: robots.txt obeyed, a delay"
+                + " between requests to a host.",
+            "Seeds: the URL arguments and the --seeds file; seeds given there replace the profile's, which are used"
+                    + " only when none are given.",
             "Flags override the profile (--set any key of it); without --profile the built-in defaults apply.",
             "Progress is logged every progress.interval (at a terminal, a live line at the bottom shows it"
-                    + " instead); pages.jsonl, summary.json and crawl.log go to the output folder."})
+                    + " instead); pages.jsonl, summary.json, crawl.log and report.html go to the output folder."})
 final class CrawlCommand implements Callable<Integer> {
     /** The options a resumed crawl takes (besides the logging ones and --no-progress): the rest is its profile's. */
     private static final Set<String> WITH_RESUME = Set.of("--resume", "--max-pages", "--set", "--no-progress");
@@ -152,8 +154,8 @@ final class CrawlCommand implements Callable<Integer> {
             err.println("crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
-        return CrawlRun.run(profile, overwrite ? Crawler.Start.OVERWRITE : Crawler.Start.NEW, root.stopSignal(),
-                logging.format, terminal(), spec.commandLine().getOut(), err);
+        return CrawlRun.run(profile, overwrite ? Crawler.Start.OVERWRITE : Crawler.Start.NEW, root.program(),
+                root.stopSignal(), logging.format, terminal(), spec.commandLine().getOut(), err);
     }
 
     /** {@code --resume DIR}: the crawl goes on with the profile its checkpoint saved; other options are refused. */
@@ -191,8 +193,8 @@ final class CrawlCommand implements Callable<Integer> {
             err.println("crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
-        return CrawlRun.run(profile, Crawler.Start.RESUME, root.stopSignal(), logging.format, terminal(),
-                spec.commandLine().getOut(), err);
+        return CrawlRun.run(profile, Crawler.Start.RESUME, root.program(), root.stopSignal(), logging.format,
+                terminal(), spec.commandLine().getOut(), err);
     }
 
     /** Where the live progress line goes: standard error if it is a terminal, unless -q or --no-progress. */

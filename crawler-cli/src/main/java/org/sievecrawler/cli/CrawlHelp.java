@@ -8,8 +8,9 @@ import org.sievecrawler.profile.ProfileKeys;
 
 /**
  * The help of {@code crawler crawl} that comes from the table of profile keys: each shorthand option's
- * description (looked up by its {@code descriptionKey}, the key's dotted name) with the key's default, and a footer
- * listing every key {@code --set} takes with its default. A picocli resource bundle; immutable.
+ * description (looked up by its {@code descriptionKey}, the key's dotted name) with its default, the profile's value
+ * of the key or else the key's built-in default ({@code --out}: the profile's output.dir, else crawl-out), and a
+ * footer listing every key {@code --set} takes with its built-in default. A picocli resource bundle; immutable.
  */
 public final class CrawlHelp extends ListResourceBundle {
     /** Starts each key's entry, so that no option's own name (picocli's fallback lookup) meets one. */
@@ -21,8 +22,9 @@ public final class CrawlHelp extends ListResourceBundle {
         StringBuilder footer = new StringBuilder("%nProfile keys for --set KEY=VALUE, with their defaults"
                 + " (config/default.yaml says what each means):%n");
         for (ProfileKey<?> key : ProfileKeys.all()) {
-            contents.add(new Object[] {KEY_PREFIX + key.name(), escape(key.summary() + " Default: " + key.defaultText() + " ("
-                    + key.name() + ").")});
+            // a shorthand's default is the profile's value: the built-in one only without --profile
+            contents.add(new Object[] {KEY_PREFIX + key.name(), escape(key.summary() + " Default: the profile's "
+                    + key.name() + ", else " + key.defaultText() + ".")});
             footer.append(escape(String.format("  %-38s %s", key.name(), key.defaultText()))).append("%n");
         }
         contents.add(new Object[] {"usage.footer", footer.toString()});

@@ -14,18 +14,28 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.sievecrawler.CrawlException;
 import org.sievecrawler.Crawler;
 import org.sievecrawler.checkpoint.CrawlFolder;
+import org.sievecrawler.checkpoint.CrawlStart;
 import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.ProfileUnits;
 import org.sievecrawler.progress.CrawlSummary;
+import org.sievecrawler.shell.Program;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One crawl run from the command line: logs to crawl.log in the output folder, runs the {@link Crawler},
  * turns a stop signal (Ctrl-C) into a graceful stop, prints the output folder and the summary, and answers
- * the exit code: 0 finished; 1 the crawl failed, including a crawl that received no response at all (every host
- * unreachable, say), which also prints {@code crawl failed: no page could be fetched: ...} on stderr; 2 refused
+ * the exit code: 0 finished (a crawl stopped at limits.max-pages or limits.max-duration prints the command that
+ * goes on); 1 the crawl failed, including a crawl that received no response at all (every host
+ * unreachable, say), which also prints {@code crawl failed: no page could be fetched: ...} on stderr and ends
+ * crawl.log with it; 2 refused
  * (another crawl holds the folder, nothing valid to resume); 130 stopped by Ctrl-C (a second Ctrl-C ends the
  * output at once, {@link Crawler#halt()}, and the process with it). A SIGTERM ends the JVM with
  * status 143 whatever this returns (128 + 15, the JVM's status for SIGTERM), after the same graceful stop: the
  * shutdown hook stops the crawl and waits for its summary, so the output is whole.
+ *
+ * <p>Every command it suggests (resume with: ...) starts with the {@link Program} as the user started it and ends
+ * its line, so it runs when pasted.
  *
  * <p>Runs on the command's thread; the stop action runs on the signal's thread and waits until this run has
  * printed its summary, so the JVM does not exit half-way.
@@ -37,30 +47,34 @@ final class CrawlRun {
 
     /** How long a stop signal waits for the crawl to wind down before the JVM exits anyway. */
     private static final long STOP_WAIT_SECONDS = 60;
+    /** The lines crawl.log ends with that the console shows its own way: a failure, how to go on. */
+    private static final Logger END = LoggerFactory.getLogger(LogSetup.FILE_ONLY);
 
     private CrawlRun() {
     }
 
-    /** {@link #run(CrawlProfile, Crawler.Start, StopSignal, LogSetup.Format, Optional, PrintWriter, PrintWriter)}
-     * without a live progress line. */
-    static int run(CrawlProfile profile, Crawler.Start start, StopSignal signal, LogSetup.Format logFormat,
-            PrintWriter out, PrintWriter err) {
-        return run(profile, start, signal, logFormat, Optional.empty(), out, err);
+    /** {@link #run(CrawlProfile, Crawler.Start, Program, StopSignal, LogSetup.Format, Optional, PrintWriter,
+     * PrintWriter)} without a live progress line. */
+    static int run(CrawlProfile profile, Crawler.Start start, Program program, StopSignal signal,
+            LogSetup.Format logFormat, PrintWriter out, PrintWriter err) {
+        return run(profile, start, program, signal, logFormat, Optional.empty(), out, err);
     }
 
     /**
      * Runs the crawl; with a {@code terminal}, a live progress line is drawn on it while the fetchers run
      * ({@link LiveProgress}), erased before the summary is printed.
+     *
+     * @param program this program as the user started it, which the commands the run suggests start with
      */
-    static int run(CrawlProfile profile, Crawler.Start start, StopSignal signal, LogSetup.Format logFormat,
-            Optional<ErrTerminal> terminal, PrintWriter out, PrintWriter console) {
+    static int run(CrawlProfile profile, Crawler.Start start, Program program, StopSignal signal,
+            LogSetup.Format logFormat, Optional<ErrTerminal> terminal, PrintWriter out, PrintWriter console) {
         Path dir = profile.output().dir();
-        Crawler crawler = new Crawler(profile, start);
+        Crawler crawler = new Crawler(profile, start, program);
         LiveProgress live = LiveProgress.start(terminal, crawler::progressNow);
         PrintWriter err = live.messages(console);
         AtomicBoolean stopped = new AtomicBoolean();
         CountDownLatch reported = new CountDownLatch(1);
-        String resumeWith = "resume with: crawler crawl --resume " + dir;
+        String resumeWith = "resume with: " + CrawlStart.resumeCommand(program, dir);
         StopSignal.Registration registration = signal.onStop(() -> {
             stopped.set(true);
             err.println("stopping: no new URLs are taken; requests in flight get " + Crawler.STOP_GRACE_SECONDS
@@ -103,16 +117,20 @@ final class CrawlRun {
                 return STOPPED;
             }
             if (summary.nothingFetched()) {
-                err.println("crawl failed: " + summary.whyNothingFetched());
+                failed(err, summary.whyNothingFetched());
                 return FAILED;
             }
+            goOn(summary, profile, program).ifPresent(line -> {
+                out.println(line);
+                END.info(line);
+            });
             return FINISHED;
         } catch (CrawlException e) {
             if (e.refused()) {
                 err.println("crawl: " + e.getMessage());
                 return CrawlerCommand.USAGE;
             }
-            err.println("crawl failed: " + e.getMessage());
+            failed(err, e.getMessage());
             return stopped.get() ? STOPPED : FAILED;
         } finally {
             live.close();
@@ -122,6 +140,30 @@ final class CrawlRun {
             reported.countDown();
             registration.close();
         }
+    }
+
+    /** Says why the crawl failed, on the console and as crawl.log's last line. */
+    private static void failed(PrintWriter err, String why) {
+        err.println("crawl failed: " + why);
+        END.error("crawl failed: {}", why);
+    }
+
+    /**
+     * How a crawl that stopped at a limit goes on, with the command: resumed with a higher limits.max-pages, or
+     * resumed as it is after limits.max-duration (which counts each run's own time); empty for any other end.
+     */
+    private static Optional<String> goOn(CrawlSummary summary, CrawlProfile profile, Program program) {
+        Path dir = profile.output().dir();
+        return switch (summary.endReason()) {
+            case "max-pages" -> Optional.of("stopped at limits.max-pages " + profile.limits().maxPages() + " with "
+                    + summary.pending() + " URLs pending; go on with a higher limit (0 for none): "
+                    + CrawlStart.resumeCommand(program, dir, summary.decided()));
+            case "max-duration" -> Optional.of("stopped at limits.max-duration "
+                    + ProfileUnits.formatDuration(profile.limits().maxDuration())
+                    + " with " + summary.pending() + " URLs pending; go on for as long again: "
+                    + CrawlStart.resumeCommand(program, dir));
+            default -> Optional.empty();
+        };
     }
 
     /**

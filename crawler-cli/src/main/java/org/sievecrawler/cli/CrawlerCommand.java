@@ -1,15 +1,17 @@
 package org.sievecrawler.cli;
 
 import java.util.concurrent.Callable;
+import org.sievecrawler.shell.Program;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * The top-level {@code crawler} command and its subcommands: {@code crawl}, {@code demo},
  * {@code profile check}, {@code sieve-plan}, {@code warc ls}, {@code report}, {@code cluster init},
- * {@code cluster seed} and {@code cluster status}. It also holds what the subcommands share: where profiles come
- * from, where a stop signal comes from, where the cluster clients come from and the time a polling command waits by
- * (a test replaces each).
+ * {@code cluster seed}, {@code cluster run}, {@code cluster status} and {@code install}. It also holds what the
+ * subcommands share: where profiles come from, where a stop signal comes from, where the cluster clients come from,
+ * the time a polling command waits by, and how this program was started ({@link Launch}: the name every suggested
+ * command starts with, the usage's too); a test replaces each.
  *
  * <p>Exit codes: 0 finished; 1 the crawl failed (including a crawl that received no response at all); 2 usage or
  * profile error, or a crawl refused (output folder in use, nothing to resume); 130 stopped by Ctrl-C (SIGINT;
@@ -21,9 +23,10 @@ import picocli.CommandLine.Command;
         name = "crawler",
         mixinStandardHelpOptions = true,
         versionProvider = ManifestVersion.class,
-        description = "A single-node web crawler with a probabilistic (Bloom-filtered) frontier.",
+        description = {"Sieve Crawler: a polite web crawler for one site, a few, or a broad crawl, whose frontier is"
+                + " a Sieve (a queue guarded by a Bloom filter); on one machine, or several over Kafka."},
         subcommands = {CrawlCommand.class, DemoCommand.class, ProfileCommand.class, SievePlanCommand.class,
-            WarcCommand.class, ReportCommand.class, ClusterCommand.class},
+            WarcCommand.class, ReportCommand.class, ClusterCommand.class, InstallCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             " 0:finished",
@@ -31,8 +34,8 @@ import picocli.CommandLine.Command;
             " 2:usage or profile error, or the crawl refused",
             "130:stopped by Ctrl-C (SIGINT) after a graceful stop; a second Ctrl-C stops at once",
             "143:stopped by SIGTERM after a graceful stop"},
-        footer = {"", "A first crawl, no internet needed: crawler demo",
-            "Help on a command: crawler COMMAND --help"})
+        footer = {"", "A first crawl, no internet needed: ${ROOT-COMMAND-NAME} demo",
+            "Help on a command: ${ROOT-COMMAND-NAME} COMMAND --help"})
 public final class CrawlerCommand implements Callable<Integer> {
     /** The exit code of a usage or profile error. */
     static final int USAGE = 2;
@@ -44,6 +47,7 @@ public final class CrawlerCommand implements Callable<Integer> {
     private final StopSignal stopSignal;
     private final ClusterConnector clusters;
     private final Ticker ticker;
+    private final Launch launch;
 
     public CrawlerCommand() {
         this(ProfileSource.YAML, StopSignal.CTRL_C);
@@ -58,10 +62,16 @@ public final class CrawlerCommand implements Callable<Integer> {
     }
 
     CrawlerCommand(ProfileSource profiles, StopSignal stopSignal, ClusterConnector clusters, Ticker ticker) {
+        this(profiles, stopSignal, clusters, ticker, Launch.current());
+    }
+
+    CrawlerCommand(ProfileSource profiles, StopSignal stopSignal, ClusterConnector clusters, Ticker ticker,
+            Launch launch) {
         this.profiles = profiles;
         this.stopSignal = stopSignal;
         this.clusters = clusters;
         this.ticker = ticker;
+        this.launch = launch;
     }
 
     /** A configured command line: exit code 2 for usage errors, as documented. */
@@ -71,6 +81,7 @@ public final class CrawlerCommand implements Callable<Integer> {
 
     static CommandLine commandLine(CrawlerCommand root) {
         CommandLine commandLine = new CommandLine(root);
+        commandLine.setCommandName(root.program().toString()); // "Usage: crawler-cli/target/crawler crawl ..."
         commandLine.setExitCodeExceptionMapper(e -> USAGE);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         inheritExitCodes(commandLine, commandLine.getCommandSpec().usageMessage());
@@ -103,6 +114,16 @@ public final class CrawlerCommand implements Callable<Integer> {
     /** The time and the waits of a command that polls ({@code cluster status --wait-done}). */
     Ticker ticker() {
         return ticker;
+    }
+
+    /** This program as the user started it: the start of every command a message suggests. */
+    Program program() {
+        return launch.program();
+    }
+
+    /** How this program was started: the name it was started by, and the launcher script if one did. */
+    Launch launch() {
+        return launch;
     }
 
     @Override

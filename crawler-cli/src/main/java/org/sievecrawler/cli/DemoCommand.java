@@ -10,6 +10,7 @@ import org.sievecrawler.Crawler;
 import org.sievecrawler.cli.demo.DemoSite;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileLoader;
+import org.sievecrawler.shell.Program;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -51,10 +52,12 @@ final class DemoCommand implements Callable<Integer> {
             stdout.println("demo site: " + site.homeUrl() + " (" + DemoSite.pageCount()
                     + " pages, a robots.txt, a few broken links and redirects)");
             int exit = CrawlRun.run(profile(site.homeUrl(), dir), overwrite ? Crawler.Start.OVERWRITE
-                    : Crawler.Start.NEW, root.stopSignal(), logging.format, stdout, spec.commandLine().getErr());
+                    : Crawler.Start.NEW, root.program(), root.stopSignal(), logging.format, stdout,
+                    spec.commandLine().getErr());
             stdout.println(exit == CrawlRun.FINISHED
-                    ? "demo site stopped. One line per URL: head " + dir.resolve("pages.jsonl") + "; charts: open "
-                            + dir.resolve("report.html")
+                    ? "demo site stopped. The report, with charts (open it in a browser): " + dir.resolve("report.html")
+                            + System.lineSeparator() + "one line per URL: head "
+                            + Program.quote(dir.resolve("pages.jsonl").toString())
                     : "demo site stopped.");
             stdout.flush();
             return exit;

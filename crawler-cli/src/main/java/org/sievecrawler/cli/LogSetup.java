@@ -27,6 +27,11 @@ import org.slf4j.LoggerFactory;
 final class LogSetup {
     static final String CONSOLE = "CONSOLE";
     static final String PROGRESS = ProgressReporter.LOG.getName();
+    /**
+     * The logger whose lines go to crawl.log alone, not the console: what the console says its own way, such as a
+     * failed crawl's reason (printed plainly on stderr), so that crawl.log ends saying it too.
+     */
+    static final String FILE_ONLY = "org.sievecrawler.crawl";
     static final String CONSOLE_PATTERN = "%d{HH:mm:ss.SSS} %-5level %logger{24} - %msg%n";
     static final String FILE_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger - %msg%n";
 
@@ -57,6 +62,7 @@ final class LogSetup {
                 : Level.ERROR);
         // crawler-commons warns of every sitemap it cannot parse; the crawl reports each once, with the reason
         context.getLogger("crawlercommons.sitemaps").setLevel(verbosity >= 1 ? Level.DEBUG : Level.ERROR);
+        fileOnly(context);
         Appender<ILoggingEvent> console = root.getAppender(CONSOLE);
         if (console instanceof ConsoleAppender<ILoggingEvent> appender) {
             appender.stop();
@@ -66,7 +72,8 @@ final class LogSetup {
     }
 
     /**
-     * Logs to {@code file} too, in {@code format}, until the returned handle is closed.
+     * Logs to {@code file} too, in {@code format}, until the returned handle is closed; the logger
+     * {@value #FILE_ONLY} logs to it alone.
      */
     static AutoCloseable logToFile(Path file, Format format, boolean append) {
         if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
@@ -81,10 +88,20 @@ final class LogSetup {
         appender.start();
         Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.addAppender(appender);
+        Logger fileOnly = fileOnly(context);
+        fileOnly.addAppender(appender);
         return () -> {
             root.detachAppender(appender);
+            fileOnly.detachAppender(appender);
             appender.stop();
         };
+    }
+
+    /** The logger {@value #FILE_ONLY}, made not additive: it logs to crawl.log alone, or nowhere before it opens. */
+    private static Logger fileOnly(LoggerContext context) {
+        Logger fileOnly = context.getLogger(FILE_ONLY);
+        fileOnly.setAdditive(false);
+        return fileOnly;
     }
 
     /**

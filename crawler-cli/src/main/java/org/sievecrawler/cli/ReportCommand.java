@@ -18,9 +18,10 @@ import picocli.CommandLine.Spec;
  * its path. A crawl writes it at its end too; this draws it again, or for a crawl still running, stopped or killed.
  */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Writes DIR/report.html: one page that works offline, with charts of pages/s over time,",
-            "outcomes, HTTP statuses, depths, top hosts and errors, and the Sieve's seen~ and false-positive",
-            "rate over time against sieve.expected-urls. From pages.jsonl, progress.jsonl and summary.json."},
+        description = {"Writes DIR/report.html, a crawl's report: one page of charts that works offline.",
+            "Charts of pages/s over time; outcomes, HTTP statuses, depths, top hosts and errors; and the Sieve's"
+                    + " seen~ and false-positive rate over time against sieve.expected-urls. From pages.jsonl,"
+                    + " progress.jsonl and summary.json."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {" 0:written", " 1:a file could not be read or written", " 2:usage error, not a crawl folder"})
 final class ReportCommand implements Callable<Integer> {

@@ -20,8 +20,8 @@ import picocli.CommandLine.TypeConversionException;
  */
 @Command(name = "sieve-plan", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Sizes the Sieve's Bloom filter for n URLs at false-positive rate p.",
-            "bits m = -n ln p / (ln 2)^2, hash count k = (m/n) ln 2, the memory, and the",
-            "false-positive rate (1 - e^(-kx/m))^k once x = n, 2n and 4n URLs are in it."},
+            "bits m = -n ln p / (ln 2)^2, hash count k = (m/n) ln 2, the memory, and the false-positive rate"
+                    + " (1 - e^(-kx/m))^k once x = n, 2n and 4n URLs are in it."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {" 0:printed the plan", " 2:usage error (e.g. p not in (0, 1))"})
 final class SievePlanCommand implements Callable<Integer> {

@@ -22,8 +22,9 @@ import org.sievecrawler.cluster.LocalKafka;
 import org.sievecrawler.fixtures.FixtureSite;
 
 /**
- * The README's cluster quick start, run as written: the shell block of "## Cluster mode" is taken from README.md (so
- * this test breaks when the README drifts), and run by bash in a folder of its own, against a broker that its own
+ * The README's cluster quick start, run as written: the shell block README.md marks with {@code <!--
+ * ClusterQuickStartTest runs this block ... -->} is taken from it (so this test breaks when the README drifts), and
+ * run by bash in a folder of its own, as the README's folder, against a broker that its own
  * {@code crawler-cluster/kafka-local.sh start} starts, and a local site of two hosts. The substitutions, all of them:
  * <ul>
  *   <li>{@code kafka-local.sh start} gets {@code --dir} (a folder of the test's), {@code --port} (a free one) and
@@ -32,9 +33,10 @@ import org.sievecrawler.fixtures.FixtureSite;
  *   <li>the README's sites {@code https://docs.example.org/} and {@code https://blog.example.org/} are
  *       {@code http://docs.test:PORT/} and {@code http://blog.test:PORT/}: one WireMock site on 127.0.0.1 whose two
  *       names the crawler's JVM resolves from a hosts file of the test's ({@code -Djdk.net.hosts.file});
- *   <li>{@code crawler-cli/target/crawler} is a script of the test's that runs the same main class on this test's class
- *       path (the launcher is made by {@code package}, after the tests); {@code crawler-cluster} and {@code config}
- *       are links to the project's folders, so {@code config/site.yaml} is the shipped profile.
+ *   <li>the {@code crawler} on {@code PATH} (the README's quick start puts the launcher there) is a script of the
+ *       test's that runs the same main class on this test's class path (the launcher is made by {@code package},
+ *       after the tests); {@code crawler-cluster} and {@code config} are links to the project's folders, so
+ *       {@code config/site.yaml} is the shipped profile.
  * </ul>
  * What it checks is the issue's list: the files named exist (the script runs), the seeds are written once (the
  * shipped profile lists none), the two hosts are crawled by two processes (each wrote pages), every page is fetched
@@ -42,6 +44,7 @@ import org.sievecrawler.fixtures.FixtureSite;
  * so once and goes quiet shows at its next progress line, 10 s later, after this crawl has ended: ProgressReporterTest.)
  */
 class ClusterQuickStartTest {
+    private static final String MARK = "<!-- ClusterQuickStartTest runs this block";
     private static final int PAGES = 5;
     private static final long WITHIN_SECONDS = 240;
 
@@ -70,12 +73,13 @@ class ClusterQuickStartTest {
             }
             Files.createSymbolicLink(work.resolve("crawler-cluster"), root.resolve("crawler-cluster"));
             Files.createSymbolicLink(work.resolve("config"), root.resolve("config"));
-            launcher(work.resolve("crawler-cli/target/crawler"),
+            Path bin = dir.resolve("bin");
+            launcher(bin.resolve("crawler"),
                     Files.writeString(dir.resolve("hosts"), "127.0.0.1 docs.test\n127.0.0.1 blog.test\n"));
             Path scriptFile = Files.writeString(dir.resolve("quick-start.sh"), "set -e\n" + script);
             Path output = dir.resolve("output.txt");
 
-            int exit = run(work, scriptFile, output, kafka, root);
+            int exit = run(work, bin, scriptFile, output, kafka, root);
             String out = Files.readString(output, StandardCharsets.UTF_8);
 
             System.out.println(out);
@@ -101,13 +105,13 @@ class ClusterQuickStartTest {
         }
     }
 
-    /** The first shell block after "## Cluster mode" in {@code readme}. */
+    /** The shell block of {@code readme} that the line {@link #MARK} opens. */
     static String quickStart(String readme) {
-        int section = readme.indexOf("\n## Cluster mode\n");
-        assertThat(section).as("README.md has a section \"## Cluster mode\"").isNotNegative();
-        int start = readme.indexOf("```sh\n", section);
+        int mark = readme.indexOf(MARK);
+        assertThat(mark).as("README.md marks the cluster quick start with " + MARK).isNotNegative();
+        int start = readme.indexOf("\n", mark) + 1;
+        assertThat(readme.substring(start)).as("the marked block opens with ```sh").startsWith("```sh\n");
         int end = readme.indexOf("\n```", start + 6);
-        assertThat(start).as("the cluster section has a ```sh block").isPositive();
         return readme.substring(start + 6, end + 1);
     }
 
@@ -136,9 +140,14 @@ class ClusterQuickStartTest {
         return urls;
     }
 
-    /** Runs the script by bash in {@code work}; on a time-out its processes are killed and the broker stopped. */
-    private static int run(Path work, Path script, Path output, Path kafka, Path root) throws Exception {
-        Process bash = new ProcessBuilder("bash", script.toString()).directory(work.toFile())
+    /**
+     * Runs the script by bash in {@code work}, {@code bin} first on PATH; on a time-out its processes are killed and
+     * the broker stopped.
+     */
+    private static int run(Path work, Path bin, Path script, Path output, Path kafka, Path root) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("bash", script.toString());
+        builder.environment().put("PATH", bin + File.pathSeparator + System.getenv("PATH"));
+        Process bash = builder.directory(work.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectErrorStream(true).redirectOutput(output.toFile()).start();
         try {
@@ -158,7 +167,7 @@ class ClusterQuickStartTest {
         }
     }
 
-    /** {@code crawler-cli/target/crawler}: this test's class path, names resolved from {@code hosts}. */
+    /** The {@code crawler} command: this test's class path, names resolved from {@code hosts}. */
     private static void launcher(Path at, Path hosts) throws IOException {
         Files.createDirectories(at.getParent());
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

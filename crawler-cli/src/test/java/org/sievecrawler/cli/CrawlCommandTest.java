@@ -252,6 +252,10 @@ class CrawlCommandTest {
         assertThat(run.out()).contains("crawl finished: decided=1 fetched=0",
                 "unreachable: http://127.0.0.1:" + port + " (connection refused)");
         assertThat(out.resolve("summary.json")).isNotEmptyFile();
+        List<String> log = Files.readAllLines(out.resolve("crawl.log"));
+        assertThat(log.get(log.size() - 1)).as("crawl.log's last line").contains(" ERROR ")
+                .endsWith(" - crawl failed: no page could be fetched: http://127.0.0.1:" + port
+                        + " unreachable (connection refused)");
     }
 
     @Test
@@ -363,9 +367,19 @@ class CrawlCommandTest {
 
         assertThat(run.exit()).isZero();
         String unwrapped = run.out().replaceAll("\\.\\R +", ".").replaceAll("\\R {20,}", " ");
-        assertThat(unwrapped).contains("Fetcher threads, 1 to 1024. Default: 16 (fetch.threads).",
-                "Default: 1s (politeness.delay).", "--set=KEY=VALUE", "  politeness.max-connections-per-host    1",
-                "  fetch.proxy                            none");
+        assertThat(unwrapped).contains("Fetcher threads, 1 to 1024. Default: the profile's fetch.threads, else 16.",
+                "Default: the profile's politeness.delay, else 1s.", "--set=KEY=VALUE",
+                "  politeness.max-connections-per-host    1", "  fetch.proxy                            none");
+    }
+
+    /** config/site.yaml's output.dir is site-out: the help said crawl-out, the built-in default, whatever the profile. */
+    @Test
+    void helpSaysTheOutputFolderIsTheProfilesElseCrawlOut() {
+        CommandRun run = CommandRun.execute("crawl", "--help");
+
+        assertThat(run.out().replaceAll("\\.\\R +", ".").replaceAll("\\R {20,}", " ")).contains("--out=DIR"
+                + "             The output folder, relative to the working directory. Default: the profile's"
+                + " output.dir, else crawl-out.");
     }
 
     @Test
@@ -415,14 +429,16 @@ class CrawlCommandTest {
         CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/")));
         CrawlerCommand root = CommandRun.withProfiles(Map.of("site.yaml", profile));
         CommandRun first = CommandRun.execute(root, "crawl", "--profile", "site.yaml", "--max-pages", "2");
-        assertThat(first.out()).contains("crawl max-pages: decided=2");
+        assertThat(first.out()).contains("crawl max-pages: decided=2", "stopped at limits.max-pages 2 with 3 URLs"
+                + " pending; go on with a higher limit (0 for none): crawler crawl --resume " + out
+                + " --max-pages 4");
 
         CommandRun same = CommandRun.execute(root, "crawl", "--resume", out.toString());
         CommandRun raised = CommandRun.execute(root, "crawl", "--resume", out.toString(), "--max-pages", "4");
 
         assertThat(same.exit()).isEqualTo(2);
         assertThat(same.err()).contains("stopped at limits.max-pages 2 (2 URLs decided); resume it with a higher"
-                + " limit, e.g. crawler crawl --resume " + out + " --max-pages 4");
+                + " limit (0 for none), e.g. crawler crawl --resume " + out + " --max-pages 4");
         assertThat(raised.exit()).as(raised.err()).isZero();
         assertThat(raised.out()).contains("crawl max-pages: decided=4");
         assertThat(urls(out)).hasSize(4).doesNotHaveDuplicates();

@@ -2,9 +2,15 @@ package org.sievecrawler.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.sievecrawler.shell.Program;
+import picocli.CommandLine;
 
 class CrawlerCommandTest {
 
@@ -17,9 +23,50 @@ class CrawlerCommandTest {
                 "stopped by Ctrl-C", "crawl", "demo", "profile", "sieve-plan", "warc", "cluster");
     }
 
+    /**
+     * A command list shows the first line of each command's description: each such line is a whole sentence, and
+     * the list shows all of it ({@code crawler --help} showed "Writes DIR/report.html: ... of pages/s over time,").
+     */
+    @Test
+    void everyCommandListShowsEachCommandsWholeFirstSentence() {
+        List<CommandLine> parents = new ArrayList<>(List.of(CrawlerCommand.commandLine()));
+        int listed = 0;
+        for (int i = 0; i < parents.size(); i++) {
+            CommandLine parent = parents.get(i);
+            String list = unwrapped(parent.getUsageMessage(CommandLine.Help.Ansi.OFF));
+            for (Map.Entry<String, CommandLine> sub : parent.getSubcommands().entrySet()) {
+                String first = sub.getValue().getCommandSpec().usageMessage().description()[0];
+                assertThat(first).as(sub.getKey()).matches("[A-Z].*\\.");
+                assertThat(list).as(parent.getCommandName() + " --help").contains(sub.getKey() + " " + first);
+                parents.add(sub.getValue());
+                listed++;
+            }
+        }
+        assertThat(listed).isGreaterThanOrEqualTo(14);
+    }
+
+    /** Help text with picocli's line breaks and indentation undone: one space between words. */
+    private static String unwrapped(String help) {
+        return help.replaceAll("\\s+", " ");
+    }
+
+    @Test
+    void helpNamesTheProgramAsItWasStarted() {
+        CrawlerCommand root = new CrawlerCommand(ProfileSource.YAML, onStop -> () -> { }, ClusterConnector.KAFKA,
+                Ticker.SYSTEM, new Launch(Program.of("crawler-cli/target/crawler"), Optional.empty()));
+
+        CommandRun help = CommandRun.execute(root, "--help");
+        CommandRun crawlHelp = CommandRun.execute(root, "crawl", "--help");
+
+        assertThat(help.out()).startsWith("Usage: crawler-cli/target/crawler [-hV] [COMMAND]").contains(
+                "A first crawl, no internet needed: crawler-cli/target/crawler demo",
+                "Help on a command: crawler-cli/target/crawler COMMAND --help");
+        assertThat(crawlHelp.out()).startsWith("Usage: crawler-cli/target/crawler crawl ");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"crawl", "demo", "profile", "profile check", "sieve-plan", "warc", "warc ls",
-        "cluster", "cluster init"})
+        "cluster", "cluster init", "install"})
     void everyCommandHasHelpWithItsExitCodes(String command) {
         String[] args = (command + " --help").split(" ");
 

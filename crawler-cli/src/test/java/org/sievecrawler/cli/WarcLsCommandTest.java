@@ -194,12 +194,73 @@ class WarcLsCommandTest {
         assertThat(listed).as("payloads jwarc reads, listed escaped").isPositive();
     }
 
+    /** A crawl whose WARC files are cut at 4 KB: several files; the crawl's folder. */
+    private Path crawlWithSeveralWarcFiles() {
+        site.page("/", linkPage("home", "/a", "/b", "/c")).page("/a", linkPage("a")).page("/b", linkPage("b"))
+                .page("/c", linkPage("c"));
+        Path out = dir.resolve("out");
+        CommandRun crawl = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--warc", "--delay", "0ms",
+                "--set", "output.warc-max-size=4KB", "--out", out.toString(), site.url("/"));
+        assertThat(crawl.exit()).as(crawl.err()).isZero();
+        return out;
+    }
+
+    private static List<Path> warcFiles(Path folder) throws IOException {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.filter(f -> f.toString().endsWith(".warc.gz")).sorted().toList();
+        }
+    }
+
+    /** {@code warc ls out/*.warc.gz}, as the shell expands it, and {@code warc ls out}: each file after its name. */
     @Test
-    void aFolderIsAUsageErrorWithExitCodeTwo() {
+    void listsSeveralFilesOrAFoldersWarcFilesInNameOrderEachAfterItsName() throws IOException {
+        Path out = crawlWithSeveralWarcFiles();
+        List<Path> warcs = warcFiles(out);
+        assertThat(warcs).hasSizeGreaterThan(1);
+        String[] args = Stream.concat(Stream.of("warc", "ls"), warcs.stream().map(Path::toString))
+                .toArray(String[]::new);
+
+        CommandRun files = CommandRun.execute(args);
+        CommandRun folder = CommandRun.execute("warc", "ls", out.toString());
+
+        assertThat(files.exit()).as(files.err()).isZero();
+        assertThat(folder.out()).isEqualTo(files.out());
+        assertThat(folder.exit()).isZero();
+        List<String> lines = files.out().lines().toList();
+        long records = 0;
+        for (Path warc : warcs) {
+            int at = lines.indexOf(warc + ":");
+            assertThat(at).as(warc + " named").isNotNegative();
+            assertThat(lines.get(at + 1)).matches(" +OFFSET  TYPE +STATUS +LENGTH  URI");
+            assertThat(lines.get(at + 2)).matches(" +0  warcinfo +- +\\d+  -");
+            CommandRun one = CommandRun.execute("warc", "ls", warc.toString());
+            assertThat(files.out()).contains(warc + ":" + System.lineSeparator() + one.out());
+            records += Long.parseLong(one.out().lines().reduce((a, b) -> b).orElseThrow().split(" ")[0]);
+        }
+        assertThat(lines.get(lines.size() - 1)).isEqualTo(records + " records in " + warcs.size() + " files");
+        assertThat(lines.stream().filter(line -> line.matches(" +\\d+  response +200 +\\d+  .*"))).hasSize(4);
+    }
+
+    @Test
+    void listsTheFilesItCanAndExitsWithTheWorstCodeNamingTheOthers() throws IOException {
+        Path out = crawlWithSeveralWarcFiles();
+        Path first = warcFiles(out).get(0);
+        Path absent = dir.resolve("absent.warc.gz");
+
+        CommandRun run = CommandRun.execute("warc", "ls", first.toString(), absent.toString());
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.out()).contains(first + ":", "warcinfo", absent + ":");
+        assertThat(run.err().strip()).isEqualTo("warc ls: " + absent + ": no such file");
+    }
+
+    @Test
+    void aFolderWithoutWarcFilesIsAUsageErrorWithExitCodeTwo() {
         CommandRun run = CommandRun.execute("warc", "ls", dir.toString());
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("is a folder");
+        assertThat(run.err().strip()).isEqualTo("warc ls: " + dir + " is a folder without WARC files (.warc.gz,"
+                + " .warc.zst, .warc); give WARC files or a folder that holds some");
     }
 
     @Test

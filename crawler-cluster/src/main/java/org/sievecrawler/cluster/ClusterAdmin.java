@@ -41,6 +41,7 @@ import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.sievecrawler.profile.ProfileUnits;
+import org.sievecrawler.shell.Program;
 
 /**
  * The administration of a cluster crawl's topics on one Kafka cluster: {@link #init} creates the topics of
@@ -251,6 +252,14 @@ public final class ClusterAdmin implements AutoCloseable {
      *     {@code cluster init} to run) or differ from the design (naming each difference)
      */
     public int requireCrawl(CrawlName crawl) throws ClusterException {
+        return requireCrawl(crawl, Program.CRAWLER);
+    }
+
+    /**
+     * As {@link #requireCrawl(CrawlName)}, the {@code cluster init} a refusal suggests started by {@code program},
+     * this program as the user started it.
+     */
+    public int requireCrawl(CrawlName crawl, Program program) throws ClusterException {
         Map<String, Optional<TopicState>> states = describe(crawl);
         List<String> missing = states.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(Map.Entry::getKey)
                 .toList();
@@ -263,13 +272,15 @@ public final class ClusterAdmin implements AutoCloseable {
             throw new ClusterException(ClusterException.Kind.REFUSED, "the crawl " + crawl + " on the Kafka cluster at "
                     + bootstrap + " was made " + why + ": its " + (missing.size() == 1 ? "topic " : "topics ")
                     + String.join(" and ", missing) + (missing.size() == 1 ? " is" : " are") + " missing; create "
-                    + (missing.size() == 1 ? "it" : "them") + " (its other topics are left as they are): crawler"
-                    + " cluster init --bootstrap " + bootstrap + " --crawl " + crawl + " --partitions " + partitions);
+                    + (missing.size() == 1 ? "it" : "them") + " (its other topics are left as they are): "
+                    + program.command("cluster", "init", "--bootstrap", bootstrap, "--crawl", crawl.toString(),
+                    "--partitions", Integer.toString(partitions)));
         }
         if (!missing.isEmpty()) {
             throw new ClusterException(ClusterException.Kind.REFUSED, "no crawl " + crawl + " on the Kafka cluster at "
                     + bootstrap + ": topics missing: " + String.join(", ", missing)
-                    + "; create them first: crawler cluster init --bootstrap " + bootstrap + " --crawl " + crawl);
+                    + "; create them first: " + program.command("cluster", "init", "--bootstrap", bootstrap, "--crawl",
+                    crawl.toString()));
         }
         TopicState frontier = states.get(crawl.topic(ClusterTopics.FRONTIER)).orElseThrow();
         ClusterTopics topics = new ClusterTopics(crawl, frontier.partitions(),
@@ -300,7 +311,12 @@ public final class ClusterAdmin implements AutoCloseable {
      *     ClusterException.Kind#UNAVAILABLE} when the cluster does not answer in time
      */
     public ClusterStatus status(CrawlName crawl) throws ClusterException {
-        int partitions = requireCrawl(crawl);
+        return status(crawl, Program.CRAWLER);
+    }
+
+    /** As {@link #status(CrawlName)}, a refusal's {@code cluster init} started by {@code program}. */
+    public ClusterStatus status(CrawlName crawl, Program program) throws ClusterException {
+        int partitions = requireCrawl(crawl, program);
         String frontier = crawl.topic(ClusterTopics.FRONTIER);
         String fetched = crawl.topic(ClusterTopics.FETCHED);
         String group = ClusterTopics.group(crawl);

@@ -33,6 +33,7 @@ import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ScopeConfig;
 import org.sievecrawler.profile.ProfileUnits;
+import org.sievecrawler.shell.Program;
 import org.sievecrawler.sieve.PendingUrl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -189,9 +190,18 @@ public final class ClusterRun implements AutoCloseable {
      */
     public static ClusterRun connect(String bootstrap, CrawlName crawl, CrawlProfile profile, String member,
             Duration timeout) throws ClusterException, CrawlException {
+        return connect(bootstrap, crawl, profile, member, timeout, Program.CRAWLER);
+    }
+
+    /**
+     * As {@link #connect(String, CrawlName, CrawlProfile, String, Duration)}, the commands a refusal suggests started
+     * by {@code program}, this program as the user started it.
+     */
+    public static ClusterRun connect(String bootstrap, CrawlName crawl, CrawlProfile profile, String member,
+            Duration timeout, Program program) throws ClusterException, CrawlException {
         int partitionCount;
         try (ClusterAdmin admin = ClusterAdmin.connect(bootstrap, timeout)) {
-            partitionCount = admin.requireCrawl(crawl);
+            partitionCount = admin.requireCrawl(crawl, program);
         }
         SeedStore.Seeds stored;
         try (SeedStore seeds = SeedStore.connect(bootstrap, crawl, timeout)) {
@@ -202,8 +212,8 @@ public final class ClusterRun implements AutoCloseable {
             throw new ClusterException(ClusterException.Kind.REFUSED, "crawl " + crawl + " has no seeds yet, and the"
                     + " profile's scope.hosts is " + ScopeConfig.SAME_AS_SEEDS + ": the seeds set the scope of every"
                     + " process; send them first (they are stored in the cluster, in "
-                    + crawl.topic(ClusterTopics.SEEDS) + "): crawler cluster seed --bootstrap " + bootstrap
-                    + " --crawl " + crawl + " URL... (or --seeds FILE)");
+                    + crawl.topic(ClusterTopics.SEEDS) + "): " + program.command("cluster", "seed", "--bootstrap",
+                    bootstrap, "--crawl", crawl.toString(), "--seeds", "FILE"));
         }
         LOG.info("cluster crawl {}: {} seeds stored in {}; seed hosts placed on partitions {}", crawl,
                 stored.urls().size(), crawl.topic(ClusterTopics.SEEDS), stored.routes().placed());

@@ -96,6 +96,6 @@ class ClusterAdminOnKafkaTest {
                 .hasMessage("crawl unseeded has no seeds yet, and the profile's scope.hosts is same-as-seeds: the"
                         + " seeds set the scope of every process; send them first (they are stored in the cluster, in"
                         + " unseeded.seeds): crawler cluster seed --bootstrap " + kafka.bootstrap() + " --crawl"
-                        + " unseeded URL... (or --seeds FILE)");
+                        + " unseeded --seeds FILE");
     }
 }

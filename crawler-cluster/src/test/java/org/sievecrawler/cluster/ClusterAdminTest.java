@@ -16,6 +16,7 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.sievecrawler.shell.Program;
 
 class ClusterAdminTest {
     private static final CrawlName CRAWL = new CrawlName("docs");
@@ -108,6 +109,18 @@ class ClusterAdminTest {
                 .containsExactly("Matches", "Matches", "Matches", "Missing", "Missing");
         assertThat(admin.requireCrawl(CRAWL)).isEqualTo(3);
         assertThat(admin.describe(CRAWL).get("docs.seeds")).contains(new TopicState("docs.seeds", 1, 1, "compact"));
+    }
+
+    @Test
+    void theInitARefusalSuggestsIsStartedByTheProgramAsTheUserStartedIt() {
+        Program program = Program.of("crawler-cli/target/crawler");
+
+        assertThatThrownBy(() -> admin.requireCrawl(CRAWL, program)).isInstanceOf(ClusterException.class)
+                .hasMessageEndingWith("; create them first: crawler-cli/target/crawler cluster init --bootstrap"
+                        + " 127.0.0.1:9092 --crawl docs");
+        assertThatThrownBy(() -> admin.status(CRAWL, program)).isInstanceOf(ClusterException.class)
+                .hasMessageEndingWith("; create them first: crawler-cli/target/crawler cluster init --bootstrap"
+                        + " 127.0.0.1:9092 --crawl docs");
     }
 
     @Test

@@ -37,6 +37,7 @@ import org.sievecrawler.profile.ProfileException;
 import org.sievecrawler.profile.ProfileLoader;
 import org.sievecrawler.profile.ProfileYaml;
 import org.sievecrawler.progress.CrawlCounters;
+import org.sievecrawler.shell.Program;
 import org.sievecrawler.sieve.BloomFilter;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.PendingUrlCodec;
@@ -71,11 +72,22 @@ public final class CheckpointStore {
 
     private final Path crawlDir;
     private final Path dir;
+    private final Program program;
     private long sequence = -1;
 
+    /** The checkpoints of the crawl in {@code crawlDir}, to read, or to write with {@link Program#CRAWLER} named. */
     public CheckpointStore(Path crawlDir) {
+        this(crawlDir, Program.CRAWLER);
+    }
+
+    /**
+     * The checkpoints of the crawl in {@code crawlDir}; the manifest's comment gives the command that resumes it,
+     * started by {@code program}.
+     */
+    public CheckpointStore(Path crawlDir, Program program) {
         this.crawlDir = crawlDir;
         this.dir = crawlDir.resolve(DIR);
+        this.program = program;
     }
 
     /** The manifest of the current checkpoint. */
@@ -149,8 +161,8 @@ public final class CheckpointStore {
 
         entries.put(CRC_KEY, Long.toHexString(entriesCrc(entries)));
         Path temporary = dir.resolve(MANIFEST + ".tmp");
-        StringBuilder text = new StringBuilder("# Sieve Crawler checkpoint: resume with crawler crawl --resume "
-                + crawlDir + "\n");
+        StringBuilder text = new StringBuilder("# Sieve Crawler checkpoint: resume with: "
+                + CrawlStart.resumeCommand(program, crawlDir) + "\n");
         entries.forEach((key, value) -> text.append(key).append('=').append(escape(value)).append('\n'));
         try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
                 StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {

@@ -9,6 +9,7 @@ import org.sievecrawler.frontier.CompletedUrls;
 import org.sievecrawler.input.InputFile;
 import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.progress.CrawlStats;
+import org.sievecrawler.shell.Program;
 import org.sievecrawler.sink.JsonlSink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * folder's checkpoint ({@link #goOn(long)}, refused when that is not possible); and, going on, pages.jsonl and the
  * counters as the crawl left them ({@link #restorePages}, refused when records were lost that no resume could
  * fetch again). Every refusal is a {@link CheckpointException} whose message names the folder and the command that
- * gets the user further.
+ * gets the user further; the commands that resume a crawl are made here ({@link #resumeCommand}), for every message
+ * that suggests one, and end the message's line, so that a user can paste them.
  *
  * <p>Not thread-safe; used by the crawl holding the folder's {@link CrawlLock}, before its fetchers start.
  *
@@ -32,16 +34,33 @@ public final class CrawlStart {
     private final Path dir;
     private final CrawlFolder folder;
     private final CheckpointStore checkpoints;
+    private final Program program;
 
     /**
      * @param dir the output folder
      * @param warcPrefix the profile's {@code output.warc-prefix}
      * @param checkpoints the folder's checkpoints
+     * @param program this program as the user started it, for the commands the refusals suggest
      */
-    public CrawlStart(Path dir, String warcPrefix, CheckpointStore checkpoints) {
+    public CrawlStart(Path dir, String warcPrefix, CheckpointStore checkpoints, Program program) {
         this.dir = dir;
         this.folder = new CrawlFolder(dir, warcPrefix);
         this.checkpoints = checkpoints;
+        this.program = program;
+    }
+
+    /** The command that resumes the crawl in {@code dir}: {@code crawler crawl --resume DIR}. */
+    public static String resumeCommand(Program program, Path dir) {
+        return program.command("crawl", "--resume", dir.toString());
+    }
+
+    /**
+     * The command that resumes the crawl in {@code dir}, stopped at limits.max-pages with {@code decided} URLs
+     * decided, with a higher limit: twice that, {@code crawler crawl --resume DIR --max-pages 2N}.
+     */
+    public static String resumeCommand(Program program, Path dir, long decided) {
+        return program.command("crawl", "--resume", dir.toString(), "--max-pages",
+                Long.toString(Math.max(2 * decided, decided + 1)));
     }
 
     /**
@@ -58,8 +77,8 @@ public final class CrawlStart {
         String overwrite = "start afresh with --overwrite, which deletes its " + files + " and "
                 + String.join(", ", CrawlFolder.SIDE_FILES) + " (no other file), or choose another output folder";
         throw new CheckpointException(unfinished != null
-                ? dir + " holds a crawl that did not finish (" + unfinished + "): resume it with crawler crawl"
-                        + " --resume " + dir + ", " + overwrite
+                ? dir + " holds a crawl that did not finish (" + unfinished + "): " + overwrite + "; or resume it: "
+                        + resumeCommand(program, dir)
                 : dir + " holds the output of an earlier crawl (" + files + "); a new crawl would mix its pages"
                         + " with them: " + overwrite);
     }
@@ -93,8 +112,8 @@ public final class CrawlStart {
                             + " URLs decided)"
                     : "limits.max-pages " + maxPages + " is not above the " + decided + " URLs the crawl in " + dir
                             + " already decided";
-            throw new CheckpointException(where + "; resume it with a higher limit, e.g. crawler crawl --resume "
-                    + dir + " --max-pages " + (decided * 2) + " (0 for none)");
+            throw new CheckpointException(where + "; resume it with a higher limit (0 for none), e.g. "
+                    + resumeCommand(program, dir, decided));
         }
         return checkpoint;
     }

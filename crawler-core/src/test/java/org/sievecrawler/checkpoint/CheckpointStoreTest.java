@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.frontier.FrontierState;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlCounters;
+import org.sievecrawler.shell.Program;
 import org.sievecrawler.sieve.BloomFilter;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.SpillPosition;
@@ -61,6 +62,17 @@ class CheckpointStoreTest {
         assertThat(read.frontier().filters().get(0).mightContain("https://example.org/a")).isTrue();
         assertThat(read.frontier().filters().get(0).setBitCount())
                 .isEqualTo(written.frontier().filters().get(0).setBitCount());
+    }
+
+    @Test
+    void theManifestOpensWithTheCommandThatResumesTheCrawlAsTheProgramWasStarted() throws Exception {
+        Path crawl = dir.resolve("my crawl");
+        new CheckpointStore(crawl, Program.of("crawler-cli/target/crawler")).write(sample());
+
+        assertThat(Files.readAllLines(crawl.resolve("checkpoint").resolve(CheckpointStore.MANIFEST)).get(0))
+                .isEqualTo("# Sieve Crawler checkpoint: resume with: crawler-cli/target/crawler crawl --resume '"
+                        + crawl + "'");
+        assertThat(new CheckpointStore(crawl).read().state()).isEqualTo(Checkpoint.State.RUNNING);
     }
 
     @Test

@@ -25,6 +25,7 @@ import org.sievecrawler.frontier.FrontierState;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlCounters;
 import org.sievecrawler.progress.CrawlStats;
+import org.sievecrawler.shell.Program;
 import org.sievecrawler.sieve.BloomFilter;
 import org.sievecrawler.sieve.SpillPosition;
 import org.sievecrawler.sink.JsonlSink;
@@ -61,7 +62,7 @@ class CrawlStartTest {
         Files.writeString(pages, "{\"url\":\"http://half", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
         CrawlStats stats = new CrawlStats();
 
-        new CrawlStart(dir, "crawl", checkpoints()).restorePages(checkpoint(Checkpoint.State.RUNNING, null, 7,
+        new CrawlStart(dir, "crawl", checkpoints(), Program.CRAWLER).restorePages(checkpoint(Checkpoint.State.RUNNING, null, 7,
                 atCheckpoint), stats);
 
         assertThat(Files.size(pages)).isEqualTo(whole);
@@ -72,11 +73,12 @@ class CrawlStartTest {
     @Test
     void goesOnOnlyWithALimitAboveWhatTheCrawlDecided() throws Exception {
         checkpoints().write(checkpoint(Checkpoint.State.STOPPED, "max-pages", 2, 0));
-        CrawlStart start = new CrawlStart(dir, "crawl", checkpoints());
+        CrawlStart start = new CrawlStart(dir, "crawl", checkpoints(), Program.of("crawler-cli/target/crawler"));
 
         assertThatThrownBy(() -> start.goOn(2)).isInstanceOf(CheckpointException.class)
                 .hasMessage("the crawl in " + dir + " stopped at limits.max-pages 2 (2 URLs decided); resume it"
-                        + " with a higher limit, e.g. crawler crawl --resume " + dir + " --max-pages 4 (0 for none)");
+                        + " with a higher limit (0 for none), e.g. crawler-cli/target/crawler crawl --resume " + dir
+                        + " --max-pages 4");
         assertThat(start.goOn(3).counters().decided()).isEqualTo(2);
         assertThat(start.goOn(0).counters().decided()).isEqualTo(2);
     }
@@ -85,7 +87,7 @@ class CrawlStartTest {
     void beginsAfreshDeletingTheEarlierCrawlsFilesOnly() throws Exception {
         Files.writeString(dir.resolve(CrawlFolder.PAGES), "");
         Files.writeString(dir.resolve("notes.txt"), "mine");
-        CrawlStart start = new CrawlStart(dir, "crawl", checkpoints());
+        CrawlStart start = new CrawlStart(dir, "crawl", checkpoints(), Program.CRAWLER);
 
         assertThatThrownBy(start::begin).isInstanceOf(CheckpointException.class)
                 .hasMessage(dir + " holds the output of an earlier crawl (pages.jsonl); a new crawl would mix its"
@@ -122,7 +124,7 @@ class CrawlStartTest {
         long atCheckpoint = starts[4];
         long end = damage(row.cell(1), pages, starts);
         CrawlStats stats = new CrawlStats();
-        CrawlStart start = new CrawlStart(dir, "crawl", checkpoints());
+        CrawlStart start = new CrawlStart(dir, "crawl", checkpoints(), Program.CRAWLER);
         Checkpoint checkpoint = checkpoint(Checkpoint.State.RUNNING, null, 4, atCheckpoint);
         String result = row.cell(2);
 
