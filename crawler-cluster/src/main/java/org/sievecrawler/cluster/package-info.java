@@ -16,8 +16,8 @@
  *
  * <p>Threading: the values here are immutable and safe for any number of threads; {@code ClusterAdmin} is for one
  * thread at a time; {@code FrontierProducer}, {@code DoneMarkers}, {@code SieveStateStore}, {@code DoneLog} and
- * {@code SeedStore} are for any number (the last three serialize their reads, SeedStore its writes too); {@code ClusterRun} uses its Kafka consumer on the thread that
- * runs it, and its fetchers on their own threads. The single-node crawl in crawler-core knows nothing of this
- * package or of Kafka.
+ * {@code SeedStore} are for any number (the last three serialize their reads, SeedStore its writes too);
+ * {@code ClusterRun} uses its Kafka consumer on the thread that runs it, and its fetchers on their own threads. The
+ * single-node crawl in crawler-core knows nothing of this package or of Kafka.
  */
 package org.sievecrawler.cluster;
