@@ -94,6 +94,7 @@ final class ClusterSeedCommand implements Callable<Integer> {
         HostRoutes routes;
         List<String> newHosts;
         boolean running;
+        boolean placing;
         try {
             boolean untouched;
             try (ClusterAdmin admin = cluster.admin(target)) {
@@ -107,8 +108,8 @@ final class ClusterSeedCommand implements Callable<Integer> {
                 Set<String> storedHosts = stored.urls().stream().map(HostKey::host).collect(Collectors.toSet());
                 newHosts = stored.urls().isEmpty() ? List.of()
                         : hosts.stream().filter(h -> !storedHosts.contains(h)).toList();
-                routes = untouched && stored.routes().placed().isEmpty() ? HostRoutes.spread(hosts, partitions)
-                        : stored.routes();
+                placing = untouched && stored.routes().placed().isEmpty();
+                routes = placing ? HostRoutes.spread(hosts, partitions) : stored.routes();
                 store.write(seeds.seeds(), routes);
             }
             try (FrontierProducer frontier = cluster.frontier(target, routes)) {
@@ -125,7 +126,7 @@ final class ClusterSeedCommand implements Callable<Integer> {
                 + acknowledged.partitions().size() + " of " + partitions + " partitions of " + target.crawl()
                 + ClusterTopics.FRONTIER + " on the Kafka cluster at " + target.servers());
         out.println("stored in " + target.crawl() + ClusterTopics.SEEDS + ": every cluster run takes its scope from"
-                + " the crawl's seeds" + (routes.placed().isEmpty() ? ""
+                + " the crawl's seeds" + (!placing ? ""
                         : "; seed hosts placed to share them out among the processes: " + placements(routes)));
         if (!newHosts.isEmpty() && running) {
             err.println("cluster seed: note: " + String.join(", ", newHosts) + (newHosts.size() == 1 ? " is" : " are")

@@ -131,7 +131,8 @@ class ClusterSeedCommandTest {
         assertThat(producer.history()).as("a.example where it was placed; c.example where Kafka's partitioner puts it")
                 .extracting(ProducerRecord::partition)
                 .containsExactly(2, null);
-        assertThat(run.out()).contains("seed hosts placed to share them out among the processes: a.example on 2");
+        assertThat(run.out()).as("placed by the first seed, not this one").endsWith("stored in docs.seeds: every"
+                + " cluster run takes its scope from the crawl's seeds" + System.lineSeparator());
         assertThat(run.err()).isEqualTo("cluster seed: note: c.example is new to crawl docs, and processes of it are"
                 + " running: they took the crawl's seeds (their scope) when they started, so those whose profile says"
                 + " scope.hosts: same-as-seeds refuse these seeds (out-of-scope-host); stop them (Ctrl-C), start them"
