@@ -70,10 +70,7 @@ class ClusterAdminTest {
 
     @Test
     void aCrawlMadeBeforeDeadLettersIsRefusedWithTheInitThatAddsTheirTopicAndInitAddsOnlyIt() throws Exception {
-        for (String topic : List.of("docs.frontier", "docs.fetched")) {
-            addTopic(topic, 3, Map.of("cleanup.policy", "delete"));
-        }
-        addTopic("docs.sieve-state", 3, Map.of("cleanup.policy", "compact"));
+        oldCrawl();
         addTopic("docs.seeds", 1, Map.of("cleanup.policy", "compact"));
 
         assertThatThrownBy(() -> admin.requireCrawl(CRAWL)).isInstanceOf(ClusterException.class)
@@ -91,24 +88,23 @@ class ClusterAdminTest {
 
     @Test
     void aCrawlMadeBeforeSeedsWereStoredIsRefusedWithTheInitThatAddsBothMissingTopics() throws Exception {
+        oldCrawl();
+
+        assertThatThrownBy(() -> admin.requireCrawl(CRAWL)).hasMessage("the crawl docs on the Kafka cluster at"
+                + " 127.0.0.1:9092 was made before bad records were copied aside and seeds were stored: its topics"
+                + " docs.rejected and docs.seeds are missing; create them (its other topics are left as they are):"
+                + " crawler cluster init --bootstrap 127.0.0.1:9092 --crawl docs --partitions 3");
+        assertThat(admin.init(new ClusterTopics(CRAWL, 3, (short) 1))).extracting(c -> c.getClass().getSimpleName())
+                .containsExactly("Matches", "Matches", "Matches", "Missing", "Missing");
+        assertThat(admin.describe(CRAWL).get("docs.seeds")).contains(new TopicState("docs.seeds", 1, 1, "compact"));
+    }
+
+    /** The topics of a crawl of 3 partitions made before dead letters and stored seeds. */
+    private void oldCrawl() {
         for (String topic : List.of("docs.frontier", "docs.fetched")) {
             addTopic(topic, 3, Map.of("cleanup.policy", "delete"));
         }
         addTopic("docs.sieve-state", 3, Map.of("cleanup.policy", "compact"));
-
-        assertThatThrownBy(() -> admin.requireCrawl(CRAWL)).isInstanceOf(ClusterException.class)
-                .hasFieldOrPropertyWithValue("kind", ClusterException.Kind.REFUSED)
-                .hasMessage("the crawl docs on the Kafka cluster at 127.0.0.1:9092 was made before bad records were"
-                        + " copied aside and seeds were stored: its topics docs.rejected and docs.seeds are missing;"
-                        + " create them (its other topics are left as they are): crawler cluster init --bootstrap"
-                        + " 127.0.0.1:9092 --crawl docs --partitions 3");
-
-        List<TopicCheck> done = admin.init(new ClusterTopics(CRAWL, 3, (short) 1));
-
-        assertThat(done).extracting(c -> c.getClass().getSimpleName())
-                .containsExactly("Matches", "Matches", "Matches", "Missing", "Missing");
-        assertThat(admin.requireCrawl(CRAWL)).isEqualTo(3);
-        assertThat(admin.describe(CRAWL).get("docs.seeds")).contains(new TopicState("docs.seeds", 1, 1, "compact"));
     }
 
     @Test
