@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.sievecrawler.checkpoint.Checkpoint;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
@@ -24,6 +25,7 @@ import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.ProfileChange;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
@@ -211,7 +213,7 @@ public final class Crawler {
             switch (start) {
                 case NEW -> folder.begin();
                 case OVERWRITE -> folder.beginAfresh();
-                case RESUME -> restored = folder.goOn(profile.limits().maxPages());
+                case RESUME -> restored = folder.goOn(profile);
             }
             claimed.run();
             CompletedUrls recorded = restored == null ? CompletedUrls.none() // pages.jsonl and the counters as
@@ -248,10 +250,16 @@ public final class Crawler {
                 LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),
                         profile.fetch().threads(), out);
             } else {
+                List<ProfileChange> changes = ProfileChange.between(restored.profile(), profile);
                 LOG.info("crawl resumed: {} URLs pending ({} spilled), {} decided before, {} fetcher threads,"
-                        + " output {}", frontier.size(), frontier.spilled(), stats.decided(),
-                        profile.fetch().threads(), out);
+                        + " output {}{}", frontier.size(), frontier.spilled(), stats.decided(),
+                        profile.fetch().threads(), out, changes.isEmpty() ? "" : "; changed: " + changes.stream()
+                                .map(ProfileChange::toString).collect(Collectors.joining(", ")));
+                if (!changes.isEmpty()) { // recorded at once: a crash before the next checkpoint keeps them
+                    checkpointer.write(null, null);
+                }
             }
+            profile.fetch().placeholderContact().ifPresent(LOG::warn);
             long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's
             Instant startedAt = claim.startedAt();
             String reason;

@@ -178,4 +178,30 @@ class CrawlerStopTest {
         assertThat(resumed.urls()).doesNotHaveDuplicates().hasSize(13);
         assertThat(resumed.outcomes().values()).containsOnly("fetched");
     }
+
+    /**
+     * Issue 25: a resume may change the politeness delay and the threads; its checkpoint records them before its
+     * first request, so that a crash before the first periodic checkpoint does not bring back the old ones.
+     */
+    @Test
+    void aResumeRunsWithANewDelayAndThreadsThatItsCheckpointRecordsBeforeTheFirstRequest() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/held")).heldPage("/held", FixtureSite.linkPage("held"));
+        CrawlProfile profile = profile(site.url("/"));
+        new Crawler(profile.withLimits(profile.limits().withMaxPages(1)), Crawler.Start.NEW, GRACE).run();
+        CrawlProfile saved = new CheckpointStore(out).readProfile();
+        CrawlProfile changed = saved.withLimits(saved.limits().withMaxPages(0))
+                .withPoliteness(saved.politeness().withDelay(Duration.ofMillis(200)))
+                .withFetch(saved.fetch().withThreads(8));
+
+        Crawler resumed = new Crawler(changed, Crawler.Start.RESUME, GRACE);
+        CompletableFuture<CrawlSummary> running = runAsync(resumed);
+        assertThat(site.awaitBodyStarted("/held", 30)).as("the held body started").isTrue();
+        CrawlProfile recorded = new CheckpointStore(out).readProfile();
+        resumed.stop();
+
+        assertThat(recorded.politeness().delay()).isEqualTo(Duration.ofMillis(200));
+        assertThat(recorded.fetch().threads()).isEqualTo(8);
+        assertThat(running.get(30, TimeUnit.SECONDS).endReason()).isEqualTo("stopped");
+        assertThat(new CheckpointStore(out).readProfile()).as("the final checkpoint's").isEqualTo(recorded);
+    }
 }

@@ -621,6 +621,23 @@ class CrawlerTest {
     }
 
     @Test
+    void refusesAResumeThatChangesTheScopeNamingTheKeyBeforeAnyRequest() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a")).page("/a", FixtureSite.linkPage("a"));
+        CrawlProfile profile = profile(site.url("/"));
+        crawl(profile.withLimits(profile.limits().withMaxPages(1)));
+        int requests = site.requestLog().size();
+        CrawlProfile saved = new CheckpointStore(out).readProfile();
+        CrawlProfile deeper = saved.withLimits(saved.limits().withMaxPages(0))
+                .withScope(saved.scope().withMaxDepth(3));
+
+        assertThatThrownBy(() -> Crawler.resuming(deeper).run())
+                .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
+                .hasMessageStartingWith("a resume of the crawl in " + out + " cannot change scope.max-depth (-1 in"
+                        + " the checkpoint, 3 given): the keys that decide which URLs the crawl takes are fixed");
+        assertThat(site.requestLog()).hasSize(requests);
+    }
+
+    @Test
     void refusesASieveTooLargeForTheHeapBeforeAllocatingIt() {
         CrawlProfile profile = profile(site.url("/"))
                 .withSieve(new SieveConfig(100_000_000_000L, 0.01, OverflowPolicy.WARN));

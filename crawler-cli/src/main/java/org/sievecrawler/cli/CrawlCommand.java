@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.sievecrawler.Crawler;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
+import org.sievecrawler.checkpoint.CrawlStart;
 import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileException;
@@ -39,10 +40,11 @@ import picocli.CommandLine.Spec;
             "Progress is logged every progress.interval (at a terminal, a live line at the bottom shows it"
                     + " instead); pages.jsonl, summary.json, crawl.log and report.html go to the output folder."})
 final class CrawlCommand implements Callable<Integer> {
-    /** The options a resumed crawl takes (besides the logging ones and --no-progress): the rest is its profile's. */
-    private static final Set<String> WITH_RESUME = Set.of("--resume", "--max-pages", "--set", "--no-progress");
-    /** The keys {@code --set} may change on a resume. */
-    private static final String LIMITS_PREFIX = "limits.";
+    /**
+     * The options a resumed crawl takes besides the logging ones and the shorthands of profile keys, whose values
+     * the resume then checks ({@link CrawlStart#changesOnResume}): not seeds, another profile or --overwrite.
+     */
+    private static final Set<String> WITH_RESUME = Set.of("--resume", "--set", "--no-progress");
 
     @Spec
     CommandSpec spec;
@@ -106,10 +108,7 @@ final class CrawlCommand implements Callable<Integer> {
                     + " terminal.")
     boolean noProgress;
 
-    @Option(names = "--resume", paramLabel = "DIR",
-            description = "Continue the stopped or killed crawl in DIR, with the profile it was started with;"
-                    + " only a limit may be given with it: --max-pages N extends a crawl that stopped at its"
-                    + " max-pages.")
+    @Option(names = "--resume", paramLabel = "DIR", descriptionKey = CrawlHelp.RESUME)
     Path resume;
 
     @Override
@@ -158,7 +157,11 @@ final class CrawlCommand implements Callable<Integer> {
                 root.stopSignal(), logging.format, terminal(), spec.commandLine().getOut(), err);
     }
 
-    /** {@code --resume DIR}: the crawl goes on with the profile its checkpoint saved; other options are refused. */
+    /**
+     * {@code --resume DIR}: the crawl goes on with the seeds and profile its checkpoint saved, with the keys given
+     * (--set and the shorthands) changed where a resume may change them; seeds, another profile and --overwrite are
+     * refused, and so is a change of a key fixed for the crawl ({@link CrawlStart#changesOnResume}), each named.
+     */
     private int resume(PrintWriter err) {
         List<String> refused = new ArrayList<>();
         if (!urls.isEmpty()) {
@@ -166,26 +169,23 @@ final class CrawlCommand implements Callable<Integer> {
         }
         for (OptionSpec option : spec.commandLine().getParseResult().matchedOptions()) {
             String name = option.longestName();
-            if (!WITH_RESUME.contains(name) && !refused.contains(name)
+            if (!WITH_RESUME.contains(name) && shorthandKey(option) == null && !refused.contains(name)
                     && spec.mixins().get("logging").findOption(name) == null) {
                 refused.add(name);
             }
         }
-        for (String set : sets) {
-            if (!set.startsWith(LIMITS_PREFIX)) {
-                refused.add("--set " + set);
-            }
-        }
         if (!refused.isEmpty()) {
-            err.println("crawl: --resume " + resume + ": a resumed crawl runs with the profile it was started with;"
-                    + " " + String.join(", ", refused) + " cannot be given with --resume (only limits can:"
-                    + " --max-pages N, --set limits.KEY=VALUE)");
+            err.println("crawl: --resume " + resume + ": a resumed crawl goes on with the seeds and profile it was"
+                    + " started with; " + String.join(", ", refused) + " cannot be given with --resume. A resume"
+                    + " may change " + ProfileKeys.mayChangeOnResume() + ", with --set KEY=VALUE or "
+                    + String.join(", ", resumeShorthands()));
             return CrawlerCommand.USAGE;
         }
         CrawlProfile profile;
         try {
-            // the limits are the one thing a resume may change: a higher one extends a crawl stopped at it
-            profile = overrides(new CheckpointStore(resume).readProfile());
+            CrawlProfile saved = new CheckpointStore(resume).readProfile();
+            profile = overrides(saved);
+            CrawlStart.changesOnResume(resume, saved, profile); // before the crawl: --out would name another folder
         } catch (CheckpointException e) {
             err.println("crawl: --resume " + resume + ": " + e.getMessage());
             return CrawlerCommand.USAGE;
@@ -195,6 +195,19 @@ final class CrawlCommand implements Callable<Integer> {
         }
         return CrawlRun.run(profile, Crawler.Start.RESUME, root.program(), root.stopSignal(), logging.format,
                 terminal(), spec.commandLine().getOut(), err);
+    }
+
+    /** The profile key an option is the shorthand of ({@code --delay}: politeness.delay), or null. */
+    private static ProfileKey<?> shorthandKey(OptionSpec option) {
+        String description = option.descriptionKey();
+        return description != null && description.startsWith(CrawlHelp.KEY_PREFIX)
+                ? ProfileKeys.named(description.substring(CrawlHelp.KEY_PREFIX.length())) : null;
+    }
+
+    /** The shorthand options of the keys a resume may change: --threads, --max-pages, --delay, --user-agent. */
+    private List<String> resumeShorthands() {
+        return spec.options().stream().filter(option -> shorthandKey(option) != null
+                && shorthandKey(option).onResume().mayChange()).map(OptionSpec::longestName).toList();
     }
 
     /** Where the live progress line goes: standard error if it is a terminal, unless -q or --no-progress. */

@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code crawler profile check FILE}: validates a profile and prints the effective profile, every default
- * filled in; or every problem, one {@code FILE:LINE:COL: key.path: problem (value)} line each.
+ * filled in (and on stderr a warning of a placeholder contact, which a crawl gives too); or every problem, one
+ * {@code FILE:LINE:COL: key.path: problem (value)} line each.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = "Validates a profile and prints the effective profile with every default filled in.",
@@ -46,6 +47,8 @@ final class ProfileCheckCommand implements Callable<Integer> {
         String yaml = ProfileYaml.write(profile);
         spec.commandLine().getOut().print(yaml.endsWith("\n") ? yaml : yaml + System.lineSeparator());
         spec.commandLine().getOut().flush();
+        profile.fetch().placeholderContact().ifPresent(warning ->
+                spec.commandLine().getErr().println(file + ": warning: " + warning));
         return 0;
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.io.Reader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.fixtures.FixtureSite;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
@@ -450,14 +453,86 @@ class CrawlCommandTest {
     }
 
     @Test
-    void resumeRefusesEveryOptionButALimitNamingThem() {
-        CommandRun run = CommandRun.execute("crawl", "--resume", dir.toString(), "--threads", "4", "--warc",
-                "--set", "limits.max-pages=9", "--set", "fetch.retries=1", site.url("/a"));
+    void resumeRefusesSeedsAndAnotherProfileNamingThemAndWhatItMayChange() {
+        CommandRun run = CommandRun.execute("crawl", "--resume", dir.toString(), "--threads", "4", "--profile",
+                "site.yaml", "--set", "limits.max-pages=9", "--seeds", "seeds.txt", site.url("/a"));
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err().strip()).isEqualTo("crawl: --resume " + dir + ": a resumed crawl runs with the profile"
-                + " it was started with; seed URLs, --threads, --warc, --set fetch.retries=1 cannot be given with"
-                + " --resume (only limits can: --max-pages N, --set limits.KEY=VALUE)");
+        assertThat(run.err().strip()).isEqualTo("crawl: --resume " + dir + ": a resumed crawl goes on with the seeds"
+                + " and profile it was started with; seed URLs, --profile, --seeds cannot be given with --resume. A"
+                + " resume may change limits.*, fetch.* (not accept, allow-private-addresses), politeness.* (not"
+                + " respect-robots), progress.*, checkpoint.* and name, with --set KEY=VALUE or --threads, --max-pages,"
+                + " --delay, --user-agent");
+    }
+
+    /**
+     * Issue 25: a crawl with a 1 s delay and 2 threads, stopped at max-pages, goes on with --delay 0.2s --threads 8;
+     * the checkpoint records them and crawl.log says what changed.
+     */
+    @Test
+    void resumeGoesOnWithANewDelayAndThreadsThatTheCheckpointRecords() throws Exception {
+        site.page("/", linkPage("Home", "/a", "/b", "/c", "/d"));
+        Path out = dir.resolve("out");
+        CrawlProfile local = CommandRun.localProfile(out).withSeeds(List.of(site.url("/")));
+        CrawlProfile profile = local.withPoliteness(local.politeness().withDelay(Duration.ofSeconds(1)));
+        CrawlerCommand root = CommandRun.withProfiles(Map.of("site.yaml", profile));
+        assertThat(CommandRun.execute(root, "crawl", "--profile", "site.yaml", "--max-pages", "1").exit()).isZero();
+
+        CommandRun resumed = CommandRun.execute(root, "crawl", "--resume", out.toString(), "--max-pages", "3",
+                "--delay", "0.2s", "--threads", "8");
+
+        assertThat(resumed.exit()).as(resumed.err()).isZero();
+        assertThat(resumed.out()).contains("crawl max-pages: decided=3");
+        assertThat(checkpointProfile(out)).contains("  threads: 8\n", "  delay: 200ms\n", "  max-pages: 3\n");
+        assertThat(new CheckpointStore(out).readProfile().politeness().delay()).isEqualTo(Duration.ofMillis(200));
+        assertThat(Files.readString(out.resolve("crawl.log"))).contains("crawl resumed: ", "; changed: limits.max-pages"
+                + " 1 -> 3, fetch.threads 2 -> 8, politeness.delay 1s -> 200ms");
+    }
+
+    /** Issue 25: a change of what decides which URLs are crawled, or of the Sieve, is refused by name, untouched. */
+    @Test
+    void resumeRefusesAScopeOrSieveChangeNamingEachKeyAndBothValues() throws IOException {
+        site.page("/", linkPage("Home", "/a", "/b"));
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/")));
+        CrawlerCommand root = CommandRun.withProfiles(Map.of("site.yaml", profile));
+        assertThat(CommandRun.execute(root, "crawl", "--profile", "site.yaml", "--max-pages", "1").exit()).isZero();
+        String log = Files.readString(out.resolve("crawl.log"));
+        int requests = site.requestLog().size();
+
+        CommandRun run = CommandRun.execute(root, "crawl", "--resume", out.toString(), "--max-pages", "0",
+                "--delay", "0.2s", "--max-depth", "3", "--set", "sieve.expected-urls=1000", "--out", "elsewhere");
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err().strip()).startsWith("crawl: --resume " + out + ": a resume of the crawl in " + out
+                + " cannot change scope.max-depth (-1 in the checkpoint, 3 given): the keys that decide which URLs"
+                + " the crawl takes are fixed, as the URLs already decided stay decided by the old values;"
+                + " sieve.expected-urls (10000000 in the checkpoint, 1000 given): the keys that size the Sieve are"
+                + " fixed, as the checkpoint holds its filters and pending URLs as they were built; output.dir (\""
+                + out + "\" in the checkpoint, elsewhere given): the keys of the output are fixed, as a crawl's"
+                + " output keeps one place and form from start to end. Resume without changing them, or start a new"
+                + " crawl with the new values, in another folder (--out) or afresh in this one (--overwrite, which"
+                + " deletes its pages).");
+        assertThat(site.requestLog()).hasSize(requests);
+        assertThat(out.resolve("crawl.log")).hasContent(log);
+        assertThat(dir.resolve("elsewhere")).doesNotExist();
+    }
+
+    /** Issue 25: the placeholder contact of config/site.yaml is warned of once, when the crawl starts. */
+    @Test
+    void aCrawlWarnsOnceOfAPlaceholderContactInItsUserAgent() throws IOException {
+        Path out = dir.resolve("out");
+        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)), "crawl",
+                "--profile", "site.yaml", "--user-agent", "SieveCrawler/0.1 (contact: you@example.org)");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        String log = Files.readString(out.resolve("crawl.log"));
+        assertThat(log).containsOnlyOnce("WARN").containsOnlyOnce("fetch.user-agent names the placeholder contact"
+                + " you@example.org, which every server sees with each request");
+        assertThat(site.requestLog()).allSatisfy(request -> assertThat(request.getHeader("User-Agent"))
+                .isEqualTo("SieveCrawler/0.1 (contact: you@example.org)"));
     }
 
     @Test
@@ -526,6 +601,16 @@ class CrawlCommandTest {
             registered.countDown();
             return () -> { };
         }
+    }
+
+    /** The profile.yaml of the current checkpoint of the crawl in {@code out}. */
+    private static String checkpointProfile(Path out) throws IOException {
+        Properties manifest = new Properties();
+        try (Reader reader = Files.newBufferedReader(new CheckpointStore(out).manifest(), StandardCharsets.ISO_8859_1)) {
+            manifest.load(reader);
+        }
+        return Files.readString(out.resolve("checkpoint").resolve(manifest.getProperty("folder"))
+                .resolve("profile.yaml"));
     }
 
     /** The url of every line of pages.jsonl, in order. */

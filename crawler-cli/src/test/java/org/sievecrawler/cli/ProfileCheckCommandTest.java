@@ -30,6 +30,19 @@ class ProfileCheckCommandTest {
         assertThat(run.err()).isEmpty();
     }
 
+    /** Issue 25: config/site.yaml ships the placeholder contact you@example.org; checking it says so. */
+    @Test
+    void warnsOfThePlaceholderContactOfTheShippedSiteProfile() {
+        CommandRun run = CommandRun.execute("profile", "check", "../config/site.yaml");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("contact: you@example.org");
+        assertThat(run.err().strip()).isEqualTo("../config/site.yaml: warning: fetch.user-agent names the placeholder"
+                + " contact you@example.org, which every server sees with each request: site operators use it to"
+                + " reach you, and a domain reserved for examples reaches no one; set your own contact in the profile"
+                + " or on the command line (--user-agent, --set fetch.headers=...)");
+    }
+
     @Test
     void aProfileWithMistakesExitsTwoNamingTheFileWithoutAStackTrace() throws IOException {
         Path file = Files.writeString(dir.resolve("bad.yaml"), "name: bad\nfetch:\n  thraeds: 0\n");

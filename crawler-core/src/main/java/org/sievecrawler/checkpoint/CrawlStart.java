@@ -4,10 +4,18 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.sievecrawler.frontier.CompletedUrls;
 import org.sievecrawler.input.InputFile;
 import org.sievecrawler.input.InputFileException;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.OnResume;
+import org.sievecrawler.profile.ProfileChange;
+import org.sievecrawler.profile.ProfileKeys;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.shell.Program;
 import org.sievecrawler.sink.JsonlSink;
@@ -17,7 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What a crawl does with its output folder before it writes there: begin ({@link #begin()}, refused when an
  * earlier crawl's output is in it), begin afresh ({@link #beginAfresh()}, deleting that output), or go on from the
- * folder's checkpoint ({@link #goOn(long)}, refused when that is not possible); and, going on, pages.jsonl and the
+ * folder's checkpoint ({@link #goOn(CrawlProfile)}, refused when that is not possible, or when the resume changes
+ * a key that is fixed for a crawl: {@link #changesOnResume}); and, going on, pages.jsonl and the
  * counters as the crawl left them ({@link #restorePages}, refused when records were lost that no resume could
  * fetch again). Every refusal is a {@link CheckpointException} whose message names the folder and the command that
  * gets the user further; the commands that resume a crawl are made here ({@link #resumeCommand}), for every message
@@ -95,12 +104,15 @@ public final class CrawlStart {
     }
 
     /**
-     * The checkpoint to go on from: refused when it is missing, invalid or of a crawl that ran out of URLs, or when
-     * the crawl stopped at limits.max-pages and the limit ({@code maxPages}, 0 for none) is not raised. (A
-     * checkpoint an earlier build marked finished at max-pages is resumable too.)
+     * The checkpoint to go on from with {@code profile}: refused when it is missing, invalid or of a crawl that ran
+     * out of URLs, when {@code profile} changes a key the checkpoint's profile fixes ({@link #changesOnResume}), or
+     * when the crawl stopped at limits.max-pages and the limit (0 for none) is not raised. (A checkpoint an earlier
+     * build marked finished at max-pages is resumable too.)
      */
-    public Checkpoint goOn(long maxPages) throws CheckpointException {
+    public Checkpoint goOn(CrawlProfile profile) throws CheckpointException {
         Checkpoint checkpoint = checkpoints.read();
+        changesOnResume(dir, checkpoint.profile(), profile);
+        long maxPages = profile.limits().maxPages();
         long decided = checkpoint.counters().decided();
         if (checkpoint.state() == Checkpoint.State.FINISHED && !"max-pages".equals(checkpoint.endReason())) {
             throw new CheckpointException("the crawl in " + dir + " already finished (" + checkpoint.endReason()
@@ -116,6 +128,34 @@ public final class CrawlStart {
                     + resumeCommand(program, dir, decided));
         }
         return checkpoint;
+    }
+
+    /**
+     * The keys whose values a resume of the crawl in {@code dir} changes, running with {@code wanted} instead of
+     * {@code saved} (its checkpoint's profile): refused when one of them is fixed for a crawl ({@link OnResume}),
+     * naming each such key with both values and why, and saying what to do instead.
+     *
+     * @throws CheckpointException naming the fixed keys changed, e.g. {@code scope.max-depth (20 in the checkpoint,
+     *     3 given)}
+     */
+    public static List<ProfileChange> changesOnResume(Path dir, CrawlProfile saved, CrawlProfile wanted)
+            throws CheckpointException {
+        List<ProfileChange> changes = ProfileChange.between(saved, wanted);
+        Map<OnResume, List<ProfileChange>> fixed = new TreeMap<>(changes.stream()
+                .filter(change -> !change.mayChangeOnResume())
+                .collect(Collectors.groupingBy(change -> change.key().onResume())));
+        if (fixed.isEmpty()) {
+            return changes;
+        }
+        List<String> reasons = new ArrayList<>();
+        fixed.forEach((kind, keys) -> reasons.add(String.join(", ", keys.stream().map(change -> change.key().name()
+                + " (" + change.before() + " in the checkpoint, " + change.after() + " given)").toList())
+                + ": " + kind.why()));
+        throw new CheckpointException("a resume of the crawl in " + dir + " cannot change " + String.join("; ",
+                reasons) + ". Resume without changing " + (fixed.values().stream().mapToInt(List::size).sum() == 1
+                        ? "it" : "them") + ", or start a new crawl with the new values, in another folder (--out)"
+                + " or afresh in this one (--overwrite, which deletes its pages). A resume may change "
+                + ProfileKeys.mayChangeOnResume());
     }
 
     /**

@@ -1,7 +1,10 @@
 package org.sievecrawler.profile;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.sievecrawler.trust.TrustStore;
 
@@ -30,6 +33,13 @@ public record FetchConfig(int threads, String userAgent, Duration connectTimeout
     public static final String DEFAULT_USER_AGENT =
             "SieveCrawler/0.1 (+https://github.com/sievecrawler/sievecrawler)";
     private static final Pattern ROBOTS_AGENT_NAME = Pattern.compile("[a-zA-Z_-]+");
+    /**
+     * A contact at a domain reserved for examples (RFC 2606: example.com, example.net, example.org and the .example
+     * top-level domain), which reaches no one: an e-mail address there, or a page there.
+     */
+    private static final Pattern PLACEHOLDER_CONTACT = Pattern.compile("(?:[\\w.%+-]+@|https?://)"
+            + "(?:[a-z0-9-]+\\.)*(?:example\\.(?:com|net|org)|[a-z0-9-]+\\.example)(?![\\w-]|\\.[\\w-])",
+            Pattern.CASE_INSENSITIVE);
     /** {@code fetch.proxy: none}: no proxy of the profile's own; the environment variables decide. */
     public static final String PROXY_NONE = "none";
     /** {@code fetch.proxy: direct}: never a proxy, whatever the environment says. */
@@ -81,6 +91,34 @@ public record FetchConfig(int threads, String userAgent, Duration connectTimeout
     public static String robotsAgentNameProblem(String name) {
         return name != null && ROBOTS_AGENT_NAME.matcher(name).matches() ? null
                 : "must be letters, - and _ only (RFC 9309 2.2.1)";
+    }
+
+    /**
+     * A warning when a contact the crawl sends to every server with each request, in the User-Agent or an extra
+     * header (such as From), is a placeholder at a domain reserved for examples, as {@code config/site.yaml}'s
+     * {@code you@example.org}: site operators use it to reach the crawl's owner, and it reaches no one. Empty when
+     * there is none.
+     */
+    public Optional<String> placeholderContact() {
+        List<String> places = new ArrayList<>();
+        String contact = null;
+        List<String> sent = new ArrayList<>(List.of(userAgent));
+        sent.addAll(headers);
+        for (int i = 0; i < sent.size(); i++) {
+            Matcher placeholder = PLACEHOLDER_CONTACT.matcher(sent.get(i));
+            if (placeholder.find()) {
+                places.add(i == 0 ? ProfileKeys.FETCH_USER_AGENT.name()
+                        : ProfileKeys.FETCH_HEADERS.name() + "[" + (i - 1) + "]");
+                contact = contact == null ? placeholder.group() : contact;
+            }
+        }
+        if (places.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(String.join(" and ", places) + (places.size() == 1 ? " names" : " name")
+                + " the placeholder contact " + contact + ", which every server sees with each request: site"
+                + " operators use it to reach you, and a domain reserved for examples reaches no one; set your own"
+                + " contact in the profile or on the command line (--user-agent, --set fetch.headers=...)");
     }
 
     public FetchConfig withThreads(int count) {

@@ -4,9 +4,10 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * One key of a crawl profile, declared once in {@link ProfileKeys}: its dotted name, type, rule, default and
- * meaning. Immutable. Binding a YAML profile, writing one back, {@code config/default.yaml}, the records' own
- * checks and the command line's {@code --set} all read it from here.
+ * One key of a crawl profile, declared once in {@link ProfileKeys}: its dotted name, type, rule, default, meaning
+ * and whether a resume may change it. Immutable. Binding a YAML profile, writing one back,
+ * {@code config/default.yaml}, the records' own checks, the command line's {@code --set} and a resume's checks all
+ * read it from here.
  *
  * @param <T> the value's type in the records
  */
@@ -16,13 +17,16 @@ public final class ProfileKey<T> {
     private final T defaultValue;
     private final String doc;
     private final Function<CrawlProfile, T> read;
+    private final OnResume onResume;
 
-    ProfileKey(String name, KeyType<T> type, T defaultValue, String doc, Function<CrawlProfile, T> read) {
+    ProfileKey(String name, KeyType<T> type, T defaultValue, String doc, Function<CrawlProfile, T> read,
+            OnResume onResume) {
         this.name = name;
         this.type = type;
         this.defaultValue = defaultValue;
         this.doc = doc;
         this.read = read;
+        this.onResume = onResume;
     }
 
     /** The dotted name, e.g. {@code politeness.max-connections-per-host}. */
@@ -64,6 +68,11 @@ public final class ProfileKey<T> {
     /** {@code value} as YAML text, lists in flow form. */
     public String write(T value) {
         return type.write(value);
+    }
+
+    /** Whether {@code crawler crawl --resume} may give this key another value than the checkpoint saved. */
+    public OnResume onResume() {
+        return onResume;
     }
 
     KeyType<T> type() {

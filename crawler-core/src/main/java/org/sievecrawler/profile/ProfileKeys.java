@@ -32,7 +32,8 @@ import org.sievecrawler.warc.WarcCompression;
 
 /**
  * The table of profile keys: every key declared once, with its type, rule, default and meaning, in the order of
- * {@code config/default.yaml}; and the groups (one record per concern) they are built into. Immutable and
+ * {@code config/default.yaml}; and the groups (one record per concern) they are built into, each saying whether a
+ * resume may change its keys ({@link OnResume}; a key that differs from its group says so). Immutable and
  * thread-safe. Binding ({@link ProfileBinder}), writing ({@link ProfileYaml}), the records' checks, the
  * command line's {@code --set} and its help read the keys from here; {@code ProfileYamlTest} holds
  * {@code config/default.yaml} equal to {@link ProfileYaml#documentedDefaults()}.
@@ -41,16 +42,17 @@ public final class ProfileKeys {
     private static final String SAME = ScopeConfig.SAME_AS_SEEDS;
     private static final List<ProfileKey<?>> KEYS = new ArrayList<>();
     private static final Map<String, String> GROUP_DOCS = new LinkedHashMap<>();
+    private static final Map<String, OnResume> GROUP_ON_RESUME = new LinkedHashMap<>();
 
     public static final ProfileKey<String> NAME = key("name", text(), "default",
             "The profile's name, shown in the log and summary; not inherited through extends."
-                    + " Default: the file name without .yaml.", CrawlProfile::name);
+                    + " Default: the file name without .yaml.", CrawlProfile::name, OnResume.MAY_CHANGE);
     public static final ProfileKey<List<String>> SEEDS = key("seeds", list(seed()), List.of(),
             "Start URLs (http or https), used when the command line gives none: URLs given as arguments or in"
-                    + " --seeds FILE replace these.", CrawlProfile::seeds);
+                    + " --seeds FILE replace these.", CrawlProfile::seeds, OnResume.FIXED_SCOPE);
 
     static {
-        group("scope", "Which URLs the crawl may follow.");
+        group("scope", "Which URLs the crawl may follow.", OnResume.FIXED_SCOPE);
     }
 
     public static final ProfileKey<List<String>> SCOPE_HOSTS = key("scope.hosts",
@@ -96,7 +98,7 @@ public final class ProfileKeys {
             p -> p.scope().maxSitemapBytes());
 
     static {
-        group("limits", "When the crawl stops and how much of a page it reads.");
+        group("limits", "When the crawl stops and how much of a page it reads.", OnResume.MAY_CHANGE);
     }
 
     public static final ProfileKey<Long> LIMITS_MAX_PAGES = key("limits.max-pages",
@@ -118,7 +120,7 @@ public final class ProfileKeys {
             p -> p.limits().maxPagesPerHost());
 
     static {
-        group("fetch", "How pages are fetched.");
+        group("fetch", "How pages are fetched.", OnResume.MAY_CHANGE);
     }
 
     public static final ProfileKey<Integer> FETCH_THREADS = key("fetch.threads",
@@ -146,12 +148,12 @@ public final class ProfileKeys {
     public static final ProfileKey<List<String>> FETCH_ACCEPT = key("fetch.accept", list(mediaType()),
             List.of("text/html", "application/xhtml+xml"),
             "Media types parsed for links; pages of other types are recorded, not parsed.",
-            p -> p.fetch().accept());
+            p -> p.fetch().accept(), OnResume.FIXED_SCOPE);
     public static final ProfileKey<Boolean> FETCH_ALLOW_PRIVATE_ADDRESSES = key("fetch.allow-private-addresses",
             bool(), false, "Whether the crawl may reach special-purpose addresses: loopback, private, shared,"
                     + " link-local, multicast, documentation and the other IANA special-purpose ranges, as IP literals"
                     + " or as names resolving to them (a seed on such an address is always allowed on its own port,"
-                    + " and so is a proxy).", p -> p.fetch().allowPrivateAddresses());
+                    + " and so is a proxy).", p -> p.fetch().allowPrivateAddresses(), OnResume.FIXED_SCOPE);
     public static final ProfileKey<String> FETCH_PROXY = key("fetch.proxy", KeyType.proxy(), FetchConfig.PROXY_NONE,
             "The HTTP proxy every request goes through, as http://host:port (https URLs are tunnelled with"
                     + " CONNECT). none: the environment variables decide, as for curl and wget: http_proxy for http"
@@ -173,7 +175,7 @@ public final class ProfileKeys {
             p -> p.fetch().trustStore());
 
     static {
-        group("politeness", "How gently each host (scheme, host name and port) is treated.");
+        group("politeness", "How gently each host (scheme, host name and port) is treated.", OnResume.MAY_CHANGE);
     }
 
     public static final ProfileKey<Duration> POLITENESS_DELAY = key("politeness.delay", duration(false),
@@ -184,7 +186,7 @@ public final class ProfileKeys {
             "Requests in flight to one host at most, >= 1.", p -> p.politeness().maxConnectionsPerHost());
     public static final ProfileKey<Boolean> POLITENESS_RESPECT_ROBOTS = key("politeness.respect-robots", bool(),
             true, "Whether robots.txt is fetched and obeyed; turn off only for your own sites.",
-            p -> p.politeness().respectRobots());
+            p -> p.politeness().respectRobots(), OnResume.FIXED_SCOPE);
     public static final ProfileKey<Duration> POLITENESS_MAX_CRAWL_DELAY = key("politeness.max-crawl-delay",
             duration(false), Duration.ofSeconds(30),
             "The largest robots.txt Crawl-delay honoured; a host asking for more is skipped, >= 0.",
@@ -201,7 +203,7 @@ public final class ProfileKeys {
                     + " its error saying so.", p -> p.politeness().maxRetryAfter());
 
     static {
-        group("parse", "How pages are read for links.");
+        group("parse", "How pages are read for links.", OnResume.FIXED_SCOPE);
     }
 
     public static final ProfileKey<Boolean> PARSE_FOLLOW_NOFOLLOW = key("parse.follow-nofollow", bool(), false,
@@ -210,7 +212,8 @@ public final class ProfileKeys {
 
     static {
         group("sieve", "The Sieve: the Bloom filter that remembers which URLs were seen. Memory is about"
-                + " -n * ln(p) / (ln 2)^2 bits: 10 million URLs at 1% take about 11.4 MB (see `crawler sieve-plan`).");
+                + " -n * ln(p) / (ln 2)^2 bits: 10 million URLs at 1% take about 11.4 MB (see `crawler sieve-plan`).",
+                OnResume.FIXED_SIEVE);
     }
 
     public static final ProfileKey<Long> SIEVE_EXPECTED_URLS = key("sieve.expected-urls",
@@ -230,7 +233,8 @@ public final class ProfileKeys {
             p -> p.sieve().maxInMemoryUrls());
 
     static {
-        group("output", "Where the crawl writes: pages.jsonl, summary.json, crawl.log (and WARC files).");
+        group("output", "Where the crawl writes: pages.jsonl, summary.json, crawl.log (and WARC files).",
+                OnResume.FIXED_OUTPUT);
     }
 
     public static final ProfileKey<Path> OUTPUT_DIR = key("output.dir", folder(), Path.of("crawl-out"),
@@ -258,7 +262,7 @@ public final class ProfileKeys {
             p -> p.output().warcCompression());
 
     static {
-        group("progress", "The progress line in the log (logger org.sievecrawler.progress).");
+        group("progress", "The progress line in the log (logger org.sievecrawler.progress).", OnResume.MAY_CHANGE);
     }
 
     public static final ProfileKey<Duration> PROGRESS_INTERVAL = key("progress.interval", duration(true),
@@ -267,7 +271,7 @@ public final class ProfileKeys {
     static {
         group("checkpoint", "Checkpoints: the state `crawler crawl --resume DIR` continues from, written to the"
                 + " output folder's checkpoint/ (the Bloom filter, the pending URLs, the counters), and always once"
-                + " more when the crawl stops.");
+                + " more when the crawl stops.", OnResume.MAY_CHANGE);
     }
 
     public static final ProfileKey<Duration> CHECKPOINT_INTERVAL = key("checkpoint.interval", duration(false),
@@ -314,6 +318,43 @@ public final class ProfileKeys {
             return "did you mean \"" + best.name() + "\"?";
         }
         return "the keys are listed by crawler crawl --help and in config/default.yaml";
+    }
+
+    /**
+     * The keys a resume may change, by group, from {@link ProfileKey#onResume()}: {@code limits.*, fetch.* (not
+     * accept, allow-private-addresses), ..., name}.
+     */
+    public static String mayChangeOnResume() {
+        List<String> parts = new ArrayList<>();
+        for (String group : GROUP_DOCS.keySet()) {
+            List<String> may = leaves(group, true);
+            List<String> fixed = leaves(group, false);
+            if (!may.isEmpty()) {
+                parts.add(fixed.isEmpty() ? group + ".*"
+                        : may.size() > fixed.size() ? group + ".* (not " + String.join(", ", fixed) + ")"
+                        : group + "." + String.join(", " + group + ".", may));
+            }
+        }
+        parts.addAll(leaves("", true));
+        return String.join(", ", parts.subList(0, parts.size() - 1)) + " and " + parts.get(parts.size() - 1);
+    }
+
+    /** What a resume may change in {@code group}, a sentence for its comment in config/default.yaml. */
+    static String onResumeNote(String group) {
+        List<String> fixed = leaves(group, false);
+        if (fixed.isEmpty()) {
+            return "A resume may change these.";
+        }
+        if (leaves(group, true).isEmpty()) {
+            return "Fixed for a crawl: a resume refuses other values.";
+        }
+        return "A resume may change these, not " + String.join(" or ", fixed) + ".";
+    }
+
+    /** The names within {@code group} of its keys a resume may change ({@code may}), or of those it may not. */
+    private static List<String> leaves(String group, boolean may) {
+        return ALL.stream().filter(key -> key.group().equals(group) && key.onResume().mayChange() == may)
+                .map(ProfileKey::leaf).toList();
     }
 
     /** The built-in defaults: every key's default, the values of config/default.yaml. */
@@ -410,9 +451,16 @@ public final class ProfileKeys {
         }
     }
 
+    /** A key a resume may change as its group may. */
     private static <T> ProfileKey<T> key(String name, KeyType<T> type, T defaultValue, String doc,
             Function<CrawlProfile, T> read) {
-        ProfileKey<T> key = new ProfileKey<>(name, type, defaultValue, doc, read);
+        String group = name.substring(0, Math.max(0, name.indexOf('.')));
+        return key(name, type, defaultValue, doc, read, GROUP_ON_RESUME.get(group));
+    }
+
+    private static <T> ProfileKey<T> key(String name, KeyType<T> type, T defaultValue, String doc,
+            Function<CrawlProfile, T> read, OnResume onResume) {
+        ProfileKey<T> key = new ProfileKey<>(name, type, defaultValue, doc, read, onResume);
         KEYS.add(key);
         return key;
     }
@@ -421,8 +469,9 @@ public final class ProfileKeys {
         return new KeyType.ListOf<>(item, false, false);
     }
 
-    private static void group(String name, String doc) {
+    private static void group(String name, String doc, OnResume onResume) {
         GROUP_DOCS.put(name, doc);
+        GROUP_ON_RESUME.put(name, onResume);
     }
 
     private static Map<String, ProfileKey<?>> byName() {

@@ -53,7 +53,8 @@ public final class ProfileYaml {
         for (ProfileKey<?> key : ProfileKeys.all()) {
             if (!key.group().equals(group)) {
                 out.append('\n');
-                comment(out, "", ProfileKeys.groups().get(key.group()), "");
+                comment(out, "", ProfileKeys.groups().get(key.group()) + " " + ProfileKeys.onResumeNote(key.group()),
+                        "");
             } else if (key.group().isEmpty()) {
                 out.append('\n');
             }

@@ -22,7 +22,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.sievecrawler.fixtures.TsvTable;
 import org.sievecrawler.frontier.CompletedUrls;
 import org.sievecrawler.frontier.FrontierState;
+import okhttp3.tls.HeldCertificate;
 import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.ProfileChange;
+import org.sievecrawler.profile.ProfileKey;
+import org.sievecrawler.profile.ProfileKeys;
+import org.sievecrawler.profile.ProfileOverrides;
 import org.sievecrawler.progress.CrawlCounters;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.shell.Program;
@@ -75,12 +80,18 @@ class CrawlStartTest {
         checkpoints().write(checkpoint(Checkpoint.State.STOPPED, "max-pages", 2, 0));
         CrawlStart start = new CrawlStart(dir, "crawl", checkpoints(), Program.of("crawler-cli/target/crawler"));
 
-        assertThatThrownBy(() -> start.goOn(2)).isInstanceOf(CheckpointException.class)
+        assertThatThrownBy(() -> start.goOn(maxPages(2))).isInstanceOf(CheckpointException.class)
                 .hasMessage("the crawl in " + dir + " stopped at limits.max-pages 2 (2 URLs decided); resume it"
                         + " with a higher limit (0 for none), e.g. crawler-cli/target/crawler crawl --resume " + dir
                         + " --max-pages 4");
-        assertThat(start.goOn(3).counters().decided()).isEqualTo(2);
-        assertThat(start.goOn(0).counters().decided()).isEqualTo(2);
+        assertThat(start.goOn(maxPages(3)).counters().decided()).isEqualTo(2);
+        assertThat(start.goOn(maxPages(0)).counters().decided()).isEqualTo(2);
+    }
+
+    /** The profile a resume of the crawl in {@link #dir} runs with, its limits.max-pages {@code limit}. */
+    private CrawlProfile maxPages(long limit) {
+        CrawlProfile profile = inFolder(CrawlProfile.defaults());
+        return profile.withLimits(profile.limits().withMaxPages(limit));
     }
 
     @Test
@@ -98,6 +109,91 @@ class CrawlStartTest {
         assertThat(dir.resolve(CrawlFolder.PAGES)).doesNotExist();
         assertThat(dir.resolve("notes.txt")).exists();
         start.begin();
+    }
+
+    static Stream<Arguments> changes() throws IOException {
+        return TsvTable.rows("/resume/changes.tsv", 2).stream().map(row -> Arguments.of(row.cell(0), row));
+    }
+
+    /**
+     * The payload table {@code /resume/changes.tsv} (src-test-fixtures): a resume of a crawl started with the
+     * built-in defaults sets one key; a key a resume may change goes on with it, a fixed one is refused, naming it,
+     * both values and why.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("changes")
+    void letsAResumeChangeAKeyOrRefusesItAsTheTableSays(String setting, TsvTable.Row row) throws Exception {
+        Path pem = Files.writeString(dir.resolve("ca.pem"), new HeldCertificate.Builder().certificateAuthority(0)
+                .build().certificatePem());
+        CrawlProfile saved = inFolder(CrawlProfile.defaults());
+        CrawlProfile wanted = new ProfileOverrides().set(setting.replace("{ca.pem}", pem.toString()))
+                .applyTo(saved);
+        String result = row.cell(1);
+
+        if (result.equals("goes on")) {
+            assertThat(CrawlStart.changesOnResume(dir, saved, wanted)).as(row.where()).singleElement()
+                    .satisfies(change -> assertThat(setting).startsWith(change.key().name() + "="));
+        } else {
+            assertThat(catchThrowable(() -> CrawlStart.changesOnResume(dir, saved, wanted))).as(row.where())
+                    .isInstanceOf(CheckpointException.class).message()
+                    .startsWith("a resume of the crawl in " + dir + " cannot change "
+                            + result.substring("refused ".length()).replace("{dir}", dir.toString()) + ". ");
+        }
+    }
+
+    @Test
+    void theTableOfChangesOnResumeHasARowForEveryKey() throws IOException {
+        List<String> keys = TsvTable.cells("/resume/changes.tsv", 2).stream()
+                .map(cells -> cells[0].substring(0, cells[0].indexOf('='))).toList();
+
+        assertThat(keys).containsExactlyElementsOf(ProfileKeys.all().stream().map(ProfileKey::name).toList());
+    }
+
+    @Test
+    void refusesAResumeChangingFixedKeysNamingEachWithWhyAndWhatToDo() {
+        CrawlProfile saved = inFolder(CrawlProfile.defaults());
+        CrawlProfile wanted = new ProfileOverrides().set("scope.max-depth=3").set("politeness.delay=200ms")
+                .set("sieve.expected-urls=1000").set("parse.follow-nofollow=true").applyTo(saved);
+
+        assertThatThrownBy(() -> CrawlStart.changesOnResume(dir, saved, wanted))
+                .isInstanceOf(CheckpointException.class)
+                .hasMessage("a resume of the crawl in " + dir + " cannot change scope.max-depth (-1 in the"
+                        + " checkpoint, 3 given), parse.follow-nofollow (false in the checkpoint, true given): the keys"
+                        + " that decide which URLs the crawl takes are fixed, as the URLs already decided stay decided"
+                        + " by the old values; sieve.expected-urls (10000000 in the checkpoint, 1000 given): the keys"
+                        + " that size the Sieve are fixed, as the checkpoint holds its filters and pending URLs as"
+                        + " they were built. Resume without changing them, or start a new crawl with the new values,"
+                        + " in another folder (--out) or afresh in this one (--overwrite, which deletes its pages)."
+                        + " A resume may change limits.*, fetch.* (not accept, allow-private-addresses),"
+                        + " politeness.* (not respect-robots), progress.*, checkpoint.* and name");
+    }
+
+    @Test
+    void goesOnWithThePolitenessAndThreadsAResumeChangesAndTheirValues() throws Exception {
+        checkpoints().write(checkpoint(Checkpoint.State.STOPPED, "stopped", 2, 0));
+        CrawlProfile wanted = new ProfileOverrides().set("politeness.delay=200ms").set("fetch.threads=8")
+                .applyTo(inFolder(CrawlProfile.defaults()));
+
+        Checkpoint checkpoint = new CrawlStart(dir, "crawl", checkpoints(), Program.CRAWLER).goOn(wanted);
+
+        assertThat(ProfileChange.between(checkpoint.profile(), wanted)).extracting(ProfileChange::toString)
+                .containsExactly("fetch.threads 16 -> 8", "politeness.delay 1s -> 200ms");
+    }
+
+    @Test
+    void goOnRefusesAChangeOfAFixedKeyBeforeTheLimitsAreLookedAt() throws Exception {
+        checkpoints().write(checkpoint(Checkpoint.State.STOPPED, "max-pages", 2, 0));
+        CrawlProfile wanted = new ProfileOverrides().set("scope.max-depth=3").applyTo(inFolder(CrawlProfile.defaults()));
+
+        assertThatThrownBy(() -> new CrawlStart(dir, "crawl", checkpoints(), Program.CRAWLER).goOn(wanted))
+                .isInstanceOf(CheckpointException.class)
+                .hasMessageStartingWith("a resume of the crawl in " + dir + " cannot change scope.max-depth (-1 in"
+                        + " the checkpoint, 3 given)");
+    }
+
+    /** {@code profile} with its output in {@link #dir}, as a checkpoint of the crawl there gives it back. */
+    private CrawlProfile inFolder(CrawlProfile profile) {
+        return profile.withOutput(profile.output().withDir(dir));
     }
 
     static Stream<Arguments> damages() throws IOException {

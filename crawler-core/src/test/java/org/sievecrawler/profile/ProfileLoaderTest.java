@@ -161,6 +161,18 @@ class ProfileLoaderTest {
         assertThat(profile.sieve()).isEqualTo(CrawlProfile.defaults().sieve());
     }
 
+    /** Issue 25: config/site.yaml waits 1 s, not 2, and its placeholder contact is warned of. */
+    @Test
+    void siteWaitsOneSecondPerRequestAndItsPlaceholderContactIsWarnedOf() throws ProfileException {
+        CrawlProfile profile = ProfileLoader.load(CONFIG.resolve("site.yaml"));
+
+        assertThat(profile.politeness().delay()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(profile.politeness().maxConnectionsPerHost()).isEqualTo(1);
+        assertThat(profile.politeness().respectRobots()).isTrue();
+        assertThat(profile.fetch().placeholderContact()).hasValueSatisfying(warning -> assertThat(warning)
+                .startsWith("fetch.user-agent names the placeholder contact you@example.org"));
+    }
+
     static String shortPaths(String message) {
         return message.replace(RESOURCES + "/", "");
     }
