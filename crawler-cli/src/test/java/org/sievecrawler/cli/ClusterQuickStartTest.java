@@ -97,9 +97,11 @@ class ClusterQuickStartTest {
             assertThat(recorded).as("every page of both hosts recorded once").hasSize(2 * (PAGES + 1))
                     .doesNotHaveDuplicates();
             Map<String, Integer> requested = new HashMap<>();
-            site.requestLog().forEach(r -> requested.merge(r.getHeader("Host") + r.getUrl(), 1, Integer::sum));
-            assertThat(requested).as("every page and robots.txt of both hosts fetched once")
-                    .hasSize(2 * (PAGES + 2)).allSatisfy((page, times) -> assertThat(times).as(page).isOne());
+            site.requestLog().stream().filter(r -> !r.getUrl().equals("/robots.txt"))
+                    .forEach(r -> requested.merge(r.getHeader("Host") + r.getUrl(), 1, Integer::sum));
+            assertThat(requested).as("every page of both hosts fetched once (robots.txt: once by each owner of a"
+                    + " host, and the first process may own both before the second joins)")
+                    .hasSize(2 * (PAGES + 1)).allSatisfy((page, times) -> assertThat(times).as(page).isOne());
             assertThat(committedOfPartitionsWithRecords(out)).as("committed moved while the crawl ran")
                     .isNotEmpty().allSatisfy((partition, committed) -> assertThat(committed).isPositive());
         }
