@@ -221,7 +221,16 @@ public final class Fetching implements AutoCloseable {
      * @throws CrawlException when a fetcher failed (the output, a bug, the JVM out of memory)
      */
     public String run(LeaseSource source, Supplier<Gauges> gauges) throws CrawlException {
-        return run(source, gauges, clock.instant(), () -> { });
+        return run(source, gauges, clock.instant(), () -> { }, Optional.empty());
+    }
+
+    /**
+     * As {@link #run(LeaseSource, Supplier)}, for a source that waits for work from elsewhere (a cluster process's
+     * partitions): once a progress line finds nothing fetched since the last, nothing queued and nothing in flight,
+     * it is followed by {@code idleNote}, and no line is written until work comes ({@link ProgressReporter}).
+     */
+    public String run(LeaseSource source, Supplier<Gauges> gauges, String idleNote) throws CrawlException {
+        return run(source, gauges, clock.instant(), () -> { }, Optional.of(idleNote));
     }
 
     /**
@@ -232,11 +241,11 @@ public final class Fetching implements AutoCloseable {
      */
     String run(Frontier frontier, Instant startedAt) throws CrawlException {
         return run(frontier, () -> new Gauges(frontier.size(), Math.round(frontier.estimatedSeen()),
-                frontier.falsePositiveRate(), frontier.hostCount()), startedAt, frontier::seal);
+                frontier.falsePositiveRate(), frontier.hostCount()), startedAt, frontier::seal, Optional.empty());
     }
 
-    private String run(LeaseSource source, Supplier<Gauges> gauges, Instant startedAt, Runnable fetchersEnded)
-            throws CrawlException {
+    private String run(LeaseSource source, Supplier<Gauges> gauges, Instant startedAt, Runnable fetchersEnded,
+            Optional<String> idleNote) throws CrawlException {
         FetchWorker worker = new FetchWorker(profile, source, fetcher, new PageReader(parser, links, profile), output,
                 fetchers::limitReached);
         long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's average
@@ -247,7 +256,7 @@ public final class Fetching implements AutoCloseable {
         try (ProgressLog progressLog = ProgressLog.append(out.resolve(CrawlFolder.PROGRESS), clock);
                 ProgressReporter progress = new ProgressReporter(profile.progress().interval(), fetchedBefore,
                         previous -> line(gauges.get(), source, startedAt, fetchedBefore, previousLine, previous),
-                        progressLog)) {
+                        progressLog, idleNote)) {
             try {
                 fetchers.run(worker, source);
             } finally {

@@ -23,9 +23,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "init", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Creates the Kafka topics of a cluster crawl.",
             "NAME.frontier (URLs, keyed by host), NAME.fetched (done-log, co-partitioned with it), NAME.sieve-state"
-                    + " (Sieve snapshots, compacted) and NAME.rejected (copies of bad records).",
+                    + " (Sieve snapshots, compacted), NAME.rejected (copies of bad records) and NAME.seeds (the seeds,"
+                    + " stored by `cluster seed`, read by `cluster run`).",
             "Running it again is harmless: topics there already as asked are left as they are (a crawl made before"
-                    + " NAME.rejected gets it); topics there otherwise are refused."},
+                    + " NAME.rejected or NAME.seeds gets them); topics there otherwise are refused."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterInitCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
             ClusterInitCommand.EXIT_REFUSED})
@@ -82,9 +83,9 @@ final class ClusterInitCommand implements Callable<Integer> {
             String what = check instanceof TopicCheck.Missing ? "created" : "exists ";
             String replicas = check instanceof TopicCheck.Matches m ? Integer.toString(m.state().replication())
                     : Short.toString(t.replication());
-            out.println(String.format(Locale.ROOT, "  %s  %-" + width + "s  %d partitions, replication %s, %s=%-7s  %s",
-                    what, t.name(), t.partitions(), replicas, TopicSpec.CLEANUP_POLICY, t.cleanupPolicy(),
-                    t.purpose()));
+            out.println(String.format(Locale.ROOT, "  %s  %-" + width + "s  %2d %-11s replication %s, %s=%-7s  %s",
+                    what, t.name(), t.partitions(), t.partitions() == 1 ? "partition," : "partitions,", replicas,
+                    TopicSpec.CLEANUP_POLICY, t.cleanupPolicy(), t.purpose()));
         }
         String createdTopics = created + (created == 1 ? " topic" : " topics");
         out.println(created == done.size() ? "created " + createdTopics

@@ -5,6 +5,8 @@ import org.sievecrawler.cluster.ClusterAdmin;
 import org.sievecrawler.cluster.ClusterException;
 import org.sievecrawler.cluster.CrawlName;
 import org.sievecrawler.cluster.FrontierProducer;
+import org.sievecrawler.cluster.HostRoutes;
+import org.sievecrawler.cluster.SeedStore;
 import org.sievecrawler.profile.ProfileUnits;
 import org.sievecrawler.shell.Program;
 import picocli.CommandLine.ITypeConverter;
@@ -66,9 +68,17 @@ final class ClusterOptions {
         return connector().connect(target.servers(), timeout);
     }
 
-    /** A producer for {@code target}'s frontier, each send bounded by {@code --timeout}. */
-    FrontierProducer frontier(Target target) throws ClusterException {
-        return connector().frontier(target.servers(), target.crawl(), timeout);
+    /**
+     * A producer for {@code target}'s frontier, each send bounded by {@code --timeout}, the seed hosts sent where
+     * {@code routes} placed them.
+     */
+    FrontierProducer frontier(Target target, HostRoutes routes) throws ClusterException {
+        return connector().frontier(target.servers(), target.crawl(), timeout, routes);
+    }
+
+    /** The store of {@code target}'s seeds, each read and write bounded by {@code --timeout}. */
+    SeedStore seeds(Target target) throws ClusterException {
+        return connector().seeds(target.servers(), target.crawl(), timeout);
     }
 
     private ClusterConnector connector() {

@@ -64,8 +64,8 @@ final class ClusterRunCommand implements Callable<Integer> {
     ClusterOptions cluster;
 
     @Option(names = "--profile", paramLabel = "FILE", required = true,
-            description = "The crawl profile (politeness, scope, fetch, output); its seeds, if any, set the scope's"
-                    + " seed hosts (send seeds with `cluster seed`).")
+            description = "The crawl profile (politeness, scope, fetch, output), e.g. config/site.yaml; the scope's"
+                    + " seed hosts are the crawl's seeds, stored by `cluster seed` (and the profile's, if any).")
     Path profileFile;
 
     @Option(names = "--out", paramLabel = "DIR",

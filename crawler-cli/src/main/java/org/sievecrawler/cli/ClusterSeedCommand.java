@@ -4,11 +4,17 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.Callable;
 import org.sievecrawler.cluster.ClusterAdmin;
 import org.sievecrawler.cluster.ClusterException;
 import org.sievecrawler.cluster.ClusterTopics;
 import org.sievecrawler.cluster.FrontierProducer;
+import org.sievecrawler.cluster.HostRoutes;
+import org.sievecrawler.cluster.SeedStore;
+import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.sieve.PendingUrl;
 import picocli.CommandLine.Command;
@@ -54,6 +60,12 @@ final class ClusterSeedCommand implements Callable<Integer> {
                     + " blank lines are skipped, and bad ones, each named.")
     Path seedFile;
 
+    /** "a.example on 0, b.example on 7". */
+    private static String placements(HostRoutes routes) {
+        return routes.placed().entrySet().stream().sorted(Map.Entry.comparingByValue())
+                .map(e -> e.getKey() + " on " + e.getValue()).collect(Collectors.joining(", "));
+    }
+
     @Override
     public Integer call() {
         logging.apply();
@@ -80,11 +92,28 @@ final class ClusterSeedCommand implements Callable<Integer> {
         }
         FrontierProducer.Acknowledged acknowledged;
         int partitions;
+        HostRoutes routes;
+        List<String> newHosts;
+        boolean running;
+        boolean placing;
         try {
+            boolean untouched;
             try (ClusterAdmin admin = cluster.admin(target)) {
                 partitions = admin.requireCrawl(target.crawl(), cluster.program());
+                untouched = admin.untouched(target.crawl(), partitions);
+                running = !untouched && admin.processes(target.crawl()) > 0;
             }
-            try (FrontierProducer frontier = cluster.frontier(target)) {
+            List<String> hosts = seeds.seeds().stream().map(HostKey::host).distinct().toList();
+            try (SeedStore store = cluster.seeds(target)) {
+                SeedStore.Seeds stored = store.read(partitions);
+                Set<String> storedHosts = stored.urls().stream().map(HostKey::host).collect(Collectors.toSet());
+                newHosts = stored.urls().isEmpty() ? List.of()
+                        : hosts.stream().filter(h -> !storedHosts.contains(h)).toList();
+                placing = untouched && stored.routes().placed().isEmpty();
+                routes = placing ? HostRoutes.spread(hosts, partitions) : stored.routes();
+                store.write(seeds.seeds(), routes);
+            }
+            try (FrontierProducer frontier = cluster.frontier(target, routes)) {
                 for (String url : seeds.seeds()) {
                     frontier.send(PendingUrl.seed(url));
                 }
@@ -97,6 +126,16 @@ final class ClusterSeedCommand implements Callable<Integer> {
         out.println("sent " + acknowledged.urls() + (acknowledged.urls() == 1 ? " seed" : " seeds") + " to "
                 + acknowledged.partitions().size() + " of " + partitions + " partitions of " + target.crawl()
                 + ClusterTopics.FRONTIER + " on the Kafka cluster at " + target.servers());
+        out.println("stored in " + target.crawl() + ClusterTopics.SEEDS + ": every cluster run takes its scope from"
+                + " the crawl's seeds" + (!placing ? ""
+                        : "; seed hosts placed to share them out among the processes: " + placements(routes)));
+        if (!newHosts.isEmpty() && running) {
+            err.println("cluster seed: note: " + String.join(", ", newHosts) + (newHosts.size() == 1 ? " is" : " are")
+                    + " new to crawl " + target.crawl() + ", and processes of it are running: they took the crawl's"
+                    + " seeds (their scope) when they started, so those whose profile says scope.hosts: same-as-seeds"
+                    + " refuse these seeds (out-of-scope-host); stop them (Ctrl-C), start them again, then send these"
+                    + " seeds again");
+        }
         out.flush();
         return 0;
     }

@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
  * {@code NAME.fetched}, bad records refused (copied to {@code NAME.rejected}), the member that committed the mark and
  * its age; then the totals and {@code bad-records=N}. With {@code --wait-done} it
  * polls every second until the crawl has {@linkplain ClusterStatus#drained drained} on two polls in a row, printing
- * a progress line at most every 10 s, and the table at the end. A read: it changes nothing.
+ * a progress line at most every 10 s, and the table at the end; it says so when no process is running the crawl,
+ * and gives up when none has for 30 s (a crawl without processes never drains). A read: it changes nothing.
  *
  * <p>Runs on the caller's thread; its time comes from the root command's {@link Ticker}. Out of scope: a broker
  * that stops answering during the wait is not waited for (exit 1, as a single status).
@@ -36,16 +37,30 @@ import picocli.CommandLine.Spec;
                     + " sent, committed and consumed, the lag, URLs pending and in flight in the owner, URLs marked"
                     + " done in NAME.fetched, bad records refused (copies in NAME.rejected) and the age of the"
                     + " owner's last checkpoint mark; then totals and bad-records=N.",
-            "With --wait-done, waits until the crawl has drained."},
+            "With --wait-done, waits until the crawl has drained; exit 5 when no process has run it for 30s and it"
+                    + " has not drained."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ClusterStatusCommand.EXIT_OK, ClusterOptions.EXIT_UNAVAILABLE,
-            ClusterStatusCommand.EXIT_REFUSED, ClusterStatusCommand.EXIT_NOT_DRAINED})
+            ClusterStatusCommand.EXIT_REFUSED, ClusterStatusCommand.EXIT_NOT_DRAINED,
+            ClusterStatusCommand.EXIT_NO_PROCESS})
 final class ClusterStatusCommand implements Callable<Integer> {
     static final String EXIT_OK = " 0:the status was printed (with --wait-done: the crawl has drained)";
     static final String EXIT_REFUSED = " 2:usage error, or refused (no such crawl, topics there otherwise)";
     static final String EXIT_NOT_DRAINED = " 4:--wait-done: the crawl had not drained when --max-wait passed";
+    static final String EXIT_NO_PROCESS = " 5:--wait-done: no process ran the crawl for 30s (it cannot drain without"
+            + " one)";
     /** The exit code of {@link #EXIT_NOT_DRAINED}. */
     static final int NOT_DRAINED = 4;
+    /** The exit code of {@link #EXIT_NO_PROCESS}. */
+    static final int NO_PROCESS = 5;
+    /**
+     * How long --wait-done waits with no process in the crawl's group before it gives up: longer than a process
+     * takes to start and join (a few seconds), and than the group's session timeout, after which a dead process has
+     * left it.
+     */
+    static final Duration NO_PROCESS_WAIT = Duration.ofSeconds(30);
+    /** A mark's age that never makes it stale. */
+    private static final Duration FOREVER = Duration.ofDays(365_000);
 
     /** How often --wait-done reads the status. */
     static final Duration POLL = Duration.ofSeconds(1);
@@ -101,7 +116,10 @@ final class ClusterStatusCommand implements Callable<Integer> {
 
     /**
      * Polls every {@link #POLL} until two statuses in a row say drained (0), or {@code --max-wait} has passed
-     * (4, with the table and why it has not drained).
+     * (4, with the table and why it has not drained), or no process has been in the crawl's group for
+     * {@link #NO_PROCESS_WAIT} (5, with the table and the command that starts one; said once when it is first seen).
+     * While no process is in the group, a mark counts however old it is: nothing can change it any more, and the
+     * processes that stopped committed their last marks as they handed their partitions back.
      */
     private int waitDone(PrintWriter out, ClusterOptions.Target target, ClusterAdmin admin)
             throws ClusterException, InterruptedException {
@@ -109,9 +127,13 @@ final class ClusterStatusCommand implements Callable<Integer> {
         Instant start = ticker.now();
         Optional<Instant> lastProgress = Optional.empty();
         boolean drainedBefore = false;
+        Optional<Instant> noProcessSince = Optional.empty();
         while (true) {
             ClusterStatus status = admin.status(target.crawl(), cluster.program());
-            boolean drained = status.drained(ClusterStatus.DEFAULT_MARK_STALENESS);
+            // with no process in the group, nothing changes any more: the last marks, however old, are the state
+            // (those of processes that stopped were committed as they handed their partitions back)
+            boolean noProcess = status.owners().isEmpty();
+            boolean drained = status.drained(noProcess ? FOREVER : ClusterStatus.DEFAULT_MARK_STALENESS);
             // One drained reading is not trusted alone. The rules of drained() hold when each owner takes its
             // counters at one moment and the end offsets show every acknowledged record; a single reading can catch
             // a moment where that slips (a partition changing owners, a batch polled and not yet admitted, an end
@@ -121,7 +143,8 @@ final class ClusterStatusCommand implements Callable<Integer> {
             if (drained && drainedBefore) {
                 print(out, target, status);
                 out.println("crawl " + target.crawl() + " has drained (waited "
-                        + seconds(Duration.between(start, ticker.now())) + ")");
+                        + seconds(Duration.between(start, ticker.now())) + (noProcess ? "; no process is running:"
+                        + " the last marks of those that ran say so" : "") + ")");
                 out.flush();
                 return 0;
             }
@@ -136,6 +159,22 @@ final class ClusterStatusCommand implements Callable<Integer> {
                         + (reasons.isEmpty() ? " (drained on the last poll only)" : ":\n  "
                                 + String.join("\n  ", reasons)));
                 return NOT_DRAINED;
+            }
+            if (!status.owners().isEmpty()) {
+                noProcessSince = Optional.empty();
+            } else if (noProcessSince.isEmpty()) {
+                noProcessSince = Optional.of(now);
+                out.println("no process is running crawl " + target.crawl() + " (consumer group " + status.group()
+                        + " has no member): waiting up to " + seconds(NO_PROCESS_WAIT) + " for one to start");
+                out.flush();
+            } else if (Duration.between(noProcessSince.get(), now).compareTo(NO_PROCESS_WAIT) >= 0) {
+                print(out, target, status);
+                spec.commandLine().getErr().println("cluster status: no process has run crawl " + target.crawl()
+                        + " for " + seconds(Duration.between(noProcessSince.get(), now)) + ", and it cannot drain"
+                        + " without one (" + status.progress() + "); start one: " + cluster.program().command(
+                        "cluster", "run", "--bootstrap", target.servers(), "--crawl", target.crawl().toString(),
+                        "--profile", "FILE"));
+                return NO_PROCESS;
             }
             if (lastProgress.isEmpty() || Duration.between(lastProgress.get(), now).compareTo(PROGRESS) >= 0) {
                 out.println("waiting for crawl " + target.crawl() + " to drain (" + seconds(waited) + "): "

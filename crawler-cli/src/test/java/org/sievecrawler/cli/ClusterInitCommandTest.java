@@ -28,7 +28,7 @@ class ClusterInitCommandTest {
             });
 
     @Test
-    void createsTheFourTopicsAndSaysSo() throws Exception {
+    void createsTheFiveTopicsAndSaysSo() throws Exception {
         CommandRun run = CommandRun.execute(root, "cluster", "init", "--bootstrap", "127.0.0.1:9092",
                 "--crawl", "docs");
 
@@ -41,9 +41,11 @@ class ClusterInitCommandTest {
                 .containsPattern("created +docs\\.sieve-state +12 partitions, replication 1, cleanup\\.policy=compact")
                 .containsPattern("created +docs\\.rejected +12 partitions, replication 1, cleanup\\.policy=delete"
                         + " +copies of records refused as bad, for inspection")
-                .contains("created 4 topics");
-        assertThat(kafka.listTopics().names().get())
-                .containsExactlyInAnyOrder("docs.frontier", "docs.fetched", "docs.sieve-state", "docs.rejected");
+                .containsPattern("created +docs\\.seeds +1 partition, +replication 1, cleanup\\.policy=compact"
+                        + " +the crawl's seeds, by URL, with their hosts' partitions")
+                .contains("created 5 topics");
+        assertThat(kafka.listTopics().names().get()).containsExactlyInAnyOrder("docs.frontier", "docs.fetched",
+                "docs.sieve-state", "docs.rejected", "docs.seeds");
         assertThat(connectedTo).containsExactly("127.0.0.1:9092");
         assertThat(timeouts).containsExactly(Duration.ofSeconds(15));
     }
@@ -57,11 +59,11 @@ class ClusterInitCommandTest {
 
         assertThat(again.exit()).isZero();
         assertThat(again.out()).containsPattern("exists +docs\\.frontier +4 partitions")
-                .contains("all 4 topics were there already, as asked; nothing created");
+                .contains("all 5 topics were there already, as asked; nothing created");
     }
 
     @Test
-    void aCrawlMadeBeforeDeadLettersGetsOnlyItsRejectedTopic() throws Exception {
+    void aCrawlMadeBeforeDeadLettersAndSeedsGetsOnlyThoseTopics() throws Exception {
         Node broker = kafka.brokers().get(0);
         List<TopicPartitionInfo> three = IntStream.range(0, 3)
                 .mapToObj(p -> new TopicPartitionInfo(p, broker, List.of(broker), List.of(broker))).toList();
@@ -75,7 +77,8 @@ class ClusterInitCommandTest {
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).containsPattern("exists +docs\\.frontier +3 partitions")
                 .containsPattern("created +docs\\.rejected +3 partitions, replication 1, cleanup\\.policy=delete")
-                .endsWith("created 1 topic; 3 were there already, as asked" + System.lineSeparator());
+                .containsPattern("created +docs\\.seeds +1 partition")
+                .endsWith("created 2 topics; 3 were there already, as asked" + System.lineSeparator());
     }
 
     @Test

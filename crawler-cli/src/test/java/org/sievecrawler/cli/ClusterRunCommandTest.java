@@ -91,22 +91,6 @@ class ClusterRunCommandTest {
     }
 
     @Test
-    void scopeSameAsSeedsWithoutSeedsIsRefusedBeforeTheClusterIsAsked() throws IOException {
-        Path noSeeds = profile("name: t\n"); // scope.hosts defaults to same-as-seeds
-
-        long start = System.nanoTime();
-        CommandRun run = run("--profile", noSeeds.toString(), "--out", dir.resolve("out").toString(),
-                "--timeout", "30s");
-
-        assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("cluster run: the profile's scope.hosts is same-as-seeds but it has no seeds:"
-                + " each process decides the scope of the links it finds by itself, from its profile; list the seeds"
-                + " in the profile (as given to cluster seed) or the hosts in scope.hosts" + NL);
-        assertThat(System.nanoTime() - start).as("no wait for the cluster").isLessThan(10_000_000_000L);
-        assertThat(dir.resolve("out")).doesNotExist();
-    }
-
-    @Test
     void noBrokerAtTheAddressIsExitCodeOneNamingItWithinTheTimeoutWithoutAStackTrace() throws IOException {
         int port;
         try (ServerSocket free = new ServerSocket(0)) {

@@ -6,9 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.apache.kafka.clients.admin.MockAdminClient;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -16,15 +19,20 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.cluster.ClusterAdmin;
 import org.sievecrawler.cluster.CrawlName;
 import org.sievecrawler.cluster.FrontierProducer;
+import org.sievecrawler.cluster.HostRoutes;
+import org.sievecrawler.cluster.MockCluster;
 import org.sievecrawler.cluster.MockFrontier;
 import org.sievecrawler.cluster.PendingUrlSerializer;
+import org.sievecrawler.cluster.SeedStore;
 import org.sievecrawler.sieve.PendingUrl;
 
 class ClusterSeedCommandTest {
     private static final int PARTITIONS = 4;
-    private final MockAdminClient admin = MockAdminClient.create().numBrokers(1).build();
+    private final MockCluster admin = new MockCluster();
     private final MockProducer<String, PendingUrl> producer = MockFrontier.producer(new CrawlName("docs"),
             PARTITIONS, true);
+    private final MockProducer<String, String> stored = new MockProducer<>(true, null, new StringSerializer(),
+            new StringSerializer());
     private int producersMade;
     private final CrawlerCommand root = new CrawlerCommand(ProfileSource.YAML, onStop -> () -> { },
             new ClusterConnector() {
@@ -34,11 +42,36 @@ class ClusterSeedCommandTest {
                 }
 
                 @Override
-                public FrontierProducer frontier(String bootstrap, CrawlName crawl, Duration timeout) {
+                public FrontierProducer frontier(String bootstrap, CrawlName crawl, Duration timeout,
+                        HostRoutes routes) {
                     producersMade++;
-                    return FrontierProducer.using(producer, crawl);
+                    return FrontierProducer.using(producer, crawl, routes);
+                }
+
+                @Override
+                public SeedStore seeds(String bootstrap, CrawlName crawl, Duration timeout) {
+                    return seedStore(stored, crawl, timeout);
                 }
             });
+
+    /** Seeds stored before, as URL and partition. */
+    private final Map<String, Integer> storedBefore = new java.util.LinkedHashMap<>();
+
+    /** A store of seeds on {@code producer}, with {@link #storedBefore} stored before. */
+    private SeedStore seedStore(MockProducer<String, String> producer, CrawlName crawl, Duration timeout) {
+        MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+        TopicPartition seeds = new TopicPartition(crawl + ".seeds", 0);
+        consumer.updateBeginningOffsets(Map.of(seeds, 0L));
+        consumer.updateEndOffsets(Map.of(seeds, (long) storedBefore.size()));
+        consumer.assign(List.of(seeds));
+        long offset = 0;
+        for (Map.Entry<String, Integer> seed : storedBefore.entrySet()) {
+            consumer.addRecord(new org.apache.kafka.clients.consumer.ConsumerRecord<>(seeds.topic(), 0, offset++,
+                    seed.getKey().getBytes(StandardCharsets.UTF_8),
+                    seed.getValue().toString().getBytes(StandardCharsets.UTF_8)));
+        }
+        return SeedStore.using(producer, consumer, crawl, timeout);
+    }
 
     @TempDir
     Path dir;
@@ -47,6 +80,11 @@ class ClusterSeedCommandTest {
         CommandRun run = CommandRun.execute(root, "cluster", "init", "--bootstrap", "127.0.0.1:9092", "--crawl", "docs",
                 "--partitions", "" + PARTITIONS);
         assertThat(run.exit()).as(run.err()).isZero();
+        Map<TopicPartition, Long> empty = new java.util.HashMap<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            empty.put(new TopicPartition("docs.frontier", p), 0L);
+        }
+        admin.updateEndOffsets(empty);
     }
 
     @Test
@@ -66,12 +104,39 @@ class ClusterSeedCommandTest {
         assertThat(producer.history()).extracting(ProducerRecord::key)
                 .containsExactly("a.example", "b.example", "b.example");
         assertThat(producer.history()).extracting(ProducerRecord::topic).containsOnly("docs.frontier");
-        int partitions = (int) producer.history().stream()
-                .map(r -> MockFrontier.partition(r.key(), PARTITIONS))
-                .distinct().count();
-        assertThat(run.out()).isEqualTo("sent 3 seeds to " + partitions + " of 4 partitions of docs.frontier on the"
-                + " Kafka cluster at 127.0.0.1:9092" + System.lineSeparator());
+        assertThat(producer.history()).as("a new crawl: its seed hosts placed apart (cluster/seed-placement.tsv)")
+                .extracting(ProducerRecord::partition).containsExactly(0, 3, 3);
+        assertThat(stored.history()).as("stored before they are sent, with their hosts' partitions")
+                .extracting(r -> r.topic() + " " + r.key() + " " + r.value()).containsExactly(
+                        "docs.seeds https://a.example/ 0", "docs.seeds https://b.example/x 3",
+                        "docs.seeds http://b.example:8080/ 3");
+        assertThat(run.out()).isEqualTo("sent 3 seeds to 2 of 4 partitions of docs.frontier on the Kafka cluster at"
+                + " 127.0.0.1:9092" + System.lineSeparator()
+                + "stored in docs.seeds: every cluster run takes its scope from the crawl's seeds; seed hosts placed to"
+                + " share them out among the processes: a.example on 0, b.example on 3" + System.lineSeparator());
         assertThat(producer.closed()).isTrue();
+        assertThat(stored.closed()).isTrue();
+    }
+
+    @Test
+    void seedsOfANewHostWhileProcessesRunAreSentAtTheirStoredRoutesWithANoteOnWhatTheRunningProcessesDo() {
+        init();
+        storedBefore.put("https://a.example/", 2);
+        admin.members(List.of(MockCluster.member("crawler-1", "/10.0.0.1", new TopicPartition("docs.frontier", 2))));
+
+        CommandRun run = CommandRun.execute(root, "cluster", "seed", "--bootstrap", "127.0.0.1:9092", "--crawl", "docs",
+                "https://a.example/more", "https://c.example/");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(producer.history()).as("a.example where it was placed; c.example where Kafka's partitioner puts it")
+                .extracting(ProducerRecord::partition)
+                .containsExactly(2, null);
+        assertThat(run.out()).as("placed by the first seed, not this one").endsWith("stored in docs.seeds: every"
+                + " cluster run takes its scope from the crawl's seeds" + System.lineSeparator());
+        assertThat(run.err()).isEqualTo("cluster seed: note: c.example is new to crawl docs, and processes of it are"
+                + " running: they took the crawl's seeds (their scope) when they started, so those whose profile says"
+                + " scope.hosts: same-as-seeds refuse these seeds (out-of-scope-host); stop them (Ctrl-C), start them"
+                + " again, then send these seeds again" + System.lineSeparator());
     }
 
     @Test
@@ -82,7 +147,7 @@ class ClusterSeedCommandTest {
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
         assertThat(run.err()).isEqualTo("cluster seed: no crawl docs on the Kafka cluster at 127.0.0.1:9092: topics"
-                + " missing: docs.frontier, docs.fetched, docs.sieve-state, docs.rejected; create them first: crawler"
+                + " missing: docs.frontier, docs.fetched, docs.sieve-state, docs.rejected, docs.seeds; create them first: crawler"
                 + " cluster init --bootstrap 127.0.0.1:9092 --crawl docs" + System.lineSeparator());
         assertThat(producersMade).isZero();
     }
@@ -132,8 +197,14 @@ class ClusterSeedCommandTest {
             }
 
             @Override
-            public FrontierProducer frontier(String bootstrap, CrawlName crawl, Duration timeout) {
-                return FrontierProducer.using(slow, crawl);
+            public FrontierProducer frontier(String bootstrap, CrawlName crawl, Duration timeout,
+                    HostRoutes routes) {
+                return FrontierProducer.using(slow, crawl, routes);
+            }
+
+            @Override
+            public SeedStore seeds(String bootstrap, CrawlName crawl, Duration timeout) {
+                return seedStore(stored, crawl, timeout);
             }
         });
 

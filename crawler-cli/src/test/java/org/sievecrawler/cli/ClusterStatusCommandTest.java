@@ -84,7 +84,7 @@ class ClusterStatusCommandTest {
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
         assertThat(run.err()).isEqualTo("cluster status: no crawl docs on the Kafka cluster at 127.0.0.1:9092: topics"
-                + " missing: docs.frontier, docs.fetched, docs.sieve-state, docs.rejected; create them first: crawler"
+                + " missing: docs.frontier, docs.fetched, docs.sieve-state, docs.rejected, docs.seeds; create them first: crawler"
                 + " cluster init --bootstrap 127.0.0.1:9092 --crawl docs" + NL);
     }
 
@@ -193,6 +193,58 @@ class ClusterStatusCommandTest {
         assertThat(run.err()).isEqualTo("cluster status: crawl docs has not drained within --max-wait 25s:" + NL
                 + "  partition 0: 4 records sent, no checkpoint mark (no owner has reported)" + NL
                 + "  partition 1: 3 pending, 2 in flight" + NL);
+    }
+
+    @Test
+    void waitDoneSaysOnceThatNoProcessRunsTheCrawlAndExitsFiveWhenNoneStartsWithinThirtySeconds() {
+        init(2);
+        partition(1, 9, 9, 2, 0);
+        admin.members(List.of());
+        clock.advance(Duration.ofSeconds(20)); // the last process stopped 20 s ago: its mark is stale
+
+        CommandRun run = waitDone();
+
+        assertThat(run.exit()).isEqualTo(5);
+        assertThat(sleeps).hasSize(30);
+        assertThat(run.out().lines().filter(l -> l.startsWith("no process"))).containsExactly(
+                "no process is running crawl docs (consumer group docs.crawlers has no member): waiting up to 30s"
+                        + " for one to start");
+        assertThat(run.out()).contains("partition  owner", "total      0 owners");
+        assertThat(run.err()).isEqualTo("cluster status: no process has run crawl docs for 30s, and it cannot drain"
+                + " without one (sent 9, consumed 9, pending 2, in flight 0, done 7); start one: crawler cluster run"
+                + " --bootstrap 127.0.0.1:9092 --crawl docs --profile FILE" + NL);
+    }
+
+    @Test
+    void withNoProcessACrawlWhoseLastMarksSayDrainedHasDrainedHoweverOldTheMarks() {
+        init(2);
+        partition(1, 9, 9, 0, 0);
+        admin.members(List.of());
+        clock.advance(Duration.ofMinutes(5)); // the processes handed their partitions back and stopped
+
+        CommandRun run = waitDone();
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).endsWith("crawl docs has drained (waited 1s; no process is running: the last marks of"
+                + " those that ran say so)" + NL);
+    }
+
+    @Test
+    void waitDoneWaitsOnWhenAProcessStartsWithinThirtySeconds() {
+        init(1);
+        admin.members(List.of());
+        onSleep = n -> {
+            if (n == 25) { // a process joined and drained the crawl
+                admin.members(List.of(MockCluster.member("crawler-1", "/10.0.0.1",
+                        new TopicPartition("docs.frontier", 0))));
+                partition(0, 3, 3, 0, 0);
+            }
+        };
+
+        CommandRun run = waitDone();
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("no process is running crawl docs", "crawl docs has drained (waited 26s)");
     }
 
     @Test

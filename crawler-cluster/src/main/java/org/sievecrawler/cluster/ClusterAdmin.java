@@ -263,14 +263,18 @@ public final class ClusterAdmin implements AutoCloseable {
         Map<String, Optional<TopicState>> states = describe(crawl);
         List<String> missing = states.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(Map.Entry::getKey)
                 .toList();
-        String rejected = crawl.topic(ClusterTopics.REJECTED);
-        if (missing.equals(List.of(rejected))) {
+        List<String> added = List.of(crawl.topic(ClusterTopics.REJECTED), crawl.topic(ClusterTopics.SEEDS));
+        if (!missing.isEmpty() && added.containsAll(missing)) {
             int partitions = states.get(crawl.topic(ClusterTopics.FRONTIER)).orElseThrow().partitions();
+            String why = missing.size() == 2 ? "before bad records were copied aside and seeds were stored"
+                    : missing.get(0).equals(added.get(0)) ? "before bad records were copied aside"
+                    : "before seeds were stored in the cluster";
             throw new ClusterException(ClusterException.Kind.REFUSED, "the crawl " + crawl + " on the Kafka cluster at "
-                    + bootstrap + " was made before bad records were copied aside: its topic " + rejected
-                    + " is missing; create it (its other topics are left as they are): " + program.command("cluster",
-                    "init", "--bootstrap", bootstrap, "--crawl", crawl.toString(), "--partitions",
-                    Integer.toString(partitions)));
+                    + bootstrap + " was made " + why + ": its " + (missing.size() == 1 ? "topic " : "topics ")
+                    + String.join(" and ", missing) + (missing.size() == 1 ? " is" : " are") + " missing; create "
+                    + (missing.size() == 1 ? "it" : "them") + " (its other topics are left as they are): "
+                    + program.command("cluster", "init", "--bootstrap", bootstrap, "--crawl", crawl.toString(),
+                    "--partitions", Integer.toString(partitions)));
         }
         if (!missing.isEmpty()) {
             throw new ClusterException(ClusterException.Kind.REFUSED, "no crawl " + crawl + " on the Kafka cluster at "
@@ -344,6 +348,22 @@ public final class ClusterAdmin implements AutoCloseable {
         Map<Integer, Long> done = endOffsets(fetched, partitions);
         Map<Integer, Long> rejected = endOffsets(crawl.topic(ClusterTopics.REJECTED), partitions);
         return ClusterStatus.of(crawl, clock.instant(), sent, committed, metadata, owners, done, rejected);
+    }
+
+    /**
+     * Whether {@code crawl} is untouched: nothing was ever sent to its frontier of {@code partitions} partitions and no
+     * process is in its consumer group. Only then may {@code cluster seed} place the seed hosts ({@link HostRoutes}):
+     * no URL of theirs was routed yet, and no running process read the routes before them.
+     */
+    public boolean untouched(CrawlName crawl, int partitions) throws ClusterException {
+        long sent = endOffsets(crawl.topic(ClusterTopics.FRONTIER), partitions).values().stream()
+                .mapToLong(Long::longValue).sum();
+        return sent == 0 && processes(crawl) == 0;
+    }
+
+    /** How many processes run {@code crawl} now: the members of its consumer group. */
+    public int processes(CrawlName crawl) throws ClusterException {
+        return members(ClusterTopics.group(crawl)).size();
     }
 
     /** The members of consumer group {@code group}; none when the group does not exist (no process joined yet). */

@@ -61,7 +61,10 @@ import org.slf4j.LoggerFactory;
  * its lock) at the consumer's position O, then the links sent so far are flushed (so every page the snapshot counts
  * as done has its links in the log), then the snapshot written and the offset O committed with a mark naming it and
  * F. A partition still replaying what its last owner read is not snapshot (the done markers before F it dropped would
- * be lost to the next owner); its last mark is committed again instead. Between checkpoints the marks are committed
+ * be lost to the next owner); its last mark is committed again instead. A partition that settled (drained: read past
+ * its committed offset, nothing waiting or leased) is checkpointed at the next commit rather than at the next
+ * interval (at most every {@link #SETTLED_CHECKPOINT_EVERY}), so the committed offset follows a crawl that drains
+ * (before, it stayed at 0 until the first checkpoint, 60 s by default). Between checkpoints the marks are committed
  * again every {@link #COMMIT_EVERY} with fresh counters: a successful commit is the member's proof it still owns its
  * partitions ({@link OwnedPartitions}), and what {@code cluster status} reads. A partition's snapshots and done
  * markers are read at a takeover and written at a checkpoint by the {@link PartitionStore}.
@@ -91,9 +94,18 @@ public final class ClusterRun implements AutoCloseable {
     public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
     /** How often the marks are committed again between checkpoints: the membership proof. */
     static final Duration COMMIT_EVERY = Duration.ofSeconds(2);
+    /**
+     * How often at most a partition that settled (drained since its last checkpoint) is checkpointed between the
+     * periodic checkpoints: so that the committed offset follows a crawl that drains, at a bounded cost (a partition
+     * that drains and fills again and again is snapshot at most this often).
+     */
+    static final Duration SETTLED_CHECKPOINT_EVERY = Duration.ofSeconds(10);
     /** How long a partition given up waits for its open leases. */
     static final Duration QUIESCE = Duration.ofSeconds(15);
     private static final Duration POLL = Duration.ofMillis(100);
+    /** What the progress log says once when the process has nothing left to do, before it goes quiet. */
+    static final String IDLE_NOTE = "drained: nothing to fetch in the partitions this process owns; waiting for work"
+            + " (no progress line until some comes)";
     /** How often a quiesce looks whether the cluster failed meanwhile. */
     private static final Duration QUIESCE_SLICE = Duration.ofMillis(200);
     /** Commits tried at the stop before the process leaves without one. */
@@ -130,10 +142,13 @@ public final class ClusterRun implements AutoCloseable {
      *
      * @param bootstrap the cluster's address, as given
      * @param crawl the crawl
-     * @param partitions the partitions of its topics
+     * @param routes the partitions of its topics, and of its seed hosts
      * @param timeout how long to wait for the cluster ({@code --timeout})
      */
-    private record Target(String bootstrap, CrawlName crawl, int partitions, Duration timeout) {
+    private record Target(String bootstrap, CrawlName crawl, HostRoutes routes, Duration timeout) {
+        int partitions() {
+            return routes.partitions();
+        }
     }
 
     /** The process's Kafka clients: the group's consumer of the frontier, and the producers and readers. */
@@ -156,7 +171,7 @@ public final class ClusterRun implements AutoCloseable {
         this.rejected = clients.rejected();
         this.fetching = fetching;
         this.partitionCount = target.partitions();
-        this.gate = new RecordGate(new RecordCheck(profile, partitionCount), rejected);
+        this.gate = new RecordGate(new RecordCheck(profile, target.routes()), rejected);
         this.timeout = target.timeout();
         this.owned = new OwnedPartitions(profile.fetch().threads(), SESSION_TIMEOUT.dividedBy(2));
         PartitionStore.Frontiers frontiers = new PartitionStore.Frontiers(profile, partitionCount, clock,
@@ -184,31 +199,53 @@ public final class ClusterRun implements AutoCloseable {
      */
     public static ClusterRun connect(String bootstrap, CrawlName crawl, CrawlProfile profile, String member,
             Duration timeout, Program program) throws ClusterException, CrawlException {
-        if (profile.scope().sameAsSeeds() && profile.seeds().isEmpty()) {
-            throw new ClusterException(ClusterException.Kind.REFUSED, "the profile's scope.hosts is "
-                    + ScopeConfig.SAME_AS_SEEDS + " but it has no seeds: each process decides the scope of the links"
-                    + " it finds by itself, from its profile; list the seeds in the profile (as given to cluster"
-                    + " seed) or the hosts in scope.hosts");
-        }
         int partitionCount;
         try (ClusterAdmin admin = ClusterAdmin.connect(bootstrap, timeout)) {
             partitionCount = admin.requireCrawl(crawl, program);
         }
+        SeedStore.Seeds stored;
+        try (SeedStore seeds = SeedStore.connect(bootstrap, crawl, timeout)) {
+            stored = seeds.read(partitionCount);
+        }
+        CrawlProfile crawling = withSeeds(profile, stored.urls());
+        if (crawling.scope().sameAsSeeds() && crawling.seeds().isEmpty()) {
+            throw new ClusterException(ClusterException.Kind.REFUSED, "crawl " + crawl + " has no seeds yet, and the"
+                    + " profile's scope.hosts is " + ScopeConfig.SAME_AS_SEEDS + ": the seeds set the scope of every"
+                    + " process; send them first (they are stored in the cluster, in "
+                    + crawl.topic(ClusterTopics.SEEDS) + "): " + program.command("cluster", "seed", "--bootstrap",
+                    bootstrap, "--crawl", crawl.toString(), "--seeds", "FILE"));
+        }
+        LOG.info("cluster crawl {}: {} seeds stored in {}; seed hosts placed on partitions {}", crawl,
+                stored.urls().size(), crawl.topic(ClusterTopics.SEEDS), stored.routes().placed());
+        HostRoutes routes = stored.routes();
         List<AutoCloseable> opened = new ArrayList<>();
         try {
-            FrontierProducer links = keep(opened, FrontierProducer.connect(bootstrap, crawl, timeout));
+            FrontierProducer links = keep(opened, FrontierProducer.connect(bootstrap, crawl, timeout, routes));
             DoneMarkers markers = keep(opened, DoneMarkers.connect(bootstrap, crawl, timeout));
             DoneLog done = keep(opened, DoneLog.connect(bootstrap, crawl, timeout));
             SieveStateStore states = keep(opened, SieveStateStore.connect(bootstrap, crawl, timeout));
             RejectedRecords rejected = keep(opened, RejectedRecords.connect(bootstrap, crawl, member, timeout));
             KafkaConsumer<byte[], byte[]> consumer = keep(opened, consumer(bootstrap, crawl, member));
-            Fetching fetching = Fetching.open(profile, Clock.systemUTC());
-            return new ClusterRun(new Target(bootstrap, crawl, partitionCount, timeout), profile, member,
+            Fetching fetching = Fetching.open(crawling, Clock.systemUTC());
+            return new ClusterRun(new Target(bootstrap, crawl, routes, timeout), crawling, member,
                     Clock.systemUTC(), new Clients(consumer, links, markers, done, states, rejected), fetching);
         } catch (ClusterException | CrawlException | RuntimeException e) {
             closeAll(opened);
             throw e;
         }
+    }
+
+    /**
+     * {@code profile} with the crawl's stored seeds after its own (each once): they set the scope's seed hosts and
+     * the origins whose private addresses may be fetched, as a single-node crawl's seeds do.
+     */
+    static CrawlProfile withSeeds(CrawlProfile profile, List<String> stored) {
+        if (stored.isEmpty()) {
+            return profile;
+        }
+        java.util.LinkedHashSet<String> seeds = new java.util.LinkedHashSet<>(profile.seeds());
+        seeds.addAll(stored);
+        return profile.withSeeds(List.copyOf(seeds));
     }
 
     private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap, CrawlName crawl, String member)
@@ -253,7 +290,7 @@ public final class ClusterRun implements AutoCloseable {
         AtomicReference<Object> ended = new AtomicReference<>();
         Thread fetchers = new Thread(() -> {
             try {
-                ended.set(fetching.run(owned, () -> owned.gauges(gate.refused())));
+                ended.set(fetching.run(owned, () -> owned.gauges(gate.refused()), IDLE_NOTE));
             } catch (CrawlException | RuntimeException e) {
                 ended.set(e);
             }
@@ -273,11 +310,16 @@ public final class ClusterRun implements AutoCloseable {
                 backPressure();
                 long now = System.nanoTime();
                 if (now - lastCheckpoint >= checkpointEvery) {
-                    checkpoint(partitions.values());
+                    checkpoint(partitions.values(), partitions.values());
                     lastCheckpoint = now;
                     lastCommit = now;
                 } else if (now - lastCommit >= COMMIT_EVERY.toNanos()) {
-                    commitMarks();
+                    List<OwnedPartition> settled = settled(now);
+                    if (settled.isEmpty()) {
+                        commitMarks();
+                    } else {
+                        checkpoint(settled, partitions.values());
+                    }
                     lastCommit = now;
                 }
             }
@@ -397,20 +439,47 @@ public final class ClusterRun implements AutoCloseable {
     }
 
     /**
-     * Checkpoints {@code which} (see the class comment) and commits all in one request; snapshots replaced are
-     * deleted once the commit succeeded.
+     * The partitions that have settled since their last checkpoint: read beyond the offset last committed, and
+     * drained (nothing waiting, nothing leased, no lease open). Checkpointed early, so that the committed offset
+     * follows the crawl ({@code cluster status}'s "committed") and a new owner replays nothing, rather than staying
+     * at the last periodic checkpoint (or at 0 before the first) while the process waits for work.
+     */
+    private List<OwnedPartition> settled(long now) {
+        List<OwnedPartition> settled = new ArrayList<>();
+        for (OwnedPartition partition : partitions.values()) {
+            Frontier frontier = partition.frontier;
+            boolean due = partition.checkpointedAt.isEmpty()
+                    || now - partition.checkpointedAt.getAsLong() >= SETTLED_CHECKPOINT_EVERY.toNanos();
+            if (due && partition.position > partition.committedOffset && partition.position >= partition.replayUntil
+                    && frontier.size() == 0 && frontier.leasedPages() == 0 && frontier.openLeases() == 0) {
+                settled.add(partition);
+            }
+        }
+        return settled;
+    }
+
+    /**
+     * Checkpoints {@code which} (see the class comment) and commits them with {@code committing} (their marks again,
+     * with fresh counters) in one request; snapshots replaced are deleted once the commit succeeded.
      */
     private boolean checkpoint(Collection<OwnedPartition> which) throws ClusterException {
+        return checkpoint(which, which);
+    }
+
+    private boolean checkpoint(Collection<OwnedPartition> which, Collection<OwnedPartition> committing)
+            throws ClusterException {
         PartitionStore.Written written = store.write(which);
         Map<OwnedPartition, CheckpointMark> marks = written.marks();
         Map<OwnedPartition, Long> offsets = written.offsets();
         Map<OwnedPartition, Optional<SnapshotRef>> replaced = new HashMap<>();
         marks.forEach((partition, mark) -> replaced.put(partition, partition.mark.snapshot()));
-        if (!commit(which, marks, offsets)) {
+        if (!commit(committing, marks, offsets)) {
             marks.forEach((partition, mark) -> mark.snapshot().ifPresent(ref -> store.delete(partition, ref)));
             return false;
         }
         replaced.forEach((partition, old) -> old.ifPresent(ref -> store.delete(partition, ref)));
+        long now = System.nanoTime();
+        marks.keySet().forEach(partition -> partition.checkpointedAt = java.util.OptionalLong.of(now));
         return true;
     }
 

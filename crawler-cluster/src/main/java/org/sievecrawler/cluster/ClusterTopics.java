@@ -21,6 +21,10 @@ import java.util.Objects;
  *   <li>{@code <crawl>.rejected}: the dead letters, a copy of each record of the other topics a process refused as
  *       bad ({@link RejectedRecords}), in the partition of the source's number, for an operator to inspect; kept for
  *       the broker's retention (7 days by default): evidence, not the crawl's state.</li>
+ *   <li>{@code <crawl>.seeds}: the crawl's seeds as {@code cluster seed} sent them, one record per seed keyed by its
+ *       URL, whose value is the partition of its host ({@link SeedStore}): every {@code cluster run} reads them when
+ *       it starts, for the scope ({@code scope.hosts: same-as-seeds}) and the routing of the seed hosts
+ *       ({@link HostRoutes}). One partition, compacted, so it is small and read whole.</li>
  * </ul>
  * The frontier and the done-log are the crawl's state (a takeover replays them), so they are kept for as long as
  * the crawl ({@code retention.ms=-1}), not Kafka's default 7 days, after which a paused crawl would lose URLs.
@@ -32,7 +36,7 @@ import java.util.Objects;
  * <p>Immutable and thread-safe. Creating and checking the topics on a cluster is {@link ClusterAdmin}'s.
  *
  * @param crawl the crawl's name, the topics' prefix
- * @param partitions P, the partitions of every topic
+ * @param partitions P, the partitions of every topic but {@code <crawl>.seeds} (1)
  * @param replication R, the replication factor of every topic
  */
 public record ClusterTopics(CrawlName crawl, int partitions, short replication) {
@@ -47,6 +51,7 @@ public record ClusterTopics(CrawlName crawl, int partitions, short replication) 
     public static final String FETCHED = ".fetched";
     public static final String SIEVE_STATE = ".sieve-state";
     public static final String REJECTED = ".rejected";
+    public static final String SEEDS = ".seeds";
     static final int LONGEST_SUFFIX = SIEVE_STATE.length();
     /** The suffix of the crawl's consumer group id. */
     public static final String CRAWLERS = ".crawlers";
@@ -79,32 +84,38 @@ public record ClusterTopics(CrawlName crawl, int partitions, short replication) 
 
     /** The URLs to crawl, keyed by canonical host. */
     public TopicSpec frontier() {
-        return spec(FRONTIER, "URLs to crawl, keyed by canonical host", "delete", true);
+        return spec(FRONTIER, "URLs to crawl, keyed by canonical host", partitions, "delete", true);
     }
 
     /** The done-log, co-partitioned with the frontier. */
     public TopicSpec fetched() {
-        return spec(FETCHED, "URLs done, co-partitioned with the frontier", "delete", true);
+        return spec(FETCHED, "URLs done, co-partitioned with the frontier", partitions, "delete", true);
     }
 
     /** Snapshots of each partition's Sieve, in chunks keyed by snapshot; compacted. */
     public TopicSpec sieveState() {
-        return spec(SIEVE_STATE, "Sieve snapshots, in chunks keyed by snapshot", "compact", false);
+        return spec(SIEVE_STATE, "Sieve snapshots, in chunks keyed by snapshot", partitions, "compact", false);
     }
 
     /** The dead letters: copies of the records refused as bad, by the source's partition. */
     public TopicSpec rejected() {
-        return spec(REJECTED, "copies of records refused as bad, for inspection", "delete", false);
+        return spec(REJECTED, "copies of records refused as bad, for inspection", partitions, "delete", false);
     }
 
-    /** The four topics, in the order above. */
+    /** The crawl's seeds and their hosts' partitions, read by every process when it starts; compacted. */
+    public TopicSpec seeds() {
+        return spec(SEEDS, "the crawl's seeds, by URL, with their hosts' partitions", 1, "compact", false);
+    }
+
+    /** The five topics, in the order above. */
     public List<TopicSpec> all() {
-        return List.of(frontier(), fetched(), sieveState(), rejected());
+        return List.of(frontier(), fetched(), sieveState(), rejected(), seeds());
     }
 
-    /** The names of the four topics, in the order above. */
+    /** The names of the five topics, in the order above. */
     public static List<String> names(CrawlName crawl) {
-        return List.of(crawl.topic(FRONTIER), crawl.topic(FETCHED), crawl.topic(SIEVE_STATE), crawl.topic(REJECTED));
+        return List.of(crawl.topic(FRONTIER), crawl.topic(FETCHED), crawl.topic(SIEVE_STATE), crawl.topic(REJECTED),
+                crawl.topic(SEEDS));
     }
 
     /**
@@ -117,7 +128,7 @@ public record ClusterTopics(CrawlName crawl, int partitions, short replication) 
         return crawl.topic(CRAWLERS);
     }
 
-    private TopicSpec spec(String suffix, String purpose, String cleanupPolicy, boolean keptForever) {
+    private TopicSpec spec(String suffix, String purpose, int partitions, String cleanupPolicy, boolean keptForever) {
         Map<String, String> configs = new LinkedHashMap<>();
         configs.put(TopicSpec.CLEANUP_POLICY, cleanupPolicy);
         configs.put("min.insync.replicas", Integer.toString(minInSyncReplicas(replication)));

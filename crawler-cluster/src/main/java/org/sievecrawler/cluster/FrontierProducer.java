@@ -23,8 +23,9 @@ import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.UrlHash;
 
 /**
- * Sends URLs to a crawl's {@code <crawl>.frontier} topic, keyed by host ({@link FrontierRecords}), so that Kafka's
- * default partitioner routes each host to one partition. Sends are asynchronous and batched ({@code linger.ms=}
+ * Sends URLs to a crawl's {@code <crawl>.frontier} topic, keyed by host ({@link FrontierRecords}), so that each host
+ * goes to one partition: a seed host to the partition {@code cluster seed} placed it on ({@link HostRoutes}), any
+ * other where Kafka's default partitioner puts it. Sends are asynchronous and batched ({@code linger.ms=}
  * {@value ClusterClients#LINGER_MS}, {@code batch.size=}{@value ClusterClients#BATCH_BYTES}), with {@code acks=all} and
  * {@code enable.idempotence=true} (the crawl's producer settings, {@link ClusterClients}): an acknowledged URL is on
  * every in-sync replica, and a retried batch is not written twice. {@link #flush} waits until every URL sent so far
@@ -56,15 +57,17 @@ public final class FrontierProducer implements AutoCloseable {
 
     private final Producer<String, PendingUrl> producer;
     private final String topic;
+    private final HostRoutes routes;
     private final AtomicLongArray recent = new AtomicLongArray(RECENT_SLOTS);
     private final AtomicReference<ClusterException> failure = new AtomicReference<>();
     private final AtomicLong acknowledged = new AtomicLong();
     private final AtomicLong skipped = new AtomicLong();
     private final Set<Integer> partitions = ConcurrentHashMap.newKeySet();
 
-    FrontierProducer(Producer<String, PendingUrl> producer, CrawlName crawl) {
+    FrontierProducer(Producer<String, PendingUrl> producer, CrawlName crawl, HostRoutes routes) {
         this.producer = Objects.requireNonNull(producer, "producer");
         this.topic = Objects.requireNonNull(crawl, "crawl").topic(ClusterTopics.FRONTIER);
+        this.routes = Objects.requireNonNull(routes, "routes");
     }
 
     /**
@@ -72,7 +75,12 @@ public final class FrontierProducer implements AutoCloseable {
      * {@link PendingUrlSerializer}: for tests (MockProducer) and callers that configure their own.
      */
     public static FrontierProducer using(Producer<String, PendingUrl> producer, CrawlName crawl) {
-        return new FrontierProducer(producer, crawl);
+        return new FrontierProducer(producer, crawl, HostRoutes.hashed(1));
+    }
+
+    /** As {@link #using(Producer, CrawlName)}, the seed hosts sent to the partitions {@code routes} placed them on. */
+    public static FrontierProducer using(Producer<String, PendingUrl> producer, CrawlName crawl, HostRoutes routes) {
+        return new FrontierProducer(producer, crawl, routes);
     }
 
     /**
@@ -85,11 +93,20 @@ public final class FrontierProducer implements AutoCloseable {
      */
     public static FrontierProducer connect(String bootstrap, CrawlName crawl, Duration timeout)
             throws ClusterException {
+        return connect(bootstrap, crawl, timeout, HostRoutes.hashed(1));
+    }
+
+    /**
+     * As {@link #connect(String, CrawlName, Duration)}, the crawl's seed hosts sent to the partitions {@code routes}
+     * placed them on ({@link SeedStore}), every other host where Kafka's default partitioner puts it.
+     */
+    public static FrontierProducer connect(String bootstrap, CrawlName crawl, Duration timeout, HostRoutes routes)
+            throws ClusterException {
         String servers = ClusterAdmin.bootstrapServers(bootstrap);
         try {
             return new FrontierProducer(new KafkaProducer<>(
                     ClusterClients.producer(servers, "crawler-frontier-" + crawl, timeout), new StringSerializer(),
-                    new PendingUrlSerializer()), crawl);
+                    new PendingUrlSerializer()), crawl, routes);
         } catch (KafkaException e) {
             throw ClusterClients.cannotConnect(servers, e);
         }
@@ -111,7 +128,7 @@ public final class FrontierProducer implements AutoCloseable {
      *     {@link FrontierRecords#MAX_RECORD_BYTES} (refused: a consumer skips such a record)
      */
     public boolean send(PendingUrl url) throws ClusterException {
-        return send(FrontierRecords.record(topic, url), null);
+        return send(FrontierRecords.record(topic, url, routes), null);
     }
 
     /**
@@ -127,7 +144,7 @@ public final class FrontierProducer implements AutoCloseable {
         Objects.requireNonNull(acknowledged, "acknowledged");
         List<ProducerRecord<String, PendingUrl>> records = new ArrayList<>(urls.size());
         for (PendingUrl url : urls) {
-            records.add(FrontierRecords.record(topic, url)); // all checked before the first is sent
+            records.add(FrontierRecords.record(topic, url, routes)); // all checked before the first is sent
         }
         Batch batch = new Batch(urls.size() + 1, acknowledged);
         for (ProducerRecord<String, PendingUrl> record : records) {

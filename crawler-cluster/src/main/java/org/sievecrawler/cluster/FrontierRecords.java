@@ -52,9 +52,20 @@ public final class FrontierRecords {
      *     {@value #MAX_RECORD_BYTES} bytes (naming its size)
      */
     public static ProducerRecord<String, PendingUrl> record(String topic, PendingUrl url) {
+        return record(topic, url, HostRoutes.hashed(1));
+    }
+
+    /**
+     * The record that puts {@code url} in {@code topic}, keyed by its host, in the partition {@code routes} placed
+     * the host on; Kafka's partitioner picks the partition of a host not placed.
+     *
+     * @throws IllegalArgumentException as {@link #record(String, PendingUrl)}
+     */
+    public static ProducerRecord<String, PendingUrl> record(String topic, PendingUrl url, HostRoutes routes) {
         String key = key(url);
         requireWithinBound(url.url(), FIXED_VALUE_BYTES, key, url.url(), url.referrer());
-        return new ProducerRecord<>(topic, key, url);
+        java.util.OptionalInt placed = routes.placement(key);
+        return new ProducerRecord<>(topic, placed.isPresent() ? placed.getAsInt() : null, key, url);
     }
 
     /**

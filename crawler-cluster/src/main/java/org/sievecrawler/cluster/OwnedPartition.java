@@ -31,6 +31,8 @@ final class OwnedPartition {
     long committedOffset;
     CheckpointMark mark;
     boolean paused;
+    /** When (System.nanoTime) this owner last checkpointed it; empty before its first checkpoint. */
+    java.util.OptionalLong checkpointedAt = java.util.OptionalLong.empty();
     /** Checkpointed after the fetchers stopped: nothing changes it any more. */
     boolean handedBack;
 

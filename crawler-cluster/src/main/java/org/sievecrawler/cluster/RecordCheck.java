@@ -36,8 +36,9 @@ import org.sievecrawler.sieve.PendingUrl;
  *       for a special-purpose address that is not a seed's host and port, {@code out-of-scope-host},
  *       {@code excluded}, {@code not-included}, {@code too-deep} past {@code scope.max-depth}); with no max depth,
  *       a depth of {@link Integer#MAX_VALUE} is {@code too-deep} too: its links' depth, one more, would not fit;
- *   <li>{@code misrouted}: the URL's host belongs to the record's partition (Kafka's default partitioner of the
- *       host, {@link FrontierRecords#partition}), so one process owns each host; the key itself is not read.
+ *   <li>{@code misrouted}: the URL's host belongs to the record's partition ({@link HostRoutes}: a seed host's
+ *       placement, else Kafka's default partitioner of the host), so one process owns each host; the key itself is
+ *       not read.
  * </ol>
  * A done marker ({@code <crawl>.fetched}) has a value within the bound that is UTF-8, a URL that normalizes, and a
  * host of its partition; its scope is not checked (a marker of a URL the profile does not crawl marks nothing). A
@@ -56,7 +57,7 @@ final class RecordCheck {
     private final UrlNormalizer normalizer;
     private final LinkScope scope;
     private final int maxRedirects;
-    private final int partitions;
+    private final HostRoutes routes;
 
     /**
      * The rules of a crawl with {@code profile} (its scope, seeds, private addresses and {@code fetch.max-redirects},
@@ -65,14 +66,21 @@ final class RecordCheck {
      * @throws IllegalArgumentException as {@link LinkScope}: a scope of {@code same-as-seeds} without seeds
      */
     RecordCheck(CrawlProfile profile, int partitions) {
-        if (partitions < 1) {
-            throw new IllegalArgumentException("a crawl's topics have at least 1 partition, was " + partitions);
-        }
+        this(profile, HostRoutes.hashed(partitions));
+    }
+
+    /**
+     * The rules of a crawl with {@code profile} whose hosts go to the partitions {@code routes} says (the seed hosts
+     * placed by {@code cluster seed}, the others by Kafka's default partitioner).
+     *
+     * @throws IllegalArgumentException as {@link LinkScope}: a scope of {@code same-as-seeds} without seeds
+     */
+    RecordCheck(CrawlProfile profile, HostRoutes routes) {
         this.normalizer = new UrlNormalizer();
         this.scope = new LinkScope(profile.scope(), Seeds.normalize(profile.seeds(), normalizer).urls(),
                 profile.fetch().allowPrivateAddresses());
         this.maxRedirects = profile.fetch().maxRedirects();
-        this.partitions = partitions;
+        this.routes = routes;
     }
 
     /** What the frontier record {@code record} carries, or why it is refused (see the class comment). */
@@ -174,12 +182,12 @@ final class RecordCheck {
     /** The refusal as {@code misrouted} when {@code url}'s host is not one of {@code partition}'s. */
     private <T> Optional<RecordVerdict.Bad<T>> misrouted(int partition, String url) {
         String host = HostKey.host(url);
-        int owner = FrontierRecords.partition(host, partitions);
+        int owner = routes.partition(host);
         if (owner == partition) {
             return Optional.empty();
         }
         return Optional.of(RecordFault.MISROUTED.bad("the host \"" + host + "\" of " + FrontierRecords.quote(url)
-                + " belongs to partition " + owner + " of " + partitions + ", not " + partition));
+                + " belongs to partition " + owner + " of " + routes.partitions() + ", not " + partition));
     }
 
     private static <T> RecordVerdict.Bad<T> bad(LinkDecision.Reject reject) {

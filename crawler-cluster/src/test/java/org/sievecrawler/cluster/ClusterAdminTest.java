@@ -30,19 +30,20 @@ class ClusterAdminTest {
     }
 
     @Test
-    void initCreatesTheFourTopicsWithTheirPartitionsAndConfigs() throws Exception {
+    void initCreatesTheFiveTopicsWithTheirPartitionsAndConfigs() throws Exception {
         List<TopicCheck> done = admin.init(new ClusterTopics(CRAWL, 12, (short) 1));
 
         assertThat(done).allMatch(c -> c instanceof TopicCheck.Missing)
                 .extracting(c -> c.spec().name())
-                .containsExactly("docs.frontier", "docs.fetched", "docs.sieve-state", "docs.rejected");
-        assertThat(kafka.listTopics().names().get())
-                .containsExactlyInAnyOrder("docs.frontier", "docs.fetched", "docs.sieve-state", "docs.rejected");
+                .containsExactly("docs.frontier", "docs.fetched", "docs.sieve-state", "docs.rejected", "docs.seeds");
+        assertThat(kafka.listTopics().names().get()).containsExactlyInAnyOrder("docs.frontier", "docs.fetched",
+                "docs.sieve-state", "docs.rejected", "docs.seeds");
         Map<String, Optional<TopicState>> states = admin.describe(CRAWL);
         assertThat(states.get("docs.frontier")).contains(new TopicState("docs.frontier", 12, 1, "delete"));
         assertThat(states.get("docs.fetched")).contains(new TopicState("docs.fetched", 12, 1, "delete"));
         assertThat(states.get("docs.sieve-state")).contains(new TopicState("docs.sieve-state", 12, 1, "compact"));
         assertThat(states.get("docs.rejected")).contains(new TopicState("docs.rejected", 12, 1, "delete"));
+        assertThat(states.get("docs.seeds")).contains(new TopicState("docs.seeds", 1, 1, "compact"));
     }
 
     @Test
@@ -52,8 +53,8 @@ class ClusterAdminTest {
 
         List<TopicCheck> again = admin.init(topics);
 
-        assertThat(again).hasSize(4).allMatch(c -> c instanceof TopicCheck.Matches);
-        assertThat(kafka.listTopics().names().get()).hasSize(4);
+        assertThat(again).hasSize(5).allMatch(c -> c instanceof TopicCheck.Matches);
+        assertThat(kafka.listTopics().names().get()).hasSize(5);
     }
 
     @Test
@@ -63,16 +64,14 @@ class ClusterAdminTest {
         List<TopicCheck> done = admin.init(new ClusterTopics(CRAWL, 4, (short) 1));
 
         assertThat(done).extracting(c -> c.getClass().getSimpleName())
-                .containsExactly("Matches", "Missing", "Missing", "Missing");
-        assertThat(kafka.listTopics().names().get()).hasSize(4);
+                .containsExactly("Matches", "Missing", "Missing", "Missing", "Missing");
+        assertThat(kafka.listTopics().names().get()).hasSize(5);
     }
 
     @Test
     void aCrawlMadeBeforeDeadLettersIsRefusedWithTheInitThatAddsTheirTopicAndInitAddsOnlyIt() throws Exception {
-        for (String topic : List.of("docs.frontier", "docs.fetched")) {
-            addTopic(topic, 3, Map.of("cleanup.policy", "delete"));
-        }
-        addTopic("docs.sieve-state", 3, Map.of("cleanup.policy", "compact"));
+        oldCrawl();
+        addTopic("docs.seeds", 1, Map.of("cleanup.policy", "compact"));
 
         assertThatThrownBy(() -> admin.requireCrawl(CRAWL)).isInstanceOf(ClusterException.class)
                 .hasFieldOrPropertyWithValue("kind", ClusterException.Kind.REFUSED)
@@ -83,8 +82,29 @@ class ClusterAdminTest {
         List<TopicCheck> done = admin.init(new ClusterTopics(CRAWL, 3, (short) 1));
 
         assertThat(done).extracting(c -> c.getClass().getSimpleName())
-                .containsExactly("Matches", "Matches", "Matches", "Missing");
+                .containsExactly("Matches", "Matches", "Matches", "Missing", "Matches");
         assertThat(admin.requireCrawl(CRAWL)).isEqualTo(3);
+    }
+
+    @Test
+    void aCrawlMadeBeforeSeedsWereStoredIsRefusedWithTheInitThatAddsBothMissingTopics() throws Exception {
+        oldCrawl();
+
+        assertThatThrownBy(() -> admin.requireCrawl(CRAWL)).hasMessage("the crawl docs on the Kafka cluster at"
+                + " 127.0.0.1:9092 was made before bad records were copied aside and seeds were stored: its topics"
+                + " docs.rejected and docs.seeds are missing; create them (its other topics are left as they are):"
+                + " crawler cluster init --bootstrap 127.0.0.1:9092 --crawl docs --partitions 3");
+        assertThat(admin.init(new ClusterTopics(CRAWL, 3, (short) 1))).extracting(c -> c.getClass().getSimpleName())
+                .containsExactly("Matches", "Matches", "Matches", "Missing", "Missing");
+        assertThat(admin.describe(CRAWL).get("docs.seeds")).contains(new TopicState("docs.seeds", 1, 1, "compact"));
+    }
+
+    /** The topics of a crawl of 3 partitions made before dead letters and stored seeds. */
+    private void oldCrawl() {
+        for (String topic : List.of("docs.frontier", "docs.fetched")) {
+            addTopic(topic, 3, Map.of("cleanup.policy", "delete"));
+        }
+        addTopic("docs.sieve-state", 3, Map.of("cleanup.policy", "compact"));
     }
 
     @Test
@@ -159,7 +179,7 @@ class ClusterAdminTest {
             List<TopicCheck> done = raced.init(new ClusterTopics(CRAWL, 4, (short) 1));
 
             assertThat(done).extracting(c -> c.getClass().getSimpleName())
-                    .containsExactly("Missing", "Matches", "Missing", "Missing");
+                    .containsExactly("Missing", "Matches", "Missing", "Missing", "Missing");
         }
     }
 
@@ -194,7 +214,8 @@ class ClusterAdminTest {
 
         Map<String, Optional<TopicState>> states = admin.describe(CRAWL);
 
-        assertThat(states).containsOnlyKeys("docs.frontier", "docs.fetched", "docs.sieve-state", "docs.rejected");
+        assertThat(states).containsOnlyKeys("docs.frontier", "docs.fetched", "docs.sieve-state", "docs.rejected",
+                "docs.seeds");
         assertThat(states.get("docs.frontier")).isEmpty();
         assertThat(states.get("docs.fetched")).contains(new TopicState("docs.fetched", 2, 1, "delete"));
         assertThat(states.get("docs.sieve-state")).isEmpty();

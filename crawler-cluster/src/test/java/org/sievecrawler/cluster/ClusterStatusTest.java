@@ -95,7 +95,7 @@ class ClusterStatusTest {
         try (ClusterAdmin admin = ClusterAdmin.using(kafka, "127.0.0.1:9092", Duration.ofSeconds(5))) {
             assertThatThrownBy(() -> admin.status(CRAWL)).isInstanceOf(ClusterException.class)
                     .hasMessage("no crawl docs on the Kafka cluster at 127.0.0.1:9092: topics missing: docs.frontier,"
-                            + " docs.fetched, docs.sieve-state, docs.rejected; create them first: crawler cluster init"
+                            + " docs.fetched, docs.sieve-state, docs.rejected, docs.seeds; create them first: crawler cluster init"
                             + " --bootstrap 127.0.0.1:9092 --crawl docs")
                     .extracting(e -> ((ClusterException) e).kind()).isEqualTo(ClusterException.Kind.REFUSED);
         }

@@ -10,13 +10,16 @@ class ClusterTopicsTest {
     private static final CrawlName CRAWL = new CrawlName("docs");
 
     @Test
-    void aCrawlHasAFrontierAFetchedLogACompactedSieveStateAndItsDeadLetters() {
+    void aCrawlHasAFrontierAFetchedLogACompactedSieveStateItsDeadLettersAndItsSeeds() {
         ClusterTopics topics = new ClusterTopics(CRAWL, 12, (short) 1);
 
         assertThat(topics.all()).extracting(TopicSpec::name)
-                .containsExactly("docs.frontier", "docs.fetched", "docs.sieve-state", "docs.rejected")
+                .containsExactly("docs.frontier", "docs.fetched", "docs.sieve-state", "docs.rejected", "docs.seeds")
                 .isEqualTo(ClusterTopics.names(CRAWL));
-        assertThat(topics.all()).allMatch(t -> t.partitions() == 12 && t.replication() == 1);
+        assertThat(topics.all()).allMatch(t -> t.replication() == 1);
+        assertThat(topics.all()).extracting(TopicSpec::partitions).containsExactly(12, 12, 12, 12, 1);
+        assertThat(topics.seeds().configs()).as("one small partition, read whole by every process")
+                .isEqualTo(Map.of("cleanup.policy", "compact", "min.insync.replicas", "1"));
         assertThat(topics.frontier().configs())
                 .isEqualTo(Map.of("cleanup.policy", "delete", "retention.ms", "-1", "min.insync.replicas", "1"));
         assertThat(topics.fetched().configs()).isEqualTo(topics.frontier().configs());

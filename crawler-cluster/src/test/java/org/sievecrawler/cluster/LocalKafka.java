@@ -132,7 +132,7 @@ public final class LocalKafka implements AutoCloseable {
      * before the script binds them, so another process may take one meanwhile: the script then refuses with exit
      * code 4 and {@link #start} tries another pair.
      */
-    private static int freePortPair() throws IOException {
+    public static int freePortPair() throws IOException {
         InetAddress loopback = InetAddress.getLoopbackAddress();
         for (int attempt = 0; attempt < 50; attempt++) {
             try (ServerSocket broker = new ServerSocket(0, 1, loopback)) {
