@@ -46,7 +46,15 @@ class LocalKafkaTest {
 
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap()))) {
                 admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1))).all().get();
-                assertThat(admin.listTopics().names().get()).contains(TOPIC);
+                // the broker acknowledges the creation before its metadata lists the topic (KRaft): an empty list
+                // right after it was seen in CI, as cluster init once saw "no such topic" (it waits the same way)
+                Set<String> topics = admin.listTopics().names().get();
+                long giveUpAt = System.nanoTime() + GIVE_UP_AFTER.toNanos();
+                while (!topics.contains(TOPIC) && System.nanoTime() < giveUpAt) {
+                    Thread.sleep(100);
+                    topics = admin.listTopics().names().get();
+                }
+                assertThat(topics).contains(TOPIC);
             }
 
             RecordMetadata sent;
