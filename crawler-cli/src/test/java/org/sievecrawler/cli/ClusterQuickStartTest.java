@@ -88,6 +88,8 @@ class ClusterQuickStartTest {
                     "sent 2 seeds to 2 of 12 partitions of docs.frontier",
                     "seed hosts placed to share them out among the processes: docs.test on 0, blog.test on 7",
                     "crawl docs has drained");
+            assertThat(out.split("fetch.user-agent names the placeholder contact you@example.org", -1))
+                    .as("each process warns once of site.yaml's placeholder contact, as a crawl does").hasSize(3);
             Path p1 = work.resolve("out/p1");
             Path p2 = work.resolve("out/p2");
             assertThat(pages(p1)).as("process 1 crawled a host").isNotEmpty();

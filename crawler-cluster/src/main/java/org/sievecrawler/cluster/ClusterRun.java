@@ -298,6 +298,7 @@ public final class ClusterRun implements AutoCloseable {
         consumer.subscribe(List.of(crawl.topic(ClusterTopics.FRONTIER)), new Rebalance());
         LOG.info("cluster crawl {}: member {} joining group {} ({} partitions), output {}", crawl, member,
                 ClusterTopics.group(crawl), partitionCount, profile.output().dir());
+        profile.fetch().placeholderContact().ifPresent(LOG::warn); // as a single-node crawl says at its start
         fetchers.start();
         long lastCheckpoint = System.nanoTime();
         long lastCommit = System.nanoTime();
