@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.PendingQueue;
 import org.sievecrawler.sieve.PendingUrl;
 import org.slf4j.Logger;
