@@ -17,7 +17,6 @@ import org.sievecrawler.fetch.FetchResult;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.fetch.RetryPolicy;
-import org.sievecrawler.fetch.RobotsResponse;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.frontier.LeaseSource;
 import org.sievecrawler.frontier.Lease;
@@ -29,6 +28,8 @@ import org.sievecrawler.link.RejectReason;
 import org.sievecrawler.parse.ParsedPage;
 import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.robots.RobotsFetcher;
+import org.sievecrawler.robots.RobotsResponse;
 import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sitemap.SitemapContent;
@@ -103,6 +104,7 @@ final class FetchWorker {
     private final LeaseSource frontier;
     private final PageChecks checks;
     private final HttpFetcher fetcher;
+    private final RobotsFetcher robotsFetcher;
     private final RetryPolicy retries;
     private final PageReader pages;
     /** Records, the archive (nothing with WARC off: the fetcher then captures no exchange) and counters. */
@@ -142,6 +144,7 @@ final class FetchWorker {
         this.frontier = frontier;
         this.checks = new PageChecks(profile);
         this.fetcher = fetcher;
+        this.robotsFetcher = new RobotsFetcher(fetcher);
         this.retries = RetryPolicy.of(profile);
         this.pages = pages;
         this.output = output;
@@ -305,7 +308,7 @@ final class FetchWorker {
      * the frontier's to retry after {@code politeness.robots-retry}.
      */
     private void handleRobots(RobotsLease lease) throws IOException {
-        RobotsResponse response = fetcher.fetchRobots(lease.url());
+        RobotsResponse response = robotsFetcher.fetch(lease.url());
         if (response.failure() == FailureKind.CANCELLED) { // the crawl is ending; a resume fetches robots.txt anew
             lease.putBack();
             return;

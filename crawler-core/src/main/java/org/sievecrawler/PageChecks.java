@@ -1,13 +1,13 @@
 package org.sievecrawler;
 
 import java.util.Optional;
-import org.sievecrawler.fetch.RobotsResponse;
 import org.sievecrawler.link.UrlTraps;
 import org.sievecrawler.politeness.HostBudget;
 import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileKeys;
 import org.sievecrawler.robots.RobotsPolicy;
+import org.sievecrawler.robots.RobotsResponse;
 import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sink.Outcome;
