@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe, as the HttpFetcher: any number of fetcher threads, each blocked on its own hop.
  *
  * <p>Out of scope: the requests themselves (the HttpFetcher: headers, proxy, TLS, the address guard, cancellation,
- * capturing exchanges), reading the file ({@link RobotsPolicy}) and trying again (the crawl's retries).
+ * capturing exchanges), reading the file ({@link RobotsPolicy}) and trying again ({@link RobotsStep},
+ * {@link HostRobots}).
  */
 public final class RobotsFetcher {
     /** Bytes of a robots.txt file read at most (500 KiB, RFC 9309 section 2.5). */

@@ -50,6 +50,14 @@ public record RobotsResponse(int status, byte[] body, String finalUrl, String er
     }
 
     /**
+     * Whether this was a failed attempt, as the crawl counts errors: no final response, or any 5xx (a page's 5xx
+     * counts only when it is one of those retried).
+     */
+    public boolean failedAttempt() {
+        return failed() || status >= 500;
+    }
+
+    /**
      * Whether the host of {@code robotsUrl} (the robots.txt asked for) could not be reached: a failure of an
      * {@linkplain FailureKind#unreachable() unreachable} kind on that host's own origin (scheme, host and port). A
      * redirect's target on another origin that cannot be reached says nothing of the host that redirected: it
