@@ -9,7 +9,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -19,14 +19,12 @@ import java.net.Socket;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sievecrawler.fetch.CapturedResponse;
 import org.sievecrawler.fetch.FailureKind;
 import org.sievecrawler.fetch.HttpExchange;
@@ -40,32 +38,20 @@ import org.sievecrawler.profile.LimitsConfig;
  * led nowhere told apart (unavailable) from what could not be reached.
  */
 class RobotsFetcherTest {
-    private static final String USER_AGENT = "SieveTest/1.0 (+http://127.0.0.1/bot)";
-    /** Private addresses refused, as in production; the WireMock host is allowed the way the engine allows seeds. */
-    private static final FetchConfig CONFIG = FetchConfig.defaults().withThreads(2).withUserAgent(USER_AGENT)
-            .withTimeouts(Duration.ofMillis(800), Duration.ofMillis(2000), Duration.ofMillis(5000))
-            .withAllowPrivateAddresses(false);
-    private static final LimitsConfig LIMITS = LimitsConfig.defaults().withMaxPageBytes(64 * 1024);
+    /** Private addresses refused (the default, as in production); the WireMock host is allowed as a seed's is. */
+    private static final FetchConfig CONFIG = FetchConfig.defaults();
+    private static final LimitsConfig LIMITS = LimitsConfig.defaults();
     private static final Set<String> SEED_HOSTS = Set.of("127.0.0.1");
 
-    private static WireMockServer server;
+    @RegisterExtension
+    static final WireMockExtension server = WireMockExtension.newInstance()
+            .options(options().dynamicPort().bindAddress("127.0.0.1").gzipDisabled(true)).build();
+
     private HttpFetcher fetcher;
     private RobotsFetcher robotsFetcher;
 
-    @BeforeAll
-    static void startServer() {
-        server = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1").gzipDisabled(true));
-        server.start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.stop();
-    }
-
     @BeforeEach
     void createFetcher() {
-        server.resetAll();
         fetcher = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS);
         robotsFetcher = new RobotsFetcher(fetcher);
     }
@@ -76,22 +62,13 @@ class RobotsFetcherTest {
     }
 
     private static String url(String path) {
-        return "http://127.0.0.1:" + server.port() + path;
+        return "http://127.0.0.1:" + server.getPort() + path;
     }
 
     private static int closedPort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             return socket.getLocalPort();
         }
-    }
-
-    private static CapturedResponse.Received received(HttpExchange exchange) {
-        assertThat(exchange.response()).isInstanceOf(CapturedResponse.Received.class);
-        return (CapturedResponse.Received) exchange.response();
-    }
-
-    private static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.ISO_8859_1);
     }
 
     @Test
@@ -153,9 +130,9 @@ class RobotsFetcherTest {
             otherPort.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
             otherPort.configureBlocking(false);
             int p2 = ((InetSocketAddress) otherPort.getLocalAddress()).getPort();
-            String seedOrigin = "127.0.0.1:" + server.port();
+            String seedOrigin = "127.0.0.1:" + server.getPort();
             for (String target : List.of("http://127.0.0.1:" + p2 + "/robots.txt", "http://localhost:" + p2
-                    + "/robots.txt", "http://localhost:" + server.port() + "/robots.txt")) {
+                    + "/robots.txt", "http://localhost:" + server.getPort() + "/robots.txt")) {
                 server.resetAll();
                 server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301).withHeader("Location",
                         target)));
@@ -184,7 +161,7 @@ class RobotsFetcherTest {
      */
     @Test
     void treatsARobotsRedirectToANameThatDoesNotResolveAsUnavailable() {
-        String target = "http://0x7f.1:" + server.port() + "/";
+        String target = "http://0x7f.1:" + server.getPort() + "/";
         server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301).withHeader("Location", target)));
 
         RobotsResponse robots = robotsFetcher.fetch(url("/robots.txt"));
@@ -309,8 +286,12 @@ class RobotsFetcherTest {
 
             assertThat(robots.exchanges()).extracting(HttpExchange::url)
                     .containsExactly(url("/robots.txt"), url("/real.txt"));
-            assertThat(text(received(robots.exchanges().get(0)).head())).startsWith("HTTP/1.1 302 ");
-            assertThat(text(received(robots.exchanges().get(1)).payload())).isEqualTo("User-agent: *\n");
+            assertThat(robots.exchanges().get(0).response()).isInstanceOfSatisfying(CapturedResponse.Received.class,
+                    redirect -> assertThat(redirect.head()).asString(StandardCharsets.ISO_8859_1)
+                            .startsWith("HTTP/1.1 302 "));
+            assertThat(robots.exchanges().get(1).response()).isInstanceOfSatisfying(CapturedResponse.Received.class,
+                    file -> assertThat(file.payload()).asString(StandardCharsets.ISO_8859_1)
+                            .isEqualTo("User-agent: *\n"));
         }
         assertThat(robotsFetcher.fetch(url("/robots.txt")).exchanges()).isEmpty();
     }

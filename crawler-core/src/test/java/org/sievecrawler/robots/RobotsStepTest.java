@@ -5,16 +5,15 @@ import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.profile.CrawlProfile;
 
@@ -24,24 +23,15 @@ import org.sievecrawler.profile.CrawlProfile;
 class RobotsStepTest {
     private static final CrawlProfile PROFILE = CrawlProfile.defaults();
 
-    private static WireMockServer server;
+    @RegisterExtension
+    static final WireMockExtension server = WireMockExtension.newInstance()
+            .options(options().dynamicPort().bindAddress("127.0.0.1")).build();
+
     private HttpFetcher http;
     private RobotsStep step;
 
-    @BeforeAll
-    static void startServer() {
-        server = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1"));
-        server.start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.stop();
-    }
-
     @BeforeEach
     void createStep() {
-        server.resetAll();
         http = new HttpFetcher(PROFILE.fetch(), PROFILE.limits(), Set.of("127.0.0.1"));
         step = new RobotsStep(PROFILE, http);
     }
@@ -52,7 +42,7 @@ class RobotsStepTest {
     }
 
     private static String url(String path) {
-        return "http://127.0.0.1:" + server.port() + path;
+        return "http://127.0.0.1:" + server.getPort() + path;
     }
 
     private static String closedPortRobotsUrl() throws IOException {
