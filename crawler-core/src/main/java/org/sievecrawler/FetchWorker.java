@@ -17,7 +17,6 @@ import org.sievecrawler.fetch.FetchResult;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.fetch.RetryPolicy;
-import org.sievecrawler.fetch.RobotsResponse;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.frontier.LeaseSource;
 import org.sievecrawler.frontier.Lease;
@@ -28,8 +27,9 @@ import org.sievecrawler.link.RedirectTarget;
 import org.sievecrawler.link.RejectReason;
 import org.sievecrawler.parse.ParsedPage;
 import org.sievecrawler.politeness.HostKey;
-import org.sievecrawler.politeness.RobotsRules;
 import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.robots.RobotsRules;
+import org.sievecrawler.robots.RobotsStep;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sitemap.SitemapContent;
 import org.sievecrawler.sitemap.SitemapException;
@@ -103,6 +103,7 @@ final class FetchWorker {
     private final LeaseSource frontier;
     private final PageChecks checks;
     private final HttpFetcher fetcher;
+    private final RobotsStep robots;
     private final RetryPolicy retries;
     private final PageReader pages;
     /** Records, the archive (nothing with WARC off: the fetcher then captures no exchange) and counters. */
@@ -129,7 +130,7 @@ final class FetchWorker {
 
     /**
      * @param profile the crawl's profile, read here once: its limits, redirects, accepted types and retries, its
-     *     traps and robots.txt agent ({@link PageChecks})
+     *     traps ({@link PageChecks}) and robots.txt agent ({@link RobotsStep})
      * @param frontier where URLs are leased from and go back to, with their records and links
      * @param pages the parse and link steps of fetched HTML pages
      * @param output where records, exchanges and counts go
@@ -142,6 +143,7 @@ final class FetchWorker {
         this.frontier = frontier;
         this.checks = new PageChecks(profile);
         this.fetcher = fetcher;
+        this.robots = new RobotsStep(profile, fetcher);
         this.retries = RetryPolicy.of(profile);
         this.pages = pages;
         this.output = output;
@@ -299,34 +301,28 @@ final class FetchWorker {
     }
 
     /**
-     * Fetches a host's robots.txt and closes its lease with the rules. A failure to reach the host is retried like
-     * a page's (the crawl's retries and backoff, a few seconds in all by default) and then makes the host
-     * unreachable; any other failure (a timeout, a 5xx, another host a redirect led to that cannot be reached) is
-     * the frontier's to retry after {@code politeness.robots-retry}.
+     * The robots.txt step ({@link RobotsStep}: fetched, then retried, its host unreachable, or read into rules), and
+     * what its outcome does: closes the lease (with the sitemaps the rules name), counts, and archives the exchanges.
      */
     private void handleRobots(RobotsLease lease) throws IOException {
-        RobotsResponse response = fetcher.fetchRobots(lease.url());
-        if (response.failure() == FailureKind.CANCELLED) { // the crawl is ending; a resume fetches robots.txt anew
+        RobotsStep.Outcome outcome = robots.take(lease.url(), lease.attempt());
+        if (outcome instanceof RobotsStep.PutBack) { // the crawl is ending; a resume fetches robots.txt anew
             lease.putBack();
             return;
         }
-        if (response.failed() || response.status() >= 500) {
+        if (outcome.response().failedAttempt()) {
             output.failedAttempt();
         }
-        FailureKind failure = response.failure();
-        if (response.hostUnreachable(lease.url())) {
-            if (retries.afterFailure(lease.attempt(), failure, null) instanceof RetryPolicy.Retry retry) {
-                output.retried();
-                lease.retry(retry.backoff());
-            } else {
-                LOG.info("{}: {}", lease.url(), response.error());
-                lease.hostUnreachable(failure.unreachableReason(response.error()));
-            }
+        if (outcome instanceof RobotsStep.Retry retry) {
+            output.retried();
+            lease.retry(retry.backoff());
+        } else if (outcome instanceof RobotsStep.HostUnreachable down) {
+            lease.hostUnreachable(down.reason());
         } else {
-            RobotsRules rules = checks.robotsRules(lease.url(), response);
+            RobotsRules rules = ((RobotsStep.Read) outcome).rules();
             lease.rules(rules, namedSitemaps(lease.url(), rules.sitemaps()));
         }
-        for (HttpExchange exchange : response.exchanges()) {
+        for (HttpExchange exchange : outcome.response().exchanges()) {
             output.archive(exchange);
         }
     }

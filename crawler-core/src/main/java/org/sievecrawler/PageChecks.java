@@ -1,14 +1,12 @@
 package org.sievecrawler;
 
 import java.util.Optional;
-import org.sievecrawler.fetch.RobotsResponse;
 import org.sievecrawler.link.UrlTraps;
 import org.sievecrawler.politeness.HostBudget;
 import org.sievecrawler.politeness.HostKey;
-import org.sievecrawler.politeness.RobotsPolicy;
-import org.sievecrawler.politeness.RobotsRules;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileKeys;
+import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
@@ -17,8 +15,7 @@ import org.sievecrawler.sink.PageRecords;
 /**
  * Whether the crawl may fetch a page, asked before its request: not a crawler trap ({@code scope.max-path-segments},
  * {@code scope.max-repeated-segments}), its host not found unreachable, robots.txt allows it, and its host has not
- * had {@code limits.max-pages-per-host}; the first check that fails gives the page's record. Also reads a host's
- * robots.txt into the rules the robots check applies ({@link RobotsPolicy}).
+ * had {@code limits.max-pages-per-host}; the first check that fails gives the page's record.
  *
  * <p>Thread-safe: the host budget is counted atomically, the rest is immutable.
  *
@@ -30,14 +27,12 @@ final class PageChecks {
     private final HostBudget hostBudget;
     /** Sitemaps per host ({@code scope.max-sitemaps-per-host}): a sitemap takes this budget, not the pages'. */
     private final HostBudget sitemapBudget;
-    private final RobotsPolicy robots;
 
     PageChecks(CrawlProfile profile) {
         this.traps = UrlTraps.of(profile.scope());
         this.hostBudget = new HostBudget(profile.limits().maxPagesPerHost());
         this.sitemapBudget = new HostBudget(profile.scope().maxSitemapsPerHost(),
                 ProfileKeys.SCOPE_MAX_SITEMAPS_PER_HOST.name());
-        this.robots = new RobotsPolicy(profile.fetch().robotsAgentName(), profile.politeness().maxCrawlDelay());
     }
 
     /**
@@ -64,11 +59,5 @@ final class PageChecks {
         HostBudget budget = task.isSitemap() ? sitemapBudget : hostBudget;
         Optional<String> hostFull = task.attempt() == 0 ? budget.take(task.url()) : Optional.empty();
         return hostFull.map(why -> PageRecords.refused(task, Outcome.TRAP, why));
-    }
-
-    /** The rules of the host whose robots.txt, requested at {@code robotsUrl}, gave {@code response}. */
-    RobotsRules robotsRules(String robotsUrl, RobotsResponse response) {
-        return robots.interpret(robotsUrl, response.status(), response.body(), response.error(),
-                response.unavailable());
     }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.sievecrawler.politeness.RobotsRules;
 import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;

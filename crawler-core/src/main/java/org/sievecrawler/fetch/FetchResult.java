@@ -22,8 +22,8 @@ public sealed interface FetchResult {
     HttpExchange exchange();
 
     /**
-     * A final response: 2xx, or any 4xx/5xx other than the retryable 429, 502, 503 and 504, or a 3xx that is not
-     * a redirect.
+     * A final response: 2xx, or any 4xx/5xx other than the retryable 429, 502, 503 and 504 (those too from
+     * {@link HttpFetcher#fetchAnyStatus}), or a 3xx that is not a redirect.
      *
      * @param url the URL fetched, parsed (what the page's relative links resolve against, barring a base)
      * @param status the HTTP status code

@@ -5,7 +5,6 @@ import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -63,15 +62,11 @@ import org.slf4j.LoggerFactory;
  * {@link FailureKind#CANCELLED}: the crawl's way to end requests still running when it stops (a thread interrupt
  * would reach a request only between two reads, and would close pages.jsonl's channel if it came later).
  *
- * <p>Out of scope: retries and their backoff, following redirects of pages, politeness and interpreting
- * robots.txt (the engine and the politeness package). {@code fetchMillis} is measured with the injected clock.
+ * <p>Out of scope: retries and their backoff, following redirects (a page's: the engine; robots.txt's: the robots
+ * package, one {@link #fetchAnyStatus} attempt per hop), politeness and robots.txt. {@code fetchMillis} is measured
+ * with the injected clock.
  */
 public final class HttpFetcher implements AutoCloseable {
-    /** Bytes of a robots.txt file read at most (500 KiB, RFC 9309 section 2.5). */
-    public static final int MAX_ROBOTS_BYTES = 512_000;
-    /** Redirects followed at most when fetching robots.txt (RFC 9309 section 2.3.1.2). */
-    public static final int MAX_ROBOTS_REDIRECTS = 5;
-
     private static final Logger LOG = LoggerFactory.getLogger(HttpFetcher.class);
     private static final Duration IDLE_CONNECTION_KEEP_ALIVE = Duration.ofMinutes(5);
 
@@ -249,6 +244,26 @@ public final class HttpFetcher implements AutoCloseable {
      * {@code limits.max-page-bytes}: for a sitemap, whose limit is {@code scope.max-sitemap-bytes}.
      */
     public FetchResult fetch(String url, long maxBytes) {
+        return attempt(url, maxBytes, false);
+    }
+
+    /**
+     * One GET attempt, blocking, without following a redirect, that takes every status as the answer: a 429, 502, 503
+     * or 504 is a {@link FetchResult.Page} like any other final response, its body read, not a retryable failure. For
+     * robots.txt, whose status is what the crawl obeys (RFC 9309 section 2.3.1: a 4xx allows everything, a 5xx
+     * nothing), followed hop by hop by the robots package. A body that cannot be read (up to {@code maxBytes}, after
+     * decompression) is a failure without a status, as when no response came; a redirect's body is read only when
+     * capturing, as by {@link #fetch(String, long)}.
+     *
+     * @return a {@link FetchResult.Page} for a final response, a {@link FetchResult.Redirect} for 301, 302, 303, 307
+     *     and 308, or a {@link FetchResult.Failure} for a network error or an invalid URL
+     */
+    public FetchResult fetchAnyStatus(String url, long maxBytes) {
+        return attempt(url, maxBytes, true);
+    }
+
+    /** One attempt of {@link #fetch(String, long)}, or of {@link #fetchAnyStatus} when {@code anyStatus}. */
+    private FetchResult attempt(String url, long maxBytes, boolean anyStatus) {
         long start = clock.millis();
         HttpUrl parsed = url == null ? null : HttpUrl.parse(url);
         if (parsed == null) {
@@ -260,7 +275,7 @@ public final class HttpFetcher implements AutoCloseable {
         FetchResult result;
         Call call = newCall(request);
         try (Response response = call.execute()) {
-            result = toResult(response, parsed, start, wire, maxBytes);
+            result = toResult(response, parsed, start, wire, maxBytes, anyStatus);
         } catch (IOException e) {
             result = refusedOrFailed(NetworkErrors.failure(e, parsed, fetch, 0, elapsed(start)), wire, parsed,
                     start);
@@ -285,16 +300,24 @@ public final class HttpFetcher implements AutoCloseable {
                 .header("Accept-Encoding", "gzip").tag(Wire.class, wire).build();
     }
 
-    private FetchResult toResult(Response response, HttpUrl url, long start, Wire wire, long maxBytes) {
+    /**
+     * The result of {@code response}; with {@code anyStatus}, no status is retryable and a body that cannot be read is
+     * thrown, to be a failure without a status.
+     */
+    private FetchResult toResult(Response response, HttpUrl url, long start, Wire wire, long maxBytes,
+            boolean anyStatus) throws IOException {
         int status = response.code();
         boolean redirect = isRedirect(status);
-        boolean retryable = status == 429 || status == 502 || status == 503 || status == 504;
+        boolean retryable = !anyStatus && (status == 429 || status == 502 || status == 503 || status == 504);
         boolean bodyMatters = !(redirect || retryable);
         CappedBody body = null;
         if (capture || bodyMatters) {
             try {
                 body = readBody(response, maxBytes);
             } catch (IOException e) {
+                if (anyStatus && bodyMatters) {
+                    throw e; // no answer without its body: a failure without a status, as if no response came
+                }
                 if (bodyMatters) {
                     return NetworkErrors.failure(e, url, fetch, status, elapsed(start));
                 } // else a redirect or retryable status all the same, only not archived
@@ -314,101 +337,10 @@ public final class HttpFetcher implements AutoCloseable {
                 body.truncated(), elapsed(start), wire.ip, response.headers(), exchange);
     }
 
-    /** Adds the exchange of a robots.txt redirect to {@code exchanges}, unless its body cannot be read. */
-    private void captureRedirect(Wire wire, HttpUrl url, long start, Response response,
-            List<HttpExchange> exchanges) {
-        try {
-            exchanges.add(wire.exchange(url, start, response, readBody(response, MAX_ROBOTS_BYTES)));
-        } catch (IOException e) {
-            LOG.debug("robots.txt redirect {}: body not read, not archived: {}", url, e.toString());
-        }
-    }
-
     /** The body up to {@code cap}, inflated when gzip-coded; kept as transferred too when capturing. */
     private CappedBody readBody(Response response, long cap) throws IOException {
         boolean gzip = "gzip".equalsIgnoreCase(response.header("Content-Encoding"));
         return CappedBody.read(response.body().source(), gzip, cap, capture);
-    }
-
-    /**
-     * Fetches a robots.txt file, following up to {@link #MAX_ROBOTS_REDIRECTS} redirects (relative Locations
-     * resolved against the current URL) and reading at most {@link #MAX_ROBOTS_BYTES} bytes. Every hop is a request
-     * of its own through the {@link AddressGuard}, so a redirect obeys the rule of links: to a host on a refused
-     * address (a literal, {@code localhost} or a name resolving there) only if its host:port is a seed's.
-     *
-     * @return the final status, body and URL; or status 0 with an error on a network error or a timeout (on a
-     *     redirect's target, that host's: see {@link RobotsResponse#hostUnreachable(String)}); or status 0
-     *     {@linkplain RobotsResponse#unavailable() unavailable} when the redirects lead nowhere: more than five of
-     *     them, one without a usable Location, one to a host name that does not resolve, or one the address guard
-     *     refused (RFC 9309 section 2.3.1.2); or when the address guard refused robots.txt's own host, whose pages
-     *     it then refuses one by one (there is nothing to obey)
-     */
-    public RobotsResponse fetchRobots(String robotsUrl) {
-        HttpUrl current = robotsUrl == null ? null : HttpUrl.parse(robotsUrl);
-        List<HttpExchange> exchanges = new ArrayList<>(1);
-        if (current == null) {
-            return RobotsResponse.failed(robotsUrl, FailureKind.INVALID_URL, "robots.txt url \"" + robotsUrl
-                    + "\" is not an absolute http or https URL", exchanges);
-        }
-        HttpUrl previous = null;
-        for (int redirects = 0; ; redirects++) {
-            long start = clock.millis();
-            Wire wire = new Wire(capture, MAX_ROBOTS_BYTES);
-            Request request = request(current, wire);
-            Call call = newCall(request);
-            try (Response response = call.execute()) {
-                int status = response.code();
-                if (!isRedirect(status)) {
-                    CappedBody body = readBody(response, MAX_ROBOTS_BYTES);
-                    if (capture) {
-                        exchanges.add(wire.exchange(current, start, response, body));
-                    }
-                    LOG.debug("fetched robots.txt {}: HTTP {}, {} bytes", current, status, body.bytes().length);
-                    return RobotsResponse.of(status, body.bytes(), current.toString(), exchanges);
-                }
-                if (capture) {
-                    captureRedirect(wire, current, start, response, exchanges);
-                }
-                String location = response.header("Location");
-                HttpUrl next = location == null ? null : current.resolve(location);
-                if (redirects == MAX_ROBOTS_REDIRECTS) {
-                    return RobotsResponse.unavailable(current.toString(), FailureKind.PROTOCOL, "robots.txt "
-                            + robotsUrl + " redirected more than " + MAX_ROBOTS_REDIRECTS + " times (the last, from "
-                            + current + ", to \"" + location + "\")", exchanges);
-                }
-                if (next == null) {
-                    return RobotsResponse.unavailable(current.toString(), FailureKind.PROTOCOL, "robots.txt redirect "
-                            + status + " from " + current + (location == null ? " has no Location"
-                                    : " to \"" + location + "\" is not an http(s) URL"), exchanges);
-                }
-                previous = current;
-                current = next;
-            } catch (IOException e) {
-                if (cancelled && call.isCanceled()) { // not a call timeout (see fetch)
-                    return RobotsResponse.failed(current.toString(), FailureKind.CANCELLED, cancelled(current),
-                            exchanges);
-                }
-                FetchResult.Failure failure = refusedOrFailed(NetworkErrors.failure(e, current, fetch, 0, 0), wire,
-                        current, start);
-                if (failure.exchange() != null) {
-                    exchanges.add(failure.exchange());
-                }
-                LOG.debug("robots.txt {} failed: {}", current, failure.detail());
-                if (failure.kind() == FailureKind.PRIVATE_ADDRESS) { // the host's pages are refused the same way
-                    return RobotsResponse.unavailable(current.toString(), failure.kind(), (previous == null
-                            ? "robots.txt " + current + " not fetched: "
-                            : "robots.txt redirect from " + previous + " to " + current + " refused: ")
-                            + failure.detail(), exchanges);
-                }
-                if (previous != null && failure.kind() == FailureKind.DNS) { // e.g. http://0x7f.1/, no address form
-                    return RobotsResponse.unavailable(current.toString(), failure.kind(), "robots.txt redirect from "
-                            + previous + " to " + current + " leads nowhere: " + failure.detail(), exchanges);
-                }
-                return RobotsResponse.failed(current.toString(), failure.kind(), failure.detail(), exchanges);
-            } finally {
-                calls.remove(call);
-            }
-        }
     }
 
     /**

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.sievecrawler.politeness.RobotsRules;
+import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sink.PageRecord;
 

@@ -2,7 +2,7 @@ package org.sievecrawler.frontier;
 
 import java.time.Duration;
 import java.util.List;
-import org.sievecrawler.politeness.RobotsRules;
+import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.PendingUrl;
 
 /**

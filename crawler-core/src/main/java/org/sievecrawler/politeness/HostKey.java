@@ -61,9 +61,4 @@ public final class HostKey {
     public static String sitemapUrl(String hostKey) {
         return hostKey + "/sitemap.xml";
     }
-
-    /** The robots.txt URL of a host key. */
-    public static String robotsUrl(String hostKey) {
-        return hostKey + "/robots.txt";
-    }
 }

@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.robots.HostRobots;
+import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.PendingQueue;
 import org.sievecrawler.sieve.PendingUrl;
 import org.slf4j.Logger;
@@ -27,18 +29,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Rules, per host: at most {@code max-connections-per-host} requests in flight, and at least
  * {@code delay} from the end of one request to the start of the next. A robots.txt Crawl-delay raises the
- * delay and, since it means "seconds between successive requests", limits the host to one request at a time. With robots.txt respected, a host's first task is its robots.txt: the scheduler hands out a
- * {@link PendingUrl.Purpose#ROBOTS} task and no page of that host until {@link #robotsFetched} reports the
- * rules. Rules expire after 24 hours and are fetched again. An unavailable robots.txt (5xx, timeout) holds
- * the host's pages back and is retried after {@code robots-retry}, doubling, three attempts in all; then the
- * host's pages are handed out and {@link #rules} says "unavailable", so the crawl records them as refused.
+ * delay and, since it means "seconds between successive requests", limits the host to one request at a time.
+ *
+ * <p>Each host's robots.txt goes through its life cycle in a {@link HostRobots} (with robots.txt respected: fetched
+ * first, its rules for 24 hours, an unavailable one retried, then given up), which the scheduler asks what the host
+ * may do: while robots.txt is due, the scheduler hands out a {@link PendingUrl.Purpose#ROBOTS} task and no page of
+ * that host until {@link #robotsFetched} (or {@link #retryRobots}) reports back; {@link #rules} are what it found.
  *
  * <p>A host found unreachable ({@link #unreachable}: it did not resolve or refused connections, after the crawl's
  * retries) stays so for the rest of the crawl: its robots.txt is not fetched, and its URLs, queued or added later,
  * are handed out at once, without the politeness delay, since no request is made to it any more; the crawl records
- * them as unreachable ({@link #unreachableReason}). A robots.txt that failed that way is retried with the crawl's
- * backoff ({@link #retryRobots}), not after {@code robots-retry}: a refused connection is not a server in trouble
- * that needs minutes.
+ * them as unreachable ({@link #unreachableReason}).
  *
  * <p>Every URL handed out must be reported back exactly once: {@link #finished} (a request was made),
  * {@link #skipped} (none was), {@link #retry} (another attempt later), {@link #robotsFetched},
@@ -52,8 +53,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class HostScheduler implements PendingQueue {
     private static final Logger LOG = LoggerFactory.getLogger(HostScheduler.class);
-    static final Duration ROBOTS_TTL = Duration.ofHours(24);
-    static final int ROBOTS_ATTEMPTS = 3;
 
     private final PolitenessConfig config;
     private final Clock clock;
@@ -242,9 +241,7 @@ public final class HostScheduler implements PendingQueue {
             Host host = hosts.get(HostKey.of(robotsTask.url()));
             host.inFlight--;
             inFlight--;
-            host.robotsFailures++;
-            host.robots = RobotsState.FAILED;
-            host.robotsRetryAt = now + backoff.toMillis();
+            host.robots.retry(now, backoff);
             wakeOneIfReady(schedule(host, now), now);
         } finally {
             lock.unlock();
@@ -269,8 +266,7 @@ public final class HostScheduler implements PendingQueue {
                 LOG.warn("{}: unreachable ({}); its {} pending URLs are recorded as unreachable", host.key, reason,
                         host.queue.size());
             }
-            host.robots = RobotsState.READY;
-            host.robotsFetchedAt = Long.MAX_VALUE / 2;
+            host.robots.hostUnreachable();
             host.nextAllowed = now;
             schedule(host, now);
             changed.signalAll(); // its URLs are ready for any fetcher, and the crawl may be out of work
@@ -300,30 +296,9 @@ public final class HostScheduler implements PendingQueue {
             Host host = hosts.get(HostKey.of(robotsTask.url()));
             host.inFlight--;
             inFlight--;
-            if (rules.kind() == RobotsRules.Kind.UNREACHABLE) {
-                host.robotsFailures++;
-                if (host.robotsFailures >= ROBOTS_ATTEMPTS) {
-                    host.robots = RobotsState.GAVE_UP;
-                    host.rules = rules;
-                    LOG.warn("{}: {}; gave up after {} attempts, its {} pending URLs are recorded as refused",
-                            host.key, rules.reason(), host.robotsFailures, host.queue.size());
-                } else {
-                    host.robots = RobotsState.FAILED;
-                    long wait = config.robotsRetry().toMillis() << (host.robotsFailures - 1);
-                    host.robotsRetryAt = now + wait;
-                    LOG.info("{}: {}; retrying in {} ms (attempt {} of {})", host.key, rules.reason(), wait,
-                            host.robotsFailures + 1, ROBOTS_ATTEMPTS);
-                }
-            } else {
-                host.robots = RobotsState.READY;
-                host.rules = rules;
-                host.robotsFailures = 0;
-                host.robotsFetchedAt = now;
+            if (host.robots.fetched(rules, now, host.queue.size())) {
                 host.delayMillis = Math.max(config.delay().toMillis(), rules.crawlDelay().toMillis());
                 host.maxConnections = rules.crawlDelay().isZero() ? config.maxConnectionsPerHost() : 1;
-                if (rules.kind() == RobotsRules.Kind.HOST_SKIPPED) {
-                    LOG.warn("{}: skipped: {}", host.key, rules.reason());
-                }
             }
             host.nextAllowed = Math.max(host.nextAllowed, now + host.delayMillis);
             wakeOneIfReady(schedule(host, now), now);
@@ -335,14 +310,12 @@ public final class HostScheduler implements PendingQueue {
     /** The robots rules that apply to {@code url} now (allow-all when robots.txt is not respected). */
     public RobotsRules rules(String url) {
         if (!config.respectRobots()) {
-            return NOT_RESPECTED;
+            return HostRobots.NOT_RESPECTED;
         }
         lock.lock();
         try {
             Host host = hosts.get(HostKey.of(url));
-            return host == null || host.rules == null
-                    ? RobotsRules.unreachable("robots.txt of " + HostKey.of(url) + " not fetched yet")
-                    : host.rules;
+            return host == null ? HostRobots.notFetchedYet(HostKey.of(url)) : host.robots.rules();
         } finally {
             lock.unlock();
         }
@@ -435,9 +408,6 @@ public final class HostScheduler implements PendingQueue {
         monitor.wakeAll();
     }
 
-    private static final RobotsRules NOT_RESPECTED =
-            RobotsRules.allowAll("politeness.respect-robots is false");
-
     /**
      * Reports a handed-out URL back: the host waits {@code waitMillis}, or its politeness delay if longer and
      * {@code requestMade}; {@code again}, if not null, goes back first in the host's queue.
@@ -467,14 +437,12 @@ public final class HostScheduler implements PendingQueue {
     /** The task {@code host} hands out now, or null. Called with the lock held and the host's ticket taken. */
     private PendingUrl take(Host host, long now) {
         if (needsRobots(host, now)) {
-            if (host.robots == RobotsState.FAILED && now < host.robotsRetryAt) {
-                return null;
+            PendingUrl robotsTask = host.robots.start(now); // null while a failed one waits for its retry time
+            if (robotsTask != null) {
+                host.inFlight++;
+                inFlight++;
             }
-            host.robots = RobotsState.FETCHING;
-            host.inFlight++;
-            inFlight++;
-            return new PendingUrl(HostKey.robotsUrl(host.key), 0, null, host.robotsFailures, 0,
-                    PendingUrl.Purpose.ROBOTS);
+            return robotsTask;
         }
         if (host.unreachable != null && !host.queue.isEmpty()) { // no request is made: no limit, no delay
             PendingUrl url = host.queue.pollFirst();
@@ -483,7 +451,7 @@ public final class HostScheduler implements PendingQueue {
             inFlight++;
             return url;
         }
-        if (host.robots == RobotsState.FETCHING || host.queue.isEmpty()
+        if (host.robots.fetching() || host.queue.isEmpty()
                 || host.inFlight >= host.maxConnections || host.nextAllowed > now) {
             return null;
         }
@@ -507,10 +475,10 @@ public final class HostScheduler implements PendingQueue {
         if (host.unreachable != null) {
             readyAt = now;
         } else if (needsRobots(host, now)) {
-            if (host.robots == RobotsState.FETCHING) {
+            if (host.robots.fetching()) {
                 return -1;
             }
-            readyAt = host.robots == RobotsState.FAILED ? host.robotsRetryAt : Math.max(now, host.nextAllowed);
+            readyAt = host.robots.startAt(Math.max(now, host.nextAllowed));
             if (host.inFlight > 0) {
                 return -1; // an expired host finishes its requests first; release() schedules it again
             }
@@ -537,24 +505,9 @@ public final class HostScheduler implements PendingQueue {
         }
     }
 
+    /** Whether {@code host}'s next task is its robots.txt, or it is being fetched: never an unreachable host's. */
     private boolean needsRobots(Host host, long now) {
-        if (!config.respectRobots() || host.unreachable != null) {
-            return false;
-        }
-        switch (host.robots) {
-            case UNKNOWN:
-            case FAILED:
-            case FETCHING:
-                return true;
-            case READY:
-                if (now - host.robotsFetchedAt >= ROBOTS_TTL.toMillis()) {
-                    host.robots = RobotsState.UNKNOWN;
-                    return true;
-                }
-                return false;
-            default:
-                return false;
-        }
+        return host.unreachable == null && host.robots.due(now);
     }
 
     private Ticket firstLiveTicket() {
@@ -565,42 +518,30 @@ public final class HostScheduler implements PendingQueue {
     }
 
     private Host newHost(String key) {
-        Host host = new Host(key);
+        Host host = new Host(key, new HostRobots(key, config));
         host.nextAllowed = quietUntil;
         host.delayMillis = config.delay().toMillis();
         host.maxConnections = config.maxConnectionsPerHost();
-        if (!config.respectRobots()) {
-            host.robots = RobotsState.READY;
-            host.rules = NOT_RESPECTED;
-            host.robotsFetchedAt = Long.MAX_VALUE / 2;
-        }
         return host;
     }
 
-    private enum RobotsState {
-        UNKNOWN, FETCHING, READY, FAILED, GAVE_UP
-    }
-
-    /** A host's queue and politeness state; guarded by the scheduler's lock. */
+    /** A host's queue, politeness state and robots.txt; guarded by the scheduler's lock. */
     private static final class Host {
         final String key;
         final ArrayDeque<PendingUrl> queue = new ArrayDeque<>();
+        final HostRobots robots;
         int inFlight;
         long nextAllowed;
         long delayMillis;
         int maxConnections;
-        RobotsState robots = RobotsState.UNKNOWN;
-        RobotsRules rules;
         /** Why the host cannot be reached, once the crawl knows it; null while it may be reachable. */
         String unreachable;
-        long robotsFetchedAt;
-        long robotsRetryAt;
-        int robotsFailures;
         long version;
         boolean ticketed;
 
-        Host(String key) {
+        Host(String key, HostRobots robots) {
             this.key = key;
+            this.robots = robots;
         }
     }
 

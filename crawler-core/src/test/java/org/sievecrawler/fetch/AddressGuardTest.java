@@ -32,6 +32,8 @@ import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
 import org.sievecrawler.profile.ScopeConfig;
+import org.sievecrawler.robots.RobotsFetcher;
+import org.sievecrawler.robots.RobotsResponse;
 
 class AddressGuardTest {
     private static final FetchConfig CONFIG = FetchConfig.defaults().withThreads(2)
@@ -197,7 +199,7 @@ class AddressGuardTest {
         AddressGuard guard = new AddressGuard(resolvingTo("127.0.0.1"), false, Set.of("seed.example:8080"));
 
         try (HttpFetcher fetcher = watched(guard, sockets)) {
-            RobotsResponse robots = fetcher.fetchRobots("http://intranet.example:8080/robots.txt");
+            RobotsResponse robots = new RobotsFetcher(fetcher).fetch("http://intranet.example:8080/robots.txt");
 
             assertThat(robots.failure()).isEqualTo(FailureKind.PRIVATE_ADDRESS);
             assertThat(robots.unavailable()).as(robots.toString()).isTrue();

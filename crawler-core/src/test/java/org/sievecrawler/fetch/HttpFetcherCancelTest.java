@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
+import org.sievecrawler.robots.RobotsFetcher;
+import org.sievecrawler.robots.RobotsResponse;
 
 /**
  * {@link HttpFetcher#cancelCalls()}: a request in flight, and one made after it, end as {@link FailureKind#CANCELLED}
@@ -95,7 +97,7 @@ class HttpFetcherCancelTest {
         fetcher.cancelCalls();
 
         FetchResult page = fetcher.fetch(url("/later"));
-        RobotsResponse robots = fetcher.fetchRobots(url("/robots.txt"));
+        RobotsResponse robots = new RobotsFetcher(fetcher).fetch(url("/robots.txt"));
 
         assertThat(page).isInstanceOfSatisfying(FetchResult.Failure.class,
                 failure -> assertThat(failure.kind()).isEqualTo(FailureKind.CANCELLED));

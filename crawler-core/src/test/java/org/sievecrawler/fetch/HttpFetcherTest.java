@@ -15,9 +15,7 @@ import com.github.tomakehurst.wiremock.http.Fault;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -408,7 +406,7 @@ class HttpFetcherTest {
 
         try (HttpFetcher headed = new HttpFetcher(withHeaders, LIMITS, SEED_HOSTS)) {
             headed.fetch(url("/"));
-            headed.fetchRobots(url("/robots.txt"));
+            headed.fetchAnyStatus(url("/robots.txt"), CAP); // each attempt of a robots.txt fetch
         }
         for (String path : List.of("/", "/robots.txt")) {
             server.verify(getRequestedFor(urlEqualTo(path)).withHeader("From", equalTo("crawler@example.org"))
@@ -442,160 +440,6 @@ class HttpFetcherTest {
     void parsesOnlyAcceptedMediaTypes(String contentType, boolean expected) {
         assertThat(HttpFetcher.isParseable(contentType, List.of("text/html", "application/xhtml+xml")))
                 .isEqualTo(expected);
-    }
-
-    @Test
-    void fetchesRobotsThroughFiveRedirects() {
-        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301).withHeader("Location", "/hop/1")));
-        for (int hop = 1; hop < 5; hop++) {
-            server.stubFor(get("/hop/" + hop).willReturn(aResponse().withStatus(302)
-                    .withHeader("Location", String.valueOf(hop + 1)))); // relative to /hop/
-        }
-        server.stubFor(get("/hop/5").willReturn(aResponse().withStatus(200).withBody("User-agent: *\nDisallow: /x\n")));
-
-        RobotsResponse robots = fetcher.fetchRobots(url("/robots.txt"));
-
-        assertThat(robots.status()).isEqualTo(200);
-        assertThat(robots.failed()).isFalse();
-        assertThat(robots.error()).isNull();
-        assertThat(robots.finalUrl()).isEqualTo(url("/hop/5"));
-        assertThat(new String(robots.body(), StandardCharsets.UTF_8)).isEqualTo("User-agent: *\nDisallow: /x\n");
-    }
-
-    @Test
-    void givesUpOnRobotsAfterTheFifthRedirect() {
-        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301).withHeader("Location", "/hop/1")));
-        for (int hop = 1; hop <= 5; hop++) {
-            server.stubFor(get("/hop/" + hop).willReturn(aResponse().withStatus(301)
-                    .withHeader("Location", "/hop/" + (hop + 1))));
-        }
-        server.stubFor(get("/hop/6").willReturn(aResponse().withStatus(200).withBody("User-agent: *\n")));
-
-        RobotsResponse robots = fetcher.fetchRobots(url("/robots.txt"));
-
-        assertThat(robots.status()).isZero();
-        assertThat(robots.failed()).isTrue();
-        assertThat(robots.unavailable()).as("RFC 9309 2.3.1.2: may be treated as unavailable").isTrue();
-        assertThat(robots.error()).isEqualTo("robots.txt " + url("/robots.txt") + " redirected more than 5 times"
-                + " (the last, from " + url("/hop/5") + ", to \"/hop/6\")");
-        assertThat(robots.body()).isEmpty();
-        server.verify(0, getRequestedFor(urlEqualTo("/hop/6")));
-    }
-
-    @Test
-    void treatsARobotsRedirectWithoutLocationAsUnavailable() {
-        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(302)));
-
-        RobotsResponse robots = fetcher.fetchRobots(url("/robots.txt"));
-
-        assertThat(robots.unavailable()).isTrue();
-        assertThat(robots.error()).isEqualTo("robots.txt redirect 302 from " + url("/robots.txt") + " has no Location");
-    }
-
-    /**
-     * The exploit of issue 12: a seed's robots.txt redirected to another port of the same private address, and
-     * the crawler fetched it, obeyed it and archived it. The hop obeys the rule of links: not a seed's host and
-     * port, so refused before any connection; robots.txt is then unavailable (RFC 9309 2.3.1.2).
-     */
-    @Test
-    void refusesARobotsRedirectToAnotherPortOfThePrivateSeed() throws IOException {
-        try (ServerSocketChannel otherPort = ServerSocketChannel.open()) {
-            otherPort.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
-            otherPort.configureBlocking(false);
-            int p2 = ((InetSocketAddress) otherPort.getLocalAddress()).getPort();
-            String seedOrigin = "127.0.0.1:" + server.port();
-            for (String target : List.of("http://127.0.0.1:" + p2 + "/robots.txt", "http://localhost:" + p2
-                    + "/robots.txt", "http://localhost:" + server.port() + "/robots.txt")) {
-                server.resetAll();
-                server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301).withHeader("Location",
-                        target)));
-                try (HttpFetcher seeded = new HttpFetcher(CONFIG, LIMITS, Set.of(seedOrigin), Clock.systemUTC(),
-                        true)) {
-                    RobotsResponse robots = seeded.fetchRobots(url("/robots.txt"));
-
-                    assertThat(robots.failure()).as(target).isEqualTo(FailureKind.PRIVATE_ADDRESS);
-                    assertThat(robots.unavailable()).as(target).isTrue();
-                    assertThat(robots.error()).as(target).startsWith("robots.txt redirect from " + url("/robots.txt")
-                            + " to " + target + " refused: host ");
-                    assertThat(robots.error()).as(target).contains("127.0.0.0/8 loopback");
-                    assertThat(robots.exchanges()).as("only the seed's 301 is archived").hasSize(1);
-                    assertThat(robots.exchanges().get(0).url()).isEqualTo(url("/robots.txt"));
-                }
-                assertThat(otherPort.accept()).as("a connection to the other port after %s", target).isNull();
-                server.verify(1, anyRequestedFor(anyUrl()));
-            }
-        }
-    }
-
-    /**
-     * Issue 24: a robots.txt redirect to {@code http://0x7f.1:PORT/}, a form of 127.0.0.1 that neither OkHttp nor the
-     * JDK reads as an address, so the name does not resolve. The redirect leads nowhere: robots.txt is unavailable,
-     * and the failure is not the seed host's, which answered.
-     */
-    @Test
-    void treatsARobotsRedirectToANameThatDoesNotResolveAsUnavailable() {
-        String target = "http://0x7f.1:" + server.port() + "/";
-        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301).withHeader("Location", target)));
-
-        RobotsResponse robots = fetcher.fetchRobots(url("/robots.txt"));
-
-        assertThat(robots.unavailable()).as(robots.toString()).isTrue();
-        assertThat(robots.hostUnreachable(url("/robots.txt"))).isFalse();
-        assertThat(robots.error()).startsWith("robots.txt redirect from " + url("/robots.txt") + " to " + target
-                + " leads nowhere: host \"0x7f.1\" did not resolve");
-    }
-
-    /**
-     * A robots.txt redirect to another host that refuses the connection: robots.txt could not be fetched (RFC 9309
-     * 2.3.1.4: disallowed until it can be), but the seed's host answered, so it is not the one unreachable.
-     */
-    @Test
-    void blamesAnUnreachableRobotsRedirectTargetNotTheHostThatRedirected() throws IOException {
-        int port = closedPort();
-        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301)
-                .withHeader("Location", "http://127.0.0.1:" + port + "/robots.txt")));
-
-        try (HttpFetcher open = new HttpFetcher(CONFIG.withAllowPrivateAddresses(true), LIMITS, SEED_HOSTS)) {
-            RobotsResponse robots = open.fetchRobots(url("/robots.txt"));
-
-            assertThat(robots.failure()).isEqualTo(FailureKind.REFUSED);
-            assertThat(robots.unavailable()).isFalse();
-            assertThat(robots.hostUnreachable(url("/robots.txt"))).as("the seed's host answered").isFalse();
-            assertThat(robots.hostUnreachable("http://127.0.0.1:" + port + "/robots.txt")).isTrue();
-        }
-    }
-
-    @Test
-    void capsTheRobotsBodyAt500KiB() {
-        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(200)
-                .withBody("# comment line\n".repeat(40_000)))); // 600,000 bytes
-
-        RobotsResponse robots = fetcher.fetchRobots(url("/robots.txt"));
-
-        assertThat(robots.status()).isEqualTo(200);
-        assertThat(robots.body()).hasSize(512_000);
-    }
-
-    @Test
-    void returnsTheRobotsStatusUninterpreted() {
-        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(404).withBody("no robots here")));
-
-        RobotsResponse robots = fetcher.fetchRobots(url("/robots.txt"));
-
-        assertThat(robots.status()).isEqualTo(404);
-        assertThat(robots.finalUrl()).isEqualTo(url("/robots.txt"));
-    }
-
-    @Test
-    void reportsARobotsNetworkErrorAsStatusZero() throws IOException {
-        int port = closedPort();
-
-        RobotsResponse robots = fetcher.fetchRobots("http://127.0.0.1:" + port + "/robots.txt");
-
-        assertThat(robots.status()).isZero();
-        assertThat(robots.error()).isEqualTo("connect to 127.0.0.1:" + port + " refused");
-        assertThat(robots.failure()).isEqualTo(FailureKind.REFUSED);
-        assertThat(robots.hostUnreachable("http://127.0.0.1:" + port + "/robots.txt")).isTrue();
     }
 
     @Test
@@ -662,14 +506,6 @@ class HttpFetcherTest {
             assertThat(quick.reconnects()).isZero();
             server.verify(1, getRequestedFor(urlEqualTo("/slow")));
         }
-    }
-
-    @Test
-    void reportsAnInvalidRobotsUrlAsStatusZeroNamingIt() {
-        RobotsResponse robots = fetcher.fetchRobots("robots.txt");
-
-        assertThat(robots.status()).isZero();
-        assertThat(robots.error()).contains("\"robots.txt\"");
     }
 
     // Capturing exchanges (for WARC output)
@@ -875,21 +711,4 @@ class HttpFetcherTest {
             assertThat(text(received(busy).head())).startsWith("HTTP/1.1 503 Service Unavailable\r\n");
             assertThat(text(received(busy).payload())).isEqualTo("try later");
         }
-    }
-
-    @Test
-    void capturesEveryExchangeOfARobotsRedirectChain() {
-        server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(302).withHeader("Location", "/real.txt")));
-        server.stubFor(get("/real.txt").willReturn(aResponse().withStatus(200).withBody("User-agent: *\n")));
-
-        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
-            RobotsResponse robots = capturing.fetchRobots(url("/robots.txt"));
-
-            assertThat(robots.exchanges()).extracting(HttpExchange::url)
-                    .containsExactly(url("/robots.txt"), url("/real.txt"));
-            assertThat(text(received(robots.exchanges().get(0)).head())).startsWith("HTTP/1.1 302 ");
-            assertThat(text(received(robots.exchanges().get(1)).payload())).isEqualTo("User-agent: *\n");
-        }
-        assertThat(fetcher.fetchRobots(url("/robots.txt")).exchanges()).isEmpty();
-    }
-}
+    }}

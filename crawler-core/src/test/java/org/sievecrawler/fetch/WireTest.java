@@ -31,6 +31,8 @@ import org.sievecrawler.fixtures.RawHeads;
 import org.sievecrawler.fixtures.TunnelProxy;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
+import org.sievecrawler.robots.RobotsFetcher;
+import org.sievecrawler.robots.RobotsResponse;
 import org.sievecrawler.trust.TrustStore;
 
 /**
@@ -112,7 +114,7 @@ class WireTest {
     void keepsWhatCameBackForARobotsTxtOkHttpRefused() {
         RawHeads.Row row = row("garbage-status");
         try (HttpFetcher fetcher = capturing()) {
-            RobotsResponse robots = fetcher.fetchRobots(server.url(row.path()));
+            RobotsResponse robots = new RobotsFetcher(fetcher).fetch(server.url(row.path()));
 
             assertThat(robots.failure()).isEqualTo(FailureKind.PROTOCOL);
             assertThat(robots.exchanges()).singleElement().satisfies(exchange -> assertThat(text(

@@ -13,7 +13,6 @@ class HostKeyTest {
         assertThat(HostKey.of("http://127.0.0.1:8080/")).isEqualTo("http://127.0.0.1:8080");
         assertThat(HostKey.of("http://example.org?q=1")).isEqualTo("http://example.org");
         assertThat(HostKey.of("http://[::1]:81/x")).isEqualTo("http://[::1]:81");
-        assertThat(HostKey.robotsUrl("http://[::1]:81")).isEqualTo("http://[::1]:81/robots.txt");
     }
 
     @Test

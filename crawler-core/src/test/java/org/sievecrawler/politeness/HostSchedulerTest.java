@@ -10,6 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sievecrawler.fixtures.FakeClock;
 import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.robots.RobotsPolicy;
+import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.PendingUrl;
 
 class HostSchedulerTest {

@@ -1,4 +1,4 @@
-package org.sievecrawler.politeness;
+package org.sievecrawler.robots;
 
 import crawlercommons.robots.BaseRobotRules;
 import crawlercommons.robots.SimpleRobotRulesParser;
@@ -21,7 +21,7 @@ import org.sievecrawler.profile.FetchConfig;
  * start of the body is skipped like a whole one, rather than spoiling the first line. How this differs from
  * Google's own parser is tested by {@code GoogleRobotsSuiteTest} and listed in the README.
  *
- * <p>Out of scope: fetching robots.txt (the fetch package) and when to retry (the {@link HostScheduler}).
+ * <p>Out of scope: fetching robots.txt ({@link RobotsFetcher}) and when to fetch it again ({@link HostRobots}).
  */
 public final class RobotsPolicy {
     private static final byte[] UTF8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};

@@ -1,4 +1,4 @@
-package org.sievecrawler.politeness;
+package org.sievecrawler.robots;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.sievecrawler.politeness;
+package org.sievecrawler.robots;
 
 import crawlercommons.robots.BaseRobotRules;
 import java.time.Duration;

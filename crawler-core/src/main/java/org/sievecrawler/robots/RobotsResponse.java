@@ -1,18 +1,20 @@
-package org.sievecrawler.fetch;
+package org.sievecrawler.robots;
 
 import java.util.List;
 import okhttp3.HttpUrl;
+import org.sievecrawler.fetch.FailureKind;
+import org.sievecrawler.fetch.HttpExchange;
 
 /**
- * What fetching a robots.txt file gave, uninterpreted: the final status and body after at most five redirects,
- * or status 0 and an error when no final response was reached; {@code unavailable} when that is because the
- * redirects led nowhere (RFC 9309 section 2.3.1.2: more than five, a redirect without a usable Location, or one
- * to a host name that does not resolve or to an address the crawl may not reach), or because the address guard
- * refused robots.txt's own host (its pages are refused the same way, one by one). Interpreting it (2xx rules, 4xx
- * or unavailable allow-all, 5xx or another 0 disallow) belongs to the politeness package. Immutable.
+ * What fetching a robots.txt file gave ({@link RobotsFetcher}), uninterpreted: the final status and body after at
+ * most five redirects, or status 0 and an error when no final response was reached; {@code unavailable} when that is
+ * because the redirects led nowhere (RFC 9309 section 2.3.1.2: more than five, a redirect without a usable Location,
+ * or one to a host name that does not resolve or to an address the crawl may not reach), or because the address guard
+ * refused robots.txt's own host (its pages are refused the same way, one by one). Interpreting it (2xx rules, 4xx or
+ * unavailable allow-all, 5xx or another 0 disallow) belongs to {@link RobotsPolicy}. Immutable.
  *
  * @param status the final HTTP status, or 0 on a network error, timeout or too many redirects
- * @param body the body, at most {@link HttpFetcher#MAX_ROBOTS_BYTES} bytes; empty when status is 0
+ * @param body the body, at most {@link RobotsFetcher#MAX_BYTES} bytes; empty when status is 0
  * @param finalUrl the URL of the final response (after redirects), or the last URL tried when status is 0
  * @param error what went wrong when status is 0, else null
  * @param failure what kind of failure it was when status is 0 (e.g. {@link FailureKind#REFUSED}, or
@@ -45,6 +47,14 @@ public record RobotsResponse(int status, byte[] body, String finalUrl, String er
     /** Whether no final response was reached (status 0). */
     public boolean failed() {
         return status == 0;
+    }
+
+    /**
+     * Whether this was a failed attempt, as the crawl counts errors: no final response, or any 5xx (a page's 5xx
+     * counts only when it is one of those retried).
+     */
+    public boolean failedAttempt() {
+        return failed() || status >= 500;
     }
 
     /**
