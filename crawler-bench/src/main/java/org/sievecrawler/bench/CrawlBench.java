@@ -15,10 +15,10 @@ import org.sievecrawler.profile.OutputConfig;
 import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.profile.ProgressConfig;
 import org.sievecrawler.profile.SieveConfig;
+import org.sievecrawler.profile.WarcCompression;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.sieve.OverflowPolicy;
 import org.sievecrawler.warc.WarcArchive;
-import org.sievecrawler.warc.WarcCompression;
 
 /**
  * Crawls a local site as fast as politeness allows a site of one's own (16 connections, no delay) and prints

@@ -36,8 +36,8 @@ import org.openjdk.jmh.infra.Blackhole;
 import org.sievecrawler.fetch.CapturedResponse;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.profile.OutputConfig;
+import org.sievecrawler.profile.WarcCompression;
 import org.sievecrawler.warc.WarcArchive;
-import org.sievecrawler.warc.WarcCompression;
 
 /**
  * The archive path of one page on real HTML, in one thread: {@code archive} is {@link WarcArchive#write} of a

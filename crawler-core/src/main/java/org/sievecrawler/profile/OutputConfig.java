@@ -2,7 +2,6 @@ package org.sievecrawler.profile;
 
 import java.nio.file.Path;
 import java.util.regex.Pattern;
-import org.sievecrawler.warc.WarcCompression;
 
 /**
  * Where the crawl writes.

@@ -28,7 +28,6 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.sievecrawler.sieve.OverflowPolicy;
 import org.sievecrawler.trust.TrustStore;
-import org.sievecrawler.warc.WarcCompression;
 
 /**
  * The table of profile keys: every key declared once, with its type, rule, default and meaning, in the order of

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.sievecrawler.sieve.OverflowPolicy;
-import org.sievecrawler.warc.WarcCompression;
 
 class ProfileLoaderTest {
     /** Test profiles are loaded by their path from the module folder, so messages show short relative paths. */

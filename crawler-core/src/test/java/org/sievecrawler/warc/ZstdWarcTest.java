@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.fixtures.FakeClock;
 import org.sievecrawler.profile.OutputConfig;
+import org.sievecrawler.profile.WarcCompression;
 
 /** {@code output.warc-compression: zstd}: .warc.zst files, one Zstandard frame per record, read back with jwarc. */
 class ZstdWarcTest {
