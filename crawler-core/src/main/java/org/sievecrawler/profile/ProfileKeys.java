@@ -448,6 +448,17 @@ public final class ProfileKeys {
         <T> void put(ProfileKey<T> key, T value) {
             values.put(key, value);
         }
+
+        /**
+         * Sets {@code key} to {@code value}, as {@code --set} and {@link CrawlProfile#with} do: the value kept to the
+         * key's rule ({@link ProfileKey#require}) before any record is built from it.
+         *
+         * @throws IllegalArgumentException naming the key, the rule and the value, e.g. {@code fetch.threads must be
+         *     in [1, 1024], was 0}
+         */
+        <T> void set(ProfileKey<T> key, T value) {
+            values.put(key, key.require(value));
+        }
     }
 
     /** A key a resume may change as its group may. */
