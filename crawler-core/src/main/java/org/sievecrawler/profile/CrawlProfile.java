@@ -36,44 +36,4 @@ public record CrawlProfile(String name, List<String> seeds, ScopeConfig scope, L
             throw new IllegalArgumentException(group + ": " + e.getMessage(), e);
         });
     }
-
-    public CrawlProfile withSeeds(List<String> value) {
-        return new CrawlProfile(name, value, scope, limits, fetch, politeness, parse, sieve, output, progress, checkpoint);
-    }
-
-    public CrawlProfile withScope(ScopeConfig value) {
-        return new CrawlProfile(name, seeds, value, limits, fetch, politeness, parse, sieve, output, progress, checkpoint);
-    }
-
-    public CrawlProfile withLimits(LimitsConfig value) {
-        return new CrawlProfile(name, seeds, scope, value, fetch, politeness, parse, sieve, output, progress, checkpoint);
-    }
-
-    public CrawlProfile withFetch(FetchConfig value) {
-        return new CrawlProfile(name, seeds, scope, limits, value, politeness, parse, sieve, output, progress, checkpoint);
-    }
-
-    public CrawlProfile withPoliteness(PolitenessConfig value) {
-        return new CrawlProfile(name, seeds, scope, limits, fetch, value, parse, sieve, output, progress, checkpoint);
-    }
-
-    public CrawlProfile withParse(ParseConfig value) {
-        return new CrawlProfile(name, seeds, scope, limits, fetch, politeness, value, sieve, output, progress, checkpoint);
-    }
-
-    public CrawlProfile withSieve(SieveConfig value) {
-        return new CrawlProfile(name, seeds, scope, limits, fetch, politeness, parse, value, output, progress, checkpoint);
-    }
-
-    public CrawlProfile withOutput(OutputConfig value) {
-        return new CrawlProfile(name, seeds, scope, limits, fetch, politeness, parse, sieve, value, progress, checkpoint);
-    }
-
-    public CrawlProfile withProgress(ProgressConfig value) {
-        return new CrawlProfile(name, seeds, scope, limits, fetch, politeness, parse, sieve, output, value, checkpoint);
-    }
-
-    public CrawlProfile withCheckpoint(CheckpointConfig value) {
-        return new CrawlProfile(name, seeds, scope, limits, fetch, politeness, parse, sieve, output, progress, value);
-    }
 }

@@ -30,24 +30,4 @@ public record OutputConfig(Path dir, boolean warc, String warcPrefix, long warcM
     public static OutputConfig defaults() {
         return CrawlProfile.defaults().output();
     }
-
-    public OutputConfig withDir(Path value) {
-        return new OutputConfig(value, warc, warcPrefix, warcMaxSize, warcMetadata, warcCompression);
-    }
-
-    public OutputConfig withWarc(boolean value) {
-        return new OutputConfig(dir, value, warcPrefix, warcMaxSize, warcMetadata, warcCompression);
-    }
-
-    public OutputConfig withWarcMaxSize(long bytes) {
-        return new OutputConfig(dir, warc, warcPrefix, bytes, warcMetadata, warcCompression);
-    }
-
-    public OutputConfig withWarcMetadata(boolean value) {
-        return new OutputConfig(dir, warc, warcPrefix, warcMaxSize, value, warcCompression);
-    }
-
-    public OutputConfig withWarcCompression(WarcCompression value) {
-        return new OutputConfig(dir, warc, warcPrefix, warcMaxSize, warcMetadata, value);
-    }
 }
