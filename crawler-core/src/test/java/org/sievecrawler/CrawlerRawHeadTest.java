@@ -1,8 +1,16 @@
 package org.sievecrawler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_READ_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,9 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.fixtures.RawHeadServer;
 import org.sievecrawler.fixtures.RawHeads;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.FetchConfig;
-import org.sievecrawler.profile.OutputConfig;
-import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.warc.ArchivedRecord;
 import org.sievecrawler.warc.JwarcValidator;
 
@@ -52,11 +57,11 @@ class CrawlerRawHeadTest {
         try (RawHeadServer server = RawHeadServer.start()) {
             origin = server.origin();
             rows = server.rows();
-            new Crawler(CrawlProfile.defaults().withSeeds(List.of(server.url("/")))
-                    .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ZERO).withMaxConnectionsPerHost(4))
-                    .withFetch(FetchConfig.defaults().withThreads(4)
-                            .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofSeconds(5)))
-                    .withOutput(OutputConfig.defaults().withDir(out).withWarc(true))).run();
+            new Crawler(CrawlProfile.defaults().with(SEEDS, List.of(server.url("/")))
+                    .with(POLITENESS_DELAY, Duration.ZERO).with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 4)
+                    .with(FETCH_THREADS, 4).with(FETCH_CONNECT_TIMEOUT, Duration.ofSeconds(2))
+                    .with(FETCH_READ_TIMEOUT, Duration.ofSeconds(2)).with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(5))
+                    .with(OUTPUT_DIR, out).with(OUTPUT_WARC, true)).run();
             Path warc;
             try (Stream<Path> files = Files.list(out)) {
                 warc = files.filter(file -> file.toString().endsWith(".warc.gz")).findFirst().orElseThrow();

@@ -2,6 +2,17 @@ package org.sievecrawler;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_READ_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_MAX_SITEMAPS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_MAX_SITEMAP_BYTES;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_SITEMAPS;
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
@@ -18,10 +29,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.fixtures.FixtureSite;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.FetchConfig;
-import org.sievecrawler.profile.OutputConfig;
-import org.sievecrawler.profile.PolitenessConfig;
-import org.sievecrawler.profile.ScopeConfig;
 
 /**
  * Sitemaps end to end: a site whose pages no page links to, found through robots.txt's {@code Sitemap:} line, a
@@ -39,13 +46,12 @@ class CrawlerSitemapTest {
         site.close();
     }
 
-    private CrawlProfile profile(ScopeConfig scope) {
-        return CrawlProfile.defaults().withSeeds(List.of(site.url("/")))
-                .withScope(scope)
-                .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ZERO).withMaxConnectionsPerHost(4))
-                .withFetch(FetchConfig.defaults().withThreads(4)
-                        .withTimeouts(Duration.ofMillis(500), Duration.ofMillis(800), Duration.ofSeconds(5)))
-                .withOutput(OutputConfig.defaults().withDir(out));
+    private CrawlProfile profile() {
+        return CrawlProfile.defaults().with(SEEDS, List.of(site.url("/")))
+                .with(POLITENESS_DELAY, Duration.ZERO).with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 4)
+                .with(FETCH_THREADS, 4).with(FETCH_CONNECT_TIMEOUT, Duration.ofMillis(500))
+                .with(FETCH_READ_TIMEOUT, Duration.ofMillis(800)).with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(5))
+                .with(OUTPUT_DIR, out);
     }
 
     private CrawlOutput crawl(CrawlProfile profile) throws CrawlException {
@@ -67,7 +73,7 @@ class CrawlerSitemapTest {
             site.page(page, FixtureSite.linkPage(page, "/"));
         }
 
-        CrawlOutput output = crawl(profile(ScopeConfig.defaults()));
+        CrawlOutput output = crawl(profile());
 
         for (String page : List.of("/", "/a", "/b", "/c", "/d")) {
             assertThat(output.record(site.url(page)).get("outcome").asText()).as(page).isEqualTo("fetched");
@@ -108,7 +114,7 @@ class CrawlerSitemapTest {
                         .withBody(site.url("/t1") + "\n" + site.url("/t2") + "\n"));
         site.page("/t1", FixtureSite.linkPage("t1")).page("/t2", FixtureSite.linkPage("t2"));
 
-        CrawlOutput output = crawl(profile(ScopeConfig.defaults().withSitemaps(true)));
+        CrawlOutput output = crawl(profile().with(SCOPE_SITEMAPS, true));
 
         JsonNode sitemap = output.record(site.url("/sitemap.xml"));
         assertThat(sitemap.get("outcome").asText()).isEqualTo("sitemap");
@@ -131,7 +137,7 @@ class CrawlerSitemapTest {
                 .respond("/index.xml", xml(index("/s1.xml", "/s2.xml", "/s3.xml")))
                 .respond("/s1.xml", xml(big)).respond("/s2.xml", xml(big)).respond("/s3.xml", xml(big));
 
-        CrawlOutput output = crawl(profile(ScopeConfig.defaults().withSitemapLimits(3, 600)));
+        CrawlOutput output = crawl(profile().with(SCOPE_MAX_SITEMAPS_PER_HOST, 3).with(SCOPE_MAX_SITEMAP_BYTES, 600L));
 
         assertThat(output.record(site.url("/index.xml")).get("outcome").asText()).isEqualTo("sitemap");
         List<JsonNode> children = List.of(output.record(site.url("/s1.xml")), output.record(site.url("/s2.xml")),

@@ -1,6 +1,18 @@
 package org.sievecrawler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_READ_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_DURATION;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGES;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_FALSE_POSITIVE_RATE;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,12 +29,7 @@ import org.sievecrawler.checkpoint.Checkpoint;
 import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.fixtures.FixtureSite;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.FetchConfig;
-import org.sievecrawler.profile.OutputConfig;
-import org.sievecrawler.profile.PolitenessConfig;
-import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.progress.CrawlSummary;
-import org.sievecrawler.sieve.OverflowPolicy;
 import org.sievecrawler.sieve.PendingUrl;
 
 /**
@@ -50,12 +57,12 @@ class CrawlerStopTest {
 
     /** Timeouts far longer than the test: only the stop ends a held body. */
     private CrawlProfile profile(String seed) {
-        return CrawlProfile.defaults().withSeeds(List.of(seed))
-                .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ZERO).withMaxConnectionsPerHost(4))
-                .withFetch(FetchConfig.defaults().withThreads(4)
-                        .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofSeconds(120)))
-                .withSieve(new SieveConfig(100_000, 0.001, OverflowPolicy.WARN))
-                .withOutput(OutputConfig.defaults().withDir(out));
+        return CrawlProfile.defaults().with(SEEDS, List.of(seed))
+                .with(POLITENESS_DELAY, Duration.ZERO).with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 4)
+                .with(FETCH_THREADS, 4).with(FETCH_CONNECT_TIMEOUT, Duration.ofSeconds(5))
+                .with(FETCH_READ_TIMEOUT, Duration.ofSeconds(60)).with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(120))
+                .with(SIEVE_EXPECTED_URLS, 100_000L).with(SIEVE_FALSE_POSITIVE_RATE, 0.001)
+                .with(OUTPUT_DIR, out);
     }
 
     private static CompletableFuture<CrawlSummary> runAsync(Crawler crawler) {
@@ -80,7 +87,7 @@ class CrawlerStopTest {
     private CrawlOutput resumeReleased() throws Exception {
         site.release();
         CrawlProfile saved = new CheckpointStore(out).readProfile();
-        CrawlSummary summary = Crawler.resuming(saved.withLimits(saved.limits().withMaxPages(0))).run();
+        CrawlSummary summary = Crawler.resuming(saved.with(LIMITS_MAX_PAGES, 0L)).run();
         assertThat(summary.endReason()).isEqualTo("finished");
         return CrawlOutput.read(out);
     }
@@ -133,7 +140,7 @@ class CrawlerStopTest {
         site.page("/", FixtureSite.linkPage("home", "/held"))
                 .heldPage("/held", FixtureSite.linkPage("held"));
         CrawlProfile profile = profile(site.url("/"));
-        profile = profile.withLimits(profile.limits().withMaxDuration(Duration.ofSeconds(4)));
+        profile = profile.with(LIMITS_MAX_DURATION, Duration.ofSeconds(4));
 
         CrawlSummary ended = new Crawler(profile, Crawler.Start.NEW, GRACE).run();
 
@@ -160,7 +167,7 @@ class CrawlerStopTest {
             site.page("/p" + i, FixtureSite.linkPage("p" + i));
         }
         CrawlProfile profile = profile(site.url("/"));
-        profile = profile.withLimits(profile.limits().withMaxPages(5));
+        profile = profile.with(LIMITS_MAX_PAGES, 5L);
 
         CrawlSummary ended = new Crawler(profile, Crawler.Start.NEW, GRACE).run();
 
@@ -187,11 +194,11 @@ class CrawlerStopTest {
     void aResumeRunsWithANewDelayAndThreadsThatItsCheckpointRecordsBeforeTheFirstRequest() throws Exception {
         site.page("/", FixtureSite.linkPage("home", "/held")).heldPage("/held", FixtureSite.linkPage("held"));
         CrawlProfile profile = profile(site.url("/"));
-        new Crawler(profile.withLimits(profile.limits().withMaxPages(1)), Crawler.Start.NEW, GRACE).run();
+        new Crawler(profile.with(LIMITS_MAX_PAGES, 1L), Crawler.Start.NEW, GRACE).run();
         CrawlProfile saved = new CheckpointStore(out).readProfile();
-        CrawlProfile changed = saved.withLimits(saved.limits().withMaxPages(0))
-                .withPoliteness(saved.politeness().withDelay(Duration.ofMillis(200)))
-                .withFetch(saved.fetch().withThreads(8));
+        CrawlProfile changed = saved.with(LIMITS_MAX_PAGES, 0L)
+                .with(POLITENESS_DELAY, Duration.ofMillis(200))
+                .with(FETCH_THREADS, 8);
 
         Crawler resumed = new Crawler(changed, Crawler.Start.RESUME, GRACE);
         CompletableFuture<CrawlSummary> running = runAsync(resumed);

@@ -3,6 +3,26 @@ package org.sievecrawler;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_MAX_REDIRECTS;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_READ_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_RETRIES;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_TRUST_STORE;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGES;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGE_BYTES;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_RESPECT_ROBOTS;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_ROBOTS_RETRY;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_MAX_DEPTH;
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_FALSE_POSITIVE_RATE;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_MAX_IN_MEMORY_URLS;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
@@ -30,14 +50,8 @@ import org.sievecrawler.fixtures.SocketSite;
 import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.fetch.TlsSite;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.FetchConfig;
-import org.sievecrawler.profile.LimitsConfig;
-import org.sievecrawler.profile.OutputConfig;
-import org.sievecrawler.profile.PolitenessConfig;
-import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.trust.TrustStore;
-import org.sievecrawler.sieve.OverflowPolicy;
 
 /** End-to-end crawls of WireMock fixture sites on 127.0.0.1, asserting on pages.jsonl and summary.json. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -52,13 +66,13 @@ class CrawlerTest {
     }
 
     private CrawlProfile profile(String... seeds) {
-        return CrawlProfile.defaults().withSeeds(List.of(seeds))
-                .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ZERO).withMaxConnectionsPerHost(4)
-                        .withRobotsRetry(Duration.ofMillis(100)))
-                .withFetch(FetchConfig.defaults().withThreads(4)
-                        .withTimeouts(Duration.ofMillis(500), Duration.ofMillis(800), Duration.ofSeconds(5)))
-                .withSieve(new SieveConfig(100_000, 0.001, OverflowPolicy.WARN))
-                .withOutput(OutputConfig.defaults().withDir(out));
+        return CrawlProfile.defaults().with(SEEDS, List.of(seeds))
+                .with(POLITENESS_DELAY, Duration.ZERO).with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 4)
+                .with(POLITENESS_ROBOTS_RETRY, Duration.ofMillis(100))
+                .with(FETCH_THREADS, 4).with(FETCH_CONNECT_TIMEOUT, Duration.ofMillis(500))
+                .with(FETCH_READ_TIMEOUT, Duration.ofMillis(800)).with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(5))
+                .with(SIEVE_EXPECTED_URLS, 100_000L).with(SIEVE_FALSE_POSITIVE_RATE, 0.001)
+                .with(OUTPUT_DIR, out);
     }
 
     private CrawlOutput crawl(CrawlProfile profile) throws CrawlException {
@@ -105,7 +119,7 @@ class CrawlerTest {
         site.page("/", FixtureSite.linkPage("home", links));
         CrawlProfile profile = profile(site.url("/"));
 
-        CrawlOutput output = crawl(profile.withSieve(profile.sieve().withMaxInMemoryUrls(5)));
+        CrawlOutput output = crawl(profile.with(SIEVE_MAX_IN_MEMORY_URLS, 5));
 
         assertThat(output.urls()).hasSize(61);
         for (String link : links) {
@@ -215,8 +229,7 @@ class CrawlerTest {
             site.respond("/robots.txt", aResponse().withStatus(301).withHeader("Location", other.url("/robots.txt")))
                     .page("/", FixtureSite.linkPage("home", "/a")).page("/a", FixtureSite.linkPage("a"));
 
-            CrawlOutput output = crawl(profile(site.url("/")).withOutput(OutputConfig.defaults().withDir(out)
-                    .withWarc(true)));
+            CrawlOutput output = crawl(profile(site.url("/")).with(OUTPUT_DIR, out).with(OUTPUT_WARC, true));
 
             assertThat(output.outcomes().values()).containsOnly("fetched");
             assertThat(output.urls()).containsExactlyInAnyOrder(site.url("/"), site.url("/a"));
@@ -259,9 +272,8 @@ class CrawlerTest {
                     .containsOnly(HostKey.of(tls.url("/")) + " unreachable (" + why + "); not tried");
 
             Path pem = tls.writeCaPem(out.resolve("ca.pem"));
-            FetchConfig trusting = profile.fetch().withTrustStore(TrustStore.read(pem));
-            CrawlOutput fetched = crawl(profile.withFetch(trusting)
-                    .withOutput(OutputConfig.defaults().withDir(out.resolve("trusted"))), out.resolve("trusted"));
+            CrawlOutput fetched = crawl(profile.with(FETCH_TRUST_STORE, TrustStore.read(pem))
+                    .with(OUTPUT_DIR, out.resolve("trusted")), out.resolve("trusted"));
 
             assertThat(fetched.outcomes()).containsOnlyKeys(tls.url("/"), tls.url("/other"));
             assertThat(fetched.outcomes().values()).containsOnly("fetched");
@@ -279,8 +291,7 @@ class CrawlerTest {
                 .redirect("/r1", 302, "/r2").redirect("/r2", 302, "/r3").redirect("/r3", 302, "/r4")
                 .page("/r4", FixtureSite.linkPage("r4"));
         CrawlProfile profile = profile(site.url("/"));
-        profile = profile.withFetch(new FetchConfig(4, profile.fetch().userAgent(), profile.fetch().connectTimeout(),
-                profile.fetch().readTimeout(), profile.fetch().callTimeout(), 2, 2, profile.fetch().accept(), false));
+        profile = profile.with(FETCH_MAX_REDIRECTS, 2).with(FETCH_RETRIES, 2);
 
         CrawlOutput output = crawl(profile);
 
@@ -324,7 +335,7 @@ class CrawlerTest {
     void givesUpAfterTheConfiguredRetriesWithTheStatusRecorded() throws Exception {
         site.page("/", FixtureSite.linkPage("home", "/down")).respond("/down", aResponse().withStatus(503));
         CrawlProfile profile = profile(site.url("/"));
-        profile = profile.withFetch(profile.fetch().withRetries(1));
+        profile = profile.with(FETCH_RETRIES, 1);
 
         CrawlOutput output = crawl(profile);
 
@@ -347,7 +358,7 @@ class CrawlerTest {
             }
             site.page("/", FixtureSite.linkPage("fast", fastPages));
             CrawlProfile profile = profile(slow.url("/"), site.url("/"));
-            profile = profile.withFetch(profile.fetch().withThreads(1));
+            profile = profile.with(FETCH_THREADS, 1);
 
             CrawlOutput output = crawl(profile);
 
@@ -397,7 +408,7 @@ class CrawlerTest {
                 .respond("/bomb", aResponse().withStatus(200).withHeader("Content-Type", "text/html")
                         .withHeader("Content-Encoding", "gzip").withBody(bomb));
         CrawlProfile profile = profile(site.url("/"));
-        profile = profile.withLimits(profile.limits().withMaxPageBytes(256 * 1024));
+        profile = profile.with(LIMITS_MAX_PAGE_BYTES, 256L * 1024);
 
         CrawlOutput output = crawl(profile);
 
@@ -497,7 +508,7 @@ class CrawlerTest {
         }
         site.page("/", FixtureSite.linkPage("home", links));
         CrawlProfile profile = profile(site.url("/"));
-        profile = profile.withLimits(profile.limits().withMaxPages(5));
+        profile = profile.with(LIMITS_MAX_PAGES, 5L);
 
         CrawlOutput output = crawl(profile);
 
@@ -516,7 +527,7 @@ class CrawlerTest {
         }
         site.page("/", FixtureSite.linkPage("home", links));
         CrawlProfile profile = profile(site.url("/"));
-        profile = profile.withFetch(profile.fetch().withThreads(1));
+        profile = profile.with(FETCH_THREADS, 1);
         Crawler crawler = new Crawler(profile);
 
         CompletableFuture<CrawlSummary> running = CompletableFuture.supplyAsync(() -> {
@@ -575,7 +586,7 @@ class CrawlerTest {
         site.page("/", FixtureSite.linkPage("home", "/a", "/b")).page("/a", FixtureSite.linkPage("a"))
                 .page("/b", FixtureSite.linkPage("b"));
         CrawlProfile profile = profile(site.url("/"));
-        crawl(profile.withLimits(profile.limits().withMaxPages(1)));
+        crawl(profile.with(LIMITS_MAX_PAGES, 1L));
 
         assertThatThrownBy(() -> new Crawler(profile).run())
                 .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
@@ -593,11 +604,11 @@ class CrawlerTest {
         }
         site.page("/", FixtureSite.linkPage("home", links));
         CrawlProfile profile = profile(site.url("/"));
-        crawl(profile.withLimits(profile.limits().withMaxPages(5)));
+        crawl(profile.with(LIMITS_MAX_PAGES, 5L));
         assertThat(new CheckpointStore(out).read().state()).isEqualTo(Checkpoint.State.STOPPED);
         CrawlProfile saved = new CheckpointStore(out).readProfile();
 
-        CrawlSummary summary = Crawler.resuming(saved.withLimits(saved.limits().withMaxPages(0))).run();
+        CrawlSummary summary = Crawler.resuming(saved.with(LIMITS_MAX_PAGES, 0L)).run();
 
         assertThat(summary.endReason()).isEqualTo("finished");
         assertThat(summary.fetched()).isEqualTo(21);
@@ -612,7 +623,7 @@ class CrawlerTest {
         site.page("/", FixtureSite.linkPage("home", "/a", "/b")).page("/a", FixtureSite.linkPage("a"))
                 .page("/b", FixtureSite.linkPage("b"));
         CrawlProfile profile = profile(site.url("/"));
-        crawl(profile.withLimits(profile.limits().withMaxPages(2)));
+        crawl(profile.with(LIMITS_MAX_PAGES, 2L));
 
         assertThatThrownBy(() -> Crawler.resuming(new CheckpointStore(out).readProfile()).run())
                 .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
@@ -624,11 +635,11 @@ class CrawlerTest {
     void refusesAResumeThatChangesTheScopeNamingTheKeyBeforeAnyRequest() throws Exception {
         site.page("/", FixtureSite.linkPage("home", "/a")).page("/a", FixtureSite.linkPage("a"));
         CrawlProfile profile = profile(site.url("/"));
-        crawl(profile.withLimits(profile.limits().withMaxPages(1)));
+        crawl(profile.with(LIMITS_MAX_PAGES, 1L));
         int requests = site.requestLog().size();
         CrawlProfile saved = new CheckpointStore(out).readProfile();
-        CrawlProfile deeper = saved.withLimits(saved.limits().withMaxPages(0))
-                .withScope(saved.scope().withMaxDepth(3));
+        CrawlProfile deeper = saved.with(LIMITS_MAX_PAGES, 0L)
+                .with(SCOPE_MAX_DEPTH, 3);
 
         assertThatThrownBy(() -> Crawler.resuming(deeper).run())
                 .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
@@ -640,7 +651,7 @@ class CrawlerTest {
     @Test
     void refusesASieveTooLargeForTheHeapBeforeAllocatingIt() {
         CrawlProfile profile = profile(site.url("/"))
-                .withSieve(new SieveConfig(100_000_000_000L, 0.01, OverflowPolicy.WARN));
+                .with(SIEVE_FALSE_POSITIVE_RATE, 0.01).with(SIEVE_EXPECTED_URLS, 100_000_000_000L);
 
         assertThatThrownBy(() -> new Crawler(profile).run())
                 .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
@@ -652,7 +663,7 @@ class CrawlerTest {
     void refusesAnOutputFolderThatCannotBeCreatedNamingThePartInTheWay() throws IOException {
         Path file = Files.writeString(out.resolve("a-file"), "not a folder");
         CrawlProfile profile = profile(site.url("/"))
-                .withOutput(OutputConfig.defaults().withDir(file.resolve("sub")));
+                .with(OUTPUT_DIR, file.resolve("sub"));
 
         assertThatThrownBy(() -> new Crawler(profile).run())
                 .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
@@ -682,7 +693,7 @@ class CrawlerTest {
     }
 
     private CrawlOutput crawlInto(Path dir, CrawlProfile profile) throws CrawlException {
-        new Crawler(profile.withOutput(OutputConfig.defaults().withDir(dir))).run();
+        new Crawler(profile.with(OUTPUT_DIR, dir)).run();
         return CrawlOutput.read(dir);
     }
 
@@ -715,8 +726,8 @@ class CrawlerTest {
         Map<String, String> pages = FixtureSite.linkedPages(3);
         try (SocketSite keepAlive = SocketSite.keepAlive(pages, Duration.ofSeconds(1))) {
             CrawlProfile profile = profile(keepAlive.url("/"));
-            profile = profile.withPoliteness(profile.politeness().withDelay(Duration.ofMillis(1_300))
-                    .withMaxConnectionsPerHost(1));
+            profile = profile.with(POLITENESS_DELAY, Duration.ofMillis(1_300))
+                    .with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 1);
 
             CrawlOutput output = crawl(profile);
 
@@ -734,7 +745,7 @@ class CrawlerTest {
     void recordsASeedOnAClosedPortAsUnreachableAfterTheCrawlsRetriesNotTheRobotsRetry() throws Exception {
         String seed = "http://127.0.0.1:" + closedPort() + "/";
         CrawlProfile profile = profile(seed);
-        profile = profile.withPoliteness(profile.politeness().withRobotsRetry(Duration.ofMinutes(10)));
+        profile = profile.with(POLITENESS_ROBOTS_RETRY, Duration.ofMinutes(10));
 
         CrawlOutput output = crawl(profile);
 
@@ -756,7 +767,7 @@ class CrawlerTest {
     void recordsTheOtherUrlsOfAnUnreachableHostWithoutTryingEachAgain() throws Exception {
         String origin = "http://127.0.0.1:" + closedPort();
         CrawlProfile profile = profile(origin + "/a", origin + "/b", origin + "/c");
-        profile = profile.withPoliteness(profile.politeness().withRespectRobots(false).withMaxConnectionsPerHost(1));
+        profile = profile.with(POLITENESS_RESPECT_ROBOTS, false).with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 1);
 
         CrawlOutput output = crawl(profile);
 

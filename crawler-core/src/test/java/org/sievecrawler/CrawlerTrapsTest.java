@@ -1,6 +1,14 @@
 package org.sievecrawler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_READ_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
@@ -20,9 +28,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.FetchConfig;
-import org.sievecrawler.profile.OutputConfig;
-import org.sievecrawler.profile.PolitenessConfig;
 
 /**
  * Crawler traps end-to-end, with the default profile's trap limits (scope.max-path-segments 32,
@@ -82,11 +87,11 @@ class CrawlerTrapsTest {
 
     private CrawlOutput crawl(String seed) throws CrawlException {
         CrawlProfile defaults = CrawlProfile.defaults();
-        CrawlProfile profile = defaults.withSeeds(List.of(seed))
-                .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ZERO).withMaxConnectionsPerHost(4))
-                .withFetch(FetchConfig.defaults().withThreads(4)
-                        .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(20)))
-                .withOutput(OutputConfig.defaults().withDir(out));
+        CrawlProfile profile = defaults.with(SEEDS, List.of(seed))
+                .with(POLITENESS_DELAY, Duration.ZERO).with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 4)
+                .with(FETCH_THREADS, 4).with(FETCH_CONNECT_TIMEOUT, Duration.ofSeconds(5))
+                .with(FETCH_READ_TIMEOUT, Duration.ofSeconds(10)).with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(20))
+                .with(OUTPUT_DIR, out);
         assertThat(profile.scope()).isEqualTo(defaults.scope());
         assertThat(profile.limits()).isEqualTo(defaults.limits());
         new Crawler(profile).run();

@@ -2,6 +2,19 @@ package org.sievecrawler;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_READ_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC_MAX_SIZE;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC_METADATA;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_FALSE_POSITIVE_RATE;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayInputStream;
@@ -25,10 +38,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.fixtures.FixtureSite;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
-import org.sievecrawler.profile.OutputConfig;
-import org.sievecrawler.profile.PolitenessConfig;
-import org.sievecrawler.profile.SieveConfig;
-import org.sievecrawler.sieve.OverflowPolicy;
 import org.sievecrawler.warc.ArchivedRecord;
 import org.sievecrawler.warc.WarcListing;
 
@@ -50,12 +59,12 @@ class CrawlerWarcTest {
     }
 
     private CrawlProfile profile(String... seeds) {
-        return CrawlProfile.defaults().withSeeds(List.of(seeds))
-                .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ZERO).withMaxConnectionsPerHost(4))
-                .withFetch(FetchConfig.defaults().withThreads(4)
-                        .withTimeouts(Duration.ofMillis(500), Duration.ofMillis(800), Duration.ofSeconds(5)))
-                .withSieve(new SieveConfig(100_000, 0.001, OverflowPolicy.WARN))
-                .withOutput(OutputConfig.defaults().withDir(out).withWarc(true));
+        return CrawlProfile.defaults().with(SEEDS, List.of(seeds))
+                .with(POLITENESS_DELAY, Duration.ZERO).with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 4)
+                .with(FETCH_THREADS, 4).with(FETCH_CONNECT_TIMEOUT, Duration.ofMillis(500))
+                .with(FETCH_READ_TIMEOUT, Duration.ofMillis(800)).with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(5))
+                .with(SIEVE_EXPECTED_URLS, 100_000L).with(SIEVE_FALSE_POSITIVE_RATE, 0.001)
+                .with(OUTPUT_DIR, out).with(OUTPUT_WARC, true);
     }
 
     /** A site with a page of each kind the archive must hold. */
@@ -157,7 +166,7 @@ class CrawlerWarcTest {
                         + "</a></body></html>")
                 .page("/docs/a.html", "<title>a</title>").page("/frame", "<title>frame</title>");
         CrawlProfile profile = profile(site.url("/"));
-        profile = profile.withOutput(profile.output().withWarcMetadata(true));
+        profile = profile.with(OUTPUT_WARC_METADATA, true);
 
         new Crawler(profile).run();
 
@@ -183,7 +192,7 @@ class CrawlerWarcTest {
         }
         site.page("/", FixtureSite.linkPage("home", pages));
         CrawlProfile profile = profile(site.url("/"));
-        profile = profile.withOutput(profile.output().withWarcMaxSize(8 * 1024));
+        profile = profile.with(OUTPUT_WARC_MAX_SIZE, 8L * 1024);
 
         new Crawler(profile).run();
 
@@ -206,7 +215,7 @@ class CrawlerWarcTest {
     void writesNoWarcAndNoOffsetsWhenTheOutputIsOff() throws Exception {
         site.page("/", FixtureSite.linkPage("home", "/a")).page("/a", FixtureSite.linkPage("a"));
         CrawlProfile profile = profile(site.url("/"));
-        profile = profile.withOutput(profile.output().withWarc(false));
+        profile = profile.with(OUTPUT_WARC, false);
 
         new Crawler(profile).run();
 

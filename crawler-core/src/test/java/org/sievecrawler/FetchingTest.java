@@ -2,6 +2,8 @@ package org.sievecrawler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.OutputConfig;
 
 /**
  * How {@link Fetching} holds its output folder. The pipeline it runs is tested through the crawls that use it:
@@ -23,8 +24,8 @@ class FetchingTest {
     Path out;
 
     private CrawlProfile profile() {
-        return CrawlProfile.defaults().withSeeds(List.of("http://127.0.0.1:9/"))
-                .withOutput(OutputConfig.defaults().withDir(out));
+        return CrawlProfile.defaults().with(SEEDS, List.of("http://127.0.0.1:9/"))
+                .with(OUTPUT_DIR, out);
     }
 
     @Test

@@ -1,6 +1,20 @@
 package org.sievecrawler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_ALLOW_PRIVATE_ADDRESSES;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_READ_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_RETRIES;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_DURATION;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGE_BYTES;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_ROBOTS_RETRY;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_MAX_DEPTH;
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
@@ -12,11 +26,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.fixtures.HostileServer;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.FetchConfig;
-import org.sievecrawler.profile.LimitsConfig;
-import org.sievecrawler.profile.OutputConfig;
-import org.sievecrawler.profile.PolitenessConfig;
-import org.sievecrawler.profile.ScopeConfig;
 
 /**
  * One crawl of {@link HostileServer}'s misbehaving paths with short timeouts and a 1 MB page cap: every path ends
@@ -34,14 +43,15 @@ class HostileWebTest {
         System.gc();
         long heapBefore = runtime.totalMemory() - runtime.freeMemory();
         try (HostileServer server = HostileServer.start()) {
-            CrawlProfile profile = CrawlProfile.defaults().withSeeds(List.of(server.url("/")))
-                    .withScope(ScopeConfig.defaults().withMaxDepth(1)) // the pages' own links are counted, not fetched
-                    .withLimits(LimitsConfig.defaults().withMaxPageBytes(MAX_PAGE_BYTES)
-                            .withMaxDuration(Duration.ofSeconds(45))) // a safety net: endReason must be finished
-                    .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ZERO).withMaxConnectionsPerHost(8))
-                    .withFetch(FetchConfig.defaults().withThreads(8).withRetries(1).withAllowPrivateAddresses(true)
-                            .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofSeconds(3)))
-                    .withOutput(OutputConfig.defaults().withDir(out));
+            CrawlProfile profile = CrawlProfile.defaults().with(SEEDS, List.of(server.url("/")))
+                    .with(SCOPE_MAX_DEPTH, 1) // the pages' own links are counted, not fetched
+                    .with(LIMITS_MAX_PAGE_BYTES, MAX_PAGE_BYTES)
+                    .with(LIMITS_MAX_DURATION, Duration.ofSeconds(45)) // a safety net: endReason must be finished
+                    .with(POLITENESS_DELAY, Duration.ZERO).with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 8)
+                    .with(FETCH_THREADS, 8).with(FETCH_RETRIES, 1).with(FETCH_ALLOW_PRIVATE_ADDRESSES, true)
+                    .with(FETCH_CONNECT_TIMEOUT, Duration.ofSeconds(2)).with(FETCH_READ_TIMEOUT, Duration.ofSeconds(2))
+                    .with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(3))
+                    .with(OUTPUT_DIR, out);
             new Crawler(profile).run();
             CrawlOutput output = CrawlOutput.read(out);
 
@@ -111,15 +121,15 @@ class HostileWebTest {
                 HostileServer error = HostileServer.start(HostileServer.Robots.ERROR);
                 HostileServer redirects = HostileServer.start(HostileServer.Robots.REDIRECTS)) {
             CrawlProfile profile = CrawlProfile.defaults()
-                    .withSeeds(List.of(huge.url("/early"), huge.url("/late"), silent.url("/page"), error.url("/page"),
+                    .with(SEEDS, List.of(huge.url("/early"), huge.url("/late"), silent.url("/page"), error.url("/page"),
                             redirects.url("/page")))
-                    .withScope(ScopeConfig.defaults().withMaxDepth(0))
-                    .withLimits(LimitsConfig.defaults().withMaxDuration(Duration.ofSeconds(45)))
-                    .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ZERO)
-                            .withRobotsRetry(Duration.ofMillis(100)))
-                    .withFetch(FetchConfig.defaults().withThreads(8).withRetries(1).withAllowPrivateAddresses(true)
-                            .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(2)))
-                    .withOutput(OutputConfig.defaults().withDir(out));
+                    .with(SCOPE_MAX_DEPTH, 0)
+                    .with(LIMITS_MAX_DURATION, Duration.ofSeconds(45))
+                    .with(POLITENESS_DELAY, Duration.ZERO).with(POLITENESS_ROBOTS_RETRY, Duration.ofMillis(100))
+                    .with(FETCH_THREADS, 8).with(FETCH_RETRIES, 1).with(FETCH_ALLOW_PRIVATE_ADDRESSES, true)
+                    .with(FETCH_CONNECT_TIMEOUT, Duration.ofSeconds(2)).with(FETCH_READ_TIMEOUT, Duration.ofSeconds(1))
+                    .with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(2))
+                    .with(OUTPUT_DIR, out);
             new Crawler(profile).run();
             CrawlOutput output = CrawlOutput.read(out);
 

@@ -1,6 +1,7 @@
 package org.sievecrawler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGES_PER_HOST;
 
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class PageChecksTest {
 
     @Test
     void spendsTheHostBudgetOnlyOnPagesItLetsThroughAndNotOnRetries() {
-        PageChecks checks = new PageChecks(profile.withLimits(profile.limits().withMaxPagesPerHost(1)));
+        PageChecks checks = new PageChecks(profile.with(LIMITS_MAX_PAGES_PER_HOST, 1L));
 
         assertThat(checks.refusal(page("/refused"), Optional.empty(), REFUSE)).isPresent(); // takes none of the budget
         assertThat(checks.refusal(page("/a"), Optional.empty(), ALLOW)).isEmpty();

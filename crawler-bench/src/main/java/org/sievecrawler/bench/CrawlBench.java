@@ -1,5 +1,17 @@
 package org.sievecrawler.bench;
 
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGES_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC_COMPRESSION;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.PROGRESS_INTERVAL;
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_FALSE_POSITIVE_RATE;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,13 +24,9 @@ import org.sievecrawler.CrawlException;
 import org.sievecrawler.Crawler;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.OutputConfig;
-import org.sievecrawler.profile.PolitenessConfig;
-import org.sievecrawler.profile.ProgressConfig;
-import org.sievecrawler.profile.SieveConfig;
+import org.sievecrawler.profile.WarcCompression;
 import org.sievecrawler.progress.CrawlSummary;
-import org.sievecrawler.sieve.OverflowPolicy;
 import org.sievecrawler.warc.WarcArchive;
-import org.sievecrawler.warc.WarcCompression;
 
 /**
  * Crawls a local site as fast as politeness allows a site of one's own (16 connections, no delay) and prints
@@ -106,15 +114,14 @@ public final class CrawlBench {
     private static double[] crawl(String label, String seed, Path out, int threads, int connections,
             Optional<WarcCompression> warc) throws CrawlException, IOException {
         CrawlProfile defaults = CrawlProfile.defaults();
-        CrawlProfile profile = defaults.withSeeds(List.of(seed))
-                .withFetch(defaults.fetch().withThreads(threads))
-                .withLimits(defaults.limits().withMaxPagesPerHost(0)) // the site is one host of 10,101 pages
-                .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ZERO)
-                        .withMaxConnectionsPerHost(connections))
-                .withSieve(new SieveConfig(1_000_000, 0.001, OverflowPolicy.WARN))
-                .withProgress(new ProgressConfig(Duration.ofSeconds(1)))
-                .withOutput(OutputConfig.defaults().withDir(out).withWarc(warc.isPresent())
-                        .withWarcCompression(warc.orElse(WarcCompression.GZIP)));
+        CrawlProfile profile = defaults.with(SEEDS, List.of(seed))
+                .with(FETCH_THREADS, threads)
+                .with(LIMITS_MAX_PAGES_PER_HOST, 0L) // the site is one host of 10,101 pages
+                .with(POLITENESS_DELAY, Duration.ZERO).with(POLITENESS_MAX_CONNECTIONS_PER_HOST, connections)
+                .with(SIEVE_EXPECTED_URLS, 1_000_000L).with(SIEVE_FALSE_POSITIVE_RATE, 0.001)
+                .with(PROGRESS_INTERVAL, Duration.ofSeconds(1))
+                .with(OUTPUT_DIR, out).with(OUTPUT_WARC, warc.isPresent())
+                .with(OUTPUT_WARC_COMPRESSION, warc.orElse(WarcCompression.GZIP));
         Crawler crawler = new Crawler(profile);
         List<long[]> samples = new java.util.concurrent.CopyOnWriteArrayList<>();
         java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors

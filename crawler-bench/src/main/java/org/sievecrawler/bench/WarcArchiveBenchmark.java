@@ -1,5 +1,9 @@
 package org.sievecrawler.bench;
 
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC_COMPRESSION;
+
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import java.io.IOException;
@@ -35,9 +39,10 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 import org.sievecrawler.fetch.CapturedResponse;
 import org.sievecrawler.fetch.HttpExchange;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.OutputConfig;
+import org.sievecrawler.profile.WarcCompression;
 import org.sievecrawler.warc.WarcArchive;
-import org.sievecrawler.warc.WarcCompression;
 
 /**
  * The archive path of one page on real HTML, in one thread: {@code archive} is {@link WarcArchive#write} of a
@@ -147,8 +152,9 @@ public class WarcArchiveBenchmark {
         @Setup(Level.Iteration)
         public void open() throws IOException {
             folder = Files.createTempDirectory(Paths.get(out), "warc-bench");
-            archive = WarcArchive.open(OutputConfig.defaults().withDir(folder).withWarc(true)
-                    .withWarcCompression(compression), Map.of("software", "WarcArchiveBenchmark"), Clock.systemUTC());
+            OutputConfig output = CrawlProfile.defaults().with(OUTPUT_DIR, folder).with(OUTPUT_WARC, true)
+                    .with(OUTPUT_WARC_COMPRESSION, compression).output();
+            archive = WarcArchive.open(output, Map.of("software", "WarcArchiveBenchmark"), Clock.systemUTC());
         }
 
         @TearDown(Level.Iteration)

@@ -1,5 +1,7 @@
 package org.sievecrawler.cli;
 
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
+
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -149,7 +151,7 @@ final class CrawlCommand implements Callable<Integer> {
             return CrawlerCommand.USAGE;
         }
         try {
-            profile = overrides(profile.withSeeds(seeds.seeds()));
+            profile = overrides(profile.with(SEEDS, seeds.seeds()));
         } catch (IllegalArgumentException e) {
             err.println("crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;

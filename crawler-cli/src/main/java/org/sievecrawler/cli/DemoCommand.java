@@ -1,5 +1,8 @@
 package org.sievecrawler.cli;
 
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -74,6 +77,6 @@ final class DemoCommand implements Callable<Integer> {
     /** The demo profile (config/demo.yaml, built into the jar) with the sample site's seed and a fresh folder. */
     static CrawlProfile profile(String seed, Path dir) {
         CrawlProfile demo = ProfileLoader.loadBuiltIn("demo");
-        return demo.withSeeds(List.of(seed)).withOutput(demo.output().withDir(dir));
+        return demo.with(SEEDS, List.of(seed)).with(OUTPUT_DIR, dir);
     }
 }

@@ -13,7 +13,7 @@ import org.sievecrawler.escape.ControlCharacters;
 import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.InputFile;
 import org.sievecrawler.input.InputFileException;
-import org.sievecrawler.warc.WarcCompression;
+import org.sievecrawler.profile.WarcCompression;
 import org.sievecrawler.warc.WarcListing;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

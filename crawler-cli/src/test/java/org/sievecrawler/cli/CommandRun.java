@@ -1,5 +1,10 @@
 package org.sievecrawler.cli;
 
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.PROGRESS_INTERVAL;
+
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -8,7 +13,6 @@ import java.util.Map;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileException;
 import org.sievecrawler.profile.ProfileProblem;
-import org.sievecrawler.profile.ProgressConfig;
 import picocli.CommandLine;
 
 /** One in-process run of the command line with its output captured; and the test seams it plugs in. */
@@ -57,9 +61,9 @@ record CommandRun(int exit, String out, String err) {
     /** The defaults made fit for a local test site: no delay, two threads, a progress line every 100 ms. */
     static CrawlProfile localProfile(Path out) {
         CrawlProfile defaults = CrawlProfile.defaults();
-        return defaults.withPoliteness(defaults.politeness().withDelay(Duration.ZERO))
-                .withFetch(defaults.fetch().withThreads(2))
-                .withOutput(defaults.output().withDir(out))
-                .withProgress(new ProgressConfig(Duration.ofMillis(100)));
+        return defaults.with(POLITENESS_DELAY, Duration.ZERO)
+                .with(FETCH_THREADS, 2)
+                .with(OUTPUT_DIR, out)
+                .with(PROGRESS_INTERVAL, Duration.ofMillis(100));
     }
 }

@@ -3,6 +3,10 @@ package org.sievecrawler.cli;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.sievecrawler.fixtures.FixtureSite.linkPage;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_USER_AGENT;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -62,7 +66,7 @@ class CrawlCommandTest {
     @Test
     void theArgumentsAndTheSeedFileReplaceTheSeedsOfTheProfile() throws IOException {
         Path out = dir.resolve("out");
-        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+        CrawlProfile profile = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/a")));
         Path seeds = Files.writeString(dir.resolve("seeds.txt"), "# more seeds\n" + site.url("/c") + "\n");
 
         CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
@@ -78,7 +82,7 @@ class CrawlCommandTest {
     @Test
     void crawlsTheSeedsOfTheProfileWhenTheCommandLineGivesNone() throws IOException {
         Path out = dir.resolve("out");
-        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a"), site.url("/b")));
+        CrawlProfile profile = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/a"), site.url("/b")));
 
         CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
                 "crawl", "--profile", "site.yaml");
@@ -108,8 +112,8 @@ class CrawlCommandTest {
         site.page("/", linkPage("Home", "/a", "/b", "/c", "/d"));
         Path profileOut = dir.resolve("profile-out");
         Path flagOut = dir.resolve("flag-out");
-        CrawlProfile profile = CommandRun.localProfile(profileOut).withSeeds(List.of(site.url("/")));
-        profile = profile.withFetch(profile.fetch().withUserAgent("ProfileBot/1.0"));
+        CrawlProfile profile = CommandRun.localProfile(profileOut).with(SEEDS, List.of(site.url("/")));
+        profile = profile.with(FETCH_USER_AGENT, "ProfileBot/1.0");
 
         CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
                 "crawl", "--profile", "site.yaml", "--out", flagOut.toString(), "--threads", "1",
@@ -127,7 +131,7 @@ class CrawlCommandTest {
     void maxDepthZeroCrawlsOnlyTheSeeds() throws IOException {
         site.page("/", linkPage("Home", "/a", "/b"));
         Path out = dir.resolve("out");
-        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/")));
+        CrawlProfile profile = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/")));
 
         CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
                 "crawl", "--profile", "site.yaml", "--max-depth", "0");
@@ -153,7 +157,7 @@ class CrawlCommandTest {
     void logsProgressLinesOfKeyValuePairsToCrawlLog() throws IOException {
         site.page("/", linkPage("Home", "/a", "/b", "/c", "/d"));
         Path out = dir.resolve("out");
-        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/")));
+        CrawlProfile profile = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/")));
 
         CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
                 "crawl", "--profile", "site.yaml");
@@ -173,7 +177,7 @@ class CrawlCommandTest {
     @Test
     void quietDropsInfoLinesButKeepsProgressAndSummary() throws IOException {
         Path out = dir.resolve("out");
-        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+        CrawlProfile profile = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/a")));
 
         CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
                 "crawl", "--profile", "site.yaml", "-q");
@@ -187,7 +191,7 @@ class CrawlCommandTest {
     @Test
     void veryQuietLogsErrorsOnly() throws IOException {
         Path out = dir.resolve("out");
-        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+        CrawlProfile profile = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/a")));
 
         CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
                 "crawl", "--profile", "site.yaml", "-qq");
@@ -200,7 +204,7 @@ class CrawlCommandTest {
     @Test
     void writesOneJsonObjectPerLogLineWithLogFormatJson() throws IOException {
         Path out = dir.resolve("out");
-        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+        CrawlProfile profile = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/a")));
 
         CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
                 "crawl", "--profile", "site.yaml", "--log-format", "json");
@@ -403,7 +407,7 @@ class CrawlCommandTest {
     @Test
     void aSecondCrawlIntoTheFolderOfAFinishedOneIsRefusedAndLeavesItsFilesAndLogAlone() throws IOException {
         Path out = dir.resolve("out");
-        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+        CrawlProfile profile = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/a")));
         CrawlerCommand root = CommandRun.withProfiles(Map.of("site.yaml", profile));
         assertThat(CommandRun.execute(root, "crawl", "--profile", "site.yaml").exit()).isZero();
         String pages = Files.readString(out.resolve("pages.jsonl"));
@@ -421,7 +425,7 @@ class CrawlCommandTest {
     @Test
     void overwriteStartsAfreshWithNewPagesSummaryAndLog() throws IOException {
         Path out = dir.resolve("out");
-        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+        CrawlProfile profile = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/a")));
         CrawlerCommand root = CommandRun.withProfiles(Map.of("site.yaml", profile));
         assertThat(CommandRun.execute(root, "crawl", "--profile", "site.yaml").exit()).isZero();
 
@@ -444,7 +448,7 @@ class CrawlCommandTest {
     void resumeWithAHigherMaxPagesExtendsACrawlThatStoppedAtItsLimit() throws IOException {
         site.page("/", linkPage("Home", "/a", "/b", "/c", "/d"));
         Path out = dir.resolve("out");
-        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/")));
+        CrawlProfile profile = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/")));
         CrawlerCommand root = CommandRun.withProfiles(Map.of("site.yaml", profile));
         CommandRun first = CommandRun.execute(root, "crawl", "--profile", "site.yaml", "--max-pages", "2");
         assertThat(first.out()).contains("crawl max-pages: decided=2", "stopped at limits.max-pages 2 with 3 URLs"
@@ -488,8 +492,8 @@ class CrawlCommandTest {
     void resumeGoesOnWithANewDelayAndThreadsThatTheCheckpointRecords() throws Exception {
         site.page("/", linkPage("Home", "/a", "/b", "/c", "/d"));
         Path out = dir.resolve("out");
-        CrawlProfile local = CommandRun.localProfile(out).withSeeds(List.of(site.url("/")));
-        CrawlProfile profile = local.withPoliteness(local.politeness().withDelay(Duration.ofSeconds(1)));
+        CrawlProfile local = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/")));
+        CrawlProfile profile = local.with(POLITENESS_DELAY, Duration.ofSeconds(1));
         CrawlerCommand root = CommandRun.withProfiles(Map.of("site.yaml", profile));
         assertThat(CommandRun.execute(root, "crawl", "--profile", "site.yaml", "--max-pages", "1").exit()).isZero();
 
@@ -509,7 +513,7 @@ class CrawlCommandTest {
     void resumeRefusesAScopeOrSieveChangeNamingEachKeyAndBothValues() throws IOException {
         site.page("/", linkPage("Home", "/a", "/b"));
         Path out = dir.resolve("out");
-        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/")));
+        CrawlProfile profile = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/")));
         CrawlerCommand root = CommandRun.withProfiles(Map.of("site.yaml", profile));
         assertThat(CommandRun.execute(root, "crawl", "--profile", "site.yaml", "--max-pages", "1").exit()).isZero();
         String log = Files.readString(out.resolve("crawl.log"));
@@ -537,7 +541,7 @@ class CrawlCommandTest {
     @Test
     void aCrawlWarnsOnceOfAPlaceholderContactInItsUserAgent() throws IOException {
         Path out = dir.resolve("out");
-        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/a")));
+        CrawlProfile profile = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/a")));
 
         CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)), "crawl",
                 "--profile", "site.yaml", "--user-agent", "SieveCrawler/0.1 (contact: you@example.org)");
@@ -570,8 +574,8 @@ class CrawlCommandTest {
         }
         site.page("/", linkPage("Home", links.toArray(String[]::new)));
         Path out = dir.resolve("out");
-        CrawlProfile profile = CommandRun.localProfile(out).withSeeds(List.of(site.url("/")));
-        profile = profile.withFetch(profile.fetch().withThreads(1));
+        CrawlProfile profile = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/")));
+        profile = profile.with(FETCH_THREADS, 1);
         ManualStop ctrlC = new ManualStop();
         CrawlerCommand root = new CrawlerCommand(CommandRun.profiles(Map.of("site.yaml", profile)), ctrlC);
         ExecutorService command = Executors.newSingleThreadExecutor();

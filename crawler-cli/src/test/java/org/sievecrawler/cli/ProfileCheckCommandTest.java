@@ -1,6 +1,8 @@
 package org.sievecrawler.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,8 +21,8 @@ class ProfileCheckCommandTest {
 
     @Test
     void printsTheEffectiveProfile() {
-        CrawlProfile profile = CommandRun.localProfile(dir.resolve("out")).withSeeds(List.of("https://example.org/"));
-        profile = profile.withPoliteness(profile.politeness().withDelay(Duration.ofMillis(250)));
+        CrawlProfile profile = CommandRun.localProfile(dir.resolve("out")).with(SEEDS, List.of("https://example.org/"));
+        profile = profile.with(POLITENESS_DELAY, Duration.ofMillis(250));
 
         CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", profile)),
                 "profile", "check", "site.yaml");

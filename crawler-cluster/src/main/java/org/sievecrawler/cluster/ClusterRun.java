@@ -1,5 +1,7 @@
 package org.sievecrawler.cluster;
 
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
+
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -245,7 +247,7 @@ public final class ClusterRun implements AutoCloseable {
         }
         java.util.LinkedHashSet<String> seeds = new java.util.LinkedHashSet<>(profile.seeds());
         seeds.addAll(stored);
-        return profile.withSeeds(List.copyOf(seeds));
+        return profile.with(SEEDS, List.copyOf(seeds));
     }
 
     private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap, CrawlName crawl, String member)

@@ -1,5 +1,7 @@
 package org.sievecrawler.cluster;
 
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -156,9 +158,8 @@ final class PartitionStore {
     /** A partition's frontier settings: its share of the crawl's expected URLs, never spilled, no folder used. */
     private Frontier.Settings settings(int partition) {
         CrawlProfile profile = frontiers.profile();
-        SieveConfig sieve = profile.sieve();
-        SieveConfig share = new SieveConfig(Math.max(1_000, sieve.expectedUrls() / frontiers.partitionCount()),
-                sieve.falsePositiveRate(), sieve.onOverflow(), sieve.maxInMemoryUrls());
+        SieveConfig share = profile.with(SIEVE_EXPECTED_URLS,
+                Math.max(1_000, profile.sieve().expectedUrls() / frontiers.partitionCount())).sieve();
         Path dir = profile.output().dir().resolve("frontier").resolve("p" + partition);
         return new Frontier.Settings(share, profile.politeness(), profile.fetch().threads(), dir);
     }

@@ -1,6 +1,12 @@
 package org.sievecrawler.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_RESPECT_ROBOTS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_FALSE_POSITIVE_RATE;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_MAX_IN_MEMORY_URLS;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -16,9 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.frontier.CompletedUrls;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.frontier.Lease;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.profile.SieveConfig;
-import org.sievecrawler.sieve.OverflowPolicy;
 import org.sievecrawler.sieve.PendingUrl;
 
 /**
@@ -26,9 +32,12 @@ import org.sievecrawler.sieve.PendingUrl;
  * the process's cap at once, and none at all without a recent proof of membership or after a failure.
  */
 class OwnedPartitionsTest {
-    private static final SieveConfig SIEVE = new SieveConfig(10_000, 1e-3, OverflowPolicy.WARN, 10_000);
-    private static final PolitenessConfig POLITE = PolitenessConfig.defaults().withDelay(Duration.ZERO)
-            .withRespectRobots(false).withMaxConnectionsPerHost(10);
+    private static final CrawlProfile PROFILE = CrawlProfile.defaults().with(SIEVE_EXPECTED_URLS, 10_000L)
+            .with(SIEVE_FALSE_POSITIVE_RATE, 1e-3).with(SIEVE_MAX_IN_MEMORY_URLS, 10_000)
+            .with(POLITENESS_DELAY, Duration.ZERO).with(POLITENESS_RESPECT_ROBOTS, false)
+            .with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 10);
+    private static final SieveConfig SIEVE = PROFILE.sieve();
+    private static final PolitenessConfig POLITE = PROFILE.politeness();
 
     @TempDir
     Path dir;

@@ -1,5 +1,7 @@
 package org.sievecrawler.checkpoint;
 
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -252,7 +254,7 @@ public final class CheckpointStore {
         Path file = manifest.file(PROFILE);
         try {
             CrawlProfile profile = ProfileLoader.load(file, InputFile.SAVED_PROFILE);
-            return profile.withOutput(profile.output().withDir(crawlDir));
+            return profile.with(OUTPUT_DIR, crawlDir);
         } catch (ProfileException e) {
             throw new CheckpointException(file + " is not a valid profile: " + e.getMessage(), e);
         }

@@ -15,8 +15,4 @@ public record CheckpointConfig(Duration interval) {
     public static CheckpointConfig defaults() {
         return CrawlProfile.defaults().checkpoint();
     }
-
-    public CheckpointConfig withInterval(Duration value) {
-        return new CheckpointConfig(value);
-    }
 }

@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * Everything a crawl is told: its seeds and one record per concern. Immutable; each part validates itself
- * when built, naming the key and the value that is wrong.
+ * when built, naming the key and the value that is wrong. Another profile is made from this one a key at a time,
+ * {@code profile.with(ProfileKeys.POLITENESS_DELAY, Duration.ZERO)}, on the path {@code --set} takes.
  */
 public record CrawlProfile(String name, List<String> seeds, ScopeConfig scope, LimitsConfig limits, FetchConfig fetch,
         PolitenessConfig politeness, ParseConfig parse, SieveConfig sieve, OutputConfig output,
@@ -19,43 +20,20 @@ public record CrawlProfile(String name, List<String> seeds, ScopeConfig scope, L
         return ProfileKeys.defaults();
     }
 
-    public CrawlProfile withSeeds(List<String> value) {
-        return new CrawlProfile(name, value, scope, limits, fetch, politeness, parse, sieve, output, progress, checkpoint);
-    }
-
-    public CrawlProfile withScope(ScopeConfig value) {
-        return new CrawlProfile(name, seeds, value, limits, fetch, politeness, parse, sieve, output, progress, checkpoint);
-    }
-
-    public CrawlProfile withLimits(LimitsConfig value) {
-        return new CrawlProfile(name, seeds, scope, value, fetch, politeness, parse, sieve, output, progress, checkpoint);
-    }
-
-    public CrawlProfile withFetch(FetchConfig value) {
-        return new CrawlProfile(name, seeds, scope, limits, value, politeness, parse, sieve, output, progress, checkpoint);
-    }
-
-    public CrawlProfile withPoliteness(PolitenessConfig value) {
-        return new CrawlProfile(name, seeds, scope, limits, fetch, value, parse, sieve, output, progress, checkpoint);
-    }
-
-    public CrawlProfile withParse(ParseConfig value) {
-        return new CrawlProfile(name, seeds, scope, limits, fetch, politeness, value, sieve, output, progress, checkpoint);
-    }
-
-    public CrawlProfile withSieve(SieveConfig value) {
-        return new CrawlProfile(name, seeds, scope, limits, fetch, politeness, parse, value, output, progress, checkpoint);
-    }
-
-    public CrawlProfile withOutput(OutputConfig value) {
-        return new CrawlProfile(name, seeds, scope, limits, fetch, politeness, parse, sieve, value, progress, checkpoint);
-    }
-
-    public CrawlProfile withProgress(ProgressConfig value) {
-        return new CrawlProfile(name, seeds, scope, limits, fetch, politeness, parse, sieve, output, value, checkpoint);
-    }
-
-    public CrawlProfile withCheckpoint(CheckpointConfig value) {
-        return new CrawlProfile(name, seeds, scope, limits, fetch, politeness, parse, sieve, output, progress, value);
+    /**
+     * This profile with {@code key} set to {@code value} and every other key as it is, built as {@code --set
+     * KEY=VALUE} builds it ({@link ProfileOverrides}): the value kept to the key's rule in {@link ProfileKeys}, then
+     * each group's record built from its keys.
+     *
+     * @throws IllegalArgumentException naming the key, the rule and the value ({@code fetch.threads must be in [1,
+     *     1024], was 0}); or, when a record refuses a rule spanning keys, its group and why, as {@code --set} says it
+     *     ({@code sieve: ...})
+     */
+    public <T> CrawlProfile with(ProfileKey<T> key, T value) {
+        ProfileKeys.Values values = ProfileKeys.Values.of(this);
+        values.set(key, value);
+        return ProfileKeys.assemble(values, (group, e) -> {
+            throw new IllegalArgumentException(group + ": " + e.getMessage(), e);
+        });
     }
 }

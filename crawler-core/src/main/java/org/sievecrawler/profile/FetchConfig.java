@@ -61,13 +61,6 @@ public record FetchConfig(int threads, String userAgent, Duration connectTimeout
         ProfileKeys.FETCH_TRUST_STORE.require(trustStore);
     }
 
-    /** Without a proxy of its own, without extra headers and with the system's certificate authorities only. */
-    public FetchConfig(int threads, String userAgent, Duration connectTimeout, Duration readTimeout,
-            Duration callTimeout, int maxRedirects, int retries, List<String> accept, boolean allowPrivateAddresses) {
-        this(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries, accept,
-                allowPrivateAddresses, PROXY_NONE, List.of(), TrustStore.SYSTEM);
-    }
-
     public static FetchConfig defaults() {
         return CrawlProfile.defaults().fetch();
     }
@@ -119,45 +112,5 @@ public record FetchConfig(int threads, String userAgent, Duration connectTimeout
                 + " the placeholder contact " + contact + ", which every server sees with each request: site"
                 + " operators use it to reach you, and a domain reserved for examples reaches no one; set your own"
                 + " contact in the profile or on the command line (--user-agent, --set fetch.headers=...)");
-    }
-
-    public FetchConfig withThreads(int count) {
-        return new FetchConfig(count, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
-                accept, allowPrivateAddresses, proxy, headers, trustStore);
-    }
-
-    public FetchConfig withUserAgent(String agent) {
-        return new FetchConfig(threads, agent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
-                accept, allowPrivateAddresses, proxy, headers, trustStore);
-    }
-
-    public FetchConfig withTimeouts(Duration connect, Duration read, Duration call) {
-        return new FetchConfig(threads, userAgent, connect, read, call, maxRedirects, retries, accept,
-                allowPrivateAddresses, proxy, headers, trustStore);
-    }
-
-    public FetchConfig withRetries(int count) {
-        return new FetchConfig(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, count,
-                accept, allowPrivateAddresses, proxy, headers, trustStore);
-    }
-
-    public FetchConfig withAllowPrivateAddresses(boolean allow) {
-        return new FetchConfig(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
-                accept, allow, proxy, headers, trustStore);
-    }
-
-    public FetchConfig withProxy(String value) {
-        return new FetchConfig(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
-                accept, allowPrivateAddresses, value, headers, trustStore);
-    }
-
-    public FetchConfig withTrustStore(TrustStore value) {
-        return new FetchConfig(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
-                accept, allowPrivateAddresses, proxy, headers, value);
-    }
-
-    public FetchConfig withHeaders(List<String> value) {
-        return new FetchConfig(threads, userAgent, connectTimeout, readTimeout, callTimeout, maxRedirects, retries,
-                accept, allowPrivateAddresses, proxy, value, trustStore);
     }
 }

@@ -22,20 +22,4 @@ public record LimitsConfig(long maxPages, Duration maxDuration, long maxPageByte
     public static LimitsConfig defaults() {
         return CrawlProfile.defaults().limits();
     }
-
-    public LimitsConfig withMaxPages(long pages) {
-        return new LimitsConfig(pages, maxDuration, maxPageBytes, maxPagesPerHost);
-    }
-
-    public LimitsConfig withMaxPageBytes(long bytes) {
-        return new LimitsConfig(maxPages, maxDuration, bytes, maxPagesPerHost);
-    }
-
-    public LimitsConfig withMaxDuration(Duration duration) {
-        return new LimitsConfig(maxPages, duration, maxPageBytes, maxPagesPerHost);
-    }
-
-    public LimitsConfig withMaxPagesPerHost(long pages) {
-        return new LimitsConfig(maxPages, maxDuration, maxPageBytes, pages);
-    }
 }

@@ -2,7 +2,6 @@ package org.sievecrawler.profile;
 
 import java.nio.file.Path;
 import java.util.regex.Pattern;
-import org.sievecrawler.warc.WarcCompression;
 
 /**
  * Where the crawl writes.
@@ -30,25 +29,5 @@ public record OutputConfig(Path dir, boolean warc, String warcPrefix, long warcM
 
     public static OutputConfig defaults() {
         return CrawlProfile.defaults().output();
-    }
-
-    public OutputConfig withDir(Path value) {
-        return new OutputConfig(value, warc, warcPrefix, warcMaxSize, warcMetadata, warcCompression);
-    }
-
-    public OutputConfig withWarc(boolean value) {
-        return new OutputConfig(dir, value, warcPrefix, warcMaxSize, warcMetadata, warcCompression);
-    }
-
-    public OutputConfig withWarcMaxSize(long bytes) {
-        return new OutputConfig(dir, warc, warcPrefix, bytes, warcMetadata, warcCompression);
-    }
-
-    public OutputConfig withWarcMetadata(boolean value) {
-        return new OutputConfig(dir, warc, warcPrefix, warcMaxSize, value, warcCompression);
-    }
-
-    public OutputConfig withWarcCompression(WarcCompression value) {
-        return new OutputConfig(dir, warc, warcPrefix, warcMaxSize, warcMetadata, value);
     }
 }

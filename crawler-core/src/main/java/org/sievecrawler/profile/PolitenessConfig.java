@@ -27,29 +27,4 @@ public record PolitenessConfig(Duration delay, int maxConnectionsPerHost, boolea
     public static PolitenessConfig defaults() {
         return CrawlProfile.defaults().politeness();
     }
-
-    public PolitenessConfig withDelay(Duration value) {
-        return new PolitenessConfig(value, maxConnectionsPerHost, respectRobots, maxCrawlDelay, robotsRetry,
-                maxRetryAfter);
-    }
-
-    public PolitenessConfig withMaxConnectionsPerHost(int value) {
-        return new PolitenessConfig(delay, value, respectRobots, maxCrawlDelay, robotsRetry, maxRetryAfter);
-    }
-
-    public PolitenessConfig withRespectRobots(boolean value) {
-        return new PolitenessConfig(delay, maxConnectionsPerHost, value, maxCrawlDelay, robotsRetry, maxRetryAfter);
-    }
-
-    public PolitenessConfig withMaxCrawlDelay(Duration value) {
-        return new PolitenessConfig(delay, maxConnectionsPerHost, respectRobots, value, robotsRetry, maxRetryAfter);
-    }
-
-    public PolitenessConfig withRobotsRetry(Duration value) {
-        return new PolitenessConfig(delay, maxConnectionsPerHost, respectRobots, maxCrawlDelay, value, maxRetryAfter);
-    }
-
-    public PolitenessConfig withMaxRetryAfter(Duration value) {
-        return new PolitenessConfig(delay, maxConnectionsPerHost, respectRobots, maxCrawlDelay, robotsRetry, value);
-    }
 }

@@ -28,15 +28,22 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.sievecrawler.sieve.OverflowPolicy;
 import org.sievecrawler.trust.TrustStore;
-import org.sievecrawler.warc.WarcCompression;
 
 /**
  * The table of profile keys: every key declared once, with its type, rule, default and meaning, in the order of
  * {@code config/default.yaml}; and the groups (one record per concern) they are built into, each saying whether a
  * resume may change its keys ({@link OnResume}; a key that differs from its group says so). Immutable and
  * thread-safe. Binding ({@link ProfileBinder}), writing ({@link ProfileYaml}), the records' checks, the
- * command line's {@code --set} and its help read the keys from here; {@code ProfileYamlTest} holds
- * {@code config/default.yaml} equal to {@link ProfileYaml#documentedDefaults()}.
+ * command line's {@code --set}, {@link CrawlProfile#with} and the help read the keys from here; {@code
+ * ProfileYamlTest} holds {@code config/default.yaml} equal to {@link ProfileYaml#documentedDefaults()}.
+ *
+ * <p>Adding a key takes four steps: its row here (its constant, name, type and rule, default, meaning, where its
+ * value is read from a profile, and whether a resume may change it when that differs from its group); its component
+ * in its group's record; its argument in {@link #assemble}; and its use. A profile file, {@code --set KEY=VALUE},
+ * {@code profile.with(ProfileKeys.KEY, value)}, {@code config/default.yaml}, the help and a resume's checks then know
+ * it. Two tests ask for the new key: regenerate {@code config/default.yaml} ({@code mvn -q -pl crawler-core test
+ * -Dtest=ProfileYamlTest -Dregenerate-default-yaml}) and give it a row in {@code resume/changes.tsv}
+ * (src-test-fixtures), which says whether a resume may change it.
  */
 public final class ProfileKeys {
     private static final String SAME = ScopeConfig.SAME_AS_SEEDS;
@@ -448,6 +455,17 @@ public final class ProfileKeys {
 
         <T> void put(ProfileKey<T> key, T value) {
             values.put(key, value);
+        }
+
+        /**
+         * Sets {@code key} to {@code value}, as {@code --set} and {@link CrawlProfile#with} do: the value kept to the
+         * key's rule ({@link ProfileKey#require}) before any record is built from it.
+         *
+         * @throws IllegalArgumentException naming the key, the rule and the value, e.g. {@code fetch.threads must be
+         *     in [1, 1024], was 0}
+         */
+        <T> void set(ProfileKey<T> key, T value) {
+            values.put(key, key.require(value));
         }
     }
 

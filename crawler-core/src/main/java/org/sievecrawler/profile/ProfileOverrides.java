@@ -67,7 +67,7 @@ public final class ProfileOverrides {
                 continue;
             }
             try {
-                put(values, key, setting.value());
+                setText(values, key, setting.value());
             } catch (IllegalArgumentException e) {
                 problems.add(setting.given() + ": " + e.getMessage());
             }
@@ -80,11 +80,11 @@ public final class ProfileOverrides {
     }
 
     @SuppressWarnings("unchecked")
-    private static <T> void put(ProfileKeys.Values values, ProfileKey<T> key, String text) {
+    private static <T> void setText(ProfileKeys.Values values, ProfileKey<T> key, String text) {
         if (key.type() instanceof KeyType.ListOf<?> list) {
-            values.put(key, (T) readList(list, text));
+            values.set(key, (T) readList(list, text));
         } else {
-            values.put(key, ((KeyType.Scalar<T>) key.type()).read(text));
+            values.set(key, ((KeyType.Scalar<T>) key.type()).read(text));
         }
     }
 

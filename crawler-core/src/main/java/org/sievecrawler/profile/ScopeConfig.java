@@ -34,44 +34,11 @@ public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Patter
         ProfileKeys.SCOPE_MAX_SITEMAP_BYTES.require(maxSitemapBytes);
     }
 
-    /** A scope with the default sitemap keys. */
-    public ScopeConfig(List<String> hosts, List<Pattern> include, List<Pattern> exclude, int maxDepth,
-            int maxPathSegments, int maxRepeatedSegments) {
-        this(hosts, include, exclude, maxDepth, maxPathSegments, maxRepeatedSegments,
-                ProfileKeys.SCOPE_SITEMAPS.defaultValue(), ProfileKeys.SCOPE_MAX_SITEMAPS_PER_HOST.defaultValue(),
-                ProfileKeys.SCOPE_MAX_SITEMAP_BYTES.defaultValue());
-    }
-
     public static ScopeConfig defaults() {
         return CrawlProfile.defaults().scope();
     }
 
     public boolean sameAsSeeds() {
         return hosts.size() == 1 && hosts.get(0).equals(SAME_AS_SEEDS);
-    }
-
-    public ScopeConfig withMaxDepth(int depth) {
-        return new ScopeConfig(hosts, include, exclude, depth, maxPathSegments, maxRepeatedSegments, sitemaps,
-                maxSitemapsPerHost, maxSitemapBytes);
-    }
-
-    public ScopeConfig withTrapLimits(int pathSegments, int repeatedSegments) {
-        return new ScopeConfig(hosts, include, exclude, maxDepth, pathSegments, repeatedSegments, sitemaps,
-                maxSitemapsPerHost, maxSitemapBytes);
-    }
-
-    public ScopeConfig withHosts(List<String> patterns) {
-        return new ScopeConfig(patterns, include, exclude, maxDepth, maxPathSegments, maxRepeatedSegments, sitemaps,
-                maxSitemapsPerHost, maxSitemapBytes);
-    }
-
-    public ScopeConfig withSitemapLimits(int perHost, long bytes) {
-        return new ScopeConfig(hosts, include, exclude, maxDepth, maxPathSegments, maxRepeatedSegments, sitemaps,
-                perHost, bytes);
-    }
-
-    public ScopeConfig withSitemaps(boolean value) {
-        return new ScopeConfig(hosts, include, exclude, maxDepth, maxPathSegments, maxRepeatedSegments, value,
-                maxSitemapsPerHost, maxSitemapBytes);
     }
 }

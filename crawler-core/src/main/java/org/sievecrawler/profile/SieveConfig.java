@@ -28,17 +28,8 @@ public record SieveConfig(long expectedUrls, double falsePositiveRate, OverflowP
         SievePlan.of(expectedUrls, falsePositiveRate); // the filter must fit in memory
     }
 
-    /** The sizing with the default in-memory limit. */
-    public SieveConfig(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow) {
-        this(expectedUrls, falsePositiveRate, onOverflow, DEFAULT_MAX_IN_MEMORY_URLS);
-    }
-
     public static SieveConfig defaults() {
         return CrawlProfile.defaults().sieve();
-    }
-
-    public SieveConfig withMaxInMemoryUrls(int value) {
-        return new SieveConfig(expectedUrls, falsePositiveRate, onOverflow, value);
     }
 
     /**

@@ -3,6 +3,7 @@ package org.sievecrawler.warc;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.util.Arrays;
+import org.sievecrawler.profile.WarcCompression;
 
 /**
  * A channel that gathers one WARC record as it is written and compresses it whole into a unit of its own (a gzip

@@ -18,6 +18,7 @@ import org.netpreserve.jwarc.WarcWriter;
 import org.netpreserve.jwarc.Warcinfo;
 import org.sievecrawler.fetch.CapturedResponse;
 import org.sievecrawler.fetch.HttpExchange;
+import org.sievecrawler.profile.WarcCompression;
 
 /**
  * Builds WARC 1.1 records, each into a {@link RecordCompressor} of its own (a gzip member or a Zstandard frame). The

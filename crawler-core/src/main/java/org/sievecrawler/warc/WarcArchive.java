@@ -16,6 +16,7 @@ import org.sievecrawler.fetch.CapturedResponse;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.OutputConfig;
+import org.sievecrawler.profile.WarcCompression;
 
 /**
  * A crawl's web archive: WARC 1.1 files in the output folder, each record compressed on its own as {@code

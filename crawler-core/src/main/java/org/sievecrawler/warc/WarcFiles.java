@@ -19,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.sievecrawler.input.FileErrors;
+import org.sievecrawler.profile.WarcCompression;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

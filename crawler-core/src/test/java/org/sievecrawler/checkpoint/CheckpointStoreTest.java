@@ -2,6 +2,8 @@ package org.sievecrawler.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +29,7 @@ class CheckpointStoreTest {
         BloomFilter filter = BloomFilter.create(1_000, 0.01);
         filter.put("https://example.org/");
         filter.put("https://example.org/a");
-        CrawlProfile profile = CrawlProfile.defaults().withSeeds(List.of("https://example.org/"));
+        CrawlProfile profile = CrawlProfile.defaults().with(SEEDS, List.of("https://example.org/"));
         return new Checkpoint(Checkpoint.State.RUNNING, null, profile, new FrontierState(List.of(filter),
                 List.of(new PendingUrl("https://example.org/a", 1, "https://example.org/", 0, 0,
                         PendingUrl.Purpose.PAGE)),
@@ -52,7 +54,7 @@ class CheckpointStoreTest {
         Checkpoint read = store.read();
 
         assertThat(read.state()).isEqualTo(Checkpoint.State.RUNNING);
-        assertThat(read.profile()).isEqualTo(written.profile().withOutput(written.profile().output().withDir(dir)));
+        assertThat(read.profile()).isEqualTo(written.profile().with(OUTPUT_DIR, dir));
         assertThat(read.frontier().pending()).isEqualTo(written.frontier().pending());
         assertThat(read.frontier().spill()).isEqualTo(written.frontier().spill());
         assertThat(read.frontier().journalSegment()).isEqualTo(4);
@@ -179,7 +181,7 @@ class CheckpointStoreTest {
                 .mapToObj(i -> "http://127.0.0.1:9/some/longer/path/for/the/seed/number/" + i).toList();
         Checkpoint sample = sample();
         CheckpointStore store = new CheckpointStore(dir);
-        store.write(new Checkpoint(sample.state(), null, sample.profile().withSeeds(seeds), sample.frontier(),
+        store.write(new Checkpoint(sample.state(), null, sample.profile().with(SEEDS, seeds), sample.frontier(),
                 sample.counters(), sample.pagesBytes()));
 
         assertThat(Files.size(folderFile("profile.yaml"))).isGreaterThan(3L << 20); // SnakeYAML's default limit

@@ -3,6 +3,8 @@ package org.sievecrawler.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGES;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -91,7 +93,7 @@ class CrawlStartTest {
     /** The profile a resume of the crawl in {@link #dir} runs with, its limits.max-pages {@code limit}. */
     private CrawlProfile maxPages(long limit) {
         CrawlProfile profile = inFolder(CrawlProfile.defaults());
-        return profile.withLimits(profile.limits().withMaxPages(limit));
+        return profile.with(LIMITS_MAX_PAGES, limit);
     }
 
     @Test
@@ -193,7 +195,7 @@ class CrawlStartTest {
 
     /** {@code profile} with its output in {@link #dir}, as a checkpoint of the crawl there gives it back. */
     private CrawlProfile inFolder(CrawlProfile profile) {
-        return profile.withOutput(profile.output().withDir(dir));
+        return profile.with(OUTPUT_DIR, dir);
     }
 
     static Stream<Arguments> damages() throws IOException {

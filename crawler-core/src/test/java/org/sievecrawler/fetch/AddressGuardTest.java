@@ -3,6 +3,11 @@ package org.sievecrawler.fetch;
 import org.sievecrawler.fixtures.TsvTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_ALLOW_PRIVATE_ADDRESSES;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_READ_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -29,6 +34,7 @@ import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.LinkScope;
 import org.sievecrawler.link.RejectReason;
 import org.sievecrawler.link.UrlNormalizer;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
 import org.sievecrawler.profile.ScopeConfig;
@@ -36,9 +42,10 @@ import org.sievecrawler.robots.RobotsFetcher;
 import org.sievecrawler.robots.RobotsResponse;
 
 class AddressGuardTest {
-    private static final FetchConfig CONFIG = FetchConfig.defaults().withThreads(2)
-            .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(20))
-            .withAllowPrivateAddresses(false);
+    private static final CrawlProfile PROFILE = CrawlProfile.defaults().with(FETCH_THREADS, 2)
+            .with(FETCH_CONNECT_TIMEOUT, Duration.ofSeconds(5)).with(FETCH_READ_TIMEOUT, Duration.ofSeconds(5))
+            .with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(20)).with(FETCH_ALLOW_PRIVATE_ADDRESSES, false);
+    private static final FetchConfig CONFIG = PROFILE.fetch();
 
     /** A fetcher behind {@code guard} whose connections {@code sockets} records (and never makes). */
     private static HttpFetcher watched(AddressGuard guard, RecordingSockets sockets) {

@@ -1,6 +1,10 @@
 package org.sievecrawler.fetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_READ_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -18,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
 import org.sievecrawler.robots.RobotsFetcher;
@@ -30,8 +35,10 @@ import org.sievecrawler.robots.RobotsResponse;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class HttpFetcherCancelTest {
-    private static final FetchConfig CONFIG = FetchConfig.defaults().withThreads(2)
-            .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofSeconds(120));
+    private static final CrawlProfile PROFILE = CrawlProfile.defaults().with(FETCH_THREADS, 2)
+            .with(FETCH_CONNECT_TIMEOUT, Duration.ofSeconds(5)).with(FETCH_READ_TIMEOUT, Duration.ofSeconds(60))
+            .with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(120));
+    private static final FetchConfig CONFIG = PROFILE.fetch();
 
     private ServerSocket listener;
     private final CountDownLatch bodyStarted = new CountDownLatch(1);
@@ -106,7 +113,9 @@ class HttpFetcherCancelTest {
 
     @Test
     void aCallThatHitsItsCallTimeoutIsATimeoutNotCancelled() {
-        FetchConfig oneSecond = CONFIG.withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofSeconds(1));
+        FetchConfig oneSecond = PROFILE.with(FETCH_CONNECT_TIMEOUT, Duration.ofSeconds(5))
+                .with(FETCH_READ_TIMEOUT, Duration.ofSeconds(60))
+                .with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(1)).fetch();
         try (HttpFetcher timing = new HttpFetcher(oneSecond, LimitsConfig.defaults(), Set.of("127.0.0.1"))) {
             FetchResult result = timing.fetch(url("/held")); // OkHttp's call timeout cancels the call as well
 

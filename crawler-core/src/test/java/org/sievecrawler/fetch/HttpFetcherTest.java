@@ -9,6 +9,16 @@ import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_ALLOW_PRIVATE_ADDRESSES;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_HEADERS;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_PROXY;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_READ_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_USER_AGENT;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGE_BYTES;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.http.Fault;
@@ -34,6 +44,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvFileSource;
 import org.sievecrawler.fixtures.SocketSite;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
 import org.sievecrawler.profile.PolitenessConfig;
@@ -42,10 +53,12 @@ class HttpFetcherTest {
     private static final String USER_AGENT = "SieveTest/1.0 (+http://127.0.0.1/bot)";
     private static final int CAP = 64 * 1024;
     /** Private addresses refused, as in production; the WireMock host is allowed the way the engine allows seeds. */
-    private static final FetchConfig CONFIG = FetchConfig.defaults().withThreads(2).withUserAgent(USER_AGENT)
-            .withTimeouts(Duration.ofMillis(800), Duration.ofMillis(2000), Duration.ofMillis(5000))
-            .withAllowPrivateAddresses(false);
-    private static final LimitsConfig LIMITS = LimitsConfig.defaults().withMaxPageBytes(CAP);
+    private static final CrawlProfile PROFILE = CrawlProfile.defaults().with(FETCH_THREADS, 2)
+            .with(FETCH_USER_AGENT, USER_AGENT).with(FETCH_CONNECT_TIMEOUT, Duration.ofMillis(800))
+            .with(FETCH_READ_TIMEOUT, Duration.ofMillis(2000)).with(FETCH_CALL_TIMEOUT, Duration.ofMillis(5000))
+            .with(FETCH_ALLOW_PRIVATE_ADDRESSES, false).with(LIMITS_MAX_PAGE_BYTES, (long) CAP);
+    private static final FetchConfig CONFIG = PROFILE.fetch();
+    private static final LimitsConfig LIMITS = PROFILE.limits();
     private static final Set<String> SEED_HOSTS = Set.of("127.0.0.1");
 
     private static WireMockServer server;
@@ -103,10 +116,12 @@ class HttpFetcherTest {
 
     @Test
     void keepsAnIdleConnectionPerThreadAndConnectionToAHostAtMost1024() {
-        PolitenessConfig twoPerHost = PolitenessConfig.defaults().withMaxConnectionsPerHost(2);
+        PolitenessConfig twoPerHost = CrawlProfile.defaults().with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 2).politeness();
 
-        assertThat(HttpFetcher.idleConnections(FetchConfig.defaults().withThreads(32), twoPerHost)).isEqualTo(64);
-        assertThat(HttpFetcher.idleConnections(FetchConfig.defaults().withThreads(1024), twoPerHost)).isEqualTo(1024);
+        CrawlProfile defaults = CrawlProfile.defaults();
+        assertThat(HttpFetcher.idleConnections(defaults.with(FETCH_THREADS, 32).fetch(), twoPerHost)).isEqualTo(64);
+        assertThat(HttpFetcher.idleConnections(defaults.with(FETCH_THREADS, 1024).fetch(), twoPerHost))
+                .isEqualTo(1024);
     }
 
     @Test
@@ -234,7 +249,9 @@ class HttpFetcherTest {
     void reportsAReadTimeout() {
         server.stubFor(get("/slow").willReturn(aResponse().withStatus(200).withBody("late").withFixedDelay(3000)));
         FetchConfig impatient =
-                CONFIG.withTimeouts(Duration.ofMillis(800), Duration.ofMillis(300), Duration.ofSeconds(5));
+                PROFILE.with(FETCH_CONNECT_TIMEOUT, Duration.ofMillis(800))
+                        .with(FETCH_READ_TIMEOUT, Duration.ofMillis(300))
+                        .with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(5)).fetch();
 
         try (HttpFetcher quick = new HttpFetcher(impatient, LIMITS, SEED_HOSTS)) {
             FetchResult.Failure failure = failure(quick.fetch(url("/slow")));
@@ -371,7 +388,7 @@ class HttpFetcherTest {
     @Test
     void goesThroughTheProfilesProxyWhoseLoopbackHostTheGuardLetsThrough() {
         server.stubFor(get("/page").willReturn(aResponse().withStatus(200).withBody("via the proxy")));
-        FetchConfig proxied = CONFIG.withProxy("http://localhost:" + server.port());
+        FetchConfig proxied = PROFILE.with(FETCH_PROXY, "http://localhost:" + server.port()).fetch();
 
         try (HttpFetcher viaProxy = new HttpFetcher(proxied, LIMITS, Set.of(), Clock.systemUTC(), false, 2,
                 Map.of())) {
@@ -402,7 +419,8 @@ class HttpFetcherTest {
     void sendsTheProfilesHeadersWithPagesAndRobotsTxt() {
         server.stubFor(get("/").willReturn(aResponse().withStatus(200).withBody("page")));
         server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(200).withBody("User-agent: *\n")));
-        FetchConfig withHeaders = CONFIG.withHeaders(List.of("From: crawler@example.org", "X-Team: crawl"));
+        FetchConfig withHeaders = PROFILE.with(FETCH_HEADERS, List.of("From: crawler@example.org", "X-Team: crawl"))
+                .fetch();
 
         try (HttpFetcher headed = new HttpFetcher(withHeaders, LIMITS, SEED_HOSTS)) {
             headed.fetch(url("/"));
@@ -418,7 +436,8 @@ class HttpFetcherTest {
     void fetchesLocalhostWhenTheProfileAllowsPrivateAddresses() {
         server.stubFor(get("/").willReturn(aResponse().withStatus(200).withBody("local")));
 
-        try (HttpFetcher open = new HttpFetcher(CONFIG.withAllowPrivateAddresses(true), LIMITS, Set.of())) {
+        FetchConfig allowing = PROFILE.with(FETCH_ALLOW_PRIVATE_ADDRESSES, true).fetch();
+        try (HttpFetcher open = new HttpFetcher(allowing, LIMITS, Set.of())) {
             FetchResult.Page page = page(open.fetch("http://localhost:" + server.port() + "/"));
 
             assertThat(new String(page.body(), StandardCharsets.UTF_8)).isEqualTo("local");
@@ -496,7 +515,9 @@ class HttpFetcherTest {
         server.stubFor(get("/fast").willReturn(aResponse().withStatus(200).withBody("fast")));
         server.stubFor(get("/slow").willReturn(aResponse().withStatus(200).withBody("late").withFixedDelay(1500)));
         FetchConfig impatient =
-                CONFIG.withTimeouts(Duration.ofMillis(800), Duration.ofMillis(300), Duration.ofSeconds(5));
+                PROFILE.with(FETCH_CONNECT_TIMEOUT, Duration.ofMillis(800))
+                        .with(FETCH_READ_TIMEOUT, Duration.ofMillis(300))
+                        .with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(5)).fetch();
 
         try (HttpFetcher quick = new HttpFetcher(impatient, LIMITS, SEED_HOSTS)) {
             page(quick.fetch(url("/fast")));

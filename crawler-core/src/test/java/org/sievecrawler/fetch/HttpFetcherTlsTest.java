@@ -1,6 +1,11 @@
 package org.sievecrawler.fetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_READ_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_TRUST_STORE;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -8,6 +13,7 @@ import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
 import org.sievecrawler.trust.TrustStore;
@@ -19,8 +25,10 @@ import org.sievecrawler.trust.TrustStoreException;
  * (expired, another host's certificate) with it.
  */
 class HttpFetcherTlsTest {
-    private static final FetchConfig CONFIG = FetchConfig.defaults().withThreads(2)
-            .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(10));
+    private static final CrawlProfile PROFILE = CrawlProfile.defaults().with(FETCH_THREADS, 2)
+            .with(FETCH_CONNECT_TIMEOUT, Duration.ofSeconds(5)).with(FETCH_READ_TIMEOUT, Duration.ofSeconds(5))
+            .with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(10));
+    private static final FetchConfig CONFIG = PROFILE.fetch();
     private static final Set<String> SEED_HOSTS = Set.of("127.0.0.1");
 
     @TempDir
@@ -33,7 +41,7 @@ class HttpFetcherTlsTest {
     }
 
     private FetchConfig trusting(TlsSite site) throws IOException, TrustStoreException {
-        return CONFIG.withTrustStore(TrustStore.read(site.writeCaPem(folder.resolve("ca.pem"))));
+        return PROFILE.with(FETCH_TRUST_STORE, TrustStore.read(site.writeCaPem(folder.resolve("ca.pem")))).fetch();
     }
 
     private static FetchResult.Failure failure(FetchResult result) {

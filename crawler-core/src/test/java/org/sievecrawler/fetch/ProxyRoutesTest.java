@@ -1,6 +1,7 @@
 package org.sievecrawler.fetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_PROXY;
 
 import java.net.InetSocketAddress;
 import java.net.Proxy;
@@ -10,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvFileSource;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
 
 class ProxyRoutesTest {
@@ -43,8 +45,9 @@ class ProxyRoutesTest {
     void theProfilesProxyWinsOverTheEnvironmentAndDirectIgnoresIt() {
         Map<String, String> env = Map.of("http_proxy", "http://env.test:3128", "no_proxy", "example.org");
 
-        ProxyRoutes profiles = ProxyRoutes.of(FROM_ENVIRONMENT.withProxy("http://profile.test:8080"), env);
-        ProxyRoutes direct = ProxyRoutes.of(FROM_ENVIRONMENT.withProxy(FetchConfig.PROXY_DIRECT), env);
+        CrawlProfile defaults = CrawlProfile.defaults();
+        ProxyRoutes profiles = ProxyRoutes.of(defaults.with(FETCH_PROXY, "http://profile.test:8080").fetch(), env);
+        ProxyRoutes direct = ProxyRoutes.of(defaults.with(FETCH_PROXY, FetchConfig.PROXY_DIRECT).fetch(), env);
 
         assertThat(shown(profiles.select(URI.create("https://example.org/")))).isEqualTo("profile.test:8080");
         assertThat(profiles.proxyHosts()).containsExactly("profile.test");

@@ -1,6 +1,13 @@
 package org.sievecrawler.fetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_PROXY;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_READ_TIMEOUT;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_TRUST_STORE;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGE_BYTES;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -29,6 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.sievecrawler.fixtures.RawHeadServer;
 import org.sievecrawler.fixtures.RawHeads;
 import org.sievecrawler.fixtures.TunnelProxy;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
 import org.sievecrawler.robots.RobotsFetcher;
@@ -42,9 +50,11 @@ import org.sievecrawler.trust.TrustStore;
  * rebuilt, saying why, when the bytes read are not the response's.
  */
 class WireTest {
-    private static final FetchConfig CONFIG = FetchConfig.defaults().withThreads(2)
-            .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofSeconds(5));
-    private static final LimitsConfig LIMITS = LimitsConfig.defaults().withMaxPageBytes(64 * 1024);
+    private static final CrawlProfile PROFILE = CrawlProfile.defaults().with(FETCH_THREADS, 2)
+            .with(FETCH_CONNECT_TIMEOUT, Duration.ofSeconds(2)).with(FETCH_READ_TIMEOUT, Duration.ofSeconds(2))
+            .with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(5)).with(LIMITS_MAX_PAGE_BYTES, 64L * 1024);
+    private static final FetchConfig CONFIG = PROFILE.fetch();
+    private static final LimitsConfig LIMITS = PROFILE.limits();
     private static final Set<String> SEEDS = Set.of("127.0.0.1");
     private static RawHeadServer server;
     @TempDir
@@ -139,7 +149,7 @@ class WireTest {
     @Test
     void capturesEachResponseApartWhileThreadsShareKeptAliveConnections() throws Exception {
         List<RawHeads.Row> kept = server.rows().stream().filter(row -> row.accepted() && !row.close()).toList();
-        FetchConfig eight = CONFIG.withThreads(8);
+        FetchConfig eight = PROFILE.with(FETCH_THREADS, 8).fetch();
         ExecutorService threads = Executors.newFixedThreadPool(8);
         try (HttpFetcher fetcher = new HttpFetcher(eight, LIMITS, SEEDS, Clock.systemUTC(), true)) {
             List<Future<?>> fetches = new ArrayList<>();
@@ -211,9 +221,9 @@ class WireTest {
     }
 
     /** A fetcher config trusting {@code certificate} ({@code fetch.trust-store}), written to a file for it. */
-    private FetchConfig trusting(FetchConfig config, HeldCertificate certificate) throws Exception {
+    private FetchConfig trusting(CrawlProfile profile, HeldCertificate certificate) throws Exception {
         Path pem = Files.writeString(folder.resolve("ca.pem"), certificate.certificatePem());
-        return config.withTrustStore(TrustStore.read(pem));
+        return profile.with(FETCH_TRUST_STORE, TrustStore.read(pem)).fetch();
     }
 
     @Test
@@ -221,7 +231,7 @@ class WireTest {
         HeldCertificate certificate = new HeldCertificate.Builder().addSubjectAlternativeName("127.0.0.1").build();
         HandshakeCertificates serverSide = new HandshakeCertificates.Builder().heldCertificate(certificate).build();
         try (RawHeadServer tls = RawHeadServer.startTls(serverSide.sslContext());
-                HttpFetcher fetcher = new HttpFetcher(trusting(CONFIG, certificate), LIMITS, SEEDS,
+                HttpFetcher fetcher = new HttpFetcher(trusting(PROFILE, certificate), LIMITS, SEEDS,
                         Clock.systemUTC(), true)) {
             for (String name : List.of("plain", "latin1-value", "obs-fold", "chunked", "interim", "5000-fields")) {
                 RawHeads.Row row = row(name);
@@ -237,8 +247,8 @@ class WireTest {
         HandshakeCertificates serverSide = new HandshakeCertificates.Builder().heldCertificate(certificate).build();
         try (RawHeadServer tls = RawHeadServer.startTls(serverSide.sslContext());
                 TunnelProxy proxy = TunnelProxy.start();
-                HttpFetcher fetcher = new HttpFetcher(trusting(CONFIG.withProxy(proxy.url()), certificate), LIMITS,
-                        SEEDS, Clock.systemUTC(), true)) {
+                HttpFetcher fetcher = new HttpFetcher(trusting(PROFILE.with(FETCH_PROXY, proxy.url()), certificate),
+                        LIMITS, SEEDS, Clock.systemUTC(), true)) {
             RawHeads.Row row = row("obs-fold");
             FetchResult result = fetcher.fetch(tls.url(row.path()));
 
@@ -251,7 +261,7 @@ class WireTest {
     @Test
     void capturesAProxysAnswerToAPlainHttpRequestAsReceived() {
         RawHeads.Row row = row("nul-value");
-        try (HttpFetcher fetcher = new HttpFetcher(CONFIG.withProxy(server.origin()), LIMITS, Set.of(),
+        try (HttpFetcher fetcher = new HttpFetcher(PROFILE.with(FETCH_PROXY, server.origin()).fetch(), LIMITS, Set.of(),
                 Clock.systemUTC(), true)) {
             FetchResult result = fetcher.fetch("http://site.invalid" + row.path());
 

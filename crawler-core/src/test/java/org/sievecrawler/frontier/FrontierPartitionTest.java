@@ -1,6 +1,11 @@
 package org.sievecrawler.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_RESPECT_ROBOTS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_FALSE_POSITIVE_RATE;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
@@ -18,10 +23,10 @@ import java.util.concurrent.Semaphore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.fixtures.FakeClock;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.sieve.BloomFilter;
-import org.sievecrawler.sieve.OverflowPolicy;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
@@ -34,9 +39,11 @@ import org.sievecrawler.sink.PageRecord;
  * acknowledged, quiescing waits for that, and a new owner makes no request before its quiet period ends.
  */
 class FrontierPartitionTest {
-    private static final SieveConfig SIEVE = new SieveConfig(50_000, 1e-3, OverflowPolicy.WARN, 100_000);
-    private static final PolitenessConfig POLITE = PolitenessConfig.defaults().withDelay(Duration.ZERO)
-            .withMaxConnectionsPerHost(4).withRespectRobots(false);
+    private static final CrawlProfile PROFILE = CrawlProfile.defaults().with(SIEVE_EXPECTED_URLS, 50_000L)
+            .with(SIEVE_FALSE_POSITIVE_RATE, 1e-3).with(POLITENESS_DELAY, Duration.ZERO)
+            .with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 4).with(POLITENESS_RESPECT_ROBOTS, false);
+    private static final SieveConfig SIEVE = PROFILE.sieve();
+    private static final PolitenessConfig POLITE = PROFILE.politeness();
 
     @TempDir
     Path dir;

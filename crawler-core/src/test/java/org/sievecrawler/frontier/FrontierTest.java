@@ -2,6 +2,12 @@ package org.sievecrawler.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_RESPECT_ROBOTS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_FALSE_POSITIVE_RATE;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_MAX_IN_MEMORY_URLS;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -26,11 +32,11 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.BloomFilter;
-import org.sievecrawler.sieve.OverflowPolicy;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.SpillPosition;
 import org.sievecrawler.sink.Outcome;
@@ -44,9 +50,12 @@ import org.sievecrawler.sink.PageRecord;
  */
 class FrontierTest {
     /** Few URLs in memory, so the spill takes part. */
-    private static final SieveConfig SIEVE = new SieveConfig(100_000, 1e-4, OverflowPolicy.WARN, 64);
-    private static final PolitenessConfig POLITE = PolitenessConfig.defaults().withDelay(Duration.ZERO)
-            .withMaxConnectionsPerHost(4);
+    private static final CrawlProfile PROFILE = CrawlProfile.defaults().with(SIEVE_EXPECTED_URLS, 100_000L)
+            .with(SIEVE_FALSE_POSITIVE_RATE, 1e-4).with(SIEVE_MAX_IN_MEMORY_URLS, 64)
+            .with(POLITENESS_DELAY, Duration.ZERO).with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 4);
+    private static final SieveConfig SIEVE = PROFILE.sieve();
+    private static final PolitenessConfig POLITE = PROFILE.politeness();
+    private static final PolitenessConfig NO_ROBOTS = PROFILE.with(POLITENESS_RESPECT_ROBOTS, false).politeness();
 
     @TempDir
     Path dir;
@@ -156,7 +165,7 @@ class FrontierTest {
     @Test
     void handsOutNoMoreThanMaxLeasesAtOnceAndHandsAWaiterTheOneClosed() throws Exception {
         Web web = new Web(100);
-        try (Frontier frontier = Frontier.create(new Frontier.Settings(SIEVE, POLITE.withRespectRobots(false), 3,
+        try (Frontier frontier = Frontier.create(new Frontier.Settings(SIEVE, NO_ROBOTS, 3,
                 dir.resolve("capped")), Clock.systemUTC(), record -> { })) {
             frontier.offerSeeds(List.of(web.url(0), web.url(1), web.url(2), web.url(3), web.url(4)));
             List<PageLease> held = new ArrayList<>();
@@ -181,7 +190,7 @@ class FrontierTest {
         FrontierState old = new FrontierState(List.of(BloomFilter.create(SIEVE.expectedUrls(),
                 SIEVE.falsePositiveRate())), List.of(PendingUrl.seed(web.url(0))), SpillPosition.empty(),
                 FrontierState.NO_JOURNAL);
-        try (Frontier resumed = Frontier.resume(new Frontier.Settings(SIEVE, POLITE.withRespectRobots(false), 4,
+        try (Frontier resumed = Frontier.resume(new Frontier.Settings(SIEVE, NO_ROBOTS, 4,
                 folder), Clock.systemUTC(), record -> { }, old, url -> true)) {
             assertThat(resumed.size()).isEqualTo(1);
             PageLease lease = (PageLease) resumed.next();

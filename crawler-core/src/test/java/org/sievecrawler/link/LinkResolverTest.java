@@ -1,12 +1,14 @@
 package org.sievecrawler.link;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_EXCLUDE;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_MAX_DEPTH;
 
 import java.util.List;
 import java.util.regex.Pattern;
 import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;
-import org.sievecrawler.profile.ScopeConfig;
+import org.sievecrawler.profile.CrawlProfile;
 
 class LinkResolverTest {
     private static final List<String> BASES = List.of(
@@ -27,8 +29,8 @@ class LinkResolverTest {
             "http://127.0.0.1:8080/" + "x".repeat(2100));
     private final UrlNormalizer normalizer = new UrlNormalizer();
     private final LinkScope scope = new LinkScope(
-            new ScopeConfig(List.of(ScopeConfig.SAME_AS_SEEDS), List.of(), List.of(Pattern.compile("/excluded/")), 3,
-                    32, 3),
+            CrawlProfile.defaults().with(SCOPE_EXCLUDE, List.of(Pattern.compile("/excluded/"))).with(SCOPE_MAX_DEPTH, 3)
+                    .scope(),
             List.of("http://127.0.0.1:8080/", "http://example.org/"), false);
 
     @Test

@@ -3,6 +3,10 @@ package org.sievecrawler.link;
 import org.sievecrawler.fixtures.TsvTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_EXCLUDE;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_HOSTS;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_INCLUDE;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_MAX_DEPTH;
 
 import java.io.IOException;
 import java.util.List;
@@ -10,6 +14,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.sievecrawler.link.LinkDecision.Accept;
 import org.sievecrawler.link.LinkDecision.Reject;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ScopeConfig;
 
 class LinkScopeTest {
@@ -33,8 +38,8 @@ class LinkScopeTest {
 
     @Test
     void allowsEveryPrivateAddressWhenTheProfileSaysSo() throws IOException {
-        LinkScope scope = new LinkScope(ScopeConfig.defaults().withHosts(List.of("*.localhost", "localhost",
-                "127.0.0.1", "10.0.0.1", "[::1]", "169.254.169.254")), SEED, true);
+        LinkScope scope = new LinkScope(CrawlProfile.defaults().with(SCOPE_HOSTS, List.of("*.localhost", "localhost",
+                "127.0.0.1", "10.0.0.1", "[::1]", "169.254.169.254")).scope(), SEED, true);
         for (String url : List.of("http://localhost/", "http://api.localhost/", "http://127.0.0.1:6379/",
                 "http://10.0.0.1/", "http://[::1]/", "http://169.254.169.254/latest/meta-data/")) {
             assertThat(scope.decide(url, 1)).as(url).isEqualTo(new Accept(url));
@@ -47,7 +52,7 @@ class LinkScopeTest {
         assertThat(rows).hasSizeGreaterThan(20);
         for (String[] row : rows) {
             String pattern = UrlNormalizerTest.unescape(row[0]);
-            LinkScope scope = new LinkScope(ScopeConfig.defaults().withHosts(List.of(pattern)),
+            LinkScope scope = new LinkScope(CrawlProfile.defaults().with(SCOPE_HOSTS, List.of(pattern)).scope(),
                     List.of("https://seed.example/"), false);
             assertThat(label(scope.decide(row[1], 1))).as("pattern %s, url %s (%s)", row[0], row[1], row[3])
                     .isEqualTo(row[2]);
@@ -72,7 +77,8 @@ class LinkScopeTest {
 
     @Test
     void allowsOnlyTheSeedsOwnPrivateOriginsNextToPublicSeeds() {
-        LinkScope scope = new LinkScope(ScopeConfig.defaults().withHosts(List.of("same-as-seeds", "*.example.org")),
+        LinkScope scope = new LinkScope(CrawlProfile.defaults()
+                .with(SCOPE_HOSTS, List.of("same-as-seeds", "*.example.org")).scope(),
                 List.of("https://example.org/", "http://[::1]:9000/"), false);
         assertThat(label(scope.decide("https://docs.example.org/", 1))).isEqualTo("accept");
         assertThat(label(scope.decide("http://[::1]:9000/x", 1))).isEqualTo("accept");
@@ -90,8 +96,8 @@ class LinkScopeTest {
 
     @Test
     void refusesUrlsMatchingAnExcludePattern() {
-        LinkScope scope = new LinkScope(new ScopeConfig(List.of("same-as-seeds"), List.of(),
-                List.of(Pattern.compile("/private/"), Pattern.compile("\\.pdf$")), -1, 32, 3), SEED,
+        LinkScope scope = new LinkScope(CrawlProfile.defaults()
+                .with(SCOPE_EXCLUDE, List.of(Pattern.compile("/private/"), Pattern.compile("\\.pdf$"))).scope(), SEED,
                 false);
         assertThat(scope.decide("https://example.org/a/private/b", 1))
                 .isEqualTo(new Reject(RejectReason.EXCLUDED, "URL matches scope.exclude pattern \"/private/\""));
@@ -101,9 +107,9 @@ class LinkScopeTest {
 
     @Test
     void refusesUrlsMatchingNoIncludePatternWhenThereAreSome() {
-        LinkScope scope = new LinkScope(new ScopeConfig(List.of("same-as-seeds"),
-                List.of(Pattern.compile("/docs/"), Pattern.compile("^https://example\\.org/$")),
-                List.of(Pattern.compile("/docs/old/")), -1, 32, 3), SEED, false);
+        LinkScope scope = new LinkScope(CrawlProfile.defaults()
+                .with(SCOPE_INCLUDE, List.of(Pattern.compile("/docs/"), Pattern.compile("^https://example\\.org/$")))
+                .with(SCOPE_EXCLUDE, List.of(Pattern.compile("/docs/old/"))).scope(), SEED, false);
         assertThat(label(scope.decide("https://example.org/", 0))).isEqualTo("accept");
         assertThat(label(scope.decide("https://example.org/en/docs/intro", 1))).isEqualTo("accept");
         assertThat(scope.decide("https://example.org/blog/", 1)).isEqualTo(
@@ -113,7 +119,7 @@ class LinkScopeTest {
 
     @Test
     void refusesLinksDeeperThanMaxDepth() {
-        LinkScope scope = new LinkScope(ScopeConfig.defaults().withMaxDepth(2), SEED, false);
+        LinkScope scope = new LinkScope(CrawlProfile.defaults().with(SCOPE_MAX_DEPTH, 2).scope(), SEED, false);
         assertThat(label(scope.decide("https://example.org/", 0))).isEqualTo("accept");
         assertThat(label(scope.decide("https://example.org/a", 2))).isEqualTo("accept");
         assertThat(scope.decide("https://example.org/a/b", 3))
@@ -122,7 +128,7 @@ class LinkScopeTest {
 
     @Test
     void followsSeedsOnlyWhenMaxDepthIsZero() {
-        LinkScope scope = new LinkScope(ScopeConfig.defaults().withMaxDepth(0), SEED, false);
+        LinkScope scope = new LinkScope(CrawlProfile.defaults().with(SCOPE_MAX_DEPTH, 0).scope(), SEED, false);
         assertThat(label(scope.decide("https://example.org/", 0))).isEqualTo("accept");
         assertThat(label(scope.decide("https://example.org/a", 1))).isEqualTo("too-deep");
     }
@@ -135,8 +141,8 @@ class LinkScopeTest {
 
     @Test
     void reportsTheFirstFailedRuleInDocumentedOrder() {
-        LinkScope scope = new LinkScope(new ScopeConfig(List.of("same-as-seeds"), List.of(Pattern.compile("/docs/")),
-                List.of(Pattern.compile("secret")), 1, 32, 3), SEED, false);
+        LinkScope scope = new LinkScope(CrawlProfile.defaults().with(SCOPE_INCLUDE, List.of(Pattern.compile("/docs/")))
+                .with(SCOPE_EXCLUDE, List.of(Pattern.compile("secret"))).with(SCOPE_MAX_DEPTH, 1).scope(), SEED, false);
         assertThat(label(scope.decide("http://10.0.0.1/secret", 5))).isEqualTo("private-address");
         assertThat(label(scope.decide("https://other.org/secret", 5))).isEqualTo("out-of-scope-host");
         assertThat(label(scope.decide("https://example.org/secret", 5))).isEqualTo("excluded");
@@ -172,7 +178,8 @@ class LinkScopeTest {
         for (String pattern : List.of("https://example.org", "example.org:8080", "example.org/path", "*", "a b.org",
                 "*.", "")) {
             assertThatIllegalArgumentException().as(pattern)
-                    .isThrownBy(() -> new LinkScope(ScopeConfig.defaults().withHosts(List.of(pattern)), SEED, false))
+                    .isThrownBy(() -> new LinkScope(CrawlProfile.defaults()
+                    .with(SCOPE_HOSTS, List.of(pattern)).scope(), SEED, false))
                     .withMessageContaining("scope.hosts[0] must be a host name such as example.org")
                     .withMessageContaining("was \"" + pattern + "\""); // refused by the record, by the key's rule
         }

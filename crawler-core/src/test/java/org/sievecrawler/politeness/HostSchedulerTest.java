@@ -1,6 +1,10 @@
 package org.sievecrawler.politeness;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_RESPECT_ROBOTS;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_ROBOTS_RETRY;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -9,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sievecrawler.fixtures.FakeClock;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.robots.RobotsPolicy;
 import org.sievecrawler.robots.RobotsRules;
@@ -23,7 +28,8 @@ class HostSchedulerTest {
     }
 
     private static PolitenessConfig noRobots(Duration delay) {
-        return PolitenessConfig.defaults().withRespectRobots(false).withDelay(delay);
+        return CrawlProfile.defaults().with(POLITENESS_RESPECT_ROBOTS, false)
+                .with(POLITENESS_DELAY, delay).politeness();
     }
 
     @Test
@@ -76,7 +82,8 @@ class HostSchedulerTest {
 
     @Test
     void allowsSeveralConnectionsPerHostWhenConfigured() {
-        HostScheduler scheduler = scheduler(noRobots(Duration.ZERO).withMaxConnectionsPerHost(3));
+        HostScheduler scheduler = scheduler(CrawlProfile.defaults().with(POLITENESS_RESPECT_ROBOTS, false)
+                .with(POLITENESS_DELAY, Duration.ZERO).with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 3).politeness());
         for (int i = 0; i < 5; i++) {
             scheduler.add(PendingUrl.seed("http://127.0.0.1:8080/" + i));
         }
@@ -92,8 +99,8 @@ class HostSchedulerTest {
 
     @Test
     void handsOutTheHostsRobotsTxtFirstAndHoldsItsPagesUntilTheRulesAreKnown() {
-        HostScheduler scheduler = scheduler(PolitenessConfig.defaults().withDelay(Duration.ZERO)
-                .withMaxConnectionsPerHost(4));
+        HostScheduler scheduler = scheduler(CrawlProfile.defaults().with(POLITENESS_DELAY, Duration.ZERO)
+                .with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 4).politeness());
         scheduler.add(PendingUrl.seed("https://a.example/private/x"));
         scheduler.add(PendingUrl.seed("https://a.example/public"));
 
@@ -113,7 +120,8 @@ class HostSchedulerTest {
 
     @Test
     void raisesAHostsDelayToItsCrawlDelay() {
-        HostScheduler scheduler = scheduler(PolitenessConfig.defaults().withDelay(Duration.ofSeconds(1)));
+        HostScheduler scheduler = scheduler(CrawlProfile.defaults()
+                .with(POLITENESS_DELAY, Duration.ofSeconds(1)).politeness());
         scheduler.add(PendingUrl.seed("https://a.example/1"));
         scheduler.add(PendingUrl.seed("https://a.example/2"));
         PendingUrl robotsTask = scheduler.poll();
@@ -132,8 +140,8 @@ class HostSchedulerTest {
 
     @Test
     void servesAHostWithACrawlDelayOneRequestAtATime() {
-        HostScheduler scheduler = scheduler(PolitenessConfig.defaults().withDelay(Duration.ZERO)
-                .withMaxConnectionsPerHost(8));
+        HostScheduler scheduler = scheduler(CrawlProfile.defaults().with(POLITENESS_DELAY, Duration.ZERO)
+                .with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 8).politeness());
         for (int i = 0; i < 3; i++) {
             scheduler.add(PendingUrl.seed("https://a.example/" + i));
         }
@@ -147,8 +155,8 @@ class HostSchedulerTest {
 
     @Test
     void retriesAnUnavailableRobotsTxtWithDoublingWaitsThenGivesUp() {
-        HostScheduler scheduler = scheduler(PolitenessConfig.defaults().withDelay(Duration.ZERO)
-                .withRobotsRetry(Duration.ofSeconds(10)));
+        HostScheduler scheduler = scheduler(CrawlProfile.defaults().with(POLITENESS_DELAY, Duration.ZERO)
+                .with(POLITENESS_ROBOTS_RETRY, Duration.ofSeconds(10)).politeness());
         scheduler.add(PendingUrl.seed("https://down.example/page"));
 
         PendingUrl attempt1 = scheduler.poll();
@@ -177,8 +185,8 @@ class HostSchedulerTest {
 
     @Test
     void retriesARobotsTxtThatCouldNotConnectAfterTheGivenBackoffThenHandsOutAnUnreachableHostsUrlsAtOnce() {
-        HostScheduler scheduler = scheduler(PolitenessConfig.defaults().withDelay(Duration.ofSeconds(5))
-                .withRobotsRetry(Duration.ofMinutes(10)));
+        HostScheduler scheduler = scheduler(CrawlProfile.defaults().with(POLITENESS_DELAY, Duration.ofSeconds(5))
+                .with(POLITENESS_ROBOTS_RETRY, Duration.ofMinutes(10)).politeness());
         scheduler.add(PendingUrl.seed("http://down.example/a"));
         scheduler.add(PendingUrl.seed("http://down.example/b"));
 
@@ -220,7 +228,7 @@ class HostSchedulerTest {
 
     @Test
     void fetchesRobotsTxtAgainAfterADay() {
-        HostScheduler scheduler = scheduler(PolitenessConfig.defaults().withDelay(Duration.ZERO));
+        HostScheduler scheduler = scheduler(CrawlProfile.defaults().with(POLITENESS_DELAY, Duration.ZERO).politeness());
         scheduler.add(PendingUrl.seed("https://a.example/1"));
         PendingUrl robotsTask = scheduler.poll();
         scheduler.robotsFetched(robotsTask, RobotsRules.allowAll("robots.txt answered 404"));
@@ -245,7 +253,8 @@ class HostSchedulerTest {
 
     @Test
     void oneWaitOnSchedulersSharingAMonitorWakesWhenAnyOfThemGetsWork() throws Exception {
-        PolitenessConfig config = PolitenessConfig.defaults().withDelay(Duration.ZERO).withRespectRobots(false);
+        PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, Duration.ZERO)
+                .with(POLITENESS_RESPECT_ROBOTS, false).politeness();
         HostScheduler.Monitor monitor = new HostScheduler.Monitor();
         java.time.Instant now = java.time.Instant.now();
         HostScheduler first = new HostScheduler(config, java.time.Clock.systemUTC(), now, monitor);

@@ -1,6 +1,7 @@
 package org.sievecrawler.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_USER_AGENT;
 
 import java.io.IOException;
 import java.util.stream.Stream;
@@ -39,8 +40,8 @@ class FetchConfigTest {
 
     @Test
     void thePlaceholderWarningSaysWhyItMattersAndWhatToDo() {
-        FetchConfig fetch = FetchConfig.defaults()
-                .withUserAgent("SieveCrawler/0.1 (+https://github.com/sievecrawler/sievecrawler; contact: you@example.org)");
+        FetchConfig fetch = CrawlProfile.defaults().with(FETCH_USER_AGENT,
+                "SieveCrawler/0.1 (+https://github.com/sievecrawler/sievecrawler; contact: you@example.org)").fetch();
 
         assertThat(fetch.placeholderContact()).hasValue("fetch.user-agent names the placeholder contact"
                 + " you@example.org, which every server sees with each request: site operators use it to reach you,"

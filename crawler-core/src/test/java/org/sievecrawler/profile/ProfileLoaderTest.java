@@ -3,6 +3,19 @@ package org.sievecrawler.profile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.sievecrawler.profile.ProfileKeys.CHECKPOINT_INTERVAL;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_DURATION;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGES;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGE_BYTES;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC_MAX_SIZE;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC_METADATA;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC_PREFIX;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_FALSE_POSITIVE_RATE;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_MAX_IN_MEMORY_URLS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_ON_OVERFLOW;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +27,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.sievecrawler.sieve.OverflowPolicy;
-import org.sievecrawler.warc.WarcCompression;
 
 class ProfileLoaderTest {
     /** Test profiles are loaded by their path from the module folder, so messages show short relative paths. */
@@ -93,13 +105,16 @@ class ProfileLoaderTest {
         CrawlProfile defaults = CrawlProfile.defaults();
 
         assertThat(profile.name()).isEqualTo("partial");
-        assertThat(profile.fetch()).isEqualTo(defaults.fetch().withThreads(4));
+        assertThat(profile.fetch()).isEqualTo(defaults.with(FETCH_THREADS, 4).fetch());
         assertThat(profile.politeness()).isEqualTo(defaults.politeness());
-        assertThat(profile.sieve()).isEqualTo(new SieveConfig(1_000_000_000L, 1e-4, OverflowPolicy.GROW, 5000));
-        assertThat(profile.checkpoint()).isEqualTo(new CheckpointConfig(Duration.ZERO));
-        assertThat(profile.limits()).isEqualTo(new LimitsConfig(500, Duration.ofMinutes(90), 512 * 1024, 10_000));
-        assertThat(profile.output()).isEqualTo(new OutputConfig(defaults.output().dir(), true, "site-a",
-                100L * 1024 * 1024, true, WarcCompression.GZIP));
+        assertThat(profile.sieve()).isEqualTo(defaults.with(SIEVE_EXPECTED_URLS, 1_000_000_000L)
+                .with(SIEVE_FALSE_POSITIVE_RATE, 1e-4).with(SIEVE_ON_OVERFLOW, OverflowPolicy.GROW)
+                .with(SIEVE_MAX_IN_MEMORY_URLS, 5000).sieve());
+        assertThat(profile.checkpoint()).isEqualTo(defaults.with(CHECKPOINT_INTERVAL, Duration.ZERO).checkpoint());
+        assertThat(profile.limits()).isEqualTo(defaults.with(LIMITS_MAX_PAGES, 500L)
+                .with(LIMITS_MAX_DURATION, Duration.ofMinutes(90)).with(LIMITS_MAX_PAGE_BYTES, 512L * 1024).limits());
+        assertThat(profile.output()).isEqualTo(defaults.with(OUTPUT_WARC, true).with(OUTPUT_WARC_PREFIX, "site-a")
+                .with(OUTPUT_WARC_MAX_SIZE, 100L * 1024 * 1024).with(OUTPUT_WARC_METADATA, true).output());
     }
 
     @Test

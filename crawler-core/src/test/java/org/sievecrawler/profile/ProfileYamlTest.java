@@ -1,6 +1,14 @@
 package org.sievecrawler.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_USER_AGENT;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_EXCLUDE;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_HOSTS;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_INCLUDE;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_MAX_DEPTH;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_MAX_PATH_SEGMENTS;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_MAX_REPEATED_SEGMENTS;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -91,11 +99,12 @@ class ProfileYamlTest {
     @Test
     void quotesTextThatYamlWouldOtherwiseMisread() throws Exception {
         CrawlProfile odd = CrawlProfile.defaults()
-                .withFetch(CrawlProfile.defaults().fetch().withUserAgent("yes \"quoted\": \\ #not-a-comment\t"))
-                .withScope(new ScopeConfig(List.of("*.example.org", "same-as-seeds"),
-                        List.of(Pattern.compile("^https?://[^/]+/docs/\\d+$")), List.of(Pattern.compile("[?&]q=")),
-                        4, 12, 2))
-                .withPoliteness(CrawlProfile.defaults().politeness().withDelay(Duration.ofMillis(1250)));
+                .with(FETCH_USER_AGENT, "yes \"quoted\": \\ #not-a-comment\t")
+                .with(SCOPE_HOSTS, List.of("*.example.org", "same-as-seeds"))
+                .with(SCOPE_INCLUDE, List.of(Pattern.compile("^https?://[^/]+/docs/\\d+$")))
+                .with(SCOPE_EXCLUDE, List.of(Pattern.compile("[?&]q=")))
+                .with(SCOPE_MAX_DEPTH, 4).with(SCOPE_MAX_PATH_SEGMENTS, 12).with(SCOPE_MAX_REPEATED_SEGMENTS, 2)
+                .with(POLITENESS_DELAY, Duration.ofMillis(1250));
 
         CrawlProfile back = roundTrip(odd);
 

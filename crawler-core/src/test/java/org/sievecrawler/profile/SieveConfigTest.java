@@ -1,15 +1,15 @@
 package org.sievecrawler.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
 
 import org.junit.jupiter.api.Test;
-import org.sievecrawler.sieve.OverflowPolicy;
 
 class SieveConfigTest {
 
     @Test
     void namesTheHeapASieveNeedsAndTheXmxThatHoldsIt() {
-        SieveConfig sieve = new SieveConfig(5_000_000_000L, 0.01, OverflowPolicy.WARN);
+        SieveConfig sieve = CrawlProfile.defaults().with(SIEVE_EXPECTED_URLS, 5_000_000_000L).sieve();
 
         assertThat(sieve.heapShortfall(4L << 30)).hasValue("sieve.expected-urls 5000000000 at"
                 + " sieve.false-positive-rate 0.01 needs a 5.58 GiB Bloom filter, twice while a checkpoint copies it:"

@@ -2,6 +2,15 @@ package org.sievecrawler.report;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_RETRIES;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_ROBOTS_RETRY;
+import static org.sievecrawler.profile.ProfileKeys.PROGRESS_INTERVAL;
+import static org.sievecrawler.profile.ProfileKeys.SEEDS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_FALSE_POSITIVE_RATE;
 
 import java.io.File;
 import java.io.IOException;
@@ -29,12 +38,6 @@ import org.sievecrawler.escape.Json;
 import org.sievecrawler.fixtures.FixtureSite;
 import org.sievecrawler.fixtures.HostileText;
 import org.sievecrawler.profile.CrawlProfile;
-import org.sievecrawler.profile.FetchConfig;
-import org.sievecrawler.profile.OutputConfig;
-import org.sievecrawler.profile.PolitenessConfig;
-import org.sievecrawler.profile.ProgressConfig;
-import org.sievecrawler.profile.SieveConfig;
-import org.sievecrawler.sieve.OverflowPolicy;
 
 /**
  * The report a crawl writes at its end, opened in headless Chromium: its script ran without errors and drew every
@@ -74,13 +77,12 @@ class CrawlReportChromiumTest {
         // the page: its error text puts "<!--<script>" in the report's data, which swallowed the page
         site.redirect("/to-nowhere", 302, "http://a b/<!--<script>");
         CrawlProfile profile = CrawlProfile.defaults()
-                .withSeeds(List.of(site.url("/index.html"), "http://localhost:" + site.port() + "/p30"))
-                .withPoliteness(PolitenessConfig.defaults().withDelay(Duration.ofMillis(20))
-                        .withRobotsRetry(Duration.ofMillis(100)))
-                .withFetch(FetchConfig.defaults().withThreads(4).withRetries(0))
-                .withSieve(new SieveConfig(1_000, 0.01, OverflowPolicy.WARN))
-                .withProgress(new ProgressConfig(Duration.ofMillis(200)))
-                .withOutput(OutputConfig.defaults().withDir(out));
+                .with(SEEDS, List.of(site.url("/index.html"), "http://localhost:" + site.port() + "/p30"))
+                .with(POLITENESS_DELAY, Duration.ofMillis(20)).with(POLITENESS_ROBOTS_RETRY, Duration.ofMillis(100))
+                .with(FETCH_THREADS, 4).with(FETCH_RETRIES, 0)
+                .with(SIEVE_EXPECTED_URLS, 1_000L).with(SIEVE_FALSE_POSITIVE_RATE, 0.01)
+                .with(PROGRESS_INTERVAL, Duration.ofMillis(200))
+                .with(OUTPUT_DIR, out);
 
         new Crawler(profile).run();
 

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.profile.ProfileKeys;
 import org.sievecrawler.sieve.PendingUrl;
 
 /**
@@ -112,7 +114,7 @@ class HostRobotsTest {
 
     @Test
     void isNeverDueAndAllowsEverythingWhenRobotsTxtIsNotRespected() {
-        HostRobots robots = new HostRobots(HOST, POLITE.withRespectRobots(false));
+        HostRobots robots = new HostRobots(HOST, CrawlProfile.defaults().with(ProfileKeys.POLITENESS_RESPECT_ROBOTS, false).politeness());
 
         assertThat(robots.due(0)).isFalse();
         assertThat(robots.due(10 * DAY)).isFalse();

@@ -29,7 +29,9 @@ import org.sievecrawler.fetch.CapturedResponse;
 import org.sievecrawler.fetch.FailureKind;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.fetch.HttpFetcher;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
+import org.sievecrawler.profile.ProfileKeys;
 import org.sievecrawler.profile.LimitsConfig;
 
 /**
@@ -182,7 +184,7 @@ class RobotsFetcherTest {
         server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301)
                 .withHeader("Location", "http://127.0.0.1:" + port + "/robots.txt")));
 
-        try (HttpFetcher open = new HttpFetcher(CONFIG.withAllowPrivateAddresses(true), LIMITS, SEED_HOSTS)) {
+        try (HttpFetcher open = new HttpFetcher(CrawlProfile.defaults().with(ProfileKeys.FETCH_ALLOW_PRIVATE_ADDRESSES, true).fetch(), LIMITS, SEED_HOSTS)) {
             RobotsResponse robots = new RobotsFetcher(open).fetch(url("/robots.txt"));
 
             assertThat(robots.failure()).isEqualTo(FailureKind.REFUSED);

@@ -25,6 +25,7 @@ import org.netpreserve.jwarc.WarcTruncationReason;
 import org.netpreserve.jwarc.WarcWriter;
 import org.sievecrawler.fetch.CapturedResponse;
 import org.sievecrawler.fetch.HttpExchange;
+import org.sievecrawler.profile.WarcCompression;
 
 /**
  * The response and request records the encoder writes itself are, byte for byte, the records jwarc's builders and

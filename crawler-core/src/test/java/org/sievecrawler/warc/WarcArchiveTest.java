@@ -2,6 +2,9 @@ package org.sievecrawler.warc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC_MAX_SIZE;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -22,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.netpreserve.jwarc.WarcReader;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.fixtures.FakeClock;
-import org.sievecrawler.profile.OutputConfig;
+import org.sievecrawler.profile.CrawlProfile;
 
 class WarcArchiveTest {
     private static final Instant START = Instant.parse("2026-03-01T12:34:56Z");
@@ -30,15 +33,15 @@ class WarcArchiveTest {
     Path dir;
     private final FakeClock clock = new FakeClock(START);
 
-    private WarcArchive open(OutputConfig output) throws IOException {
+    private WarcArchive open(CrawlProfile profile) throws IOException {
         Map<String, String> info = new LinkedHashMap<>();
         info.put("software", "SieveCrawler/test");
         info.put("isPartOf", "unit");
-        return WarcArchive.open(output.withDir(dir).withWarc(true), info, clock);
+        return WarcArchive.open(profile.with(OUTPUT_DIR, dir).with(OUTPUT_WARC, true).output(), info, clock);
     }
 
-    private static OutputConfig output() {
-        return OutputConfig.defaults();
+    private static CrawlProfile profile() {
+        return CrawlProfile.defaults();
     }
 
     static HttpExchange exchange(String path, String body) {
@@ -58,7 +61,7 @@ class WarcArchiveTest {
 
     @Test
     void startsEachFileWithAWarcinfoRecordNamingTheFile() throws IOException {
-        try (WarcArchive archive = open(output())) {
+        try (WarcArchive archive = open(profile())) {
             archive.write(exchange("/", "<p>home</p>"));
         }
 
@@ -78,7 +81,7 @@ class WarcArchiveTest {
     void writesTheResponseThenItsRequestLinkedByConcurrentTo() throws IOException {
         HttpExchange exchange = exchange("/page?q=1", "<html>page</html>");
         WarcLocation at;
-        try (WarcArchive archive = open(output())) {
+        try (WarcArchive archive = open(profile())) {
             at = archive.write(exchange);
         }
 
@@ -105,7 +108,7 @@ class WarcArchiveTest {
 
     @Test
     void writesDigestsThatTheReadBackBytesVerify() throws IOException {
-        try (WarcArchive archive = open(output())) {
+        try (WarcArchive archive = open(profile())) {
             archive.write(exchange("/a", "<p>a</p>".repeat(1000)));
             archive.write(exchange("/empty", ""));
         }
@@ -124,7 +127,7 @@ class WarcArchiveTest {
     @Test
     void marksABodyCutAtTheCapAsTruncatedByLength() throws IOException {
         byte[] cut = "x".repeat(100).getBytes(StandardCharsets.US_ASCII);
-        try (WarcArchive archive = open(output())) {
+        try (WarcArchive archive = open(profile())) {
             archive.write(exchange("/huge", 200, "OK", "text/html", cut, true));
         }
 
@@ -136,7 +139,7 @@ class WarcArchiveTest {
     @Test
     void returnsAnOffsetFromWhichTheResponseReadsAlone() throws IOException {
         List<WarcLocation> locations = new ArrayList<>();
-        try (WarcArchive archive = open(output())) {
+        try (WarcArchive archive = open(profile())) {
             for (int i = 0; i < 5; i++) {
                 locations.add(archive.write(exchange("/p" + i, "<p>page " + i + "</p>")));
             }
@@ -156,7 +159,7 @@ class WarcArchiveTest {
 
     @Test
     void writesAMetadataRecordConcurrentToItsResponse() throws IOException {
-        try (WarcArchive archive = open(output())) {
+        try (WarcArchive archive = open(profile())) {
             WarcLocation response = archive.write(exchange("/", "<a href=/a>a</a>"));
             archive.writeMetadata("http://127.0.0.1:8080/", response,
                     List.of(Map.entry("outlink", "http://127.0.0.1:8080/a L a/@href")));
@@ -178,7 +181,7 @@ class WarcArchiveTest {
         byte[] body = new byte[700]; // gzip keeps random bytes about their size: ~1 KB per exchange
         new java.util.Random(42).nextBytes(body);
         List<WarcLocation> locations = new ArrayList<>();
-        try (WarcArchive archive = open(output().withWarcMaxSize(max))) {
+        try (WarcArchive archive = open(profile().with(OUTPUT_WARC_MAX_SIZE, max))) {
             for (int i = 0; i < 12; i++) {
                 clock.advance(java.time.Duration.ofSeconds(1));
                 locations.add(archive.write(exchange("/r" + i, 200, "OK", "application/octet-stream", body, false)));
@@ -206,7 +209,7 @@ class WarcArchiveTest {
 
     @Test
     void givesARecordLargerThanTheMaxSizeAFileOfItsOwn() throws IOException {
-        try (WarcArchive archive = open(output().withWarcMaxSize(1))) {
+        try (WarcArchive archive = open(profile().with(OUTPUT_WARC_MAX_SIZE, 1L))) {
             archive.write(exchange("/a", "a"));
             archive.write(exchange("/b", "b"));
         }
@@ -223,7 +226,7 @@ class WarcArchiveTest {
     void takesTheNextSerialWhenAFileOfTheSameNameExists() throws IOException {
         Files.writeString(dir.resolve("crawl-20260301123456-00000.warc.gz"), "an earlier crawl's");
 
-        try (WarcArchive archive = open(output())) {
+        try (WarcArchive archive = open(profile())) {
             assertThat(archive.files()).extracting(p -> p.getFileName().toString())
                     .containsExactly("crawl-20260301123456-00001.warc.gz");
         }
@@ -236,7 +239,7 @@ class WarcArchiveTest {
         int each = 40;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<WarcLocation> locations = new ArrayList<>();
-        try (WarcArchive archive = open(output().withWarcMaxSize(64 * 1024))) {
+        try (WarcArchive archive = open(profile().with(OUTPUT_WARC_MAX_SIZE, 64L * 1024))) {
             List<Future<List<WarcLocation>>> futures = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int thread = t;
@@ -280,7 +283,7 @@ class WarcArchiveTest {
     @Test
     void aFileCutMidRecordReadsToItsLastWholeRecord() throws IOException {
         List<WarcLocation> locations = new ArrayList<>();
-        try (WarcArchive archive = open(output())) {
+        try (WarcArchive archive = open(profile())) {
             for (int i = 0; i < 4; i++) {
                 locations.add(archive.write(exchange("/p" + i, "<p>page " + i + "</p>".repeat(200))));
             }
@@ -312,7 +315,7 @@ class WarcArchiveTest {
     @Test
     void goesOnAfterAnEarlierRunCuttingItsTornLastRecord() throws IOException {
         List<WarcLocation> locations = new ArrayList<>();
-        try (WarcArchive archive = open(output())) {
+        try (WarcArchive archive = open(profile())) {
             for (int i = 0; i < 3; i++) {
                 locations.add(archive.write(exchange("/p" + i, "<p>page " + i + "</p>".repeat(200))));
             }
@@ -324,7 +327,7 @@ class WarcArchiveTest {
         }
         clock.advance(java.time.Duration.ofMinutes(5));
 
-        try (WarcArchive resumed = open(output())) {
+        try (WarcArchive resumed = open(profile())) {
             resumed.write(exchange("/p2", "<p>page 2 again</p>"));
             assertThat(resumed.files()).extracting(p -> p.getFileName().toString())
                     .containsExactly("crawl-20260301123956-00001.warc.gz");
@@ -339,7 +342,7 @@ class WarcArchiveTest {
 
     @Test
     void refusesToWriteOnceClosed() throws IOException {
-        WarcArchive archive = open(output());
+        WarcArchive archive = open(profile());
         archive.close();
 
         assertThatThrownBy(() -> archive.write(exchange("/", "late"))).isInstanceOf(IOException.class)

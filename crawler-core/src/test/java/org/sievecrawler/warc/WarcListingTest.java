@@ -2,6 +2,7 @@ package org.sievecrawler.warc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -16,7 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.fixtures.FakeClock;
-import org.sievecrawler.profile.OutputConfig;
+import org.sievecrawler.profile.CrawlProfile;
 
 class WarcListingTest {
     @TempDir
@@ -25,7 +26,7 @@ class WarcListingTest {
     /** An archive of a 200 page, a 404 page and a metadata record; the locations of its records. */
     private List<WarcLocation> writeArchive() throws IOException {
         List<WarcLocation> locations = new ArrayList<>();
-        try (WarcArchive archive = WarcArchive.open(OutputConfig.defaults().withDir(dir),
+        try (WarcArchive archive = WarcArchive.open(CrawlProfile.defaults().with(OUTPUT_DIR, dir).output(),
                 Map.of("software", "test"), new FakeClock())) {
             WarcLocation home = archive.write(WarcArchiveTest.exchange("/", "<p>home</p>"));
             locations.add(home);

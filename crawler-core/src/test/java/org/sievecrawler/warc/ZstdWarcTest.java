@@ -1,6 +1,9 @@
 package org.sievecrawler.warc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC_COMPRESSION;
 
 import com.github.luben.zstd.Zstd;
 import java.io.IOException;
@@ -19,7 +22,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.fixtures.FakeClock;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.OutputConfig;
+import org.sievecrawler.profile.WarcCompression;
 
 /** {@code output.warc-compression: zstd}: .warc.zst files, one Zstandard frame per record, read back with jwarc. */
 class ZstdWarcTest {
@@ -31,7 +36,8 @@ class ZstdWarcTest {
     private WarcArchive open(WarcCompression compression) throws IOException {
         Map<String, String> info = new LinkedHashMap<>();
         info.put("software", "SieveCrawler/test");
-        return WarcArchive.open(OutputConfig.defaults().withDir(dir).withWarc(true).withWarcCompression(compression),
+        return WarcArchive.open(CrawlProfile.defaults().with(OUTPUT_DIR, dir).with(OUTPUT_WARC, true)
+                .with(OUTPUT_WARC_COMPRESSION, compression).output(),
                 info, clock);
     }
 
@@ -170,8 +176,9 @@ class ZstdWarcTest {
         long[] sizes = new long[2];
         for (WarcCompression compression : WarcCompression.values()) {
             Path sub = Files.createDirectory(dir.resolve(compression.toString()));
-            try (WarcArchive archive = WarcArchive.open(OutputConfig.defaults().withDir(sub).withWarc(true)
-                    .withWarcCompression(compression), Map.of("software", "test"), clock)) {
+            OutputConfig output = CrawlProfile.defaults().with(OUTPUT_DIR, sub).with(OUTPUT_WARC, true)
+                    .with(OUTPUT_WARC_COMPRESSION, compression).output();
+            try (WarcArchive archive = WarcArchive.open(output, Map.of("software", "test"), clock)) {
                 for (int i = 0; i < 50; i++) {
                     archive.write(WarcArchiveTest.exchange("/p" + i, page.replace("12", Integer.toString(i))));
                 }

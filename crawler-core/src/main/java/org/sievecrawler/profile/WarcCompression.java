@@ -1,10 +1,12 @@
-package org.sievecrawler.warc;
+package org.sievecrawler.profile;
 
 import java.util.Locale;
 
 /**
- * How a crawl's WARC files are compressed, record by record so that a reader can start at any record's offset.
- * Immutable.
+ * How a crawl's WARC files are compressed, record by record so that a reader can start at any record's offset: the
+ * value of {@code output.warc-compression} ({@link ProfileKeys#OUTPUT_WARC_COMPRESSION}), and the end of the files'
+ * names. Immutable. The compressing itself is out of scope: the {@code warc} package maps each constant to its
+ * compressor.
  */
 public enum WarcCompression {
     /** Each record its own gzip member (WARC 1.1 annex D): {@code .warc.gz}, read by every WARC tool. */
