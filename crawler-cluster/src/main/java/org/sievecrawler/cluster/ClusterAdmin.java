@@ -102,7 +102,7 @@ public final class ClusterAdmin implements AutoCloseable {
      * @throws ClusterException when the client cannot be created (e.g. no address of the hosts resolves)
      */
     public static ClusterAdmin connect(String bootstrap, Duration timeout) throws ClusterException {
-        String servers = bootstrapServers(bootstrap);
+        String servers = ClusterClients.bootstrapServers(bootstrap);
         int millis = millis(timeout);
         Properties properties = new Properties();
         properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
@@ -112,35 +112,11 @@ public final class ClusterAdmin implements AutoCloseable {
         try {
             return new ClusterAdmin(Admin.create(properties), servers, timeout);
         } catch (KafkaException e) {
-            String why = rootMessage(e);
+            String why = ClusterClients.rootMessage(e);
             throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "cannot connect to the Kafka cluster at "
                     + servers + ": " + (why.startsWith("No resolvable bootstrap urls")
                             ? "no host name of it resolves to an address (" + why + ")" : why));
         }
-    }
-
-    /**
-     * Checks {@code bootstrap} is a comma-separated list of {@code HOST:PORT} ({@code [IPv6]:PORT} too) and returns
-     * it without spaces.
-     *
-     * @throws IllegalArgumentException naming the rule and the value
-     */
-    public static String bootstrapServers(String bootstrap) {
-        Objects.requireNonNull(bootstrap, "bootstrap");
-        List<String> servers = new ArrayList<>();
-        for (String server : bootstrap.split(",", -1)) {
-            String s = server.strip();
-            int colon = s.lastIndexOf(':');
-            String host = colon < 0 ? "" : s.substring(0, colon);
-            String port = colon < 0 ? "" : s.substring(colon + 1);
-            if (host.isEmpty() || !port.matches("[0-9]{1,5}") || Integer.parseInt(port) < 1
-                    || Integer.parseInt(port) > 65535 || host.contains(":") && !host.matches("\\[[0-9a-fA-F:.]+]")) {
-                throw new IllegalArgumentException("must be HOST:PORT (several separated by commas), the port in 1-65535: \""
-                        + bootstrap + "\"" + (bootstrap.contains(",") ? " (at \"" + s + "\")" : ""));
-            }
-            servers.add(s);
-        }
-        return String.join(",", servers);
     }
 
     /** The bootstrap servers this client talks to, as given to {@link #connect}. */
@@ -481,7 +457,7 @@ public final class ClusterAdmin implements AutoCloseable {
             ClusterException.Kind kind = cause instanceof ApiException && !(cause instanceof RetriableException)
                     ? ClusterException.Kind.REFUSED : ClusterException.Kind.UNAVAILABLE;
             ClusterException failure = new ClusterException(kind, what + ": the Kafka cluster at " + bootstrap
-                    + " answered: " + rootMessage(cause));
+                    + " answered: " + ClusterClients.rootMessage(cause));
             failure.initCause(cause);
             throw failure;
         }
@@ -500,15 +476,6 @@ public final class ClusterAdmin implements AutoCloseable {
     /** {@code timeout} in whole milliseconds as Kafka's int configs take it, at least 1. */
     private static int millis(Duration timeout) {
         return (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
-    }
-
-    static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        String message = t.getMessage();
-        return message == null ? t.getClass().getSimpleName() : message;
     }
 
     /** Closes the Admin client, waiting at most the timeout for requests in flight. */

@@ -251,7 +251,7 @@ public final class ClusterRun implements AutoCloseable {
     private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap, CrawlName crawl, String member)
             throws ClusterException {
         Properties properties = new Properties();
-        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, ClusterAdmin.bootstrapServers(bootstrap));
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, ClusterClients.bootstrapServers(bootstrap));
         properties.put(ConsumerConfig.GROUP_ID_CONFIG, ClusterTopics.group(crawl));
         properties.put(ConsumerConfig.CLIENT_ID_CONFIG, member);
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -502,7 +502,7 @@ public final class ClusterRun implements AutoCloseable {
             failed(noAnswer("member " + member + " of " + ClusterTopics.group(crawl)));
         } catch (KafkaException e) {
             LOG.warn("cluster crawl {}: member {} could not read a committed offset ({})", crawl, member,
-                    ClusterAdmin.rootMessage(e));
+                    ClusterClients.rootMessage(e));
         }
     }
 
@@ -546,7 +546,7 @@ public final class ClusterRun implements AutoCloseable {
         } catch (KafkaException e) {
             LOG.warn("cluster crawl {}: member {} could not commit its partitions {} ({}); it fetches nothing new"
                     + " until a commit succeeds", crawl, member, numbers(which.stream()
-                    .map(p -> p.topic.partition()).toList()), ClusterAdmin.rootMessage(e));
+                    .map(p -> p.topic.partition()).toList()), ClusterClients.rootMessage(e));
             return false;
         }
         owned.proven();
@@ -676,7 +676,7 @@ public final class ClusterRun implements AutoCloseable {
         try {
             closeConsumer(timeout.compareTo(LEAVE_AFTER_FAILURE) < 0 ? timeout : LEAVE_AFTER_FAILURE);
         } catch (KafkaException e) {
-            LOG.debug("member {} left the group without a word: {}", member, ClusterAdmin.rootMessage(e));
+            LOG.debug("member {} left the group without a word: {}", member, ClusterClients.rootMessage(e));
         }
     }
 
@@ -698,7 +698,7 @@ public final class ClusterRun implements AutoCloseable {
     /** A failure of the Kafka client while doing {@code what}, as the user reads it. */
     private ClusterException unavailable(String what, KafkaException e) {
         return new ClusterException(ClusterException.Kind.UNAVAILABLE, "the Kafka cluster at " + bootstrap
-                + " failed while " + what + ": " + ClusterAdmin.rootMessage(e));
+                + " failed while " + what + ": " + ClusterClients.rootMessage(e));
     }
 
     private static String numbers(Collection<Integer> partitions) {
