@@ -24,7 +24,7 @@ import org.apache.kafka.common.errors.RetriableException;
  * ({@code enable.auto.commit=false}), and {@code auto.offset.reset=none}, so that seeking to an offset the log no
  * longer has is an error rather than a silent jump. Both bound every wait by the timeout given.
  *
- * <p>Pure functions. Out of scope: the consumer group of {@code cluster run} ({@link ClusterRun}) and the Admin
+ * <p>Pure functions. Out of scope: the consumer group of {@code cluster run} ({@link RunClients}) and the Admin
  * client ({@link ClusterAdmin}).
  */
 public final class ClusterClients {
