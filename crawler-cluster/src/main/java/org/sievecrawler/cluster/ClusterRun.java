@@ -103,11 +103,11 @@ public final class ClusterRun implements AutoCloseable {
         }
     }
 
-    private ClusterRun(Target target, CrawlProfile profile, String member, Clock clock, RunClients clients,
+    private ClusterRun(Target target, CrawlProfile profile, String name, Clock clock, RunClients clients,
             Fetching fetching) {
         this.bootstrap = target.bootstrap();
         this.profile = profile;
-        this.member = new GroupMember(target.crawl(), member, clients.consumer(), clock, target.timeout());
+        this.member = new GroupMember(target.crawl(), name, clients.consumer(), clock, target.timeout());
         this.clients = clients;
         this.fetching = fetching;
         this.partitionCount = target.partitions();
@@ -119,10 +119,10 @@ public final class ClusterRun implements AutoCloseable {
                 fetching.recorder(), owned, p -> new PartitionOutbox(p, clients.links(), clients.markers(),
                         failure::fail));
         PartitionStore store = new PartitionStore(clients.done(), clients.states(), clients.links(), frontiers, gate,
-                member, target.timeout());
-        this.checkpoints = new PartitionCheckpoints(this.member, store, assignment, failure,
+                name, target.timeout());
+        this.checkpoints = new PartitionCheckpoints(member, store, assignment, failure,
                 profile.checkpoint().interval());
-        this.rebalance = new Rebalance(this.member, store, assignment, checkpoints, failure);
+        this.rebalance = new Rebalance(member, store, assignment, checkpoints, failure);
         this.pressure = new BackPressure(clients.consumer(), assignment, profile.sieve().maxInMemoryUrls());
     }
 
