@@ -2,6 +2,7 @@ package org.sievecrawler.cli;
 
 import java.time.Duration;
 import org.sievecrawler.cluster.ClusterAdmin;
+import org.sievecrawler.cluster.ClusterClients;
 import org.sievecrawler.cluster.ClusterException;
 import org.sievecrawler.cluster.CrawlName;
 import org.sievecrawler.cluster.FrontierProducer;
@@ -117,7 +118,7 @@ final class ClusterOptions {
      */
     private String servers() {
         try {
-            return ClusterAdmin.bootstrapServers(bootstrap);
+            return ClusterClients.bootstrapServers(bootstrap);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--bootstrap: " + e.getMessage(), e);
         }

@@ -4,55 +4,36 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeConfigsOptions;
-import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
-import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.errors.ApiException;
-import org.apache.kafka.common.errors.GroupIdNotFoundException;
-import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.sievecrawler.profile.ProfileUnits;
 import org.sievecrawler.shell.Program;
 
 /**
  * The administration of a cluster crawl's topics on one Kafka cluster: {@link #init} creates the topics of
  * {@link ClusterTopics} explicitly (the crawl never relies on auto-creation) and is idempotent; {@link #check} and
  * {@link #describe} read what exists; {@link #requireCrawl} refuses a crawl whose topics are not there (for {@code seed}
- * and {@code status}); {@link #status} reads where the crawl stands (offsets, checkpoint marks and the consumer
- * group's members).
+ * and {@code status}). The {@code cluster} commands' one client of the cluster's Admin API: {@link #status},
+ * {@link #untouched} and {@link #processes} read where the crawl stands (offsets, checkpoint marks and the consumer
+ * group's members) through {@link ClusterStatusReader}.
  *
- * <p>Every request has the bounded timeout given to {@link #connect} (the Admin client's own
- * {@code default.api.timeout.ms}), so an unreachable cluster is a {@link ClusterException} of kind
- * {@link ClusterException.Kind#UNAVAILABLE} naming the address, after that timeout, not a hang.
+ * <p>Every request has the bounded timeout given to {@link #connect} ({@link AdminRequests}), so an unreachable
+ * cluster is a {@link ClusterException} of kind {@link ClusterException.Kind#UNAVAILABLE} naming the address, after
+ * that timeout, not a hang.
  *
  * <p>For one thread at a time (its Admin client is thread-safe, its use of it is not meant to be shared). Out of
  * scope: producing and consuming, joining or changing a consumer group, deleting a crawl's topics, changing an existing topic.
@@ -61,10 +42,10 @@ public final class ClusterAdmin implements AutoCloseable {
     /** How long a request waits for the cluster unless told otherwise. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(15);
 
-    private final Admin admin;
+    private final AdminRequests requests;
+    private final ClusterStatusReader reader;
+    /** The cluster's address, as messages name it. */
     private final String bootstrap;
-    private final Duration timeout;
-    private final Clock clock;
 
     /** Uses {@code admin} (a test passes a MockAdminClient); {@code bootstrap} names the cluster in messages. */
     ClusterAdmin(Admin admin, String bootstrap, Duration timeout) {
@@ -76,10 +57,13 @@ public final class ClusterAdmin implements AutoCloseable {
      * {@code clock} dates a {@link ClusterStatus} (checkpoint marks' ages are measured to it).
      */
     ClusterAdmin(Admin admin, String bootstrap, Duration timeout, Clock clock) {
-        this.admin = Objects.requireNonNull(admin, "admin");
-        this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
-        this.timeout = Objects.requireNonNull(timeout, "timeout");
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this(new AdminRequests(admin, bootstrap, timeout), clock);
+    }
+
+    private ClusterAdmin(AdminRequests requests, Clock clock) {
+        this.requests = requests;
+        this.bootstrap = requests.bootstrap();
+        this.reader = new ClusterStatusReader(requests, Objects.requireNonNull(clock, "clock"));
     }
 
     /**
@@ -102,45 +86,7 @@ public final class ClusterAdmin implements AutoCloseable {
      * @throws ClusterException when the client cannot be created (e.g. no address of the hosts resolves)
      */
     public static ClusterAdmin connect(String bootstrap, Duration timeout) throws ClusterException {
-        String servers = bootstrapServers(bootstrap);
-        int millis = millis(timeout);
-        Properties properties = new Properties();
-        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
-        properties.put(AdminClientConfig.CLIENT_ID_CONFIG, "crawler-cluster-admin");
-        properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
-        properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
-        try {
-            return new ClusterAdmin(Admin.create(properties), servers, timeout);
-        } catch (KafkaException e) {
-            String why = rootMessage(e);
-            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "cannot connect to the Kafka cluster at "
-                    + servers + ": " + (why.startsWith("No resolvable bootstrap urls")
-                            ? "no host name of it resolves to an address (" + why + ")" : why));
-        }
-    }
-
-    /**
-     * Checks {@code bootstrap} is a comma-separated list of {@code HOST:PORT} ({@code [IPv6]:PORT} too) and returns
-     * it without spaces.
-     *
-     * @throws IllegalArgumentException naming the rule and the value
-     */
-    public static String bootstrapServers(String bootstrap) {
-        Objects.requireNonNull(bootstrap, "bootstrap");
-        List<String> servers = new ArrayList<>();
-        for (String server : bootstrap.split(",", -1)) {
-            String s = server.strip();
-            int colon = s.lastIndexOf(':');
-            String host = colon < 0 ? "" : s.substring(0, colon);
-            String port = colon < 0 ? "" : s.substring(colon + 1);
-            if (host.isEmpty() || !port.matches("[0-9]{1,5}") || Integer.parseInt(port) < 1
-                    || Integer.parseInt(port) > 65535 || host.contains(":") && !host.matches("\\[[0-9a-fA-F:.]+]")) {
-                throw new IllegalArgumentException("must be HOST:PORT (several separated by commas), the port in 1-65535: \""
-                        + bootstrap + "\"" + (bootstrap.contains(",") ? " (at \"" + s + "\")" : ""));
-            }
-            servers.add(s);
-        }
-        return String.join(",", servers);
+        return new ClusterAdmin(AdminRequests.connect(bootstrap, timeout), Clock.systemUTC());
     }
 
     /** The bootstrap servers this client talks to, as given to {@link #connect}. */
@@ -164,7 +110,8 @@ public final class ClusterAdmin implements AutoCloseable {
         List<TopicSpec> missing = checks.stream().filter(c -> c instanceof TopicCheck.Missing)
                 .map(TopicCheck::spec).toList();
         if (!missing.isEmpty()) {
-            int brokers = await(admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis())).nodes(),
+            int brokers = requests.await(requests.admin().describeCluster(new DescribeClusterOptions().timeoutMs(requests.millis()))
+                    .nodes(),
                     "describe the cluster").size();
             if (brokers < topics.replication()) {
                 throw new ClusterException(ClusterException.Kind.REFUSED, "--replication " + topics.replication()
@@ -195,7 +142,7 @@ public final class ClusterAdmin implements AutoCloseable {
      * "no such topic" right after the creation), so that {@code cluster init && cluster seed} would be refused.
      */
     private void awaitVisible(CrawlName crawl) throws ClusterException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = System.nanoTime() + requests.timeout().toNanos();
         while (describe(crawl).values().stream().anyMatch(Optional::isEmpty) && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(50);
@@ -221,13 +168,13 @@ public final class ClusterAdmin implements AutoCloseable {
      */
     public Map<String, Optional<TopicState>> describe(CrawlName crawl) throws ClusterException {
         List<String> names = ClusterTopics.names(crawl);
-        Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(names,
-                new DescribeTopicsOptions().timeoutMs(millis())).topicNameValues();
+        Map<String, KafkaFuture<TopicDescription>> futures = requests.admin().describeTopics(names,
+                new DescribeTopicsOptions().timeoutMs(requests.millis())).topicNameValues();
         Map<String, TopicDescription> found = new LinkedHashMap<>();
         for (String name : names) {
             try {
-                found.put(name, await(futures.get(name), "describe topic " + name));
-            } catch (UnknownTopic e) {
+                found.put(name, requests.await(futures.get(name), "describe topic " + name));
+            } catch (AdminRequests.UnknownTopic e) {
                 // not there: Optional.empty below
             }
         }
@@ -299,13 +246,8 @@ public final class ClusterAdmin implements AutoCloseable {
      * of the crawl's consumer group ({@link ClusterTopics#group}) with its metadata (the owner's {@link
      * CheckpointMark}), the member it is assigned to, its end offset, and the end offsets of the same partition of
      * {@code <crawl>.fetched} and {@code <crawl>.rejected}; dated by this client's clock after the last answer. A
-     * read, changing nothing.
-     *
-     * <p>The committed offsets and their marks are read BEFORE the end offsets, on purpose: a mark then never
-     * reports more than the end offsets read after it show, so a link produced by one owner before it reported 0
-     * leases is counted in its partition's end offset and shows as not consumed (the argument in full: {@link
-     * ClusterStatus#notDrained}). Read the other way round, a link produced between the two reads would be in
-     * neither, and {@link ClusterStatus#drained} could be true too early.
+     * read, changing nothing: the crawl's topics are checked first ({@link #requireCrawl}), then read by
+     * {@link ClusterStatusReader#status}, the committed marks before the end offsets (why: there).
      *
      * @throws ClusterException as {@link #requireCrawl} for a crawl that is not there; {@link
      *     ClusterException.Kind#UNAVAILABLE} when the cluster does not answer in time
@@ -316,38 +258,7 @@ public final class ClusterAdmin implements AutoCloseable {
 
     /** As {@link #status(CrawlName)}, a refusal's {@code cluster init} started by {@code program}. */
     public ClusterStatus status(CrawlName crawl, Program program) throws ClusterException {
-        int partitions = requireCrawl(crawl, program);
-        String frontier = crawl.topic(ClusterTopics.FRONTIER);
-        String fetched = crawl.topic(ClusterTopics.FETCHED);
-        String group = ClusterTopics.group(crawl);
-        List<TopicPartition> frontierPartitions = partitions(frontier, partitions);
-        // first the marks, then the end offsets (see above): each request is sent after the previous one's answer
-        Map<TopicPartition, OffsetAndMetadata> offsets = await(admin.listConsumerGroupOffsets(
-                Map.of(group, new ListConsumerGroupOffsetsSpec().topicPartitions(frontierPartitions)),
-                new ListConsumerGroupOffsetsOptions().timeoutMs(millis())).partitionsToOffsetAndMetadata(group),
-                "read the committed offsets of consumer group " + group);
-        Map<Integer, Long> committed = new HashMap<>();
-        Map<Integer, String> metadata = new HashMap<>();
-        offsets.forEach((tp, offset) -> {
-            if (offset != null && tp.topic().equals(frontier)) {
-                committed.put(tp.partition(), offset.offset());
-                metadata.put(tp.partition(), offset.metadata());
-            }
-        });
-        Map<Integer, String> owners = new HashMap<>();
-        for (MemberDescription member : members(group)) {
-            String host = member.host() == null ? "" : member.host().replaceFirst("^/", "");
-            String owner = member.clientId() + (host.isEmpty() ? "" : "@" + host);
-            for (TopicPartition tp : member.assignment().topicPartitions()) {
-                if (tp.topic().equals(frontier)) {
-                    owners.put(tp.partition(), owner);
-                }
-            }
-        }
-        Map<Integer, Long> sent = endOffsets(frontier, partitions);
-        Map<Integer, Long> done = endOffsets(fetched, partitions);
-        Map<Integer, Long> rejected = endOffsets(crawl.topic(ClusterTopics.REJECTED), partitions);
-        return ClusterStatus.of(crawl, clock.instant(), sent, committed, metadata, owners, done, rejected);
+        return reader.status(crawl, requireCrawl(crawl, program));
     }
 
     /**
@@ -356,43 +267,12 @@ public final class ClusterAdmin implements AutoCloseable {
      * no URL of theirs was routed yet, and no running process read the routes before them.
      */
     public boolean untouched(CrawlName crawl, int partitions) throws ClusterException {
-        long sent = endOffsets(crawl.topic(ClusterTopics.FRONTIER), partitions).values().stream()
-                .mapToLong(Long::longValue).sum();
-        return sent == 0 && processes(crawl) == 0;
+        return reader.untouched(crawl, partitions);
     }
 
     /** How many processes run {@code crawl} now: the members of its consumer group. */
     public int processes(CrawlName crawl) throws ClusterException {
-        return members(ClusterTopics.group(crawl)).size();
-    }
-
-    /** The members of consumer group {@code group}; none when the group does not exist (no process joined yet). */
-    private Collection<MemberDescription> members(String group) throws ClusterException {
-        try {
-            ConsumerGroupDescription description = await(admin.describeConsumerGroups(List.of(group),
-                    new DescribeConsumerGroupsOptions().timeoutMs(millis())).describedGroups().get(group),
-                    "describe consumer group " + group);
-            return description.members();
-        } catch (ClusterException e) {
-            if (e.getCause() instanceof GroupIdNotFoundException) {
-                return List.of();
-            }
-            throw e;
-        }
-    }
-
-    private Map<Integer, Long> endOffsets(String topic, int partitions) throws ClusterException {
-        Map<TopicPartition, OffsetSpec> request = new LinkedHashMap<>();
-        partitions(topic, partitions).forEach(tp -> request.put(tp, OffsetSpec.latest()));
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = await(admin.listOffsets(request,
-                new ListOffsetsOptions().timeoutMs(millis())).all(), "read the end offsets of topic " + topic);
-        Map<Integer, Long> result = new HashMap<>();
-        ends.forEach((tp, info) -> result.put(tp.partition(), info.offset()));
-        return result;
-    }
-
-    private static List<TopicPartition> partitions(String topic, int partitions) {
-        return java.util.stream.IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(topic, p)).toList();
+        return reader.processes(crawl);
     }
 
     private Map<String, String> cleanupPolicies(Collection<String> topics) throws ClusterException {
@@ -401,8 +281,8 @@ public final class ClusterAdmin implements AutoCloseable {
         }
         List<ConfigResource> resources = topics.stream()
                 .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
-        Map<ConfigResource, Config> configs = await(admin.describeConfigs(resources,
-                new DescribeConfigsOptions().timeoutMs(millis())).all(), "describe the configs of " + topics);
+        Map<ConfigResource, Config> configs = requests.await(requests.admin().describeConfigs(resources,
+                new DescribeConfigsOptions().timeoutMs(requests.millis())).all(), "describe the configs of " + topics);
         Map<String, String> policies = new LinkedHashMap<>();
         configs.forEach((resource, config) -> {
             ConfigEntry entry = config.get(TopicSpec.CLEANUP_POLICY);
@@ -420,13 +300,13 @@ public final class ClusterAdmin implements AutoCloseable {
         }
         List<NewTopic> newTopics = specs.stream()
                 .map(s -> new NewTopic(s.name(), s.partitions(), s.replication()).configs(s.configs())).toList();
-        Map<String, KafkaFuture<Void>> futures = admin.createTopics(newTopics,
-                new CreateTopicsOptions().timeoutMs(millis())).values();
+        Map<String, KafkaFuture<Void>> futures = requests.admin().createTopics(newTopics,
+                new CreateTopicsOptions().timeoutMs(requests.millis())).values();
         List<String> raced = new ArrayList<>();
         for (TopicSpec spec : specs) {
             try {
-                await(futures.get(spec.name()), "create topic " + spec.name());
-            } catch (UnknownTopic e) {
+                requests.await(futures.get(spec.name()), "create topic " + spec.name());
+            } catch (AdminRequests.UnknownTopic e) {
                 throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "create topic " + spec.name()
                         + ": the Kafka cluster at " + bootstrap + " answered " + e.getMessage());
             } catch (ClusterException e) {
@@ -460,68 +340,10 @@ public final class ClusterAdmin implements AutoCloseable {
         return lines;
     }
 
-    /** The value of {@code future}, or the reason it has none as a ClusterException naming {@code what}. */
-    private <T> T await(KafkaFuture<T> future, String what) throws ClusterException {
-        try {
-            // the Admin client completes every request by its timeout; the extra wait only guards against a bug
-            return future.get(timeout.toMillis() * 2 + 1000, java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException(ClusterException.Kind.UNAVAILABLE, what + ": interrupted");
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw unanswered(what);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof UnknownTopicOrPartitionException) {
-                throw new UnknownTopic(cause.getMessage());
-            }
-            if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
-                throw unanswered(what);
-            }
-            ClusterException.Kind kind = cause instanceof ApiException && !(cause instanceof RetriableException)
-                    ? ClusterException.Kind.REFUSED : ClusterException.Kind.UNAVAILABLE;
-            ClusterException failure = new ClusterException(kind, what + ": the Kafka cluster at " + bootstrap
-                    + " answered: " + rootMessage(cause));
-            failure.initCause(cause);
-            throw failure;
-        }
-    }
-
-    private ClusterException unanswered(String what) {
-        return new ClusterException(ClusterException.Kind.UNAVAILABLE, "no answer from the Kafka cluster at "
-                + bootstrap + " within " + ProfileUnits.formatDuration(timeout) + " (" + what + "): is a broker running there and"
-                + " reachable from here? (a local one: crawler-cluster/kafka-local.sh start)");
-    }
-
-    private int millis() {
-        return millis(timeout);
-    }
-
-    /** {@code timeout} in whole milliseconds as Kafka's int configs take it, at least 1. */
-    private static int millis(Duration timeout) {
-        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
-    }
-
-    static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        String message = t.getMessage();
-        return message == null ? t.getClass().getSimpleName() : message;
-    }
-
     /** Closes the Admin client, waiting at most the timeout for requests in flight. */
     @Override
     public void close() {
-        admin.close(timeout);
-    }
-
-    /** A topic the cluster does not know: a normal answer to describe, kept apart from failures. */
-    private static final class UnknownTopic extends RuntimeException {
-        UnknownTopic(String message) {
-            super(message, null, false, false);
-        }
+        requests.close();
     }
 
     @Override

@@ -1,6 +1,9 @@
 package org.sievecrawler.cluster;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -11,8 +14,8 @@ import org.apache.kafka.common.errors.RetriableException;
 
 /**
  * How a cluster crawl configures its Kafka producers and consumers, once for every class that connects
- * ({@link FrontierProducer}, {@link DoneMarkers}, {@link SieveStateStore}, {@link DoneLog}), and how a failed send
- * is classified.
+ * ({@link FrontierProducer}, {@link DoneMarkers}, {@link SieveStateStore}, {@link DoneLog}), how the cluster's address
+ * is checked ({@link #bootstrapServers}), and how a failed send is classified and told ({@link #rootMessage}).
  *
  * <p>Producers: {@code acks=all} and {@code enable.idempotence=true} (an acknowledged record is on every in-sync
  * replica, a retried batch is not written twice, and records sent to one partition stay in their order), batched
@@ -21,10 +24,10 @@ import org.apache.kafka.common.errors.RetriableException;
  * ({@code enable.auto.commit=false}), and {@code auto.offset.reset=none}, so that seeking to an offset the log no
  * longer has is an error rather than a silent jump. Both bound every wait by the timeout given.
  *
- * <p>Pure functions. Out of scope: the consumer group of {@code cluster run} (the lead's loop configures it) and
- * the Admin client ({@link ClusterAdmin}).
+ * <p>Pure functions. Out of scope: the consumer group of {@code cluster run} ({@link RunClients}) and the Admin
+ * client ({@link ClusterAdmin}).
  */
-final class ClusterClients {
+public final class ClusterClients {
     /** How long a producer waits to fill a batch, in milliseconds: a page's outlinks go out in a few requests. */
     static final int LINGER_MS = 20;
     /** The most bytes of records per partition in one batch: about 1,000 URLs. */
@@ -34,7 +37,44 @@ final class ClusterClients {
     }
 
     /**
-     * The settings of a producer for the cluster at {@code servers} ({@link ClusterAdmin#bootstrapServers}):
+     * Checks {@code bootstrap} is a comma-separated list of {@code HOST:PORT} ({@code [IPv6]:PORT} too) and returns
+     * it without spaces.
+     *
+     * @throws IllegalArgumentException naming the rule and the value
+     */
+    public static String bootstrapServers(String bootstrap) {
+        Objects.requireNonNull(bootstrap, "bootstrap");
+        List<String> servers = new ArrayList<>();
+        for (String server : bootstrap.split(",", -1)) {
+            String s = server.strip();
+            int colon = s.lastIndexOf(':');
+            String host = colon < 0 ? "" : s.substring(0, colon);
+            String port = colon < 0 ? "" : s.substring(colon + 1);
+            if (host.isEmpty() || !port.matches("[0-9]{1,5}") || Integer.parseInt(port) < 1
+                    || Integer.parseInt(port) > 65535 || host.contains(":") && !host.matches("\\[[0-9a-fA-F:.]+]")) {
+                throw new IllegalArgumentException("must be HOST:PORT (several separated by commas), the port in 1-65535: \""
+                        + bootstrap + "\"" + (bootstrap.contains(",") ? " (at \"" + s + "\")" : ""));
+            }
+            servers.add(s);
+        }
+        return String.join(",", servers);
+    }
+
+    /**
+     * The message of the innermost cause of {@code e} (its class's simple name when it has none): what a Kafka
+     * client's failure says to the user, without the wrappers around it.
+     */
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String message = t.getMessage();
+        return message == null ? t.getClass().getSimpleName() : message;
+    }
+
+    /**
+     * The settings of a producer for the cluster at {@code servers} ({@link #bootstrapServers}):
      * {@code timeout} bounds how long a send waits for metadata or buffer space, and how long a record may take to
      * be acknowledged, retries included.
      */
@@ -73,7 +113,7 @@ final class ClusterClients {
     /** The failure to create a client for {@code servers}: the cluster is unavailable from here. */
     static ClusterException cannotConnect(String servers, KafkaException e) {
         return new ClusterException(ClusterException.Kind.UNAVAILABLE, "cannot connect to the Kafka cluster at "
-                + servers + ": " + ClusterAdmin.rootMessage(e));
+                + servers + ": " + rootMessage(e));
     }
 
     /**
@@ -101,7 +141,7 @@ final class ClusterClients {
                     + sent + " was interrupted");
         } catch (KafkaException e) {
             throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "waiting for the cluster to acknowledge "
-                    + sent + " failed: " + ClusterAdmin.rootMessage(e));
+                    + sent + " failed: " + rootMessage(e));
         }
     }
 
@@ -114,6 +154,6 @@ final class ClusterClients {
             Thread.currentThread().interrupt();
             return new ClusterException(ClusterException.Kind.UNAVAILABLE, "reading " + what + " was interrupted");
         }
-        return new ClusterException(kind(e), "reading " + what + " failed: " + ClusterAdmin.rootMessage(e));
+        return new ClusterException(kind(e), "reading " + what + " failed: " + rootMessage(e));
     }
 }

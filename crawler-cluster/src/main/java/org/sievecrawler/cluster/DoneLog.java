@@ -76,7 +76,7 @@ public final class DoneLog implements AutoCloseable {
      * @throws ClusterException when the client cannot be created (e.g. no address of the hosts resolves)
      */
     public static DoneLog connect(String bootstrap, CrawlName crawl, Duration timeout) throws ClusterException {
-        String servers = ClusterAdmin.bootstrapServers(bootstrap);
+        String servers = ClusterClients.bootstrapServers(bootstrap);
         try {
             return new DoneLog(new KafkaConsumer<>(
                     ClusterClients.consumer(servers, "crawler-fetched-reader-" + crawl, timeout),
@@ -161,7 +161,7 @@ public final class DoneLog implements AutoCloseable {
             return new Done(urls, end, markers);
         } catch (InvalidOffsetException e) {
             throw new ClusterException(ClusterException.Kind.REFUSED, what + ": the offset is no longer in the"
-                    + " partition (" + ClusterAdmin.rootMessage(e) + ")");
+                    + " partition (" + ClusterClients.rootMessage(e) + ")");
         } catch (KafkaException e) {
             throw ClusterClients.readFailed(what, e);
         }

@@ -74,7 +74,7 @@ public final class DoneMarkers implements AutoCloseable {
      * @throws ClusterException when the client cannot be created (e.g. no address of the hosts resolves)
      */
     public static DoneMarkers connect(String bootstrap, CrawlName crawl, Duration timeout) throws ClusterException {
-        String servers = ClusterAdmin.bootstrapServers(bootstrap);
+        String servers = ClusterClients.bootstrapServers(bootstrap);
         try {
             return new DoneMarkers(new KafkaProducer<>(ClusterClients.producer(servers, "crawler-fetched-" + crawl,
                     timeout), new StringSerializer(), new StringSerializer()), crawl);
@@ -144,7 +144,7 @@ public final class DoneMarkers implements AutoCloseable {
             return;
         }
         ClusterException failed = new ClusterException(ClusterClients.kind(e), "sending the done marker of " + url
-                + " to topic " + topic + " partition " + partition + " failed: " + ClusterAdmin.rootMessage(e));
+                + " to topic " + topic + " partition " + partition + " failed: " + ClusterClients.rootMessage(e));
         failure.compareAndSet(null, failed);
         completion.completed(Optional.of(failed));
     }

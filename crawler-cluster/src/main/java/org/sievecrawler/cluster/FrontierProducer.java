@@ -102,7 +102,7 @@ public final class FrontierProducer implements AutoCloseable {
      */
     public static FrontierProducer connect(String bootstrap, CrawlName crawl, Duration timeout, HostRoutes routes)
             throws ClusterException {
-        String servers = ClusterAdmin.bootstrapServers(bootstrap);
+        String servers = ClusterClients.bootstrapServers(bootstrap);
         try {
             return new FrontierProducer(new KafkaProducer<>(
                     ClusterClients.producer(servers, "crawler-frontier-" + crawl, timeout), new StringSerializer(),
@@ -237,7 +237,7 @@ public final class FrontierProducer implements AutoCloseable {
             return;
         }
         failure.compareAndSet(null, new ClusterException(ClusterClients.kind(e), "sending " + url.url()
-                + " to topic " + topic + " failed: " + ClusterAdmin.rootMessage(e)));
+                + " to topic " + topic + " failed: " + ClusterClients.rootMessage(e)));
     }
 
     private void throwIfFailed() throws ClusterException {

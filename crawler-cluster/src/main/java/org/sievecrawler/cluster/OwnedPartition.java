@@ -12,7 +12,8 @@ import org.sievecrawler.frontier.Frontier;
  * takes the partition over.
  *
  * <p>Not thread-safe: the poll thread alone reads and changes it (the {@link Frontier} itself is thread-safe, shared
- * with the fetchers). Out of scope: reading the log into the frontier, commits and rebalances ({@link ClusterRun}),
+ * with the fetchers). Out of scope: reading the log into the frontier ({@link ClusterRun}), commits
+ * ({@link PartitionCheckpoints}) and rebalances ({@link Rebalance}), the partitions owned ({@link Assignment}),
  * snapshots ({@link PartitionStore}), leases ({@link OwnedPartitions}).
  */
 final class OwnedPartition {

@@ -27,7 +27,7 @@ import org.sievecrawler.politeness.HostScheduler;
  * (the new owner is assigned a partition only after the session timeout, and then waits a politeness delay).
  *
  * <p>Thread-safe: the poll thread adds and removes partitions; fetcher threads take leases. Out of scope: reading the
- * log into the frontiers, checkpoints ({@link ClusterRun}).
+ * log into the frontiers ({@link ClusterRun}), checkpoints ({@link PartitionCheckpoints}).
  */
 final class OwnedPartitions implements LeaseSource {
 

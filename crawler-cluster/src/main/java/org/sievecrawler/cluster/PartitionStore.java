@@ -45,8 +45,8 @@ import org.slf4j.LoggerFactory;
  * next owner).
  *
  * <p>Not thread-safe: the poll thread calls it (inside the rebalance callbacks too). Out of scope: the consumer
- * (its seeks and commits, {@link ClusterRun}), when to checkpoint, the snapshot's bytes and records
- * ({@link SieveStateStore}).
+ * (its seeks, {@link Rebalance}; its commits, {@link PartitionCheckpoints}), when to checkpoint, the snapshot's bytes
+ * and records ({@link SieveStateStore}).
  */
 final class PartitionStore {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionStore.class);

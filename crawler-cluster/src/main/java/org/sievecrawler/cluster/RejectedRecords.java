@@ -76,7 +76,7 @@ final class RejectedRecords implements AutoCloseable {
      */
     static RejectedRecords connect(String bootstrap, CrawlName crawl, String member, Duration timeout)
             throws ClusterException {
-        String servers = ClusterAdmin.bootstrapServers(bootstrap);
+        String servers = ClusterClients.bootstrapServers(bootstrap);
         try {
             return new RejectedRecords(new KafkaProducer<>(ClusterClients.producer(servers, "crawler-rejected-" + crawl,
                     timeout), new ByteArraySerializer(), new ByteArraySerializer()), crawl, member);
@@ -139,7 +139,7 @@ final class RejectedRecords implements AutoCloseable {
     private void copyFailed(Exception e) {
         if (copyFailed.compareAndSet(false, true)) {
             LOG.warn("cluster crawl {}: a bad record could not be copied to {} ({}); bad records are still skipped"
-                    + " and counted", crawl, topic, ClusterAdmin.rootMessage(e));
+                    + " and counted", crawl, topic, ClusterClients.rootMessage(e));
         }
     }
 

@@ -97,7 +97,7 @@ public final class SeedStore implements AutoCloseable {
      * @throws ClusterException when the clients cannot be created
      */
     public static SeedStore connect(String bootstrap, CrawlName crawl, Duration timeout) throws ClusterException {
-        String servers = ClusterAdmin.bootstrapServers(bootstrap);
+        String servers = ClusterClients.bootstrapServers(bootstrap);
         Producer<String, String> producer = null;
         try {
             producer = new KafkaProducer<>(ClusterClients.producer(servers, "crawler-seeds-" + crawl, timeout),
@@ -201,7 +201,7 @@ public final class SeedStore implements AutoCloseable {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             throw new ClusterException(cause instanceof java.util.concurrent.TimeoutException
                     ? ClusterException.Kind.UNAVAILABLE : ClusterClients.kind(cause), "storing the seeds of crawl " + crawl
-                    + " in topic " + topic.topic() + " failed: " + ClusterAdmin.rootMessage(cause));
+                    + " in topic " + topic.topic() + " failed: " + ClusterClients.rootMessage(cause));
         }
     }
 

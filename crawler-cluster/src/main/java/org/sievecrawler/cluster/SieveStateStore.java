@@ -96,7 +96,7 @@ public final class SieveStateStore implements AutoCloseable {
      */
     public static SieveStateStore connect(String bootstrap, CrawlName crawl, Duration timeout)
             throws ClusterException {
-        String servers = ClusterAdmin.bootstrapServers(bootstrap);
+        String servers = ClusterClients.bootstrapServers(bootstrap);
         String client = "crawler-sieve-state-" + crawl;
         KafkaProducer<String, byte[]> producer;
         try {
@@ -209,7 +209,7 @@ public final class SieveStateStore implements AutoCloseable {
             return acknowledged;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new ClusterException(ClusterClients.kind(cause), "failed: " + ClusterAdmin.rootMessage(cause));
+            throw new ClusterException(ClusterClients.kind(cause), "failed: " + ClusterClients.rootMessage(cause));
         } catch (TimeoutException e) {
             throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "failed: not acknowledged within "
                     + timeout.toMillis() + " ms");
@@ -217,7 +217,7 @@ public final class SieveStateStore implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new ClusterException(ClusterException.Kind.UNAVAILABLE, "was interrupted");
         } catch (KafkaException e) {
-            throw new ClusterException(ClusterClients.kind(e), "failed: " + ClusterAdmin.rootMessage(e));
+            throw new ClusterException(ClusterClients.kind(e), "failed: " + ClusterClients.rootMessage(e));
         }
     }
 
@@ -316,7 +316,7 @@ public final class SieveStateStore implements AutoCloseable {
             }
         } catch (InvalidOffsetException e) {
             throw refused(what + ": missing: offset " + ref.offset() + " is no longer in the partition ("
-                    + ClusterAdmin.rootMessage(e) + ")");
+                    + ClusterClients.rootMessage(e) + ")");
         } catch (KafkaException e) {
             throw ClusterClients.readFailed(what, e);
         }

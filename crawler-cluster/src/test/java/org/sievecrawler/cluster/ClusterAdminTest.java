@@ -237,20 +237,6 @@ class ClusterAdminTest {
         }
     }
 
-    @Test
-    void bootstrapIsOneOrMoreHostPorts() {
-        assertThat(ClusterAdmin.bootstrapServers("127.0.0.1:9092")).isEqualTo("127.0.0.1:9092");
-        assertThat(ClusterAdmin.bootstrapServers("kafka-1:9092, kafka-2:9092")).isEqualTo("kafka-1:9092,kafka-2:9092");
-        assertThat(ClusterAdmin.bootstrapServers("[::1]:9092")).isEqualTo("[::1]:9092");
-        for (String bad : List.of("", "localhost", "localhost:", ":9092", "localhost:0", "localhost:65536",
-                "localhost:x", "::1:9092", "a:1,", "a:1,,b:2")) {
-            assertThatThrownBy(() -> ClusterAdmin.bootstrapServers(bad)).as(bad)
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("must be HOST:PORT")
-                    .hasMessageContaining("\"" + bad + "\"");
-        }
-    }
-
     private void addTopic(String name, int partitions, Map<String, String> configs) {
         Node broker = kafka.brokers().get(0);
         List<TopicPartitionInfo> infos = IntStream.range(0, partitions)
