@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.frontier.CompletedUrls;
 import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.profile.ProfileKeys;
 import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.sieve.OverflowPolicy;
 import org.sievecrawler.sieve.PendingUrl;
@@ -26,8 +28,9 @@ import org.sievecrawler.sieve.PendingUrl;
  */
 class BackPressureTest {
     private static final SieveConfig SIEVE = new SieveConfig(100_000, 1e-3, OverflowPolicy.WARN, 100_000);
-    private static final PolitenessConfig POLITE = PolitenessConfig.defaults().withDelay(Duration.ZERO)
-            .withRespectRobots(false);
+    private static final PolitenessConfig POLITE = CrawlProfile.defaults()
+            .with(ProfileKeys.POLITENESS_DELAY, Duration.ZERO).with(ProfileKeys.POLITENESS_RESPECT_ROBOTS, false)
+            .politeness();
     private static final CrawlName CRAWL = new CrawlName("docs");
 
     @TempDir
