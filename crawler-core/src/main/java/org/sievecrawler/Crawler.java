@@ -25,6 +25,7 @@ import org.sievecrawler.input.Folders;
 import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
+import org.sievecrawler.pipeline.FetcherThreads;
 import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileChange;
@@ -46,8 +47,8 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  *   seeds -> Frontier (Sieve, spill, per-host politeness, leases, journal)
- *         -> Fetching: FetchWorker: checks -> fetch -> archive -> parse (ParsePool) -> links -> record
- *         -> lease closed with its record and links -> Frontier
+ *         -> Fetching: FetchWorker -> PageSteps: checks -> fetch -> archive -> parse (ParsePool) -> links -> record
+ *         -> lease closed with its record and links -> Frontier -> its Recorder: pages.jsonl, counters
  *   records -> pages.jsonl and counters, exchanges -> WARC, progress lines (Fetching); checkpoints (Checkpointer)
  *   at the end: summary.json, then report.html (CrawlReport; a failure to write it is a warning)
  * </pre>
@@ -74,8 +75,7 @@ public final class Crawler {
      * How long the requests in flight at the end of a crawl (a stop, a limit) may go on before they are cancelled and
      * their URLs put back, to be fetched on resume.
      */
-    public static final long STOP_GRACE_SECONDS = 10;
-    static final Duration STOP_GRACE = Duration.ofSeconds(STOP_GRACE_SECONDS);
+    public static final long STOP_GRACE_SECONDS = FetcherThreads.STOP_GRACE_SECONDS;
 
     private final CrawlProfile profile;
     private final Clock clock;
@@ -121,20 +121,22 @@ public final class Crawler {
      * --resume DIR"): the program as the user started it.
      */
     public Crawler(CrawlProfile profile, Start start, Program program) {
-        this(profile, Clock.systemUTC(), start, STOP_GRACE, program);
+        this(profile, Clock.systemUTC(), start, FetcherThreads.STOP_GRACE, program);
     }
 
     public Crawler(CrawlProfile profile, Clock clock) {
         this(profile, clock, Start.NEW);
     }
 
-    /** A crawl whose requests in flight at its end get {@code stopGrace} instead of {@link #STOP_GRACE}. */
+    /**
+     * A crawl whose requests in flight at its end get {@code stopGrace} instead of {@link FetcherThreads#STOP_GRACE}.
+     */
     Crawler(CrawlProfile profile, Start start, Duration stopGrace) {
         this(profile, Clock.systemUTC(), start, stopGrace, Program.CRAWLER);
     }
 
     private Crawler(CrawlProfile profile, Clock clock, Start start) {
-        this(profile, clock, start, STOP_GRACE, Program.CRAWLER);
+        this(profile, clock, start, FetcherThreads.STOP_GRACE, Program.CRAWLER);
     }
 
     private Crawler(CrawlProfile profile, Clock clock, Start start, Duration stopGrace, Program program) {

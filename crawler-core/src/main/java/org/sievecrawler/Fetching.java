@@ -27,6 +27,10 @@ import org.sievecrawler.link.LinkScope;
 import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.PageParser;
+import org.sievecrawler.pipeline.FetchWorker;
+import org.sievecrawler.pipeline.FetcherThreads;
+import org.sievecrawler.pipeline.PageSteps;
+import org.sievecrawler.pipeline.RobotsSteps;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
@@ -34,7 +38,6 @@ import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressLog;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.sink.JsonlSink;
-import org.sievecrawler.sink.PageRecord;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.warc.Archive;
 import org.sievecrawler.warc.WarcArchive;
@@ -48,7 +51,8 @@ import org.sievecrawler.warc.WarcArchive;
  * processes never share it.
  *
  * <pre>
- *   LeaseSource --lease--> FetchWorker: checks -> fetch -> archive -> parse -> links -> record --> lease closed
+ *   LeaseSource --lease--> FetchWorker --> PageSteps: checks -> fetch -> archive -> parse -> links -> record
+ *                                      --> lease closed --> Frontier --> recorder(): pages.jsonl, counters
  * </pre>
  *
  * <p>A single-node {@link Crawler} runs its one frontier on it too: it opens it in a folder it already holds
@@ -136,7 +140,7 @@ public final class Fetching implements AutoCloseable {
         try {
             Folders.make(out);
             CrawlLock lock = CrawlLock.acquire(out);
-            return open(profile, clock, new Setup(lock, seeds, new CrawlStats(), Crawler.STOP_GRACE,
+            return open(profile, clock, new Setup(lock, seeds, new CrawlStats(), FetcherThreads.STOP_GRACE,
                     "start the process again: its partitions go on from their last checkpoint"));
         } catch (CheckpointException e) {
             throw CrawlException.refused(e.getMessage(), e);
@@ -173,19 +177,12 @@ public final class Fetching implements AutoCloseable {
         }
     }
 
-    /** Where the records of completed pages go: pages.jsonl and the counters; synced for a checkpoint. */
+    /**
+     * Where the records of completed pages go, the one writer of records: pages.jsonl and the counters; synced for a
+     * checkpoint. The frontier calls it when a lease closes; the steps have no other way to write a record.
+     */
     public Frontier.Recorder recorder() {
-        return new Frontier.Recorder() {
-            @Override
-            public void record(PageRecord record) throws IOException {
-                output.record(record);
-            }
-
-            @Override
-            public void sync() throws IOException {
-                pages.sync();
-            }
-        };
+        return output.recorder();
     }
 
     /** The live counters. */
@@ -246,8 +243,9 @@ public final class Fetching implements AutoCloseable {
 
     private String run(LeaseSource source, Supplier<Gauges> gauges, Instant startedAt, Runnable fetchersEnded,
             Optional<String> idleNote) throws CrawlException {
-        FetchWorker worker = new FetchWorker(profile, source, fetcher, new PageReader(parser, links, profile), output,
-                fetchers::limitReached);
+        PageSteps pageSteps = new PageSteps(profile, fetcher, parser, links, output, fetchers::limitReached);
+        FetchWorker worker = new FetchWorker(source, pageSteps, new RobotsSteps(profile, fetcher, links, output),
+                profile.limits().maxPages(), stats.decided(), fetchers::limitReached);
         long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's average
         AtomicReference<Instant> previousLine = new AtomicReference<>(startedAt);
         // a line as of the start, with no state of the logged lines: its rate is over this run, as avg

@@ -5,25 +5,38 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.sievecrawler.fetch.HttpExchange;
+import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.pipeline.PageOutput;
 import org.sievecrawler.progress.CrawlStats;
-import org.sievecrawler.sink.CrawlSink;
-import org.sievecrawler.sink.PageRecord;
 import org.sievecrawler.sink.JsonlSink;
+import org.sievecrawler.sink.PageRecord;
 import org.sievecrawler.warc.Archive;
 import org.sievecrawler.warc.WarcLocation;
 
 /**
- * The crawl's {@link CrawlSink} in its output folder: records to pages.jsonl ({@link JsonlSink}), each counted in
- * the {@link CrawlStats}; exchanges to the WARC files, or to {@link Archive#NONE} with {@code output.warc} off.
+ * The crawl's output folder, with its two faces: the steps' {@link PageOutput} (exchanges to the WARC files, or to
+ * {@link Archive#NONE} with {@code output.warc} off, and the counts that are not records) and the frontier's
+ * {@link #recorder()}, the one writer of records (to pages.jsonl through {@link JsonlSink}, each counted in the
+ * {@link CrawlStats}), which the frontier calls when a lease closes.
  *
  * <p>Thread-safe as its parts are. It opens and closes nothing: the crawl owns the files.
  */
-record FolderSink(JsonlSink pages, Archive archive, CrawlStats stats) implements CrawlSink {
+record FolderSink(JsonlSink pages, Archive archive, CrawlStats stats) implements PageOutput {
 
-    @Override
-    public void record(PageRecord record) throws IOException {
-        pages.accept(record);
-        stats.record(record);
+    /** Where the records of completed pages go: pages.jsonl and the counters; synced for a checkpoint. */
+    Frontier.Recorder recorder() {
+        return new Frontier.Recorder() {
+            @Override
+            public void record(PageRecord record) throws IOException {
+                pages.accept(record);
+                stats.record(record);
+            }
+
+            @Override
+            public void sync() throws IOException {
+                pages.sync();
+            }
+        };
     }
 
     @Override

@@ -10,8 +10,8 @@ import org.sievecrawler.sieve.PendingUrl;
  * depth and referrer, the fetch result the status, sizes and time, and each factory the outcome and the error
  * message (the wording pages.jsonl readers and the tests rely on).
  *
- * <p>Stateless. Out of scope: where the record goes ({@link CrawlSink}) and its place in the WARC files
- * ({@link PageRecord#withWarc}).
+ * <p>Stateless. Out of scope: where the record goes (it closes its page's lease, and the frontier writes it) and
+ * its place in the WARC files ({@link PageRecord#withWarc}).
  */
 public final class PageRecords {
 

@@ -1,4 +1,4 @@
-package org.sievecrawler;
+package org.sievecrawler.pipeline;
 
 import java.time.Duration;
 import java.util.ArrayDeque;

@@ -1,4 +1,4 @@
-package org.sievecrawler;
+package org.sievecrawler.pipeline;
 
 import java.util.Optional;
 import org.sievecrawler.link.UrlTraps;

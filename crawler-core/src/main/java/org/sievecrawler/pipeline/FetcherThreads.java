@@ -1,4 +1,4 @@
-package org.sievecrawler;
+package org.sievecrawler.pipeline;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.sievecrawler.CrawlException;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.frontier.LeaseSource;
 import org.sievecrawler.profile.ProfileUnits;
@@ -24,7 +25,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Out of scope: what a fetcher does with a URL ({@link FetchWorker}), the parse threads, checkpoints and output.
  */
-final class FetcherThreads {
+public final class FetcherThreads {
+    /**
+     * How long the requests in flight at the end of a crawl (a stop, a limit) may go on before they are cancelled and
+     * their URLs put back, to be fetched on resume, unless the crawl says otherwise.
+     */
+    public static final long STOP_GRACE_SECONDS = 10;
+    /** {@link #STOP_GRACE_SECONDS} as a duration. */
+    public static final Duration STOP_GRACE = Duration.ofSeconds(STOP_GRACE_SECONDS);
     private static final Logger LOG = LoggerFactory.getLogger(FetcherThreads.class);
     /** How long fetchers may take to end once their requests are cancelled (at least the grace period). */
     private static final Duration CANCEL_WAIT = Duration.ofSeconds(5);
@@ -46,7 +54,7 @@ final class FetcherThreads {
      * @param maxDuration {@code limits.max-duration}, zero for none
      * @param stopGrace how long requests in flight may go on once the crawl began to end
      */
-    FetcherThreads(int threads, long maxPages, Duration maxDuration, Duration stopGrace) {
+    public FetcherThreads(int threads, long maxPages, Duration maxDuration, Duration stopGrace) {
         this.threads = threads;
         this.maxPages = maxPages;
         this.maxDuration = maxDuration;
@@ -54,13 +62,13 @@ final class FetcherThreads {
     }
 
     /** Asks the crawl to stop: no new URL is taken, requests in flight get the grace period. */
-    void stop() {
+    public void stop() {
         endReason.compareAndSet(null, "stopped");
         stopRequested.countDown();
     }
 
     /** Called by workers after each record: ends the crawl at limits.max-pages. */
-    boolean limitReached(long decided) {
+    public boolean limitReached(long decided) {
         if (maxPages > 0 && decided >= maxPages) {
             endReason.compareAndSet(null, "max-pages");
             return true;
@@ -69,7 +77,7 @@ final class FetcherThreads {
     }
 
     /** Why the crawl ended: finished, stopped, max-pages, max-duration or failed. */
-    String reason() {
+    public String reason() {
         return endReason.get() == null ? "finished" : endReason.get();
     }
 
@@ -79,7 +87,7 @@ final class FetcherThreads {
      *
      * @param goOn how a user goes on, the end of the advice on an OutOfMemoryError (a command to paste)
      */
-    void rethrowFailure(String goOn) throws IOException, CrawlException {
+    public void rethrowFailure(String goOn) throws IOException, CrawlException {
         if (outputFailure.get() != null) {
             throw outputFailure.get();
         }
@@ -93,7 +101,7 @@ final class FetcherThreads {
     }
 
     /** Runs the fetchers on {@code worker} until the crawl ends; see the class comment. */
-    void run(FetchWorker worker, LeaseSource frontier) {
+    public void run(FetchWorker worker, LeaseSource frontier) {
         CountDownLatch done = new CountDownLatch(threads);
         for (int i = 0; i < threads; i++) {
             Thread thread = new Thread(() -> {

@@ -1,4 +1,4 @@
-package org.sievecrawler;
+package org.sievecrawler.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGES_PER_HOST;

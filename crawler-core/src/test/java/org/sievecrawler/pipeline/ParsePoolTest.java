@@ -1,4 +1,4 @@
-package org.sievecrawler;
+package org.sievecrawler.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

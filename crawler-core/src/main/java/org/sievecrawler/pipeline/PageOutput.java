@@ -1,4 +1,4 @@
-package org.sievecrawler.sink;
+package org.sievecrawler.pipeline;
 
 import java.io.IOException;
 import java.util.List;
@@ -9,23 +9,17 @@ import org.sievecrawler.warc.Archive;
 import org.sievecrawler.warc.WarcLocation;
 
 /**
- * Everything a crawl puts out, behind one interface: one {@link PageRecord} per decided URL (pages.jsonl, and the
- * counts of summary.json and the progress line), the exchanges it captured ({@link Archive}: the WARC files, or
- * nothing with {@code output.warc} off), and the counts that are not records (failed attempts, retries, links
- * refused).
+ * What the steps of a lease put out besides records: the exchanges they captured ({@link Archive}: the WARC files,
+ * or nothing with {@code output.warc} off) and the counts that are not records (failed attempts, retries, links
+ * refused). It has no way to write a record: a page's record leaves only by closing its lease ({@link RecordStep}),
+ * and the frontier writes it, through its {@link org.sievecrawler.frontier.Frontier.Recorder}, before its journal
+ * entry.
  *
- * <p>Implementations are safe for any number of fetcher and parser threads.
+ * <p>Implementations are safe for any number of fetcher and parse threads.
  *
- * <p>Out of scope: when a record may be written (the crawl's checkpoint lock and its end) and what it says.
+ * <p>Out of scope: records (see above), and what the crawl's counts say.
  */
-public interface CrawlSink {
-
-    /**
-     * Writes {@code record} to pages.jsonl and counts it.
-     *
-     * @throws IOException naming the file when it cannot be written
-     */
-    void record(PageRecord record) throws IOException;
+public interface PageOutput {
 
     /** {@link Archive#archive}: where {@code exchange}'s response is archived, if it is. */
     Optional<WarcLocation> archive(HttpExchange exchange) throws IOException;

@@ -1,0 +1,85 @@
+package org.sievecrawler.pipeline;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import okhttp3.HttpUrl;
+import org.sievecrawler.link.LinkDecision;
+import org.sievecrawler.link.LinkResolver;
+import org.sievecrawler.link.RedirectTarget;
+import org.sievecrawler.parse.Outlink;
+import org.sievecrawler.parse.ParsedPage;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.sieve.PendingUrl;
+
+/**
+ * The link step: which URLs a page links to, a sitemap lists or a robots.txt names the crawl may follow, decided by
+ * the {@link LinkResolver} (resolved, normalized, scoped), honouring {@code rel=nofollow} and {@code <meta robots
+ * nofollow>} unless {@code parse.follow-nofollow} is on; the accepted ones become tasks for the frontier, one batch,
+ * and the refused ones are counted by reason. A redirect's target goes through the same decision.
+ *
+ * <p>Thread-safe, as the resolver is; called from the fetcher and parse threads.
+ *
+ * <p>Out of scope: offering the links to the Sieve (the frontier's, when the lease is closed).
+ */
+final class LinkStep {
+    private final LinkResolver links;
+    private final boolean followNofollow;
+    private final PageOutput output;
+
+    LinkStep(LinkResolver links, CrawlProfile profile, PageOutput output) {
+        this.links = links;
+        this.followNofollow = profile.parse().followNofollow();
+        this.output = output;
+    }
+
+    /**
+     * The links of {@code task}'s page that it may follow, in document order, as links found there: none when the
+     * page says nofollow, and not those marked nofollow (unless {@code parse.follow-nofollow}).
+     */
+    List<PendingUrl> ofPage(PendingUrl task, ParsedPage parsed) {
+        if (!followNofollow && parsed.nofollow()) {
+            return new ArrayList<>();
+        }
+        LinkResolver.PageLinks pageLinks = links.forPage(parsed.base(), task.url());
+        List<LinkDecision> decisions = new ArrayList<>(parsed.links().size());
+        for (Outlink link : parsed.links()) {
+            if (followNofollow || !link.nofollow()) {
+                decisions.add(pageLinks.decide(link.href(), task.depth() + 1));
+            }
+        }
+        return accepted(decisions, url -> PendingUrl.link(url, task));
+    }
+
+    /**
+     * The {@code urls} listed in the sitemap (or named in the robots.txt) at {@code at} that the crawl may follow, as
+     * links found there {@code depth} from the seeds (resolved against it, normalized and scoped like a page's
+     * links), each made a task by {@code task}.
+     */
+    List<PendingUrl> listed(String at, List<String> urls, int depth, Function<String, PendingUrl> task) {
+        LinkResolver.PageLinks pageLinks = links.forPage(HttpUrl.get(at), at);
+        List<LinkDecision> decisions = new ArrayList<>(urls.size());
+        for (String url : urls) {
+            decisions.add(pageLinks.decide(url, depth));
+        }
+        return accepted(decisions, task);
+    }
+
+    /** Where a redirect from {@code task} to {@code location} leads (see {@link LinkResolver#decideRedirect}). */
+    RedirectTarget redirect(PendingUrl task, String location) {
+        return links.decideRedirect(task.url(), location, task.depth());
+    }
+
+    /** The accepted links as tasks, one batch for the frontier; rejected ones are counted. */
+    private List<PendingUrl> accepted(List<LinkDecision> decisions, Function<String, PendingUrl> task) {
+        List<PendingUrl> urls = new ArrayList<>(decisions.size());
+        for (LinkDecision decision : decisions) {
+            if (decision instanceof LinkDecision.Accept accept) {
+                urls.add(task.apply(accept.url()));
+            } else {
+                output.linkRejected(((LinkDecision.Reject) decision).reason().label());
+            }
+        }
+        return urls;
+    }
+}
