@@ -66,9 +66,9 @@ import org.sievecrawler.sieve.SpillPosition;
  * <p>Not thread-safe: one thread writes at a time (the crawl serializes its checkpoints).
  */
 public final class CheckpointStore {
-    public static final int FORMAT_VERSION = 1;
-    public static final String DIR = "checkpoint";
-    public static final String MANIFEST = "manifest.properties";
+    static final int FORMAT_VERSION = 1;
+    static final String DIR = "checkpoint";
+    static final String MANIFEST = "manifest.properties";
     static final String FORMAT = "sievecrawler-checkpoint";
     static final String PROFILE = "profile.yaml";
     static final String FILTERS = "filters.bin";
@@ -101,12 +101,12 @@ public final class CheckpointStore {
     }
 
     /** Whether the folder holds a checkpoint (a manifest, whatever its state). */
-    public boolean exists() {
+    boolean exists() {
         return Files.exists(manifest());
     }
 
     /** Deletes every checkpoint: for a new crawl in a folder whose previous crawl finished. */
-    public void clear() throws IOException {
+    void clear() throws IOException {
         deleteTree(dir);
     }
 
@@ -115,7 +115,7 @@ public final class CheckpointStore {
      *
      * @throws IOException naming the file that could not be written; the previous checkpoint is then still current
      */
-    public void write(Checkpoint checkpoint) throws IOException {
+    void write(Checkpoint checkpoint) throws IOException {
         Files.createDirectories(dir);
         long next = nextSequence();
         String folderName = String.format(Locale.ROOT, "%06d", next);
