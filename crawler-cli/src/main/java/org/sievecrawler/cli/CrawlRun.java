@@ -74,7 +74,7 @@ final class CrawlRun {
     static int run(CrawlProfile profile, Crawler.Start start, Program program, StopSignal signal,
             LogSetup.Format logFormat, Optional<ErrTerminal> terminal, PrintWriter out, PrintWriter console) {
         Path dir = profile.output().dir();
-        Crawler crawler = new Crawler(profile, start, program);
+        Crawler crawler = Crawler.of(profile, start, program);
         LiveProgress live = LiveProgress.start(terminal, crawler::progressNow);
         PrintWriter err = live.messages(console);
         AtomicBoolean stopped = new AtomicBoolean();
