@@ -47,10 +47,10 @@ import org.sievecrawler.sieve.SpillPosition;
  * <p>Layout: each checkpoint is a folder {@code NNNNNN/} holding {@code profile.yaml} (the effective profile,
  * {@link ProfileYaml}), {@code filters.bin} (the layer count, then each {@link BloomFilter#writeTo}) and
  * {@code pending.bin} (the count, then each URL in {@link PendingUrlCodec} form: in-flight first). The current
- * checkpoint is the one {@code manifest.properties} names ({@link Manifest}), with the format version, state, counters, spill
- * positions, the first frontier journal segment written after it (a resume replays it and those after; a manifest
- * without one, written before the journal, replays nothing), pages.jsonl length, and each file's length and
- * CRC-32C; the manifest carries a CRC-32C of its own entries.
+ * checkpoint is the one {@code manifest.properties} names ({@link Manifest}), with the format version, state,
+ * counters, spill positions, the first frontier journal segment written after it (a resume replays it and those
+ * after; a manifest without one, written before the journal, replays nothing), pages.jsonl length, and each file's
+ * length and CRC-32C; the manifest carries a CRC-32C of its own entries.
  *
  * <p>Crash safety: a checkpoint's files are written and fsynced in a new folder, then the manifest is written to
  * a temporary file, fsynced and renamed over the old one ({@code ATOMIC_MOVE}), and only then is the previous
