@@ -18,6 +18,7 @@ import org.sievecrawler.checkpoint.Checkpointer;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.checkpoint.CrawlStart;
+import org.sievecrawler.checkpoint.ResumeCommand;
 import org.sievecrawler.frontier.CompletedUrls;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.input.FileErrors;
@@ -156,7 +157,7 @@ public final class Crawler {
             Claim claim = claim(out, claimed);
             try (Fetching fetching = Fetching.open(profile, clock,
                     new Fetching.Setup(claim.lock(), claim.seeds(), stats, stopGrace,
-                            "resume with: " + CrawlStart.resumeCommand(program, out)))) {
+                            "resume with: " + ResumeCommand.of(program, out)))) {
                 running.set(fetching);
                 if (stopRequested.get()) { // stop() came before there was anything to stop
                     fetching.stop();

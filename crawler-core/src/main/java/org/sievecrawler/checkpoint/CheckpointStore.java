@@ -155,7 +155,7 @@ public final class CheckpointStore {
         syncDirectory(folder);
 
         byte[] text = Manifest.text(entries, "Sieve Crawler checkpoint: resume with: "
-                + CrawlStart.resumeCommand(program, crawlDir));
+                + ResumeCommand.of(program, crawlDir));
         Path temporary = dir.resolve(MANIFEST + ".tmp");
         try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
                 StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
