@@ -18,6 +18,7 @@ import org.sievecrawler.checkpoint.Checkpointer;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.checkpoint.CrawlStart;
+import org.sievecrawler.checkpoint.ResumeCommand;
 import org.sievecrawler.frontier.CompletedUrls;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.input.FileErrors;
@@ -100,48 +101,34 @@ public final class Crawler {
         RESUME
     }
 
+    /** A new crawl ({@link Start#NEW}) whose messages name the {@code crawler} command. */
+    public static Crawler newCrawl(CrawlProfile profile) {
+        return new Crawler(profile, Start.NEW, Program.CRAWLER, FetcherThreads.STOP_GRACE);
+    }
+
     /**
      * A crawl that goes on from the checkpoint in {@code profile.output().dir()}; {@code profile} is the one
      * {@link CheckpointStore#readProfile()} gives, its limits possibly raised.
      */
     public static Crawler resuming(CrawlProfile profile) {
-        return new Crawler(profile, Start.RESUME);
-    }
-
-    public Crawler(CrawlProfile profile) {
-        this(profile, Clock.systemUTC());
-    }
-
-    public Crawler(CrawlProfile profile, Start start) {
-        this(profile, start, Program.CRAWLER);
+        return new Crawler(profile, Start.RESUME, Program.CRAWLER, FetcherThreads.STOP_GRACE);
     }
 
     /**
-     * A crawl whose messages name {@code program} in the commands they suggest ("resume with: PROGRAM crawl
-     * --resume DIR"): the program as the user started it.
+     * A crawl that begins as {@code start} says, whose messages name {@code program} in the commands they suggest
+     * ("resume with: PROGRAM crawl --resume DIR"): the program as the user started it.
      */
-    public Crawler(CrawlProfile profile, Start start, Program program) {
-        this(profile, Clock.systemUTC(), start, FetcherThreads.STOP_GRACE, program);
-    }
-
-    public Crawler(CrawlProfile profile, Clock clock) {
-        this(profile, clock, Start.NEW);
+    public static Crawler of(CrawlProfile profile, Start start, Program program) {
+        return new Crawler(profile, start, program, FetcherThreads.STOP_GRACE);
     }
 
     /**
-     * A crawl whose requests in flight at its end get {@code stopGrace} instead of {@link FetcherThreads#STOP_GRACE}.
+     * The one constructor: a crawl on the system clock whose requests in flight at its end get {@code stopGrace}
+     * ({@link FetcherThreads#STOP_GRACE} but in tests).
      */
-    Crawler(CrawlProfile profile, Start start, Duration stopGrace) {
-        this(profile, Clock.systemUTC(), start, stopGrace, Program.CRAWLER);
-    }
-
-    private Crawler(CrawlProfile profile, Clock clock, Start start) {
-        this(profile, clock, start, FetcherThreads.STOP_GRACE, Program.CRAWLER);
-    }
-
-    private Crawler(CrawlProfile profile, Clock clock, Start start, Duration stopGrace, Program program) {
+    Crawler(CrawlProfile profile, Start start, Program program, Duration stopGrace) {
         this.profile = profile;
-        this.clock = clock;
+        this.clock = Clock.systemUTC();
         this.start = start;
         this.stopGrace = stopGrace;
         this.program = program;
@@ -170,7 +157,7 @@ public final class Crawler {
             Claim claim = claim(out, claimed);
             try (Fetching fetching = Fetching.open(profile, clock,
                     new Fetching.Setup(claim.lock(), claim.seeds(), stats, stopGrace,
-                            "resume with: " + CrawlStart.resumeCommand(program, out)))) {
+                            "resume with: " + ResumeCommand.of(program, out)))) {
                 running.set(fetching);
                 if (stopRequested.get()) { // stop() came before there was anything to stop
                     fetching.stop();

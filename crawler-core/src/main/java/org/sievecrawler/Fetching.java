@@ -166,8 +166,8 @@ public final class Fetching implements AutoCloseable {
         try {
             boolean warc = profile.output().warc();
             HttpFetcher fetcher = keep(opened, new HttpFetcher(profile.fetch(), profile.limits(),
-                    setup.seeds().origins(), clock, warc,
-                    HttpFetcher.idleConnections(profile.fetch(), profile.politeness())));
+                    new HttpFetcher.Settings(setup.seeds().origins(), clock, warc,
+                            HttpFetcher.idleConnections(profile.fetch(), profile.politeness()), System.getenv())));
             JsonlSink pages = keep(opened, JsonlSink.open(profile.output().dir().resolve(CrawlFolder.PAGES)));
             Archive archive = warc ? WarcArchive.open(profile, clock) : Archive.NONE;
             return new Fetching(profile, clock, setup, fetcher, pages, archive);

@@ -57,7 +57,7 @@ class CrawlerRawHeadTest {
         try (RawHeadServer server = RawHeadServer.start()) {
             origin = server.origin();
             rows = server.rows();
-            new Crawler(CrawlProfile.defaults().with(SEEDS, List.of(server.url("/")))
+            Crawler.newCrawl(CrawlProfile.defaults().with(SEEDS, List.of(server.url("/")))
                     .with(POLITENESS_DELAY, Duration.ZERO).with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 4)
                     .with(FETCH_THREADS, 4).with(FETCH_CONNECT_TIMEOUT, Duration.ofSeconds(2))
                     .with(FETCH_READ_TIMEOUT, Duration.ofSeconds(2)).with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(5))

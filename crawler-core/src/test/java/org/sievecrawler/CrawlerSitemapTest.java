@@ -55,7 +55,7 @@ class CrawlerSitemapTest {
     }
 
     private CrawlOutput crawl(CrawlProfile profile) throws CrawlException {
-        new Crawler(profile).run();
+        Crawler.newCrawl(profile).run();
         return CrawlOutput.read(out);
     }
 

@@ -30,6 +30,7 @@ import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.fixtures.FixtureSite;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlSummary;
+import org.sievecrawler.shell.Program;
 import org.sievecrawler.sieve.PendingUrl;
 
 /**
@@ -98,7 +99,7 @@ class CrawlerStopTest {
                 .heldPage("/held", FixtureSite.linkPage("held", "/after"))
                 .page("/a", FixtureSite.linkPage("a"))
                 .page("/after", FixtureSite.linkPage("after"));
-        Crawler crawler = new Crawler(profile(site.url("/")), Crawler.Start.NEW, GRACE);
+        Crawler crawler = new Crawler(profile(site.url("/")), Crawler.Start.NEW, Program.CRAWLER, GRACE);
         CompletableFuture<CrawlSummary> running = runAsync(crawler);
         assertThat(site.awaitBodyStarted("/held", 30)).as("the held body started").isTrue();
 
@@ -123,7 +124,7 @@ class CrawlerStopTest {
     @Test
     void aStopBeforeTheRunEndsItBeforeAnyFetchWithTheSeedKeptForTheResume() throws Exception {
         site.page("/", FixtureSite.linkPage("home"));
-        Crawler crawler = new Crawler(profile(site.url("/")), Crawler.Start.NEW, GRACE);
+        Crawler crawler = new Crawler(profile(site.url("/")), Crawler.Start.NEW, Program.CRAWLER, GRACE);
 
         crawler.stop();
         CrawlSummary stopped = crawler.run();
@@ -142,7 +143,7 @@ class CrawlerStopTest {
         CrawlProfile profile = profile(site.url("/"));
         profile = profile.with(LIMITS_MAX_DURATION, Duration.ofSeconds(4));
 
-        CrawlSummary ended = new Crawler(profile, Crawler.Start.NEW, GRACE).run();
+        CrawlSummary ended = new Crawler(profile, Crawler.Start.NEW, Program.CRAWLER, GRACE).run();
 
         assertThat(ended.endReason()).isEqualTo("max-duration");
         assertThat(CrawlOutput.read(out).urls()).containsExactly(site.url("/"));
@@ -169,7 +170,7 @@ class CrawlerStopTest {
         CrawlProfile profile = profile(site.url("/"));
         profile = profile.with(LIMITS_MAX_PAGES, 5L);
 
-        CrawlSummary ended = new Crawler(profile, Crawler.Start.NEW, GRACE).run();
+        CrawlSummary ended = new Crawler(profile, Crawler.Start.NEW, Program.CRAWLER, GRACE).run();
 
         assertThat(ended.endReason()).isEqualTo("max-pages");
         CrawlOutput output = CrawlOutput.read(out);
@@ -194,13 +195,13 @@ class CrawlerStopTest {
     void aResumeRunsWithANewDelayAndThreadsThatItsCheckpointRecordsBeforeTheFirstRequest() throws Exception {
         site.page("/", FixtureSite.linkPage("home", "/held")).heldPage("/held", FixtureSite.linkPage("held"));
         CrawlProfile profile = profile(site.url("/"));
-        new Crawler(profile.with(LIMITS_MAX_PAGES, 1L), Crawler.Start.NEW, GRACE).run();
+        new Crawler(profile.with(LIMITS_MAX_PAGES, 1L), Crawler.Start.NEW, Program.CRAWLER, GRACE).run();
         CrawlProfile saved = new CheckpointStore(out).readProfile();
         CrawlProfile changed = saved.with(LIMITS_MAX_PAGES, 0L)
                 .with(POLITENESS_DELAY, Duration.ofMillis(200))
                 .with(FETCH_THREADS, 8);
 
-        Crawler resumed = new Crawler(changed, Crawler.Start.RESUME, GRACE);
+        Crawler resumed = new Crawler(changed, Crawler.Start.RESUME, Program.CRAWLER, GRACE);
         CompletableFuture<CrawlSummary> running = runAsync(resumed);
         assertThat(site.awaitBodyStarted("/held", 30)).as("the held body started").isTrue();
         CrawlProfile recorded = new CheckpointStore(out).readProfile();

@@ -51,6 +51,7 @@ import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.fetch.TlsSite;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlSummary;
+import org.sievecrawler.shell.Program;
 import org.sievecrawler.trust.TrustStore;
 
 /** End-to-end crawls of WireMock fixture sites on 127.0.0.1, asserting on pages.jsonl and summary.json. */
@@ -80,7 +81,7 @@ class CrawlerTest {
     }
 
     private static CrawlOutput crawl(CrawlProfile profile, Path folder) throws CrawlException {
-        new Crawler(profile).run();
+        Crawler.newCrawl(profile).run();
         return CrawlOutput.read(folder);
     }
 
@@ -528,7 +529,7 @@ class CrawlerTest {
         site.page("/", FixtureSite.linkPage("home", links));
         CrawlProfile profile = profile(site.url("/"));
         profile = profile.with(FETCH_THREADS, 1);
-        Crawler crawler = new Crawler(profile);
+        Crawler crawler = Crawler.newCrawl(profile);
 
         CompletableFuture<CrawlSummary> running = CompletableFuture.supplyAsync(() -> {
             try {
@@ -556,7 +557,7 @@ class CrawlerTest {
         byte[] pages = Files.readAllBytes(out.resolve("pages.jsonl"));
         byte[] summary = Files.readAllBytes(out.resolve("summary.json"));
 
-        assertThatThrownBy(() -> new Crawler(profile(site.url("/"))).run())
+        assertThatThrownBy(() -> Crawler.newCrawl(profile(site.url("/"))).run())
                 .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
                 .hasMessage(out + " holds the output of an earlier crawl (pages.jsonl, summary.json, checkpoint/);"
                         + " a new crawl would mix its pages with them: start afresh with --overwrite, which deletes"
@@ -572,7 +573,7 @@ class CrawlerTest {
         crawl(profile(site.url("/")));
         Files.writeString(out.resolve("notes.txt"), "mine\n");
 
-        new Crawler(profile(site.url("/")), Crawler.Start.OVERWRITE).run();
+        Crawler.of(profile(site.url("/")), Crawler.Start.OVERWRITE, Program.CRAWLER).run();
 
         CrawlOutput output = CrawlOutput.read(out);
         assertThat(output.records).extracting(r -> r.get("url").asText())
@@ -588,7 +589,7 @@ class CrawlerTest {
         CrawlProfile profile = profile(site.url("/"));
         crawl(profile.with(LIMITS_MAX_PAGES, 1L));
 
-        assertThatThrownBy(() -> new Crawler(profile).run())
+        assertThatThrownBy(() -> Crawler.newCrawl(profile).run())
                 .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
                 .hasMessageStartingWith(out + " holds a crawl that did not finish (max-pages, 1 URLs decided):"
                         + " start afresh with --overwrite")
@@ -653,7 +654,7 @@ class CrawlerTest {
         CrawlProfile profile = profile(site.url("/"))
                 .with(SIEVE_FALSE_POSITIVE_RATE, 0.01).with(SIEVE_EXPECTED_URLS, 100_000_000_000L);
 
-        assertThatThrownBy(() -> new Crawler(profile).run())
+        assertThatThrownBy(() -> Crawler.newCrawl(profile).run())
                 .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
                 .hasMessageContaining("needs a 112 GiB Bloom filter").hasMessageContaining("JAVA_OPTS=-Xmx");
         assertThat(site.requestLog()).isEmpty();
@@ -665,7 +666,7 @@ class CrawlerTest {
         CrawlProfile profile = profile(site.url("/"))
                 .with(OUTPUT_DIR, file.resolve("sub"));
 
-        assertThatThrownBy(() -> new Crawler(profile).run())
+        assertThatThrownBy(() -> Crawler.newCrawl(profile).run())
                 .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
                 .hasMessage("output.dir " + file.resolve("sub") + ": cannot be created: " + file
                         + " is a file, not a folder");
@@ -674,7 +675,7 @@ class CrawlerTest {
 
     @Test
     void refusesToStartWithoutAUsableSeed() {
-        assertThatThrownBy(() -> new Crawler(profile("ftp://example.org/", "not a url")).run())
+        assertThatThrownBy(() -> Crawler.newCrawl(profile("ftp://example.org/", "not a url")).run())
                 .isInstanceOf(CrawlException.class)
                 .hasMessageStartingWith("no usable seed: seed \"ftp://example.org/\": ");
     }
@@ -693,7 +694,7 @@ class CrawlerTest {
     }
 
     private CrawlOutput crawlInto(Path dir, CrawlProfile profile) throws CrawlException {
-        new Crawler(profile.with(OUTPUT_DIR, dir)).run();
+        Crawler.newCrawl(profile.with(OUTPUT_DIR, dir)).run();
         return CrawlOutput.read(dir);
     }
 

@@ -94,7 +94,7 @@ class CrawlerTrapsTest {
                 .with(OUTPUT_DIR, out);
         assertThat(profile.scope()).isEqualTo(defaults.scope());
         assertThat(profile.limits()).isEqualTo(defaults.limits());
-        new Crawler(profile).run();
+        Crawler.newCrawl(profile).run();
         return CrawlOutput.read(out);
     }
 

@@ -89,7 +89,7 @@ class CrawlerWarcTest {
     void archivesEveryResponseWithItsRequestAndVerifiableDigests() throws Exception {
         serveEveryKindOfResponse();
 
-        new Crawler(profile(site.url("/"))).run();
+        Crawler.newCrawl(profile(site.url("/"))).run();
 
         List<Path> files = warcFiles();
         assertThat(files).hasSize(1);
@@ -139,7 +139,7 @@ class CrawlerWarcTest {
     void pointsEachPageAtItsResponseRecordInPagesJsonl() throws Exception {
         serveEveryKindOfResponse();
 
-        new Crawler(profile(site.url("/"))).run();
+        Crawler.newCrawl(profile(site.url("/"))).run();
 
         CrawlOutput output = CrawlOutput.read(out);
         for (JsonNode page : output.records) {
@@ -168,7 +168,7 @@ class CrawlerWarcTest {
         CrawlProfile profile = profile(site.url("/"));
         profile = profile.with(OUTPUT_WARC_METADATA, true);
 
-        new Crawler(profile).run();
+        Crawler.newCrawl(profile).run();
 
         List<ArchivedRecord> records = ArchivedRecord.readAll(warcFiles().get(0));
         List<ArchivedRecord> metadata = records.stream().filter(r -> r.type().equals("metadata")).toList();
@@ -194,7 +194,7 @@ class CrawlerWarcTest {
         CrawlProfile profile = profile(site.url("/"));
         profile = profile.with(OUTPUT_WARC_MAX_SIZE, 8L * 1024);
 
-        new Crawler(profile).run();
+        Crawler.newCrawl(profile).run();
 
         List<Path> files = warcFiles();
         assertThat(files).hasSizeGreaterThan(2);
@@ -217,7 +217,7 @@ class CrawlerWarcTest {
         CrawlProfile profile = profile(site.url("/"));
         profile = profile.with(OUTPUT_WARC, false);
 
-        new Crawler(profile).run();
+        Crawler.newCrawl(profile).run();
 
         assertThat(warcFiles()).isEmpty();
         assertThat(CrawlOutput.read(out).records).hasSize(2).noneMatch(r -> r.has("warcFile"));

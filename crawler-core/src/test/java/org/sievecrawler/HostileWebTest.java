@@ -52,7 +52,7 @@ class HostileWebTest {
                     .with(FETCH_CONNECT_TIMEOUT, Duration.ofSeconds(2)).with(FETCH_READ_TIMEOUT, Duration.ofSeconds(2))
                     .with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(3))
                     .with(OUTPUT_DIR, out);
-            new Crawler(profile).run();
+            Crawler.newCrawl(profile).run();
             CrawlOutput output = CrawlOutput.read(out);
 
             assertThat(output.summary.get("endReason").asText()).isEqualTo("finished");
@@ -130,7 +130,7 @@ class HostileWebTest {
                     .with(FETCH_CONNECT_TIMEOUT, Duration.ofSeconds(2)).with(FETCH_READ_TIMEOUT, Duration.ofSeconds(1))
                     .with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(2))
                     .with(OUTPUT_DIR, out);
-            new Crawler(profile).run();
+            Crawler.newCrawl(profile).run();
             CrawlOutput output = CrawlOutput.read(out);
 
             assertThat(output.summary.get("endReason").asText()).isEqualTo("finished");

@@ -122,7 +122,7 @@ public final class CrawlBench {
                 .with(PROGRESS_INTERVAL, Duration.ofSeconds(1))
                 .with(OUTPUT_DIR, out).with(OUTPUT_WARC, warc.isPresent())
                 .with(OUTPUT_WARC_COMPRESSION, warc.orElse(WarcCompression.GZIP));
-        Crawler crawler = new Crawler(profile);
+        Crawler crawler = Crawler.newCrawl(profile);
         List<long[]> samples = new java.util.concurrent.CopyOnWriteArrayList<>();
         java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors
                 .newSingleThreadScheduledExecutor();

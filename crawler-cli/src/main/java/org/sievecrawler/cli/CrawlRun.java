@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.sievecrawler.CrawlException;
 import org.sievecrawler.Crawler;
 import org.sievecrawler.checkpoint.CrawlFolder;
-import org.sievecrawler.checkpoint.CrawlStart;
+import org.sievecrawler.checkpoint.ResumeCommand;
 import org.sievecrawler.input.Folders;
 import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.profile.CrawlProfile;
@@ -74,12 +74,12 @@ final class CrawlRun {
     static int run(CrawlProfile profile, Crawler.Start start, Program program, StopSignal signal,
             LogSetup.Format logFormat, Optional<ErrTerminal> terminal, PrintWriter out, PrintWriter console) {
         Path dir = profile.output().dir();
-        Crawler crawler = new Crawler(profile, start, program);
+        Crawler crawler = Crawler.of(profile, start, program);
         LiveProgress live = LiveProgress.start(terminal, crawler::progressNow);
         PrintWriter err = live.messages(console);
         AtomicBoolean stopped = new AtomicBoolean();
         CountDownLatch reported = new CountDownLatch(1);
-        String resumeWith = "resume with: " + CrawlStart.resumeCommand(program, dir);
+        String resumeWith = "resume with: " + ResumeCommand.of(program, dir);
         StopSignal.Registration registration = signal.onStop(request -> {
             stopped.set(true);
             err.println("stopping: no new URLs are taken; requests in flight get " + Crawler.STOP_GRACE_SECONDS
@@ -165,11 +165,11 @@ final class CrawlRun {
         return switch (summary.endReason()) {
             case "max-pages" -> Optional.of("stopped at limits.max-pages " + profile.limits().maxPages() + " with "
                     + summary.pending() + " URLs pending; go on with a higher limit (0 for none): "
-                    + CrawlStart.resumeCommand(program, dir, summary.decided()));
+                    + ResumeCommand.withHigherLimit(program, dir, summary.decided()));
             case "max-duration" -> Optional.of("stopped at limits.max-duration "
                     + ProfileUnits.formatDuration(profile.limits().maxDuration())
                     + " with " + summary.pending() + " URLs pending; go on for as long again: "
-                    + CrawlStart.resumeCommand(program, dir));
+                    + ResumeCommand.of(program, dir));
             default -> Optional.empty();
         };
     }

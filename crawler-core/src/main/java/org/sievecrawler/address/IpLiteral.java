@@ -12,7 +12,7 @@ package org.sievecrawler.address;
  */
 public final class IpLiteral {
     /** {@link #parseIpv4}: the host does not end in a number, so it is a domain name. */
-    public static final long NOT_IPV4 = -1;
+    static final long NOT_IPV4 = -1;
     /** {@link #parseIpv4}: the host ends in a number but is not a valid IPv4 address. */
     public static final long INVALID_IPV4 = -2;
 
@@ -139,7 +139,7 @@ public final class IpLiteral {
     }
 
     /** The eight 16-bit groups of an IPv6 literal (no brackets, no zone), or null if it is not one. */
-    public static int[] parseIpv6(String s) {
+    static int[] parseIpv6(String s) {
         int[] groups = new int[8];
         int count = 0;
         int compressAt = -1;

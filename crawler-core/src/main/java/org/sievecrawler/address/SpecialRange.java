@@ -12,7 +12,7 @@ import java.util.Objects;
 public final class SpecialRange {
 
     /** Whether a crawl may connect to an address of the range. */
-    public enum Reach {
+    enum Reach {
         /** IANA's "Globally Reachable" is True: an address on the Internet like any other. */
         REACHABLE,
         /** Not globally reachable, or not an address to connect to at all (documentation, multicast, reserved). */
@@ -25,7 +25,7 @@ public final class SpecialRange {
         TEREDO_CLIENT_IPV4;
 
         /** Whether the verdict is that of an IPv4 address embedded in the IPv6 one. */
-        public boolean embedsIpv4() {
+        boolean embedsIpv4() {
             return this != REACHABLE && this != REFUSED;
         }
 
@@ -84,7 +84,7 @@ public final class SpecialRange {
     }
 
     /** Whether {@code address} (4 or 16 bytes) lies in the block; an IPv4 address is never in an IPv6 block. */
-    public boolean contains(byte[] address) {
+    boolean contains(byte[] address) {
         if (address.length != network.length) {
             return false;
         }
@@ -108,25 +108,25 @@ public final class SpecialRange {
     }
 
     /** The block's first address, 4 or 16 bytes (a copy). */
-    public byte[] network() {
+    byte[] network() {
         return network.clone();
     }
 
-    public int prefixLength() {
+    int prefixLength() {
         return prefixLength;
     }
 
     /** The IANA name in lower case but for acronyms, e.g. {@code "shared address space"}. */
-    public String name() {
+    String name() {
         return name;
     }
 
-    public Reach reach() {
+    Reach reach() {
         return reach;
     }
 
     /** The RFC (or registry) that defines the range, e.g. {@code "RFC 6598"}. */
-    public String reference() {
+    String reference() {
         return reference;
     }
 

@@ -117,7 +117,7 @@ public final class SpecialRanges {
     }
 
     /** The most specific row that contains {@code address} (4 or 16 bytes), or null. */
-    public static SpecialRange rowOf(byte[] address) {
+    static SpecialRange rowOf(byte[] address) {
         for (SpecialRange range : BY_PREFIX) {
             if (range.contains(address)) {
                 return range;

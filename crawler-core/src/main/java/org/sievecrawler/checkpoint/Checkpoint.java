@@ -32,7 +32,7 @@ public record Checkpoint(State state, String endReason, CrawlProfile profile, Fr
     }
 
     /** This checkpoint in {@code state}, ended for {@code endReason}. */
-    public Checkpoint ended(State state, String endReason) {
+    Checkpoint ended(State state, String endReason) {
         return new Checkpoint(state, endReason, profile, frontier, counters, pagesBytes);
     }
 }

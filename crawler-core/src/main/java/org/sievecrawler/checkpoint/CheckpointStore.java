@@ -8,9 +8,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.StringReader;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -23,25 +21,20 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
-import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 import org.sievecrawler.frontier.FrontierState;
 import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.InputFile;
-import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileException;
 import org.sievecrawler.profile.ProfileLoader;
 import org.sievecrawler.profile.ProfileYaml;
-import org.sievecrawler.progress.CrawlCounters;
 import org.sievecrawler.shell.Program;
 import org.sievecrawler.sieve.BloomFilter;
 import org.sievecrawler.sieve.PendingUrl;
@@ -54,10 +47,10 @@ import org.sievecrawler.sieve.SpillPosition;
  * <p>Layout: each checkpoint is a folder {@code NNNNNN/} holding {@code profile.yaml} (the effective profile,
  * {@link ProfileYaml}), {@code filters.bin} (the layer count, then each {@link BloomFilter#writeTo}) and
  * {@code pending.bin} (the count, then each URL in {@link PendingUrlCodec} form: in-flight first). The current
- * checkpoint is the one {@code manifest.properties} names, with the format version, state, counters, spill
- * positions, the first frontier journal segment written after it (a resume replays it and those after; a manifest
- * without one, written before the journal, replays nothing), pages.jsonl length, and each file's length and
- * CRC-32C; the manifest carries a CRC-32C of its own entries.
+ * checkpoint is the one {@code manifest.properties} names ({@link Manifest}), with the format version, state,
+ * counters, spill positions, the first frontier journal segment written after it (a resume replays it and those
+ * after; a manifest without one, written before the journal, replays nothing), pages.jsonl length, and each file's
+ * length and CRC-32C; the manifest carries a CRC-32C of its own entries.
  *
  * <p>Crash safety: a checkpoint's files are written and fsynced in a new folder, then the manifest is written to
  * a temporary file, fsynced and renamed over the old one ({@code ATOMIC_MOVE}), and only then is the previous
@@ -66,14 +59,11 @@ import org.sievecrawler.sieve.SpillPosition;
  * <p>Not thread-safe: one thread writes at a time (the crawl serializes its checkpoints).
  */
 public final class CheckpointStore {
-    public static final int FORMAT_VERSION = 1;
-    public static final String DIR = "checkpoint";
-    public static final String MANIFEST = "manifest.properties";
-    static final String FORMAT = "sievecrawler-checkpoint";
+    static final String DIR = "checkpoint";
+    static final String MANIFEST = "manifest.properties";
     static final String PROFILE = "profile.yaml";
     static final String FILTERS = "filters.bin";
     static final String PENDING = "pending.bin";
-    private static final String CRC_KEY = "manifest-crc32c";
 
     private final Path crawlDir;
     private final Path dir;
@@ -101,12 +91,12 @@ public final class CheckpointStore {
     }
 
     /** Whether the folder holds a checkpoint (a manifest, whatever its state). */
-    public boolean exists() {
+    boolean exists() {
         return Files.exists(manifest());
     }
 
     /** Deletes every checkpoint: for a new crawl in a folder whose previous crawl finished. */
-    public void clear() throws IOException {
+    void clear() throws IOException {
         deleteTree(dir);
     }
 
@@ -115,7 +105,7 @@ public final class CheckpointStore {
      *
      * @throws IOException naming the file that could not be written; the previous checkpoint is then still current
      */
-    public void write(Checkpoint checkpoint) throws IOException {
+    void write(Checkpoint checkpoint) throws IOException {
         Files.createDirectories(dir);
         long next = nextSequence();
         String folderName = String.format(Locale.ROOT, "%06d", next);
@@ -123,8 +113,8 @@ public final class CheckpointStore {
         deleteTree(folder); // a leftover of a crash before its manifest was committed
         Files.createDirectories(folder);
         Map<String, String> entries = new TreeMap<>();
-        entries.put("format", FORMAT);
-        entries.put("format-version", Integer.toString(FORMAT_VERSION));
+        entries.put("format", Manifest.FORMAT);
+        entries.put("format-version", Integer.toString(Manifest.FORMAT_VERSION));
         entries.put("sequence", Long.toString(next));
         entries.put("folder", folderName);
         entries.put("state", checkpoint.state().name().toLowerCase(Locale.ROOT));
@@ -140,7 +130,7 @@ public final class CheckpointStore {
         entries.put("spill.write-offset", Long.toString(spill.writeOffset()));
         entries.put("spill.count", Long.toString(spill.spilled()));
         entries.put("journal.segment", Integer.toString(frontier.journalSegment()));
-        putCounters(entries, checkpoint.counters());
+        Manifest.putCounters(entries, checkpoint.counters());
         entries.put("pending.count", Integer.toString(frontier.pending().size()));
         entries.put("filters.layers", Integer.toString(frontier.filters().size()));
 
@@ -164,14 +154,12 @@ public final class CheckpointStore {
         });
         syncDirectory(folder);
 
-        entries.put(CRC_KEY, Long.toHexString(entriesCrc(entries)));
+        byte[] text = Manifest.text(entries, "Sieve Crawler checkpoint: resume with: "
+                + ResumeCommand.of(program, crawlDir));
         Path temporary = dir.resolve(MANIFEST + ".tmp");
-        StringBuilder text = new StringBuilder("# Sieve Crawler checkpoint: resume with: "
-                + CrawlStart.resumeCommand(program, crawlDir) + "\n");
-        entries.forEach((key, value) -> text.append(key).append('=').append(escape(value)).append('\n'));
         try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
                 StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            channel.write(java.nio.ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.ISO_8859_1)));
+            channel.write(java.nio.ByteBuffer.wrap(text));
             channel.force(true);
         }
         Files.move(temporary, manifest(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -280,152 +268,7 @@ public final class CheckpointStore {
             throw new CheckpointException(crawlDir + " holds no crawl checkpoint (no " + path
                     + "); there is nothing to resume");
         }
-        Properties properties = new Properties();
-        try {
-            properties.load(new StringReader(new String(InputFile.read(path, InputFile.MANIFEST),
-                    StandardCharsets.ISO_8859_1)));
-        } catch (InputFileException e) {
-            throw new CheckpointException(path + " cannot be read: " + e.reason(), e);
-        } catch (IOException e) {
-            throw new CheckpointException(path + " cannot be read: " + FileErrors.reason(path, e), e);
-        } catch (IllegalArgumentException e) {
-            throw new CheckpointException(path + " cannot be read: " + e.getMessage(), e);
-        }
-        Map<String, String> entries = new TreeMap<>();
-        properties.stringPropertyNames().forEach(key -> entries.put(key, properties.getProperty(key)));
-        if (!FORMAT.equals(entries.get("format"))) {
-            throw new CheckpointException(path + " is not a Sieve Crawler checkpoint manifest (format "
-                    + (entries.get("format") == null ? "missing" : "\"" + entries.get("format") + "\"")
-                    + ", expected \"" + FORMAT + "\")");
-        }
-        String version = entries.get("format-version");
-        if (!Integer.toString(FORMAT_VERSION).equals(version)) {
-            throw new CheckpointException(path + " was written by an incompatible version (checkpoint format "
-                    + version + "; this build reads format " + FORMAT_VERSION + "); start a new crawl");
-        }
-        String storedCrc = entries.remove(CRC_KEY);
-        String computed = Long.toHexString(entriesCrc(entries));
-        if (!computed.equals(storedCrc)) {
-            throw new CheckpointException(path + " is corrupt: its checksum is " + storedCrc + ", its entries give "
-                    + computed);
-        }
-        return new Manifest(path, dir.resolve(entries.getOrDefault("folder", "")), entries);
-    }
-
-    /** A read manifest; its accessors refuse a missing or malformed entry, naming it. */
-    private static final class Manifest {
-        final Path path;
-        final Path folder;
-        final Map<String, String> entries;
-
-        Manifest(Path path, Path folder, Map<String, String> entries) {
-            this.path = path;
-            this.folder = folder;
-            this.entries = entries;
-        }
-
-        String get(String key) throws CheckpointException {
-            String value = entries.get(key);
-            if (value == null) {
-                throw new CheckpointException(path + " is missing the entry " + key);
-            }
-            return value;
-        }
-
-        long number(String key) throws CheckpointException {
-            String value = get(key);
-            try {
-                long number = Long.parseLong(value);
-                if (number < 0) {
-                    throw new NumberFormatException();
-                }
-                return number;
-            } catch (NumberFormatException e) {
-                throw new CheckpointException(path + ": " + key + " must be a whole number >= 0 (" + value + ")");
-            }
-        }
-
-        int integer(String key) throws CheckpointException {
-            long value = number(key);
-            if (value > Integer.MAX_VALUE) {
-                throw new CheckpointException(path + ": " + key + " is too large (" + value + ")");
-            }
-            return (int) value;
-        }
-
-        Checkpoint.State state() throws CheckpointException {
-            String value = get("state");
-            try {
-                return Checkpoint.State.valueOf(value.toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new CheckpointException(path + ": state must be running, stopped or finished (" + value + ")");
-            }
-        }
-
-        /** A part of the checkpoint, checked: present, of the length and CRC-32C the manifest gives. */
-        Path file(String name) throws CheckpointException {
-            Path file = folder.resolve(name);
-            long length = number("file." + name + ".bytes");
-            String crc = get("file." + name + ".crc32c");
-            if (!Files.isRegularFile(file)) {
-                throw new CheckpointException(file + " is missing; the checkpoint " + path + " needs it");
-            }
-            CRC32C sum = new CRC32C();
-            long actual;
-            try (InputStream in = new CheckedInputStream(Files.newInputStream(file), sum)) {
-                actual = in.transferTo(OutputStream.nullOutputStream());
-            } catch (IOException e) {
-                throw new CheckpointException(file + " cannot be read: " + FileErrors.reason(file, e), e);
-            }
-            if (actual != length) {
-                throw new CheckpointException(String.format(Locale.ROOT, "%s is %s: %d bytes, the manifest says %d",
-                        file, actual < length ? "truncated" : "too long", actual, length));
-            }
-            if (!Long.toHexString(sum.getValue()).equals(crc)) {
-                throw new CheckpointException(file + " is corrupt: its CRC-32C is " + Long.toHexString(sum.getValue())
-                        + ", the manifest says " + crc);
-            }
-            return file;
-        }
-
-        CrawlCounters counters() throws CheckpointException {
-            Map<String, Long> outcomes = new HashMap<>();
-            Map<Integer, Long> statuses = new HashMap<>();
-            Map<String, Long> rejections = new HashMap<>();
-            for (String key : entries.keySet()) {
-                if (key.startsWith("counters.outcome.")) {
-                    outcomes.put(key.substring("counters.outcome.".length()), number(key));
-                } else if (key.startsWith("counters.status.")) {
-                    try {
-                        statuses.put(Integer.parseInt(key.substring("counters.status.".length())), number(key));
-                    } catch (NumberFormatException e) {
-                        throw new CheckpointException(path + ": " + key + " does not name an HTTP status");
-                    }
-                } else if (key.startsWith("counters.link-rejected.")) {
-                    rejections.put(key.substring("counters.link-rejected.".length()), number(key));
-                }
-            }
-            return new CrawlCounters(number("counters.decided"), number("counters.fetched"),
-                    number("counters.bytes"), outcomes, statuses, rejections, numberOrZero("counters.failed-attempts"),
-                    numberOrZero("counters.retries"));
-        }
-
-        /** {@link #number}, or 0 when a checkpoint of an older build does not have the key. */
-        long numberOrZero(String key) throws CheckpointException {
-            return entries.containsKey(key) ? number(key) : 0;
-        }
-    }
-
-    private static void putCounters(Map<String, String> entries, CrawlCounters counters) {
-        entries.put("counters.decided", Long.toString(counters.decided()));
-        entries.put("counters.fetched", Long.toString(counters.fetched()));
-        entries.put("counters.bytes", Long.toString(counters.bytes()));
-        entries.put("counters.failed-attempts", Long.toString(counters.failedAttempts()));
-        entries.put("counters.retries", Long.toString(counters.retries()));
-        counters.outcomes().forEach((label, count) -> entries.put("counters.outcome." + label, count.toString()));
-        counters.statuses().forEach((status, count) -> entries.put("counters.status." + status, count.toString()));
-        counters.linkRejections().forEach((reason, count) ->
-                entries.put("counters.link-rejected." + reason, count.toString()));
+        return Manifest.read(path, dir);
     }
 
     @FunctionalInterface
@@ -471,32 +314,6 @@ public final class CheckpointStore {
             }
         }
         return sequence + 1;
-    }
-
-    private static long entriesCrc(Map<String, String> entries) {
-        CRC32C crc = new CRC32C();
-        new TreeMap<>(entries).forEach((key, value) -> {
-            if (!key.equals(CRC_KEY)) {
-                crc.update((key + "=" + value + "\n").getBytes(StandardCharsets.UTF_8));
-            }
-        });
-        return crc.getValue();
-    }
-
-    /** A value in .properties form: backslashes and non-ASCII escaped, as {@link Properties#load} reads them. */
-    private static String escape(String value) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '\\') {
-                out.append("\\\\");
-            } else if (c < 0x20 || c > 0x7e) {
-                out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
-        return out.toString();
     }
 
     static void deleteTree(Path root) throws IOException {

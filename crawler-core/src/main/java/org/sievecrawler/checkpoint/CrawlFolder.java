@@ -32,7 +32,7 @@ public final class CrawlFolder {
      * The files a crawl writes beside its output that alone do not make an earlier crawl (a refused crawl leaves a
      * crawl.log), deleted with it by {@link #clear()}.
      */
-    public static final List<String> SIDE_FILES = List.of(LOG, PROGRESS, REPORT);
+    static final List<String> SIDE_FILES = List.of(LOG, PROGRESS, REPORT);
     /** Pending URLs spilled past sieve.max-in-memory-urls. */
     public static final String FRONTIER = "frontier";
 
@@ -43,7 +43,7 @@ public final class CrawlFolder {
      * @param dir the output folder
      * @param warcPrefix the profile's {@code output.warc-prefix}: WARC files of another prefix are not this crawl's
      */
-    public CrawlFolder(Path dir, String warcPrefix) {
+    CrawlFolder(Path dir, String warcPrefix) {
         this.dir = dir;
         this.warcPrefix = warcPrefix;
     }
@@ -55,7 +55,7 @@ public final class CrawlFolder {
      *
      * @throws IOException naming the folder when it cannot be listed
      */
-    public List<Path> earlierOutput() throws IOException {
+    List<Path> earlierOutput() throws IOException {
         List<Path> found = new ArrayList<>();
         for (String name : List.of(PAGES, SUMMARY, CheckpointStore.DIR, FRONTIER)) {
             if (Files.exists(dir.resolve(name))) {
@@ -73,7 +73,7 @@ public final class CrawlFolder {
      *
      * @throws IOException naming the file that could not be deleted
      */
-    public void clear() throws IOException {
+    void clear() throws IOException {
         List<Path> files = new ArrayList<>(earlierOutput());
         for (String name : SIDE_FILES) {
             files.add(dir.resolve(name));

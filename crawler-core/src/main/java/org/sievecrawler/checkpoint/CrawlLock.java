@@ -14,7 +14,7 @@ import org.sievecrawler.input.FileErrors;
  * ends; the file itself stays. Thread-safe; close it once.
  */
 public final class CrawlLock implements AutoCloseable {
-    public static final String FILE = "crawl.lock";
+    static final String FILE = "crawl.lock";
 
     private final FileChannel channel;
     private final FileLock lock;

@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * a key that is fixed for a crawl: {@link #changesOnResume}); and, going on, pages.jsonl and the
  * counters as the crawl left them ({@link #restorePages}, refused when records were lost that no resume could
  * fetch again). Every refusal is a {@link CheckpointException} whose message names the folder and the command that
- * gets the user further; the commands that resume a crawl are made here ({@link #resumeCommand}), for every message
- * that suggests one, and end the message's line, so that a user can paste them.
+ * gets the user further (a resume's made by {@link ResumeCommand}), at the end of the message's line, so that a
+ * user can paste it.
  *
  * <p>Not thread-safe; used by the crawl holding the folder's {@link CrawlLock}, before its fetchers start.
  *
@@ -58,20 +58,6 @@ public final class CrawlStart {
         this.program = program;
     }
 
-    /** The command that resumes the crawl in {@code dir}: {@code crawler crawl --resume DIR}. */
-    public static String resumeCommand(Program program, Path dir) {
-        return program.command("crawl", "--resume", dir.toString());
-    }
-
-    /**
-     * The command that resumes the crawl in {@code dir}, stopped at limits.max-pages with {@code decided} URLs
-     * decided, with a higher limit: twice that, {@code crawler crawl --resume DIR --max-pages 2N}.
-     */
-    public static String resumeCommand(Program program, Path dir, long decided) {
-        return program.command("crawl", "--resume", dir.toString(), "--max-pages",
-                Long.toString(Math.max(2 * decided, decided + 1)));
-    }
-
     /**
      * A new crawl never mixes its output with an earlier crawl's: a folder holding one is refused, naming its files
      * and whether it can be resumed.
@@ -87,7 +73,7 @@ public final class CrawlStart {
                 + String.join(", ", CrawlFolder.SIDE_FILES) + " (no other file), or choose another output folder";
         throw new CheckpointException(unfinished != null
                 ? dir + " holds a crawl that did not finish (" + unfinished + "): " + overwrite + "; or resume it: "
-                        + resumeCommand(program, dir)
+                        + ResumeCommand.of(program, dir)
                 : dir + " holds the output of an earlier crawl (" + files + "); a new crawl would mix its pages"
                         + " with them: " + overwrite);
     }
@@ -125,7 +111,7 @@ public final class CrawlStart {
                     : "limits.max-pages " + maxPages + " is not above the " + decided + " URLs the crawl in " + dir
                             + " already decided";
             throw new CheckpointException(where + "; resume it with a higher limit (0 for none), e.g. "
-                    + resumeCommand(program, dir, decided));
+                    + ResumeCommand.withHigherLimit(program, dir, decided));
         }
         return checkpoint;
     }

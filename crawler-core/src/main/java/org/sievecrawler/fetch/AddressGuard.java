@@ -65,11 +65,6 @@ final class AddressGuard implements Dns, Interceptor {
     private final Set<String> proxyHosts;
     private final Dns seedDns = hostname -> lookup(hostname, true);
 
-    /** A guard without a proxy; see {@link #AddressGuard(Dns, boolean, Set, Set)}. */
-    AddressGuard(Dns resolver, boolean allowPrivate, Set<String> seeds) {
-        this(resolver, allowPrivate, seeds, Set.of());
-    }
-
     /**
      * @param resolver the DNS the guard checks the answers of
      * @param allowPrivate {@code fetch.allow-private-addresses}: no check at all

@@ -48,7 +48,7 @@ public enum FailureKind {
      * Whether the same URL may succeed if fetched again later: true for REFUSED, NO_ROUTE, CONNECT_TIMEOUT,
      * CONNECTION_LOST, TIMEOUT and RETRYABLE_STATUS.
      */
-    public boolean retryable() {
+    boolean retryable() {
         return retryable;
     }
 

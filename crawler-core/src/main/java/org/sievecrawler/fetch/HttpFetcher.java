@@ -98,73 +98,58 @@ public final class HttpFetcher implements AutoCloseable {
         return (int) Math.min(1024, wanted);
     }
 
-    /** A fetcher on the system clock; see {@link #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock)}. */
-    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> seedOrigins) {
-        this(fetch, limits, seedOrigins, Clock.systemUTC());
-    }
-
     /**
-     * A fetcher with its own connection pool; {@link #close()} releases it.
+     * What a fetcher is built with besides the profile's {@code fetch} and {@code limits} groups.
      *
      * @param seedOrigins the seeds' origins, {@code host:port} ({@code [::1]:8080} for IPv6): those may be on
      *     refused addresses even when {@code fetch.allow-private-addresses} is false, on those ports only; a bare
      *     host (no port) allows every port of it
      * @param clock the source of "now" for Retry-After dates and for {@code fetchMillis}
+     * @param captureExchanges whether each result keeps its exchange as it crossed the wire (for WARC output)
+     * @param maxIdleConnections idle connections the pool keeps for reuse, across hosts, and never fewer than
+     *     {@code fetch.threads}: the crawl's threads times the connections it may hold to one host (see
+     *     {@link #idleConnections}), so that a crawl moving between hosts reconnects only to hosts it left long ago
+     * @param env where the proxy variables ({@code http_proxy}, {@code https_proxy}, {@code no_proxy}) are read
+     *     when {@code fetch.proxy} is {@code none} (see {@link ProxyRoutes}); a proxy's host may resolve to a private
+     *     address whatever {@code fetch.allow-private-addresses} says: the user named it
      */
-    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> seedOrigins, Clock clock) {
-        this(fetch, limits, seedOrigins, clock, false);
+    public record Settings(Set<String> seedOrigins, Clock clock, boolean captureExchanges, int maxIdleConnections,
+            Map<String, String> env) {
+        /** A fetcher for these seeds on the system clock, capturing nothing, with the environment's proxy. */
+        public static Settings of(Set<String> seedOrigins) {
+            return new Settings(seedOrigins, Clock.systemUTC(), false, 0, System.getenv());
+        }
+
+        /** As {@link #of}, capturing each exchange as it crossed the wire. */
+        public static Settings capturing(Set<String> seedOrigins) {
+            return new Settings(seedOrigins, Clock.systemUTC(), true, 0, System.getenv());
+        }
+    }
+
+    /** A fetcher with its own connection pool; {@link #close()} releases it. */
+    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Settings settings) {
+        this(fetch, limits, settings, ProxyRoutes.of(fetch, settings.env()), null, null);
     }
 
     /**
-     * A fetcher that also captures each exchange as it crossed the wire when {@code captureExchanges} is true.
-     *
-     * @see #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock)
+     * A fetcher whose connections are made by {@code sockets}, behind {@code guard}, without the environment's proxy:
+     * for tests that watch the sockets.
      */
-    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> seedOrigins, Clock clock,
-            boolean captureExchanges) {
-        this(fetch, limits, seedOrigins, clock, captureExchanges, fetch.threads());
+    static HttpFetcher watching(FetchConfig fetch, LimitsConfig limits, AddressGuard guard, Clock clock,
+            boolean captureExchanges, SocketFactory sockets) {
+        Settings settings = new Settings(Set.of(), clock, captureExchanges, 0, Map.of());
+        return new HttpFetcher(fetch, limits, settings, ProxyRoutes.of(fetch, Map.of()), guard, sockets);
     }
 
-    /**
-     * A fetcher whose pool keeps up to {@code maxIdleConnections} idle connections for reuse (at least
-     * {@code fetch.threads}).
-     *
-     * @param maxIdleConnections idle connections kept, across hosts: the crawl's threads times the connections it
-     *     may hold to one host, so that a crawl moving between hosts reconnects only to hosts it left long ago
-     * @see #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock, boolean)
-     */
-    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> seedOrigins, Clock clock,
-            boolean captureExchanges, int maxIdleConnections) {
-        this(fetch, limits, seedOrigins, clock, captureExchanges, maxIdleConnections, System.getenv());
-    }
-
-    /**
-     * A fetcher that reads the proxy variables ({@code http_proxy}, {@code https_proxy}, {@code no_proxy}) from
-     * {@code env} when {@code fetch.proxy} is {@code none} (see {@link ProxyRoutes}). A proxy's host may resolve to a
-     * private address whatever {@code fetch.allow-private-addresses} says: the user named it.
-     *
-     * @see #HttpFetcher(FetchConfig, LimitsConfig, Set, Clock, boolean, int)
-     */
-    public HttpFetcher(FetchConfig fetch, LimitsConfig limits, Set<String> seedOrigins, Clock clock,
-            boolean captureExchanges, int maxIdleConnections, Map<String, String> env) {
-        this(fetch, limits, ProxyRoutes.of(fetch, env), seedOrigins, clock, captureExchanges,
-                maxIdleConnections);
-    }
-
-    private HttpFetcher(FetchConfig fetch, LimitsConfig limits, ProxyRoutes proxies, Set<String> seedOrigins,
-            Clock clock, boolean captureExchanges, int maxIdleConnections) {
-        this(fetch, limits, proxies, new AddressGuard(Dns.SYSTEM, fetch.allowPrivateAddresses(), seedOrigins,
-                proxies == null ? Set.of() : proxies.proxyHosts()), clock, captureExchanges, maxIdleConnections, null);
-    }
-
-    /** A fetcher whose connections are made by {@code sockets} (null: the default), for tests that watch them. */
-    HttpFetcher(FetchConfig fetch, LimitsConfig limits, AddressGuard guard, Clock clock, boolean captureExchanges,
-            SocketFactory sockets) {
-        this(fetch, limits, ProxyRoutes.of(fetch, Map.of()), guard, clock, captureExchanges, fetch.threads(), sockets);
-    }
-
-    private HttpFetcher(FetchConfig fetch, LimitsConfig limits, ProxyRoutes proxies, AddressGuard guard, Clock clock,
-            boolean captureExchanges, int maxIdleConnections, SocketFactory sockets) {
+    /** The one constructor: a null {@code guardOrNull} is the seeds' guard, null {@code sockets} the default. */
+    private HttpFetcher(FetchConfig fetch, LimitsConfig limits, Settings settings, ProxyRoutes proxies,
+            AddressGuard guardOrNull, SocketFactory sockets) {
+        AddressGuard guard = guardOrNull != null ? guardOrNull
+                : new AddressGuard(Dns.SYSTEM, fetch.allowPrivateAddresses(), settings.seedOrigins(),
+                        proxies == null ? Set.of() : proxies.proxyHosts());
+        boolean captureExchanges = settings.captureExchanges();
+        int maxIdleConnections = settings.maxIdleConnections();
+        Clock clock = settings.clock();
         this.fetch = fetch;
         this.maxPageBytes = limits.maxPageBytes();
         this.clock = clock;

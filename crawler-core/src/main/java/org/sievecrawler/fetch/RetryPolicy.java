@@ -44,7 +44,7 @@ public final class RetryPolicy {
      * @param retries {@code fetch.retries}: attempts made again after the first, at most
      * @param maxRetryAfter {@code politeness.max-retry-after}: the longest Retry-After waited for
      */
-    public RetryPolicy(int retries, Duration maxRetryAfter) {
+    RetryPolicy(int retries, Duration maxRetryAfter) {
         this.retries = retries;
         this.maxRetryAfter = maxRetryAfter;
     }

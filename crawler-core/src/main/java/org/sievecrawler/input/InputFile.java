@@ -189,7 +189,7 @@ public final class InputFile {
      *
      * @throws InputFileException naming {@code file} and the offset of the first byte that is not UTF-8
      */
-    public static String decode(Path file, byte[] bytes) throws InputFileException {
+    static String decode(Path file, byte[] bytes) throws InputFileException {
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
         ByteBuffer in = ByteBuffer.wrap(bytes);

@@ -21,7 +21,7 @@ public final class InputFileException extends IOException {
     }
 
     /** The file as the caller named it. */
-    public Path file() {
+    Path file() {
         return file;
     }
 

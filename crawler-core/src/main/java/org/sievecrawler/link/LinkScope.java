@@ -134,12 +134,12 @@ public final class LinkScope {
      *
      * @param normalizedUrl any normalized URL on the origin, e.g. the page's own
      */
-    public OnOrigin onOrigin(String normalizedUrl) {
+    OnOrigin onOrigin(String normalizedUrl) {
         return new OnOrigin(hostRules(Objects.requireNonNull(normalizedUrl, "normalizedUrl")));
     }
 
     /** {@link #decide} for URLs on one origin; see {@link #onOrigin}. Immutable. */
-    public final class OnOrigin {
+    final class OnOrigin {
         private final Reject refusal;
 
         private OnOrigin(Reject refusal) {
@@ -150,7 +150,7 @@ public final class LinkScope {
          * Exactly {@code decide(url, 0)} for a normalized URL on this origin (the caller's promise: same scheme,
          * host and port as the URL the origin was made from).
          */
-        public LinkDecision decide(String sameOriginUrl) {
+        LinkDecision decide(String sameOriginUrl) {
             if (refusal != null && refusal.reason() == RejectReason.MALFORMED) {
                 return refusal;
             }
@@ -223,7 +223,7 @@ public final class LinkScope {
      * The depth is the only part of a decision that depends on where a link was found, so callers may keep
      * {@code decide(url, 0)} and apply this per link.
      */
-    public LinkDecision depthCheck(Accept accepted, int depth) {
+    LinkDecision depthCheck(Accept accepted, int depth) {
         if (maxDepth >= 0 && depth > maxDepth) {
             return new Reject(RejectReason.TOO_DEEP, "depth " + depth + " is more than scope.max-depth " + maxDepth);
         }

@@ -90,7 +90,7 @@ public final class UrlNormalizer {
      * @param base the page's base URL ({@code <base href>} already applied)
      * @return as {@link #normalize(String)}
      */
-    public LinkDecision resolve(HttpUrl base, String href) {
+    LinkDecision resolve(HttpUrl base, String href) {
         Objects.requireNonNull(base, "base");
         Objects.requireNonNull(href, "href");
         String input = clean(href);

@@ -38,7 +38,7 @@ public final class UrlTraps {
      * @param maxSegments path segments allowed at most; 0 for no limit
      * @param maxRepeats times in a row a segment or a run may occur at most; 0 for no limit
      */
-    public UrlTraps(int maxSegments, int maxRepeats) {
+    UrlTraps(int maxSegments, int maxRepeats) {
         if (maxSegments < 0 || maxRepeats < 0) {
             throw new IllegalArgumentException("maxSegments and maxRepeats must be >= 0 (0 = no limit), were "
                     + maxSegments + " and " + maxRepeats);

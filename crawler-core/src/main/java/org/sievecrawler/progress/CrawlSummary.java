@@ -76,7 +76,7 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
     }
 
     /** Responses per second in this run: its responses over its duration (a resume does not count earlier runs). */
-    public double pagesPerSecond() {
+    double pagesPerSecond() {
         double seconds = duration.toMillis() / 1000.0;
         return seconds > 0 ? fetchedThisRun / seconds : 0;
     }
@@ -98,7 +98,7 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
      * The unreachable hosts as text, e.g. {@code http://127.0.0.1:9 (connection refused)}: at most
      * {@link #MAX_LINE_HOSTS}, then how many more.
      */
-    public String unreachableHostsText() {
+    String unreachableHostsText() {
         return hostList(" (", " more");
     }
 

@@ -39,15 +39,7 @@ public final class ProgressReporter implements AutoCloseable {
      * @param fetchedAtStart the responses counted when this run started (a resumed crawl's earlier ones)
      * @param snapshot builds the line, given the responses counted at the previous line (or at the start)
      * @param listener is given every line {@link #next()} makes
-     */
-    public ProgressReporter(Duration interval, long fetchedAtStart, LongFunction<ProgressLine> snapshot,
-            Consumer<ProgressLine> listener) {
-        this(interval, fetchedAtStart, snapshot, listener, Optional.empty());
-    }
-
-    /**
-     * As {@link #ProgressReporter(Duration, long, LongFunction, Consumer)}, quiet when idle with {@code idleNote}
-     * (see the class comment).
+     * @param idleNote when present, the reporter is quiet when idle, with this note (see the class comment)
      */
     public ProgressReporter(Duration interval, long fetchedAtStart, LongFunction<ProgressLine> snapshot,
             Consumer<ProgressLine> listener, Optional<String> idleNote) {

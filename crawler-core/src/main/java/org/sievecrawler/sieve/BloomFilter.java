@@ -289,22 +289,22 @@ public final class BloomFilter {
     }
 
     /** m, the number of bits. */
-    public long bitSize() {
+    long bitSize() {
         return bits;
     }
 
     /** k, the number of bit positions per URL. */
-    public int hashCount() {
+    int hashCount() {
         return k;
     }
 
     /** n, the number of distinct URLs the filter was sized for. */
-    public long expectedInsertions() {
+    long expectedInsertions() {
         return plan.expectedInsertions();
     }
 
     /** p, the false-positive rate the filter was sized for, reached at n distinct URLs. */
-    public double configuredFalsePositiveRate() {
+    double configuredFalsePositiveRate() {
         return plan.falsePositiveRate();
     }
 
@@ -322,12 +322,12 @@ public final class BloomFilter {
      * n* = -(m/k)·ln(1 - X/m), the estimated number of distinct URLs put; O(1).
      * Infinite once every bit is set.
      */
-    public double estimatedCardinality() {
+    double estimatedCardinality() {
         return cardinalityFromSetBits(setBits.sum(), bits, k);
     }
 
     /** (X/m)^k, the probability that a URL never put is reported present, now. */
-    public double expectedFalsePositiveRate() {
+    double expectedFalsePositiveRate() {
         return Math.pow((double) setBits.sum() / bits, k);
     }
 
@@ -344,7 +344,7 @@ public final class BloomFilter {
      * A copy of the filter as it is now: every put that completed before the call is in it. For a checkpoint,
      * which copies under its lock and writes the copy after.
      */
-    public BloomFilter copy() {
+    BloomFilter copy() {
         BloomFilter copy = create(plan);
         long length = words.length();
         long set = 0;

@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Persistence; removing an element that was never added but is a false positive (it would decrement
  * counters of other elements: callers must only remove what they added).
  */
-public final class CountingBloomFilter {
+final class CountingBloomFilter {
     private static final int MAX_COUNT = 15;
 
     private final SievePlan plan;
@@ -54,7 +54,7 @@ public final class CountingBloomFilter {
     }
 
     /** Adds {@code element}: increments its k counters, each saturating at 15. */
-    public void add(CharSequence element) {
+    void add(CharSequence element) {
         UrlHash hash = UrlHash.forCurrentThread().hash(element);
         DoubleHashing positions = new DoubleHashing(hash.h1(), hash.h2(), counters);
         for (int i = 0; i < k; i++) {
@@ -69,7 +69,7 @@ public final class CountingBloomFilter {
      *
      * @return false, changing nothing, if the element is definitely not present; true otherwise
      */
-    public boolean remove(CharSequence element) {
+    boolean remove(CharSequence element) {
         UrlHash hash = UrlHash.forCurrentThread().hash(element);
         long h1 = hash.h1();
         long h2 = hash.h2();
@@ -86,7 +86,7 @@ public final class CountingBloomFilter {
     }
 
     /** @return true if {@code element} might be present; false means definitely not */
-    public boolean mightContain(CharSequence element) {
+    boolean mightContain(CharSequence element) {
         UrlHash hash = UrlHash.forCurrentThread().hash(element);
         return mightContain(hash.h1(), hash.h2());
     }
@@ -129,35 +129,35 @@ public final class CountingBloomFilter {
     }
 
     /** m, the number of counters. */
-    public long counterCount() {
+    long counterCount() {
         return counters;
     }
 
-    public int hashCount() {
+    int hashCount() {
         return k;
     }
 
-    public long expectedInsertions() {
+    long expectedInsertions() {
         return plan.expectedInsertions();
     }
 
     /** Bytes held by the counters: m/2. */
-    public long byteSize() {
+    long byteSize() {
         return words.length() * Long.BYTES;
     }
 
     /** X, the exact number of non-zero counters. */
-    public long nonZeroCounters() {
+    long nonZeroCounters() {
         return nonZero.sum();
     }
 
     /** n* = -(m/k)·ln(1 - X/m) over the non-zero counters X; O(1). */
-    public double estimatedCardinality() {
+    double estimatedCardinality() {
         return BloomFilter.cardinalityFromSetBits(nonZero.sum(), counters, k);
     }
 
     /** (X/m)^k, the false-positive rate now. */
-    public double expectedFalsePositiveRate() {
+    double expectedFalsePositiveRate() {
         return Math.pow((double) nonZero.sum() / counters, k);
     }
 

@@ -15,7 +15,7 @@ public enum OverflowPolicy {
     GROW;
 
     /** The policy named {@code name} ("warn" or "grow", any case). */
-    public static OverflowPolicy parse(String name) {
+    static OverflowPolicy parse(String name) {
         for (OverflowPolicy policy : values()) {
             if (policy.name().equalsIgnoreCase(name.trim())) {
                 return policy;

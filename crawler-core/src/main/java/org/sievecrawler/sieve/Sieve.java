@@ -142,7 +142,7 @@ public final class Sieve {
      *
      * @return true if the URL was new and is now pending; false if it was seen before (or is a false positive)
      */
-    public boolean offer(PendingUrl url) {
+    boolean offer(PendingUrl url) {
         offered.increment();
         UrlHash hash = UrlHash.forCurrentThread().hash(url.url());
         long h1 = hash.h1();
@@ -301,18 +301,18 @@ public final class Sieve {
      * The next pending URL, or null when none is pending (or, behind a politeness scheduler, none may be
      * fetched yet). Never blocks.
      */
-    public String poll() {
+    String poll() {
         PendingUrl url = pending.poll();
         return url == null ? null : url.url();
     }
 
     /** Like {@link #poll()}, with the URL's depth, referrer and attempt. */
-    public PendingUrl pollPending() {
+    PendingUrl pollPending() {
         return pending.poll();
     }
 
     /** The number of pending URLs. */
-    public int size() {
+    int size() {
         return pending.size();
     }
 
@@ -335,34 +335,34 @@ public final class Sieve {
     }
 
     /** How many URLs were offered, new or not. */
-    public long offeredCount() {
+    long offeredCount() {
         return offered.sum();
     }
 
     /** How many offered URLs were new and admitted. */
-    public long admittedCount() {
+    long admittedCount() {
         return admitted.sum();
     }
 
-    public long expectedUrls() {
+    long expectedUrls() {
         return expectedUrls;
     }
 
-    public double configuredFalsePositiveRate() {
+    double configuredFalsePositiveRate() {
         return falsePositiveRate;
     }
 
-    public OverflowPolicy overflowPolicy() {
+    OverflowPolicy overflowPolicy() {
         return policy;
     }
 
     /** The number of filter layers: 1, or more once a GROW Sieve has grown. */
-    public int layerCount() {
+    int layerCount() {
         return layers.get().filters.length;
     }
 
     /** Bytes held by the filter layers (not the pending URLs). */
-    public long filterBytes() {
+    long filterBytes() {
         long sum = 0;
         for (BloomFilter layer : layers.get().filters) {
             sum += layer.byteSize();

@@ -19,7 +19,7 @@ import java.util.Locale;
 public record SievePlan(long expectedInsertions, double falsePositiveRate, long bits, int hashCount) {
 
     /** The largest filter this crawler builds: 2^40 bits, 128 GiB. */
-    public static final long MAX_BITS = 1L << 40;
+    static final long MAX_BITS = 1L << 40;
 
     private static final double LN2 = Math.log(2);
 

@@ -48,7 +48,7 @@ public record TrustStore(Path file, List<X509Certificate> certificates) {
      * Bytes a trust store file may have at most: 8 MiB, some 30 times Debian's bundle of every public CA
      * ({@code /etc/ssl/certs/ca-certificates.crt}, about 220 KB); a larger file is refused unread.
      */
-    public static final long MAX_BYTES = 8L * 1024 * 1024;
+    static final long MAX_BYTES = 8L * 1024 * 1024;
 
     private static final Pattern PEM_BLOCK = Pattern.compile(
             "-----BEGIN ([A-Z0-9 ]+)-----(.*?)-----END \\1-----", Pattern.DOTALL);

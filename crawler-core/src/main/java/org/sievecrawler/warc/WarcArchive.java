@@ -86,7 +86,7 @@ public final class WarcArchive implements Archive {
     }
 
     /** The warcinfo fields of a crawl run with {@code profile}. */
-    public static Map<String, String> info(CrawlProfile profile) {
+    static Map<String, String> info(CrawlProfile profile) {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("software", software());
         fields.put("format", "WARC File Format 1.1");
@@ -175,7 +175,7 @@ public final class WarcArchive implements Archive {
      * @return where the metadata record is
      * @throws IOException naming the file when it cannot be written
      */
-    public WarcLocation writeMetadata(String url, WarcLocation response, List<Map.Entry<String, String>> fields)
+    WarcLocation writeMetadata(String url, WarcLocation response, List<Map.Entry<String, String>> fields)
             throws IOException {
         UUID id = UUID.randomUUID();
         byte[] record;

@@ -25,7 +25,7 @@ import java.nio.file.Path;
  * reported as unreadable rather than read. Not thread-safe: one thread at a time; it holds the file open until
  * {@link #close()}.
  */
-public final class ZstdFrames implements AutoCloseable {
+final class ZstdFrames implements AutoCloseable {
     private static final int ZSTD_MAGIC = 0xFD2FB528;
     private static final int DICTIONARY_MAGIC = 0x184D2A5D;
     private static final int FIRST_READ = 64 * 1024;
@@ -39,12 +39,12 @@ public final class ZstdFrames implements AutoCloseable {
      * @param compressed the frame as it is in the file
      * @param contentBytes the length of its content, decompressed
      */
-    public record Frame(long offset, byte[] compressed, long contentBytes) {
+    record Frame(long offset, byte[] compressed, long contentBytes) {
         /**
          * Its content, decompressed as it is read: never whole in memory, since a frame of a few kilobytes may hold
          * gigabytes.
          */
-        public InputStream content() throws IOException {
+        InputStream content() throws IOException {
             return new ZstdInputStream(new ByteArrayInputStream(compressed));
         }
     }
@@ -56,13 +56,13 @@ public final class ZstdFrames implements AutoCloseable {
     private long windowStart;
 
     /** Opens {@code file}, to read it from its start (or from {@link #seek}). */
-    public ZstdFrames(Path file) throws IOException {
+    ZstdFrames(Path file) throws IOException {
         this.file = file;
         this.channel = FileChannel.open(file);
     }
 
     /** Moves to {@code offset}, where a frame starts. */
-    public void seek(long offset) {
+    void seek(long offset) {
         position = offset;
     }
 
@@ -84,7 +84,7 @@ public final class ZstdFrames implements AutoCloseable {
     }
 
     /** Where the next frame starts: the end of the last one read whole. */
-    public long position() {
+    long position() {
         return position;
     }
 
@@ -94,7 +94,7 @@ public final class ZstdFrames implements AutoCloseable {
      * @throws IOException naming the file and the offset when the frame there is cut, corrupt, a dictionary frame
      *     or not a Zstandard frame; {@link #position()} stays at its start
      */
-    public Frame next() throws IOException {
+    Frame next() throws IOException {
         long remaining = channel.size() - position;
         if (remaining <= 0) {
             return null;

@@ -49,7 +49,7 @@ class AddressGuardTest {
 
     /** A fetcher behind {@code guard} whose connections {@code sockets} records (and never makes). */
     private static HttpFetcher watched(AddressGuard guard, RecordingSockets sockets) {
-        return new HttpFetcher(CONFIG, LimitsConfig.defaults(), guard, Clock.systemUTC(), false, sockets);
+        return HttpFetcher.watching(CONFIG, LimitsConfig.defaults(), guard, Clock.systemUTC(), false, sockets);
     }
 
     /** Resolves every host to the same fixed addresses, without touching the network. */
@@ -140,7 +140,7 @@ class AddressGuardTest {
                     && reject.reason() == RejectReason.PRIVATE_ADDRESS;
             assertThat(linkRefused).as("link guard on %s: %s", as, link).isEqualTo(refused);
 
-            AddressGuard guard = new AddressGuard(resolvingTo(address), false, Set.of("example.org:443"));
+            AddressGuard guard = new AddressGuard(resolvingTo(address), false, Set.of("example.org:443"), Set.of());
             if (refused) {
                 String range = deciding(sample[2]);
                 assertThat(((LinkDecision.Reject) link).detail()).as("link guard on %s", as).contains(range);
@@ -172,7 +172,7 @@ class AddressGuardTest {
         }
         names.put("public.example", InetAddress.getByAddress("public.example", new byte[] {8, 8, 8, 8}));
         RecordingSockets sockets = new RecordingSockets();
-        AddressGuard guard = new AddressGuard(resolving(names), false, Set.of("seed.example:8080"));
+        AddressGuard guard = new AddressGuard(resolving(names), false, Set.of("seed.example:8080"), Set.of());
 
         try (HttpFetcher fetcher = watched(guard, sockets)) {
             assertThat(refusedAddressOf).hasSizeGreaterThan(60);
@@ -203,7 +203,7 @@ class AddressGuardTest {
     @Test
     void treatsTheRobotsOfAHostResolvingOnlyToLoopbackAsUnavailable() {
         RecordingSockets sockets = new RecordingSockets();
-        AddressGuard guard = new AddressGuard(resolvingTo("127.0.0.1"), false, Set.of("seed.example:8080"));
+        AddressGuard guard = new AddressGuard(resolvingTo("127.0.0.1"), false, Set.of("seed.example:8080"), Set.of());
 
         try (HttpFetcher fetcher = watched(guard, sockets)) {
             RobotsResponse robots = new RobotsFetcher(fetcher).fetch("http://intranet.example:8080/robots.txt");
@@ -220,7 +220,8 @@ class AddressGuardTest {
     @Test
     void letsASeedsHostReachARefusedAddressOnlyOnTheSeedsPort() {
         RecordingSockets sockets = new RecordingSockets();
-        AddressGuard guard = new AddressGuard(resolvingTo("10.0.0.5"), false, Set.of("intranet.example:8080"));
+        AddressGuard guard = new AddressGuard(resolvingTo("10.0.0.5"), false,
+                Set.of("intranet.example:8080"), Set.of());
 
         try (HttpFetcher fetcher = watched(guard, sockets)) {
             FetchResult otherPort = fetcher.fetch("http://intranet.example:6379/");
@@ -240,7 +241,7 @@ class AddressGuardTest {
     @Test
     void refusesALiteralOffTheSeedsPortNamingTheRangeAndTheRule() {
         RecordingSockets sockets = new RecordingSockets();
-        AddressGuard guard = new AddressGuard(resolvingTo(), false, Set.of("127.0.0.1:8080", "[::1]:8080"));
+        AddressGuard guard = new AddressGuard(resolvingTo(), false, Set.of("127.0.0.1:8080", "[::1]:8080"), Set.of());
 
         try (HttpFetcher fetcher = watched(guard, sockets)) {
             assertThat(fetcher.fetch("http://127.0.0.1:9090/")).isInstanceOfSatisfying(FetchResult.Failure.class,
@@ -260,7 +261,7 @@ class AddressGuardTest {
     void answersUnknownHostForNamesUnderInvalidWithoutAskingTheResolver() {
         AddressGuard guard = new AddressGuard(host -> {
             throw new AssertionError("the resolver was asked for " + host);
-        }, true, Set.of("down.invalid"));
+        }, true, Set.of("down.invalid"), Set.of());
 
         for (String host : List.of("down.invalid", "a.b.INVALID", "invalid")) {
             assertThatThrownBy(() -> guard.lookup(host)).as(host).isInstanceOf(UnknownHostException.class)
@@ -270,7 +271,7 @@ class AddressGuardTest {
 
     @Test
     void refusesAHostThatResolvesOnlyToRefusedAddresses() {
-        AddressGuard guard = new AddressGuard(resolvingTo("127.0.0.1", "100.100.100.200"), false, Set.of());
+        AddressGuard guard = new AddressGuard(resolvingTo("127.0.0.1", "100.100.100.200"), false, Set.of(), Set.of());
 
         assertThatThrownBy(() -> guard.lookup("intranet.example"))
                 .isInstanceOf(PrivateAddressException.class)
@@ -282,7 +283,7 @@ class AddressGuardTest {
     @Test
     void keepsOnlyTheReachableAddressesOfAMixedHost() throws UnknownHostException {
         AddressGuard guard = new AddressGuard(resolvingTo("10.0.0.1", "93.184.215.14", "2002:a00:1::",
-                "2606:4700::6810:84e5"), false, Set.of());
+                "2606:4700::6810:84e5"), false, Set.of(), Set.of());
 
         assertThat(guard.lookup("mixed.example")).extracting(InetAddress::getHostAddress)
                 .containsExactly("93.184.215.14", "2606:4700:0:0:0:0:6810:84e5");
@@ -290,14 +291,14 @@ class AddressGuardTest {
 
     @Test
     void letsRefusedAddressesThroughWhenTheProfileAllowsThem() throws UnknownHostException {
-        AddressGuard guard = new AddressGuard(resolvingTo("127.0.0.1"), true, Set.of());
+        AddressGuard guard = new AddressGuard(resolvingTo("127.0.0.1"), true, Set.of(), Set.of());
 
         assertThat(guard.lookup("localhost")).extracting(InetAddress::getHostAddress).containsExactly("127.0.0.1");
     }
 
     @Test
     void letsASeedsHostResolveToRefusedAddressesOnlyForItsOriginsIgnoringCase() throws UnknownHostException {
-        AddressGuard guard = new AddressGuard(resolvingTo("192.168.0.5"), false, Set.of("Seed.Example:8080"));
+        AddressGuard guard = new AddressGuard(resolvingTo("192.168.0.5"), false, Set.of("Seed.Example:8080"), Set.of());
 
         assertThat(guard.forSeedOrigins().lookup("seed.example")).extracting(InetAddress::getHostAddress)
                 .containsExactly("192.168.0.5");
@@ -310,7 +311,8 @@ class AddressGuardTest {
 
     @Test
     void takesABareSeedHostAsEveryPortOfIt() throws UnknownHostException {
-        AddressGuard guard = new AddressGuard(resolvingTo("127.0.0.1"), false, Set.of("localhost", "[::1]:80"));
+        AddressGuard guard = new AddressGuard(resolvingTo("127.0.0.1"), false,
+                Set.of("localhost", "[::1]:80"), Set.of());
 
         assertThat(guard.lookup("localhost")).extracting(InetAddress::getHostAddress).containsExactly("127.0.0.1");
         assertThat(guard.isSeedOrigin(okhttp3.HttpUrl.get("http://localhost:1234/"))).isTrue();

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.sievecrawler.fetch.HttpFetcher.Settings;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
@@ -51,7 +52,7 @@ class HttpFetcherCancelTest {
         Thread server = new Thread(this::serveOneHeldBody, "held-body");
         server.setDaemon(true);
         server.start();
-        fetcher = new HttpFetcher(CONFIG, LimitsConfig.defaults(), Set.of("127.0.0.1"));
+        fetcher = new HttpFetcher(CONFIG, LimitsConfig.defaults(), Settings.of(Set.of("127.0.0.1")));
     }
 
     @AfterEach
@@ -116,7 +117,8 @@ class HttpFetcherCancelTest {
         FetchConfig oneSecond = PROFILE.with(FETCH_CONNECT_TIMEOUT, Duration.ofSeconds(5))
                 .with(FETCH_READ_TIMEOUT, Duration.ofSeconds(60))
                 .with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(1)).fetch();
-        try (HttpFetcher timing = new HttpFetcher(oneSecond, LimitsConfig.defaults(), Set.of("127.0.0.1"))) {
+        try (HttpFetcher timing = new HttpFetcher(oneSecond, LimitsConfig.defaults(),
+                Settings.of(Set.of("127.0.0.1")))) {
             FetchResult result = timing.fetch(url("/held")); // OkHttp's call timeout cancels the call as well
 
             assertThat(result).isInstanceOfSatisfying(FetchResult.Failure.class, failure -> {

@@ -43,6 +43,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvFileSource;
+import org.sievecrawler.fetch.HttpFetcher.Settings;
 import org.sievecrawler.fixtures.SocketSite;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
@@ -78,7 +79,7 @@ class HttpFetcherTest {
     @BeforeEach
     void createFetcher() {
         server.resetAll();
-        fetcher = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS);
+        fetcher = new HttpFetcher(CONFIG, LIMITS, Settings.of(SEED_HOSTS));
     }
 
     @AfterEach
@@ -207,7 +208,8 @@ class HttpFetcherTest {
         server.stubFor(get("/busy").willReturn(aResponse().withStatus(429)
                 .withHeader("Retry-After", "Mon, 01 Jan 2024 00:01:30 GMT")));
 
-        try (HttpFetcher clocked = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, clock)) {
+        try (HttpFetcher clocked = new HttpFetcher(CONFIG, LIMITS, new Settings(SEED_HOSTS, clock, false, 0,
+                System.getenv()))) {
             FetchResult.Failure failure = failure(clocked.fetch(url("/busy")));
 
             assertThat(failure.retryAfter()).isEqualTo(Duration.ofSeconds(90));
@@ -253,7 +255,7 @@ class HttpFetcherTest {
                         .with(FETCH_READ_TIMEOUT, Duration.ofMillis(300))
                         .with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(5)).fetch();
 
-        try (HttpFetcher quick = new HttpFetcher(impatient, LIMITS, SEED_HOSTS)) {
+        try (HttpFetcher quick = new HttpFetcher(impatient, LIMITS, Settings.of(SEED_HOSTS))) {
             FetchResult.Failure failure = failure(quick.fetch(url("/slow")));
 
             assertThat(failure.kind()).isEqualTo(FailureKind.TIMEOUT);
@@ -363,7 +365,7 @@ class HttpFetcherTest {
     void refusesAHostThatResolvesToLoopbackAtDns() {
         server.stubFor(get("/").willReturn(aResponse().withStatus(200)));
 
-        try (HttpFetcher guarded = new HttpFetcher(CONFIG, LIMITS, Set.of())) {
+        try (HttpFetcher guarded = new HttpFetcher(CONFIG, LIMITS, Settings.of(Set.of()))) {
             FetchResult.Failure failure = failure(guarded.fetch("http://localhost:" + server.port() + "/"));
 
             assertThat(failure.kind()).isEqualTo(FailureKind.PRIVATE_ADDRESS);
@@ -375,7 +377,7 @@ class HttpFetcherTest {
 
     @Test
     void refusesLoopbackWrittenAsAnIpLiteral() {
-        try (HttpFetcher guarded = new HttpFetcher(CONFIG, LIMITS, Set.of())) {
+        try (HttpFetcher guarded = new HttpFetcher(CONFIG, LIMITS, Settings.of(Set.of()))) {
             for (String host : List.of("127.0.0.1", "2130706433", "[::1]")) {
                 FetchResult.Failure failure = failure(guarded.fetch("http://" + host + ":" + server.port() + "/"));
 
@@ -390,8 +392,8 @@ class HttpFetcherTest {
         server.stubFor(get("/page").willReturn(aResponse().withStatus(200).withBody("via the proxy")));
         FetchConfig proxied = PROFILE.with(FETCH_PROXY, "http://localhost:" + server.port()).fetch();
 
-        try (HttpFetcher viaProxy = new HttpFetcher(proxied, LIMITS, Set.of(), Clock.systemUTC(), false, 2,
-                Map.of())) {
+        try (HttpFetcher viaProxy = new HttpFetcher(proxied, LIMITS, new Settings(Set.of(), Clock.systemUTC(), false,
+                2, Map.of()))) {
             FetchResult.Page page = page(viaProxy.fetch("http://site.invalid/page"));
 
             assertThat(new String(page.body(), StandardCharsets.UTF_8)).isEqualTo("via the proxy");
@@ -406,7 +408,8 @@ class HttpFetcherTest {
         Map<String, String> env = Map.of("http_proxy", "http://127.0.0.1:" + server.port(),
                 "no_proxy", "example.test, 127.0.0.1:" + nothingListens);
 
-        try (HttpFetcher viaEnv = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), false, 2, env)) {
+        try (HttpFetcher viaEnv = new HttpFetcher(CONFIG, LIMITS, new Settings(SEED_HOSTS, Clock.systemUTC(), false,
+                2, env))) {
             assertThat(page(viaEnv.fetch("http://site.invalid/page")).status()).isEqualTo(200);
             FetchResult.Failure direct = failure(viaEnv.fetch("http://127.0.0.1:" + nothingListens + "/page"));
 
@@ -422,7 +425,7 @@ class HttpFetcherTest {
         FetchConfig withHeaders = PROFILE.with(FETCH_HEADERS, List.of("From: crawler@example.org", "X-Team: crawl"))
                 .fetch();
 
-        try (HttpFetcher headed = new HttpFetcher(withHeaders, LIMITS, SEED_HOSTS)) {
+        try (HttpFetcher headed = new HttpFetcher(withHeaders, LIMITS, Settings.of(SEED_HOSTS))) {
             headed.fetch(url("/"));
             headed.fetchAnyStatus(url("/robots.txt"), CAP); // each attempt of a robots.txt fetch
         }
@@ -437,7 +440,7 @@ class HttpFetcherTest {
         server.stubFor(get("/").willReturn(aResponse().withStatus(200).withBody("local")));
 
         FetchConfig allowing = PROFILE.with(FETCH_ALLOW_PRIVATE_ADDRESSES, true).fetch();
-        try (HttpFetcher open = new HttpFetcher(allowing, LIMITS, Set.of())) {
+        try (HttpFetcher open = new HttpFetcher(allowing, LIMITS, Settings.of(Set.of()))) {
             FetchResult.Page page = page(open.fetch("http://localhost:" + server.port() + "/"));
 
             assertThat(new String(page.body(), StandardCharsets.UTF_8)).isEqualTo("local");
@@ -463,7 +466,7 @@ class HttpFetcherTest {
 
     @Test
     void reportsAHostUnderInvalidAsUnknownAndUnreachable() {
-        try (HttpFetcher any = new HttpFetcher(CONFIG, LIMITS, Set.of("down.invalid"))) {
+        try (HttpFetcher any = new HttpFetcher(CONFIG, LIMITS, Settings.of(Set.of("down.invalid")))) {
             FetchResult.Failure failure = failure(any.fetch("http://down.invalid/"));
 
             assertThat(failure.kind()).as(failure.detail()).isEqualTo(FailureKind.DNS);
@@ -519,7 +522,7 @@ class HttpFetcherTest {
                         .with(FETCH_READ_TIMEOUT, Duration.ofMillis(300))
                         .with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(5)).fetch();
 
-        try (HttpFetcher quick = new HttpFetcher(impatient, LIMITS, SEED_HOSTS)) {
+        try (HttpFetcher quick = new HttpFetcher(impatient, LIMITS, Settings.of(SEED_HOSTS))) {
             page(quick.fetch(url("/fast")));
             FetchResult.Failure failure = failure(quick.fetch(url("/slow")));
 
@@ -564,7 +567,7 @@ class HttpFetcherTest {
         server.stubFor(get("/page?x=1").willReturn(aResponse().withStatus(200)
                 .withHeader("Content-Type", "text/html").withHeader("X-Fixture", "Home").withBody(html)));
 
-        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, Settings.capturing(SEED_HOSTS))) {
             FetchResult.Page page = page(capturing.fetch(url("/page?x=1")));
             HttpExchange exchange = exchange(page);
 
@@ -592,7 +595,7 @@ class HttpFetcherTest {
         server.stubFor(get("/zipped").willReturn(aResponse().withStatus(200).withHeader("Content-Type", "text/html")
                 .withHeader("Content-Encoding", "gzip").withBody(zipped)));
 
-        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, Settings.capturing(SEED_HOSTS))) {
             FetchResult.Page page = page(capturing.fetch(url("/zipped")));
 
             assertThat(new String(page.body(), StandardCharsets.UTF_8)).isEqualTo(html);
@@ -609,7 +612,7 @@ class HttpFetcherTest {
         Arrays.fill(huge, (byte) 'x');
         server.stubFor(get("/huge").willReturn(aResponse().withStatus(200).withBody(huge)));
 
-        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, Settings.capturing(SEED_HOSTS))) {
             FetchResult.Page page = page(capturing.fetch(url("/huge")));
 
             assertThat(page.truncated()).isTrue();
@@ -624,7 +627,7 @@ class HttpFetcherTest {
         server.stubFor(get("/bomb").willReturn(aResponse().withStatus(200).withHeader("Content-Type", "text/html")
                 .withHeader("Content-Encoding", "gzip").withBody(bomb)));
 
-        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, Settings.capturing(SEED_HOSTS))) {
             FetchResult.Page page = page(capturing.fetch(url("/bomb")));
 
             assertThat(page.length()).isEqualTo(CAP);
@@ -643,7 +646,7 @@ class HttpFetcherTest {
         server.stubFor(get("/noise").willReturn(aResponse().withStatus(200)
                 .withHeader("Content-Encoding", "gzip").withBody(zipped)));
 
-        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, Settings.capturing(SEED_HOSTS))) {
             FetchResult.Page page = page(capturing.fetch(url("/noise")));
 
             assertThat(page.truncated()).isTrue();
@@ -692,7 +695,7 @@ class HttpFetcherTest {
                 + "Content-Type: text/plain\r\nConnection: close\r\n\r\n";
         String body = "5;name=value\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n";
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
-                HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+                HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, Settings.capturing(SEED_HOSTS))) {
             Thread answer = new Thread(() -> {
                 try (java.net.Socket client = socket.accept()) {
                     client.getInputStream().read(new byte[4096]);
@@ -720,7 +723,7 @@ class HttpFetcherTest {
                 .withBody("moved")));
         server.stubFor(get("/busy").willReturn(aResponse().withStatus(503).withBody("try later")));
 
-        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, Settings.capturing(SEED_HOSTS))) {
             FetchResult redirect = capturing.fetch(url("/old"));
             FetchResult busy = capturing.fetch(url("/busy"));
 

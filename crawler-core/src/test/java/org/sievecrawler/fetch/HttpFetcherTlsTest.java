@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.fetch.HttpFetcher.Settings;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
@@ -35,7 +36,7 @@ class HttpFetcherTlsTest {
     Path folder;
 
     private FetchResult fetch(FetchConfig config, String url) {
-        try (HttpFetcher fetcher = new HttpFetcher(config, LimitsConfig.defaults(), SEED_HOSTS)) {
+        try (HttpFetcher fetcher = new HttpFetcher(config, LimitsConfig.defaults(), Settings.of(SEED_HOSTS))) {
             return fetcher.fetch(url);
         }
     }

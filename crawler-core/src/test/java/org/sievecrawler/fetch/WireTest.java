@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.sievecrawler.fetch.HttpFetcher.Settings;
 import org.sievecrawler.fixtures.RawHeadServer;
 import org.sievecrawler.fixtures.RawHeads;
 import org.sievecrawler.fixtures.TunnelProxy;
@@ -75,7 +76,7 @@ class WireTest {
     }
 
     private static HttpFetcher capturing() {
-        return new HttpFetcher(CONFIG, LIMITS, SEEDS, Clock.systemUTC(), true);
+        return new HttpFetcher(CONFIG, LIMITS, Settings.capturing(SEEDS));
     }
 
     /** Bytes as text, one character a byte, so that a failure shows where they differ. */
@@ -151,7 +152,7 @@ class WireTest {
         List<RawHeads.Row> kept = server.rows().stream().filter(row -> row.accepted() && !row.close()).toList();
         FetchConfig eight = PROFILE.with(FETCH_THREADS, 8).fetch();
         ExecutorService threads = Executors.newFixedThreadPool(8);
-        try (HttpFetcher fetcher = new HttpFetcher(eight, LIMITS, SEEDS, Clock.systemUTC(), true)) {
+        try (HttpFetcher fetcher = new HttpFetcher(eight, LIMITS, Settings.capturing(SEEDS))) {
             List<Future<?>> fetches = new ArrayList<>();
             for (int round = 0; round < 40; round++) {
                 for (RawHeads.Row row : kept) {
@@ -212,7 +213,7 @@ class WireTest {
             }
         };
         AddressGuard guard = new AddressGuard(Dns.SYSTEM, false, SEEDS, Set.of());
-        try (HttpFetcher fetcher = new HttpFetcher(CONFIG, LIMITS, guard, Clock.systemUTC(), true, sockets)) {
+        try (HttpFetcher fetcher = HttpFetcher.watching(CONFIG, LIMITS, guard, Clock.systemUTC(), true, sockets)) {
             FetchResult result = fetcher.fetch(server.url("/plain"));
 
             CapturedResponse.Rebuilt rebuilt = (CapturedResponse.Rebuilt) result.exchange().response();
@@ -231,8 +232,8 @@ class WireTest {
         HeldCertificate certificate = new HeldCertificate.Builder().addSubjectAlternativeName("127.0.0.1").build();
         HandshakeCertificates serverSide = new HandshakeCertificates.Builder().heldCertificate(certificate).build();
         try (RawHeadServer tls = RawHeadServer.startTls(serverSide.sslContext());
-                HttpFetcher fetcher = new HttpFetcher(trusting(PROFILE, certificate), LIMITS, SEEDS,
-                        Clock.systemUTC(), true)) {
+                HttpFetcher fetcher = new HttpFetcher(trusting(PROFILE, certificate), LIMITS,
+                        Settings.capturing(SEEDS))) {
             for (String name : List.of("plain", "latin1-value", "obs-fold", "chunked", "interim", "5000-fields")) {
                 RawHeads.Row row = row(name);
                 assertReceivedAsSent(row, fetcher.fetch(tls.url(row.path())));
@@ -248,7 +249,7 @@ class WireTest {
         try (RawHeadServer tls = RawHeadServer.startTls(serverSide.sslContext());
                 TunnelProxy proxy = TunnelProxy.start();
                 HttpFetcher fetcher = new HttpFetcher(trusting(PROFILE.with(FETCH_PROXY, proxy.url()), certificate),
-                        LIMITS, SEEDS, Clock.systemUTC(), true)) {
+                        LIMITS, Settings.capturing(SEEDS))) {
             RawHeads.Row row = row("obs-fold");
             FetchResult result = fetcher.fetch(tls.url(row.path()));
 
@@ -261,8 +262,8 @@ class WireTest {
     @Test
     void capturesAProxysAnswerToAPlainHttpRequestAsReceived() {
         RawHeads.Row row = row("nul-value");
-        try (HttpFetcher fetcher = new HttpFetcher(PROFILE.with(FETCH_PROXY, server.origin()).fetch(), LIMITS, Set.of(),
-                Clock.systemUTC(), true)) {
+        try (HttpFetcher fetcher = new HttpFetcher(PROFILE.with(FETCH_PROXY, server.origin()).fetch(), LIMITS,
+                Settings.capturing(Set.of()))) {
             FetchResult result = fetcher.fetch("http://site.invalid" + row.path());
 
             assertReceivedAsSent(row, result);
@@ -271,7 +272,7 @@ class WireTest {
 
     @Test
     void failsAHeadOkHttpCannotMakeAResponseOfAsAProtocolErrorWithoutCapturingToo() {
-        try (HttpFetcher fetcher = new HttpFetcher(CONFIG, LIMITS, SEEDS)) {
+        try (HttpFetcher fetcher = new HttpFetcher(CONFIG, LIMITS, Settings.of(SEEDS))) {
             for (String name : List.of("negative-status", "negative-length")) {
                 FetchResult result = fetcher.fetch(server.url(row(name).path()));
 
@@ -284,7 +285,7 @@ class WireTest {
 
     @Test
     void capturesNothingAndTapsNoSocketUnlessAskedTo() {
-        try (HttpFetcher fetcher = new HttpFetcher(CONFIG, LIMITS, SEEDS)) {
+        try (HttpFetcher fetcher = new HttpFetcher(CONFIG, LIMITS, Settings.of(SEEDS))) {
             FetchResult result = fetcher.fetch(server.url("/plain"));
 
             assertThat(result).isInstanceOf(FetchResult.Page.class);

@@ -60,7 +60,8 @@ class PageStepsTest {
 
     private final List<PageRecord> recorded = new CopyOnWriteArrayList<>();
     private final CountingOutput output = new CountingOutput();
-    private final HttpFetcher http = new HttpFetcher(PROFILE.fetch(), PROFILE.limits(), Set.of("127.0.0.1"));
+    private final HttpFetcher http = new HttpFetcher(PROFILE.fetch(), PROFILE.limits(),
+            HttpFetcher.Settings.of(Set.of("127.0.0.1")));
     private final AtomicLong limitAsked = new AtomicLong(-1);
 
     /** The steps' output: counts, and an archive that says every response is at {@link #ARCHIVED}. */

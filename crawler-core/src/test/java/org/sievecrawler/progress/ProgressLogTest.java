@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,7 +81,7 @@ class ProgressLogTest {
         Path file = dir.resolve("progress.jsonl");
         try (ProgressLog log = ProgressLog.append(file, CLOCK);
                 ProgressReporter reporter = new ProgressReporter(java.time.Duration.ofHours(1), 0,
-                        previous -> line(previous + 10, 1), log)) {
+                        previous -> line(previous + 10, 1), log, Optional.empty())) {
             reporter.next();
             reporter.next();
         }

@@ -84,7 +84,7 @@ class CrawlReportChromiumTest {
                 .with(PROGRESS_INTERVAL, Duration.ofMillis(200))
                 .with(OUTPUT_DIR, out);
 
-        new Crawler(profile).run();
+        Crawler.newCrawl(profile).run();
 
         Path report = out.resolve("report.html");
         assertThat(report).exists();

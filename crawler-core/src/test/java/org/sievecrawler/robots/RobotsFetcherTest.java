@@ -29,6 +29,7 @@ import org.sievecrawler.fetch.CapturedResponse;
 import org.sievecrawler.fetch.FailureKind;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.fetch.HttpFetcher;
+import org.sievecrawler.fetch.HttpFetcher.Settings;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.ProfileKeys;
@@ -54,7 +55,7 @@ class RobotsFetcherTest {
 
     @BeforeEach
     void createFetcher() {
-        fetcher = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS);
+        fetcher = new HttpFetcher(CONFIG, LIMITS, Settings.of(SEED_HOSTS));
         robotsFetcher = new RobotsFetcher(fetcher);
     }
 
@@ -138,8 +139,7 @@ class RobotsFetcherTest {
                 server.resetAll();
                 server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301).withHeader("Location",
                         target)));
-                try (HttpFetcher seeded = new HttpFetcher(CONFIG, LIMITS, Set.of(seedOrigin), Clock.systemUTC(),
-                        true)) {
+                try (HttpFetcher seeded = new HttpFetcher(CONFIG, LIMITS, Settings.capturing(Set.of(seedOrigin)))) {
                     RobotsResponse robots = new RobotsFetcher(seeded).fetch(url("/robots.txt"));
 
                     assertThat(robots.failure()).as(target).isEqualTo(FailureKind.PRIVATE_ADDRESS);
@@ -184,7 +184,8 @@ class RobotsFetcherTest {
         server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(301)
                 .withHeader("Location", "http://127.0.0.1:" + port + "/robots.txt")));
 
-        try (HttpFetcher open = new HttpFetcher(CrawlProfile.defaults().with(ProfileKeys.FETCH_ALLOW_PRIVATE_ADDRESSES, true).fetch(), LIMITS, SEED_HOSTS)) {
+        FetchConfig allowing = CrawlProfile.defaults().with(ProfileKeys.FETCH_ALLOW_PRIVATE_ADDRESSES, true).fetch();
+        try (HttpFetcher open = new HttpFetcher(allowing, LIMITS, Settings.of(SEED_HOSTS))) {
             RobotsResponse robots = new RobotsFetcher(open).fetch(url("/robots.txt"));
 
             assertThat(robots.failure()).isEqualTo(FailureKind.REFUSED);
@@ -283,7 +284,7 @@ class RobotsFetcherTest {
         server.stubFor(get("/robots.txt").willReturn(aResponse().withStatus(302).withHeader("Location", "/real.txt")));
         server.stubFor(get("/real.txt").willReturn(aResponse().withStatus(200).withBody("User-agent: *\n")));
 
-        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, SEED_HOSTS, Clock.systemUTC(), true)) {
+        try (HttpFetcher capturing = new HttpFetcher(CONFIG, LIMITS, Settings.capturing(SEED_HOSTS))) {
             RobotsResponse robots = new RobotsFetcher(capturing).fetch(url("/robots.txt"));
 
             assertThat(robots.exchanges()).extracting(HttpExchange::url)

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sievecrawler.fetch.HttpFetcher;
+import org.sievecrawler.fetch.HttpFetcher.Settings;
 import org.sievecrawler.profile.CrawlProfile;
 
 /**
@@ -32,7 +33,7 @@ class RobotsStepTest {
 
     @BeforeEach
     void createStep() {
-        http = new HttpFetcher(PROFILE.fetch(), PROFILE.limits(), Set.of("127.0.0.1"));
+        http = new HttpFetcher(PROFILE.fetch(), PROFILE.limits(), Settings.of(Set.of("127.0.0.1")));
         step = new RobotsStep(PROFILE, http);
     }
 
