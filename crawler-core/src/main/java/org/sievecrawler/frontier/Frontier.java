@@ -27,8 +27,6 @@ import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
 import org.sievecrawler.sieve.SpillingQueue;
 import org.sievecrawler.sink.PageRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The crawl's URL state, in one owner: the Sieve's Bloom filter layers, the pending URLs (in memory per host and
@@ -68,7 +66,6 @@ import org.slf4j.LoggerFactory;
  * that took them.
  */
 public final class Frontier implements LeaseSource, AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(Frontier.class);
     /** The journal's folder, inside the frontier's. */
     public static final String JOURNAL = "journal";
     private static final Duration DRAIN_POLL = Duration.ofMillis(50);
@@ -118,7 +115,6 @@ public final class Frontier implements LeaseSource, AutoCloseable {
     private final OpenLeases leases;
     /** Where a completed page's links go: this frontier's Sieve (and journal), or an outbox. */
     private final Completion completion;
-    private volatile boolean sealed;
 
     /**
      * A frontier of these parts, its leases capped by {@code permits}, its pages' links sent to {@code elsewhere} or,
@@ -200,13 +196,18 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         Lock lock = gate.shared();
         lock.lock();
         try {
-            List<PendingUrl> admitted = new ArrayList<>(urls.size());
-            sieve.offerAll(urls, admitted);
-            journal.append(admitted, null);
-            return admitted.size();
+            return admit(urls);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Admits those of {@code urls} the filter has not seen and journals them; returns how many. Shared lock held. */
+    private int admit(List<PendingUrl> urls) {
+        List<PendingUrl> admitted = new ArrayList<>(urls.size());
+        sieve.offerAll(urls, admitted);
+        journal.append(admitted, null);
+        return admitted.size();
     }
 
     /** {@link #next(Duration)} without waiting for a lease to be closed. */
@@ -237,7 +238,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         Lock lock = gate.shared();
         lock.lock();
         try {
-            PendingUrl url = sealed || leases.draining() ? null : pending.poll();
+            PendingUrl url = gate.sealed() || leases.draining() ? null : pending.poll();
             if (url != null) {
                 PageLease page = url.isRobots() ? null : new PageLease(this, url);
                 lease = page == null ? new RobotsLease(this, url) : page;
@@ -278,7 +279,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
 
     /** Whether it may hand out a lease: not drained, not sealed ({@link FrontierGroup#awaitWork} waits on these). */
     boolean handsOut() {
-        return !leases.draining() && !sealed;
+        return !leases.draining() && !gate.sealed();
     }
 
     HostScheduler hosts() {
@@ -343,10 +344,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
      * nothing (it stays in flight, so the checkpoint taken next holds it). Returns once a change under way is done.
      */
     public void seal() {
-        gate.exclusive(() -> {
-            sealed = true;
-            return null;
-        });
+        gate.seal();
     }
 
     /**
@@ -471,16 +469,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         if (noRequest) {
             hosts.skipped(lease.task());
         }
-        Lock lock = gate.shared();
-        lock.lock();
-        try {
-            if (sealed) {
-                return; // stays leased: the final checkpoint holds it
-            }
-            completion.complete(lease, records, links);
-        } finally {
-            lock.unlock();
-        }
+        gate.change(() -> completion.complete(lease, records, links)); // sealed: stays leased, in the checkpoint
     }
 
     void retry(PageLease lease, Duration backoff) {
@@ -500,9 +489,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
     void robotsFetched(PendingUrl task, RobotsRules rules, List<PendingUrl> sitemaps) {
         change(() -> {
             if (!sitemaps.isEmpty()) { // offered before the lease closes: the crawl is never seen out of work
-                List<PendingUrl> admitted = new ArrayList<>(sitemaps.size());
-                sieve.offerAll(sitemaps, admitted);
-                journal.append(admitted, null);
+                admit(sitemaps);
             }
             hosts.robotsFetched(task, rules);
         });
@@ -518,16 +505,9 @@ public final class Frontier implements LeaseSource, AutoCloseable {
 
     /** Closes a lease with {@code change} under the shared lock; after {@link #seal()}, nothing changes. */
     private void change(Runnable change) {
-        Lock lock = gate.shared();
-        lock.lock();
-        try {
-            if (sealed) {
-                return;
-            }
+        gate.change(() -> {
             change.run();
             leases.closed();
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 }
