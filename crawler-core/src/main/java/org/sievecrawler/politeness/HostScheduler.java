@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sievecrawler.profile.PolitenessConfig;
@@ -308,15 +307,7 @@ public final class HostScheduler implements PendingQueue {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public void awaitWork(Duration maxWait) throws InterruptedException {
-        lock.lock();
-        try {
-            long wait = Math.min(maxWait.toMillis(), untilReady());
-            if (wait > 0) {
-                changed.await(wait, TimeUnit.MILLISECONDS);
-            }
-        } finally {
-            lock.unlock();
-        }
+        Monitor.awaitAny(List.of(this), maxWait);
     }
 
     /**
@@ -326,12 +317,7 @@ public final class HostScheduler implements PendingQueue {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public void awaitChange(Duration maxWait) throws InterruptedException {
-        lock.lock();
-        try {
-            changed.await(maxWait.toNanos(), TimeUnit.NANOSECONDS);
-        } finally {
-            lock.unlock();
-        }
+        monitor.awaitChange(maxWait);
     }
 
     /** Milliseconds until the first host is ready (0 or less: one is), {@code Long.MAX_VALUE} if none has work. Lock held. */

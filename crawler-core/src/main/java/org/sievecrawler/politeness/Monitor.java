@@ -28,6 +28,21 @@ public final class Monitor {
     }
 
     /**
+     * Waits until work is added or released in a scheduler of this monitor (a signal), or {@code maxWait} passes,
+     * whether or not a host is ready.
+     *
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public void awaitChange(Duration maxWait) throws InterruptedException {
+        lock.lock();
+        try {
+            changed.await(maxWait.toNanos(), TimeUnit.NANOSECONDS);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Waits until a host of any of {@code schedulers} may be ready (by the clock), work is added or released in any
      * of them, or {@code maxWait} passes. They must share one {@link Monitor}; with none, this sleeps {@code maxWait}.
      *
