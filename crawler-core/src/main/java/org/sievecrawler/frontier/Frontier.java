@@ -118,7 +118,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
 
     /**
      * A frontier of these parts, its leases capped by {@code permits}, its pages' links sent to {@code elsewhere} or,
-     * if empty, into {@code sieve}: {@link #create}, {@link #resume} or {@link FrontierGroup#open} make one.
+     * if empty, into {@code sieve}: {@link #create}, {@link #resume} or a frontier group makes one.
      */
     Frontier(Path dir, Sieve sieve, HostScheduler hosts, SpillingQueue pending, Journal journal, Recorder recorder,
             Semaphore permits, Optional<LinkOutbox> elsewhere) {
@@ -188,7 +188,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
 
     /**
      * Offers {@code urls} in their order: those the filter has not seen are admitted (and journaled); returns how
-     * many. A frontier fed from outside ({@link FrontierGroup}) takes its log this way, record by record.
+     * many. A frontier fed from outside (one of a frontier group) takes its log this way, record by record.
      *
      * @throws UncheckedIOException naming the journal segment that could not be written
      */
@@ -277,7 +277,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         hosts.awaitWork(maxWait);
     }
 
-    /** Whether it may hand out a lease: not drained, not sealed ({@link FrontierGroup#awaitWork} waits on these). */
+    /** Whether it may hand out a lease: not drained, not sealed (a frontier group waits on those). */
     boolean handsOut() {
         return !leases.draining() && !gate.sealed();
     }

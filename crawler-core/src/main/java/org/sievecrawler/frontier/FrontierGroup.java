@@ -72,7 +72,7 @@ public final class FrontierGroup {
      */
     public void awaitWork(Collection<Frontier> frontiers, Duration maxWait) throws InterruptedException {
         // a drained or sealed frontier hands out nothing, though its hosts be ready: waiting on it would not wait
-        Monitor.awaitAny(frontiers.stream().filter(Frontier::handsOut).map(Frontier::hosts).toList(), maxWait);
+        HostScheduler.awaitAny(frontiers.stream().filter(Frontier::handsOut).map(Frontier::hosts).toList(), maxWait);
     }
 
     /** Wakes every thread waiting on the group's frontiers, e.g. to stop. */

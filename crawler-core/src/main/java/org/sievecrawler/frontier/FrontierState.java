@@ -29,8 +29,8 @@ public record FrontierState(List<BloomFilter> filters, List<PendingUrl> pending,
     }
 
     /**
-     * The state of a frontier that neither spills nor keeps a journal ({@link FrontierGroup#open}): its filter
-     * layers and pending URLs alone.
+     * The state of a frontier that neither spills nor keeps a journal (one of a frontier group): its filter layers
+     * and pending URLs alone.
      */
     public static FrontierState of(List<BloomFilter> filters, List<PendingUrl> pending) {
         return new FrontierState(filters, pending, SpillPosition.empty(), NO_JOURNAL);

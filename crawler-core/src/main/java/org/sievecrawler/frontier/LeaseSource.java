@@ -3,7 +3,7 @@ package org.sievecrawler.frontier;
 import java.time.Duration;
 
 /**
- * What fetcher threads take URLs from: one {@link Frontier}, or several run side by side ({@link FrontierGroup}).
+ * What fetcher threads take URLs from: one {@link Frontier}, or several run side by side (a frontier group).
  * Thread-safe.
  */
 public interface LeaseSource {
@@ -15,7 +15,7 @@ public interface LeaseSource {
      */
     Lease next(Duration maxWait) throws InterruptedException;
 
-    /** Whether no lease will ever come again: the crawl is out of work (perhaps never, for frontiers fed from outside). */
+    /** Whether no lease will ever come again: the crawl is out of work (perhaps never, when fed from outside). */
     boolean exhausted();
 
     /**

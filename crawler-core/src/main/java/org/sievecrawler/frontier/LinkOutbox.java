@@ -4,7 +4,7 @@ import java.util.List;
 import org.sievecrawler.sieve.PendingUrl;
 
 /**
- * Where the links of a page completed in a frontier fed from outside ({@link FrontierGroup}) go: not into its own
+ * Where the links of a page completed in a frontier fed from outside (one of a frontier group) go: not into its own
  * Sieve but to the log that feeds the frontiers, from which whoever owns each link's host admits it (this page's
  * frontier too, so the log stays the one source of its admissions). The page counts as done, and its lease as
  * closed, only once its links are durable (and whatever the outbox writes after them): {@code durable} says so.

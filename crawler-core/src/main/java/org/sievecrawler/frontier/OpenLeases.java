@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.sievecrawler.sieve.PendingUrl;
 
 /**
- * The leases a {@link Frontier} has handed out and not yet closed: how many are open, the page leases among them (a
+ * The leases a frontier has handed out and not yet closed: how many are open, the page leases among them (a
  * snapshot holds their URLs, to fetch again on resume), the permits that cap them (the frontier's own, or a cap
  * shared with other frontiers of one process) and whether it drains (hands out no new lease while those open are
  * closed).

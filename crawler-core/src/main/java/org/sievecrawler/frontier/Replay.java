@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 public record Replay(List<PendingUrl> admitted, CompletedUrls completed, FrontierJournal journal, int segments,
         long dones, long unrecorded, long bytesCut) {
-    private static final Logger LOG = LoggerFactory.getLogger(Frontier.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Replay.class);
 
     /**
      * What the journal in {@code dir} holds after the checkpoint {@code state}, read back (nothing, with a new

@@ -71,7 +71,7 @@ public final class HostScheduler implements PendingQueue {
     /**
      * A scheduler that makes no request to any host, robots.txt included, before {@code startAt} (for hosts another
      * process may have asked just before), and shares {@code monitor} (its lock and the condition fetchers wait on)
-     * with others, so that one wait ({@link Monitor#awaitAny}) hears a host of any of them become ready.
+     * with others, so that one wait ({@link #awaitAny}) hears a host of any of them become ready.
      */
     public HostScheduler(PolitenessConfig config, Clock clock, Instant startAt, Monitor monitor) {
         this.config = config;
@@ -82,9 +82,36 @@ public final class HostScheduler implements PendingQueue {
         this.changed = monitor.changed;
     }
 
-    /** The monitor this scheduler waits on, perhaps with others. */
-    Monitor monitor() {
-        return monitor;
+    /**
+     * Waits until a host of any of {@code schedulers} may be ready (by the clock), work is added or released in any
+     * of them, or {@code maxWait} passes. They must share one {@link Monitor}; with none, this sleeps {@code maxWait}.
+     *
+     * @throws IllegalArgumentException if they do not share one monitor
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public static void awaitAny(List<HostScheduler> schedulers, Duration maxWait) throws InterruptedException {
+        if (schedulers.isEmpty()) {
+            Thread.sleep(maxWait.toMillis());
+            return;
+        }
+        Monitor monitor = schedulers.get(0).monitor;
+        for (HostScheduler scheduler : schedulers) {
+            if (scheduler.monitor != monitor) {
+                throw new IllegalArgumentException("schedulers waited on together must share one monitor");
+            }
+        }
+        monitor.lock.lock();
+        try {
+            long wait = maxWait.toMillis();
+            for (HostScheduler scheduler : schedulers) {
+                wait = Math.min(wait, scheduler.untilReady());
+            }
+            if (wait > 0) {
+                monitor.await(wait);
+            }
+        } finally {
+            monitor.lock.unlock();
+        }
     }
 
     @Override
@@ -307,7 +334,7 @@ public final class HostScheduler implements PendingQueue {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public void awaitWork(Duration maxWait) throws InterruptedException {
-        Monitor.awaitAny(List.of(this), maxWait);
+        awaitAny(List.of(this), maxWait);
     }
 
     /**

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * unreachable host's URLs (the scheduler hands them out at once, the crawl records them).
  */
 final class UnreachableHosts {
-    private static final Logger LOG = LoggerFactory.getLogger(HostScheduler.class);
+    private static final Logger LOG = LoggerFactory.getLogger(UnreachableHosts.class);
 
     private final Map<String, String> reasons = new ConcurrentHashMap<>();
 

@@ -250,4 +250,39 @@ class HostSchedulerTest {
         scheduler.finished(url);
         assertThat(scheduler.isIdle()).isTrue();
     }
+
+    @Test
+    void oneWaitOnSchedulersSharingAMonitorWakesWhenAnyOfThemGetsWork() throws Exception {
+        PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, Duration.ZERO)
+                .with(POLITENESS_RESPECT_ROBOTS, false).politeness();
+        Monitor monitor = new Monitor();
+        java.time.Instant now = java.time.Instant.now();
+        HostScheduler first = new HostScheduler(config, java.time.Clock.systemUTC(), now, monitor);
+        HostScheduler second = new HostScheduler(config, java.time.Clock.systemUTC(), now, monitor);
+        Thread adder = new Thread(() -> {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                return;
+            }
+            second.add(PendingUrl.seed("http://b.test/"));
+        });
+        long started = System.nanoTime();
+        adder.start();
+        HostScheduler.awaitAny(List.of(first, second), Duration.ofSeconds(20));
+        long waitedMillis = (System.nanoTime() - started) / 1_000_000;
+        adder.join();
+        assertThat(waitedMillis).as("woken by the second scheduler's new work, not the 20 s bound").isLessThan(10_000);
+        assertThat(second.poll()).isNotNull();
+    }
+
+    @Test
+    void schedulersWithTheirOwnMonitorsCannotBeWaitedOnTogether() {
+        PolitenessConfig config = PolitenessConfig.defaults();
+        HostScheduler first = new HostScheduler(config, new FakeClock());
+        HostScheduler second = new HostScheduler(config, new FakeClock());
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> HostScheduler.awaitAny(List.of(first, second), Duration.ofMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one monitor");
+    }
 }
