@@ -52,8 +52,9 @@ final class PartitionStore {
 
     /**
      * How this process makes a partition's {@link Frontier}: from the crawl's {@code profile}, the partition's share
-     * of {@code partitionCount}, the process's {@code clock}, with the {@code recorder} of completed pages, the lease
-     * cap and wait the {@code owned} partitions share, and the partition's {@code outboxes} for its links.
+     * of {@code partitionCount}, the process's {@code clock}, with the {@code recorder} of completed pages, in the
+     * frontier group of the {@code owned} partitions (one lease cap, one wait), and the partition's {@code outboxes}
+     * for its links.
      */
     record Frontiers(CrawlProfile profile, int partitionCount, Clock clock, Frontier.Recorder recorder,
             OwnedPartitions owned, IntFunction<LinkOutbox> outboxes) {
