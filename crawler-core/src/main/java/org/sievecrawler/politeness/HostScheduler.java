@@ -100,18 +100,13 @@ public final class HostScheduler implements PendingQueue {
                 throw new IllegalArgumentException("schedulers waited on together must share one monitor");
             }
         }
-        monitor.lock.lock();
-        try {
-            long wait = maxWait.toMillis();
+        monitor.await(maxWait, () -> {
+            long until = Long.MAX_VALUE;
             for (HostScheduler scheduler : schedulers) {
-                wait = Math.min(wait, scheduler.untilReady());
+                until = Math.min(until, scheduler.untilReady());
             }
-            if (wait > 0) {
-                monitor.await(wait);
-            }
-        } finally {
-            monitor.lock.unlock();
-        }
+            return until;
+        });
     }
 
     @Override
@@ -347,8 +342,11 @@ public final class HostScheduler implements PendingQueue {
         monitor.awaitChange(maxWait);
     }
 
-    /** Milliseconds until the first host is ready (0 or less: one is), {@code Long.MAX_VALUE} if none has work. Lock held. */
-    long untilReady() {
+    /**
+     * Milliseconds until the first host is ready (0 or less: one is), {@code Long.MAX_VALUE} if none has work. Lock
+     * held.
+     */
+    private long untilReady() {
         Ticket next = firstLiveTicket();
         return next == null ? Long.MAX_VALUE : next.readyAt - clock.millis();
     }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * The lock of one or more host schedulers and the condition their fetchers wait on. Schedulers made with one monitor
@@ -43,11 +44,20 @@ public final class Monitor {
     }
 
     /**
-     * Waits up to {@code millis} for a signal. Lock held.
+     * Waits for a signal up to {@code maxWait}, or {@code untilReady} milliseconds if fewer (asked with the lock held;
+     * 0 or less: no wait).
      *
      * @throws InterruptedException if the thread is interrupted while waiting
      */
-    void await(long millis) throws InterruptedException {
-        changed.await(millis, TimeUnit.MILLISECONDS);
+    void await(Duration maxWait, LongSupplier untilReady) throws InterruptedException {
+        lock.lock();
+        try {
+            long wait = Math.min(maxWait.toMillis(), untilReady.getAsLong());
+            if (wait > 0) {
+                changed.await(wait, TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 }
