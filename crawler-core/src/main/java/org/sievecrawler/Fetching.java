@@ -18,6 +18,7 @@ import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.frontier.FrontierGroup;
 import org.sievecrawler.frontier.LeaseSource;
 import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.Folders;
@@ -43,7 +44,7 @@ import org.sievecrawler.warc.Archive;
 import org.sievecrawler.warc.WarcArchive;
 
 /**
- * The fetch side of a crawl whose frontier is owned elsewhere, such as the partitions of a cluster process: the
+ * The fetch side of a crawl whose frontiers are owned elsewhere, such as a {@link FrontierGroup}'s: the
  * same fetcher threads and per-page pipeline as a single-node {@link Crawler} (checks, fetch, archive, parse,
  * links, record), taking leases from any {@link LeaseSource}, with its output in one folder: pages.jsonl (appended
  * to, so a process started again goes on with its file), WARC files, and a progress line every
@@ -82,7 +83,7 @@ public final class Fetching implements AutoCloseable {
 
     /**
      * What a progress line says of the frontier, read when the line is written: with {@code badRecords} when the
-     * frontier is fed by records others write (a cluster process's partitions), the records it refused as bad.
+     * frontier is fed by records others write ({@link FrontierGroup}), the records it refused as bad.
      */
     public record Gauges(long queued, long seen, double falsePositiveRate, int hosts, OptionalLong badRecords) {
         public Gauges {
@@ -104,7 +105,7 @@ public final class Fetching implements AutoCloseable {
      * @param stats the crawl's counters (a resumed crawl's as it left them), counted on by the records
      * @param stopGrace how long the requests in flight at the end may go on before they are cancelled
      * @param goOn how a user goes on after the JVM ran out of memory, the end of that failure's message: the
-     *     command that resumes a single-node crawl, or a cluster process's restart
+     *     command that resumes a single-node crawl, or how its caller's process goes on
      */
     record Setup(CrawlLock lock, Seeds seeds, CrawlStats stats, Duration stopGrace, String goOn) {
     }
@@ -129,19 +130,19 @@ public final class Fetching implements AutoCloseable {
 
     /**
      * Opens the output in {@code profile.output().dir()} (created if need be, locked) and the HTTP client. The
-     * profile's seeds, if any, set the scope's seed hosts, as in a single-node crawl.
+     * profile's seeds, if any, set the scope's seed hosts, as in a single-node crawl. {@code goOn} ends the message
+     * of a failure for want of memory: how the user goes on (e.g. starts the process again).
      *
      * @throws CrawlException naming the folder when it cannot be created, written or locked (refused when another
      *     process holds it)
      */
-    public static Fetching open(CrawlProfile profile, Clock clock) throws CrawlException {
+    public static Fetching open(CrawlProfile profile, Clock clock, String goOn) throws CrawlException {
         Path out = profile.output().dir();
         Seeds seeds = Seeds.normalize(profile.seeds(), new UrlNormalizer());
         try {
             Folders.make(out);
             CrawlLock lock = CrawlLock.acquire(out);
-            return open(profile, clock, new Setup(lock, seeds, new CrawlStats(), FetcherThreads.STOP_GRACE,
-                    "start the process again: its partitions go on from their last checkpoint"));
+            return open(profile, clock, new Setup(lock, seeds, new CrawlStats(), FetcherThreads.STOP_GRACE, goOn));
         } catch (CheckpointException e) {
             throw CrawlException.refused(e.getMessage(), e);
         } catch (InputFileException e) {
@@ -222,8 +223,8 @@ public final class Fetching implements AutoCloseable {
     }
 
     /**
-     * As {@link #run(LeaseSource, Supplier)}, for a source that waits for work from elsewhere (a cluster process's
-     * partitions): once a progress line finds nothing fetched since the last, nothing queued and nothing in flight,
+     * As {@link #run(LeaseSource, Supplier)}, for a source that waits for work from elsewhere (frontiers fed from
+     * outside): once a progress line finds nothing fetched since the last, nothing queued and nothing in flight,
      * it is followed by {@code idleNote}, and no line is written until work comes ({@link ProgressReporter}).
      */
     public String run(LeaseSource source, Supplier<Gauges> gauges, String idleNote) throws CrawlException {

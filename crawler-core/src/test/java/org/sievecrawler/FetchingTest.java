@@ -20,6 +20,8 @@ import org.sievecrawler.profile.CrawlProfile;
  * {@link CrawlerTest}, and ClusterRunOnKafkaTest in crawler-cluster.
  */
 class FetchingTest {
+    private static final String GO_ON = "start the process again";
+
     @TempDir
     Path out;
 
@@ -30,8 +32,8 @@ class FetchingTest {
 
     @Test
     void holdsItsFolderUntilClosed() throws Exception {
-        try (Fetching fetching = Fetching.open(profile(), Clock.systemUTC())) {
-            assertThatThrownBy(() -> Fetching.open(profile(), Clock.systemUTC()))
+        try (Fetching fetching = Fetching.open(profile(), Clock.systemUTC(), GO_ON)) {
+            assertThatThrownBy(() -> Fetching.open(profile(), Clock.systemUTC(), GO_ON))
                     .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
                     .hasMessageContaining("another crawl is running in " + out);
         }
@@ -43,7 +45,7 @@ class FetchingTest {
     void releasesItsFolderWhenTheOutputCannotBeOpened() throws Exception {
         Files.createDirectories(out.resolve(CrawlFolder.PAGES)); // a folder where pages.jsonl should be
 
-        assertThatThrownBy(() -> Fetching.open(profile(), Clock.systemUTC()))
+        assertThatThrownBy(() -> Fetching.open(profile(), Clock.systemUTC(), GO_ON))
                 .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isFalse())
                 .hasMessageStartingWith("the output in " + out + " cannot be opened: ")
                 .hasMessageNotContaining("Exception");

@@ -169,7 +169,8 @@ public final class ClusterRun implements AutoCloseable {
         HostRoutes routes = stored.routes();
         RunClients clients = RunClients.open(bootstrap, crawl, member, timeout, routes, SESSION_TIMEOUT);
         try {
-            Fetching fetching = Fetching.open(crawling, Clock.systemUTC());
+            Fetching fetching = Fetching.open(crawling, Clock.systemUTC(),
+                    "start the process again: its partitions go on from their last checkpoint");
             return new ClusterRun(new Target(bootstrap, crawl, routes, timeout), crawling, member,
                     Clock.systemUTC(), clients, fetching);
         } catch (CrawlException | RuntimeException e) {

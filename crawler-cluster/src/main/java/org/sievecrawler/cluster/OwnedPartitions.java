@@ -12,14 +12,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.sievecrawler.Fetching;
 import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.frontier.FrontierGroup;
 import org.sievecrawler.frontier.Lease;
 import org.sievecrawler.frontier.LeaseSource;
-import org.sievecrawler.politeness.HostScheduler;
 
 /**
  * The frontier partitions a cluster process owns now, as one {@link LeaseSource} for its fetcher threads: leases
  * come from each partition's {@link Frontier} in turn, at most {@code fetch.threads} open at once in the whole
- * process (one {@link Semaphore} shared by the partitions' frontiers).
+ * process (the partitions' frontiers are one {@link FrontierGroup}: one {@link Semaphore}, one wait for all).
  *
  * <p><b>Membership.</b> A process hands out no new lease unless it proved, within {@link #proofWindow} (half the
  * group's session timeout), that it still owns its partitions: a successful commit ({@link #proven}). A process cut
@@ -37,22 +37,23 @@ final class OwnedPartitions implements LeaseSource {
     private final Map<Integer, Frontier> frontiers = new ConcurrentSkipListMap<>();
     /** The frontiers' values, by partition number, made again at each add and remove (not at each lease). */
     private volatile List<Frontier> owned = List.of();
+    /** Every partition's frontier is of it: they share the lease cap, and an idle fetcher waits for all at once. */
+    private final FrontierGroup group;
     private final Semaphore leases;
-    /** The lock and condition every partition's host scheduler shares, so an idle fetcher waits for all at once. */
-    private final HostScheduler.Monitor monitor = new HostScheduler.Monitor();
     private final long proofWindowNanos;
     private final AtomicLong provenAt = new AtomicLong(Long.MIN_VALUE);
     private final AtomicInteger cursor = new AtomicInteger();
     private volatile boolean failed;
 
     OwnedPartitions(int maxLeases, Duration proofWindow) {
-        this.leases = new Semaphore(maxLeases);
+        this.group = new FrontierGroup(maxLeases);
+        this.leases = group.leases();
         this.proofWindowNanos = proofWindow.toNanos();
     }
 
-    /** The monitor every partition's frontier is made with ({@link Frontier.Partition#monitor()}). */
-    HostScheduler.Monitor monitor() {
-        return monitor;
+    /** The group every partition's frontier is opened in ({@link FrontierGroup#open}). */
+    FrontierGroup group() {
+        return group;
     }
 
     /** The lease cap every partition's frontier shares. */
@@ -126,12 +127,12 @@ final class OwnedPartitions implements LeaseSource {
             Thread.sleep(Math.min(maxWait.toMillis(), UNPROVEN_WAIT.toMillis()));
             return;
         }
-        Frontier.awaitAny(owned, maxWait); // no partition: sleeps maxWait
+        group.awaitWork(owned, maxWait); // no partition: sleeps maxWait
     }
 
     @Override
     public void wakeAll() {
-        monitor.wakeAll();
+        group.wakeAll();
     }
 
     @Override

@@ -20,7 +20,6 @@ import org.sievecrawler.frontier.FrontierState;
 import org.sievecrawler.frontier.LinkOutbox;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.SieveConfig;
-import org.sievecrawler.sieve.SpillPosition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,8 +52,9 @@ final class PartitionStore {
 
     /**
      * How this process makes a partition's {@link Frontier}: from the crawl's {@code profile}, the partition's share
-     * of {@code partitionCount}, the process's {@code clock}, with the {@code recorder} of completed pages, the lease
-     * cap and monitor the {@code owned} partitions share, and the partition's {@code outboxes} for its links.
+     * of {@code partitionCount}, the process's {@code clock}, with the {@code recorder} of completed pages, in the
+     * frontier group of the {@code owned} partitions (one lease cap, one wait), and the partition's {@code outboxes}
+     * for its links.
      */
     record Frontiers(CrawlProfile profile, int partitionCount, Clock clock, Frontier.Recorder recorder,
             OwnedPartitions owned, IntFunction<LinkOutbox> outboxes) {
@@ -121,8 +121,8 @@ final class PartitionStore {
         if (ref.isPresent()) {
             try {
                 PartitionSnapshot snapshot = states.read(p, ref.get());
-                state = Optional.of(new FrontierState(snapshot.filters(), gate.pending(states.topic(), p, ref.get(),
-                        snapshot.pending()), SpillPosition.empty(), FrontierState.NO_JOURNAL));
+                state = Optional.of(FrontierState.of(snapshot.filters(), gate.pending(states.topic(), p, ref.get(),
+                        snapshot.pending())));
                 start = snapshot.frontierOffset();
                 fetchedFrom = mark.get().fetchedFrom();
             } catch (ClusterException e) {
@@ -138,10 +138,8 @@ final class PartitionStore {
         Instant quietUntil = clock.instant().plus(frontiers.profile().politeness().delay());
         Frontier frontier;
         try {
-            OwnedPartitions owned = frontiers.owned();
-            frontier = Frontier.partition(settings(p), clock, frontiers.recorder(),
-                    new Frontier.Partition(frontiers.outboxes().apply(p), owned.leases(), quietUntil, owned.monitor()),
-                    state, fetched.urls());
+            frontier = frontiers.owned().group().open(settings(p), clock, frontiers.recorder(),
+                    frontiers.outboxes().apply(p), quietUntil, state, fetched.urls());
         } catch (IOException e) {
             throw new ClusterException(ClusterException.Kind.REFUSED, "partition " + p + ": " + e.getMessage());
         }

@@ -182,12 +182,12 @@ final class Rebalance implements ConsumerRebalanceListener {
         long deadline = System.nanoTime() + QUIESCE.toNanos();
         try {
             for (OwnedPartition partition : which) {
-                partition.frontier.quiesce(Duration.ZERO); // no new lease from any of them from now on
+                partition.frontier.drain(Duration.ZERO); // no new lease from any of them from now on
             }
             for (OwnedPartition partition : which) {
-                boolean closed = partition.frontier.quiesce(Duration.ZERO);
+                boolean closed = partition.frontier.drain(Duration.ZERO);
                 while (!closed && !failure.happened() && System.nanoTime() < deadline) {
-                    closed = partition.frontier.quiesce(QUIESCE_SLICE);
+                    closed = partition.frontier.drain(QUIESCE_SLICE);
                 }
                 if (!closed) {
                     LOG.warn("partition {}: {} leases still open after {}; its next owner fetches them again",

@@ -43,9 +43,9 @@ class BackPressureTest {
     /** Partition {@code p}, owned, its frontier holding {@code waiting} URLs of as many hosts. */
     private OwnedPartition owning(int p, int waiting) throws Exception {
         TopicPartition topic = new TopicPartition(CRAWL.topic(ClusterTopics.FRONTIER), p);
-        Frontier frontier = Frontier.partition(new Frontier.Settings(SIEVE, POLITE, 4, dir.resolve("p" + p)),
-                Clock.systemUTC(), record -> { }, new Frontier.Partition((page, links, durable) -> durable.run(),
-                        owned.leases(), Instant.EPOCH), Optional.empty(), CompletedUrls.none());
+        Frontier frontier = owned.group().open(new Frontier.Settings(SIEVE, POLITE, 4, dir.resolve("p" + p)),
+                Clock.systemUTC(), record -> { }, (page, links, durable) -> durable.run(), Instant.EPOCH, Optional.empty(),
+                CompletedUrls.none());
         List<PendingUrl> urls = new ArrayList<>();
         for (int i = 0; i < waiting; i++) {
             urls.add(PendingUrl.seed("http://h" + i + ".p" + p + ".test/"));

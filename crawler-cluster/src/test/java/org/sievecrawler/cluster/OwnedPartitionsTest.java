@@ -43,9 +43,9 @@ class OwnedPartitionsTest {
     Path dir;
 
     private Frontier frontier(OwnedPartitions owned, int partition, String host) throws Exception {
-        Frontier frontier = Frontier.partition(new Frontier.Settings(SIEVE, POLITE, 4, dir.resolve("p" + partition)),
-                Clock.systemUTC(), record -> { }, new Frontier.Partition((page, links, durable) -> durable.run(),
-                        owned.leases(), Instant.EPOCH), Optional.empty(), CompletedUrls.none());
+        Frontier frontier = owned.group().open(new Frontier.Settings(SIEVE, POLITE, 4, dir.resolve("p" + partition)),
+                Clock.systemUTC(), record -> { }, (page, links, durable) -> durable.run(), Instant.EPOCH, Optional.empty(),
+                CompletedUrls.none());
         List<PendingUrl> urls = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             urls.add(PendingUrl.seed("http://" + host + "/" + i));

@@ -42,9 +42,9 @@ class RunFailureTest {
             stops::incrementAndGet);
 
     private void owning(int partition) throws Exception {
-        Frontier frontier = Frontier.partition(new Frontier.Settings(SIEVE, POLITE, 4, dir.resolve("p" + partition)),
-                Clock.systemUTC(), record -> { }, new Frontier.Partition((page, links, durable) -> durable.run(),
-                        owned.leases(), Instant.EPOCH), Optional.empty(), CompletedUrls.none());
+        Frontier frontier = owned.group().open(new Frontier.Settings(SIEVE, POLITE, 4, dir.resolve("p" + partition)),
+                Clock.systemUTC(), record -> { }, (page, links, durable) -> durable.run(), Instant.EPOCH, Optional.empty(),
+                CompletedUrls.none());
         frontier.offer(List.of(PendingUrl.seed("http://p" + partition + ".test/")));
         owned.add(partition, frontier);
     }

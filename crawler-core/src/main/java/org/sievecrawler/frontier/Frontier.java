@@ -6,19 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -30,13 +23,10 @@ import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.CorruptFilterException;
-import org.sievecrawler.sieve.PendingQueue;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
 import org.sievecrawler.sieve.SpillingQueue;
 import org.sievecrawler.sink.PageRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The crawl's URL state, in one owner: the Sieve's Bloom filter layers, the pending URLs (in memory per host and
@@ -76,10 +66,9 @@ import org.slf4j.LoggerFactory;
  * that took them.
  */
 public final class Frontier implements LeaseSource, AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(Frontier.class);
     /** The journal's folder, inside the frontier's. */
     public static final String JOURNAL = "journal";
-    private static final Duration QUIESCE_POLL = Duration.ofMillis(50);
+    private static final Duration DRAIN_POLL = Duration.ofMillis(50);
 
     /**
      * What a frontier is made of.
@@ -120,53 +109,28 @@ public final class Frontier implements LeaseSource, AutoCloseable {
     private final HostScheduler hosts;
     private final SpillingQueue pending;
     private final Journal journal;
-    /** Where a completed page's links go: this frontier's Sieve (and journal), or a cluster's log. */
-    private final Completion completion;
     private final Recorder recorder;
     private final Path dir;
     private final SnapshotLock gate = new SnapshotLock();
-    private final Set<PageLease> leased = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger open = new AtomicInteger();
-    /** One permit per lease that may be open: {@link Settings#maxLeases}. */
-    private final Semaphore leases;
-    private volatile boolean sealed;
-    /** Set by {@link #quiesce}: no new lease is handed out, those open are closed as usual. */
-    private volatile boolean draining;
+    private final OpenLeases leases;
+    /** Where a completed page's links go: this frontier's Sieve (and journal), or an outbox. */
+    private final Completion completion;
 
-    private Frontier(Settings settings, Sieve sieve, HostScheduler hosts, SpillingQueue pending, Journal journal,
-            Recorder recorder, Optional<Partition> partition) {
-        this.dir = settings.dir();
-        this.leases = partition.map(Partition::leases).orElseGet(() -> new Semaphore(settings.maxLeases()));
+    /**
+     * A frontier of these parts, its leases capped by {@code permits}, its pages' links sent to {@code elsewhere} or,
+     * if empty, into {@code sieve}: {@link #create}, {@link #resume} or a frontier group makes one.
+     */
+    Frontier(Path dir, Sieve sieve, HostScheduler hosts, SpillingQueue pending, Journal journal, Recorder recorder,
+            Semaphore permits, Optional<LinkOutbox> elsewhere) {
+        this.dir = dir;
         this.sieve = sieve;
         this.hosts = hosts;
         this.pending = pending;
         this.journal = journal;
         this.recorder = recorder;
-        this.completion = partition.<Completion>map(p -> new SentElsewhere(p.outbox())).orElseGet(IntoSieve::new);
-    }
-
-    /**
-     * What a frontier of one partition of a cluster crawl shares with the process that owns it.
-     *
-     * @param outbox where its pages' links go (the crawl's log), and the pages' done markers after them
-     * @param leases the process's lease cap, shared by all its partitions' frontiers ({@code fetch.threads} permits)
-     * @param quietUntil no request to any host before this instant: a new owner waits one politeness delay, in case
-     *     the last owner's last request to a host was just now
-     * @param monitor the lock and condition its host scheduler shares with the process's other partitions, so that
-     *     idle fetchers wait for all of them at once ({@link #awaitAny})
-     */
-    public record Partition(LinkOutbox outbox, Semaphore leases, Instant quietUntil, HostScheduler.Monitor monitor) {
-        public Partition {
-            Objects.requireNonNull(outbox, "outbox");
-            Objects.requireNonNull(leases, "leases");
-            Objects.requireNonNull(quietUntil, "quietUntil");
-            Objects.requireNonNull(monitor, "monitor");
-        }
-
-        /** A partition whose frontier waits on a monitor of its own. */
-        public Partition(LinkOutbox outbox, Semaphore leases, Instant quietUntil) {
-            this(outbox, leases, quietUntil, new HostScheduler.Monitor());
-        }
+        this.leases = new OpenLeases(permits, hosts::wakeAll); // waiting fetchers re-check for work or the end
+        this.completion = elsewhere.<Completion>map(outbox -> new Completion.Elsewhere(outbox, recorder, leases))
+                .orElseGet(() -> new Completion.IntoSieve(sieve, journal, recorder, leases));
     }
 
     /**
@@ -181,33 +145,9 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         SpillingQueue spill = SpillingQueue.create(hosts, sieve.maxInMemoryUrls(), settings.dir(),
                 SpillingQueue.SEGMENT_BYTES);
         FrontierJournal journal = FrontierJournal.create(settings.dir().resolve(JOURNAL));
-        return new Frontier(settings, Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(),
-                sieve.onOverflow(), spill), hosts, spill, journal, recorder, Optional.empty());
-    }
-
-    /**
-     * The frontier of one partition of a cluster crawl: its Sieve admits the URLs the partition's log brings
-     * ({@link #offer}), in the log's order, so its decisions are a function of that sequence alone; its pages' links
-     * go to {@link Partition#outbox()}, not into its Sieve; it keeps no journal and never spills (the log is both:
-     * its owner stops reading while enough URLs wait). Starts empty, or from a snapshot ({@code state}) of the
-     * partition at some offset, the URLs in {@code done} (marked done in the done-log after the snapshot) dropped
-     * wherever they wait or come again. {@code settings.dir()} is not written to.
-     *
-     * @throws IOException never in practice (the spill is not used); declared by the queue's constructor
-     */
-    public static Frontier partition(Settings settings, Clock clock, Recorder recorder, Partition partition,
-            Optional<FrontierState> state, CompletedUrls done) throws IOException {
-        SieveConfig sieve = settings.sieve();
-        HostScheduler hosts = new HostScheduler(settings.politeness(), clock, partition.quietUntil(),
-                partition.monitor());
-        SpillingQueue queue = SpillingQueue.create(new SkipCompleted(hosts, done), Integer.MAX_VALUE, settings.dir(),
-                SpillingQueue.SEGMENT_BYTES);
-        Sieve filter = state.isPresent()
-                ? Sieve.restore(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), queue,
-                        state.get().filters())
-                : Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), queue);
-        state.ifPresent(s -> queue.addInMemory(s.pending())); // in the filters already: not offered again
-        return new Frontier(settings, filter, hosts, queue, Journal.NONE, recorder, Optional.of(partition));
+        return new Frontier(settings.dir(), Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(),
+                sieve.onOverflow(), spill), hosts, spill, journal, recorder, new Semaphore(settings.maxLeases()),
+                Optional.empty());
     }
 
     /**
@@ -225,31 +165,16 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         SieveConfig sieve = settings.sieve();
         Path dir = settings.dir();
         HostScheduler hosts = new HostScheduler(settings.politeness(), clock);
-        Journal journal;
-        List<PendingUrl> admitted = List.of();
-        CompletedUrls completed = CompletedUrls.none();
-        if (state.journalSegment() == FrontierState.NO_JOURNAL) {
-            journal = FrontierJournal.create(dir.resolve(JOURNAL));
-        } else {
-            Replay replay = FrontierJournal.resume(dir.resolve(JOURNAL), state.journalSegment(), recorded);
-            journal = replay.journal();
-            admitted = replay.admitted();
-            completed = replay.completed();
-            LOG.info("frontier journal replayed: {} URLs admitted and {} completed since the checkpoint",
-                    admitted.size(), completed.size());
-            if (replay.unrecorded() > 0) {
-                LOG.warn("{} URLs the frontier journal notes completed since the checkpoint have no record in the"
-                        + " crawl's output (lost after it was written): they are fetched again", replay.unrecorded());
-            }
-        }
-        SkipCompleted queue = new SkipCompleted(hosts, completed);
+        Replay replay = Replay.since(state, dir.resolve(JOURNAL), recorded);
+        SkipCompleted queue = new SkipCompleted(hosts, replay.completed());
         SpillingQueue spill = SpillingQueue.resume(queue, sieve.maxInMemoryUrls(), dir, SpillingQueue.SEGMENT_BYTES,
                 state.spill());
         Sieve restored = Sieve.restore(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), spill,
                 state.filters());
         spill.addInMemory(state.pending()); // in the filters already: not offered again
-        restored.readmit(admitted);
-        return new Frontier(settings, restored, hosts, spill, journal, recorder, Optional.empty());
+        restored.readmit(replay.admitted());
+        return new Frontier(dir, restored, hosts, spill, replay.journal(), recorder,
+                new Semaphore(settings.maxLeases()), Optional.empty());
     }
 
     /**
@@ -263,7 +188,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
 
     /**
      * Offers {@code urls} in their order: those the filter has not seen are admitted (and journaled); returns how
-     * many. A cluster partition's frontier takes the partition's log this way, record by record.
+     * many. A frontier fed from outside (one of a frontier group) takes its log this way, record by record.
      *
      * @throws UncheckedIOException naming the journal segment that could not be written
      */
@@ -271,13 +196,18 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         Lock lock = gate.shared();
         lock.lock();
         try {
-            List<PendingUrl> admitted = new ArrayList<>(urls.size());
-            sieve.offerAll(urls, admitted);
-            journal.append(admitted, null);
-            return admitted.size();
+            return admit(urls);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Admits those of {@code urls} the filter has not seen and journals them; returns how many. Shared lock held. */
+    private int admit(List<PendingUrl> urls) {
+        List<PendingUrl> admitted = new ArrayList<>(urls.size());
+        sieve.offerAll(urls, admitted);
+        journal.append(admitted, null);
+        return admitted.size();
     }
 
     /** {@link #next(Duration)} without waiting for a lease to be closed. */
@@ -301,29 +231,24 @@ public final class Frontier implements LeaseSource, AutoCloseable {
      */
     @Override
     public Lease next(Duration maxWait) throws InterruptedException {
-        if (!leases.tryAcquire(maxWait.toNanos(), TimeUnit.NANOSECONDS)) {
+        if (!leases.reserve(maxWait)) {
             return null;
         }
         Lease lease = null;
         Lock lock = gate.shared();
         lock.lock();
         try {
-            PendingUrl url = sealed || draining ? null : pending.poll();
+            PendingUrl url = gate.sealed() || leases.draining() ? null : pending.poll();
             if (url != null) {
-                open.incrementAndGet();
-                if (url.isRobots()) {
-                    lease = new RobotsLease(this, url);
-                } else {
-                    PageLease page = new PageLease(this, url);
-                    leased.add(page);
-                    lease = page;
-                }
+                PageLease page = url.isRobots() ? null : new PageLease(this, url);
+                lease = page == null ? new RobotsLease(this, url) : page;
+                leases.opened(page);
             }
             return lease;
         } finally {
             lock.unlock();
             if (lease == null) {
-                leases.release();
+                leases.unreserve();
             }
         }
     }
@@ -336,10 +261,10 @@ public final class Frontier implements LeaseSource, AutoCloseable {
      */
     @Override
     public boolean exhausted() {
-        if (open.get() > 0 || pending.size() > 0) {
+        if (leases.open() > 0 || pending.size() > 0) {
             return false; // the common answer while the crawl runs, without stopping every thread
         }
-        return gate.exclusive(() -> pending.size() == 0 && open.get() == 0);
+        return gate.exclusive(() -> pending.size() == 0 && leases.open() == 0);
     }
 
     /**
@@ -352,18 +277,13 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         hosts.awaitWork(maxWait);
     }
 
-    /**
-     * Waits until some host of any of {@code frontiers} may be ready, work is added or released in any, or
-     * {@code maxWait} passes: the frontiers of one process's partitions, made with one {@link Partition#monitor()}.
-     * Those quiesced or sealed are not waited on (with none left, this sleeps {@code maxWait}).
-     *
-     * @throws IllegalArgumentException if they do not share one monitor
-     * @throws InterruptedException if the thread is interrupted while waiting
-     */
-    public static void awaitAny(Collection<Frontier> frontiers, Duration maxWait) throws InterruptedException {
-        // a quiesced or sealed frontier hands out nothing, though its hosts be ready: waiting on it would not wait
-        HostScheduler.awaitAny(frontiers.stream().filter(frontier -> !frontier.draining && !frontier.sealed)
-                .map(frontier -> frontier.hosts).toList(), maxWait);
+    /** Whether it may hand out a lease: not drained, not sealed (a frontier group waits on those). */
+    boolean handsOut() {
+        return !leases.draining() && !gate.sealed();
+    }
+
+    HostScheduler hosts() {
+        return hosts;
     }
 
     /** Wakes every thread in {@link #awaitWork}, e.g. to stop. */
@@ -382,8 +302,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
      */
     public <T> T snapshot(Function<FrontierState, T> with) {
         return gate.exclusive(() -> {
-            List<PendingUrl> urls = new ArrayList<>(leased.size() + hosts.size());
-            leased.forEach(lease -> urls.add(lease.task()));
+            List<PendingUrl> urls = leases.pageUrls(hosts.size());
             urls.addAll(hosts.queuedUrls());
             try {
                 int segment = journal.rotate();
@@ -425,37 +344,34 @@ public final class Frontier implements LeaseSource, AutoCloseable {
      * nothing (it stays in flight, so the checkpoint taken next holds it). Returns once a change under way is done.
      */
     public void seal() {
-        gate.exclusive(() -> {
-            sealed = true;
-            return null;
-        });
+        gate.seal();
     }
 
     /**
-     * Hands out no more leases and waits up to {@code maxWait} until those open are closed (for a cluster
-     * partition, until their links and done markers are acknowledged): a partition given up by its owner is
-     * quiesced, then snapshot, so the next owner fetches none of its pages again. Returns whether none is open.
+     * Hands out no more leases and waits up to {@code maxWait} until those open are closed (for a frontier whose
+     * links go to an outbox, until they are durable): so a snapshot taken next holds no page in flight. Returns
+     * whether none is open.
      *
      * @throws InterruptedException if the thread is interrupted while waiting
      */
-    public boolean quiesce(Duration maxWait) throws InterruptedException {
-        draining = true;
+    public boolean drain(Duration maxWait) throws InterruptedException {
+        leases.drain();
         long deadline = System.nanoTime() + maxWait.toNanos();
-        while (open.get() > 0) {
+        while (leases.open() > 0) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return false;
             }
-            // not awaitWork: it returns at once while a host is ready, and a quiesced frontier hands out nothing;
-            // the last lease's closing signals (wakeIfOutOfWork), the poll only covers a signal sent before the wait
-            hosts.awaitChange(Duration.ofNanos(Math.min(left, QUIESCE_POLL.toNanos())));
+            // not awaitWork: it returns at once while a host is ready, and a drained frontier hands out nothing;
+            // the last lease's closing signals (OpenLeases.closed), the poll only covers a signal sent before the wait
+            hosts.awaitChange(Duration.ofNanos(Math.min(left, DRAIN_POLL.toNanos())));
         }
         return true;
     }
 
     /** Leases open: handed out and not yet closed, pages whose links are not yet acknowledged included. */
     public int openLeases() {
-        return open.get();
+        return leases.open();
     }
 
     /** Pending URLs, in memory and spilled. */
@@ -476,7 +392,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
 
     /** Page leases open: handed out and not yet closed (fetching or parsing). */
     public int leasedPages() {
-        return leased.size();
+        return leases.pages();
     }
 
     /** Hosts seen so far. */
@@ -553,93 +469,27 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         if (noRequest) {
             hosts.skipped(lease.task());
         }
-        Lock lock = gate.shared();
-        lock.lock();
-        try {
-            if (sealed) {
-                return; // stays leased: the final checkpoint holds it
-            }
-            completion.complete(lease, records, links);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** A lease's end, once its page is done: the permit is free, and fetchers may find the crawl out of work. */
-    private void closed() {
-        open.decrementAndGet();
-        leases.release();
-        wakeIfOutOfWork();
-    }
-
-    /** How a page lease is completed with its records and links; called under the shared lock, not sealed. */
-    private interface Completion {
-        void complete(PageLease lease, List<PageRecord> records, List<PendingUrl> links) throws IOException;
-    }
-
-    /**
-     * A single-node crawl: the links go into this frontier's Sieve first (so a resumed crawl never lacks a link of
-     * a recorded page), then the records are written, then the journal notes both; the lease is closed at once.
-     */
-    private final class IntoSieve implements Completion {
-        @Override
-        public void complete(PageLease lease, List<PageRecord> records, List<PendingUrl> links) throws IOException {
-            List<PendingUrl> admitted = links.isEmpty() ? List.of() : new ArrayList<>(links.size());
-            if (!links.isEmpty()) {
-                sieve.offerAll(links, admitted);
-            }
-            for (PageRecord record : records) {
-                recorder.record(record);
-            }
-            journal.append(admitted, lease.url());
-            leased.remove(lease);
-            closed();
-        }
-    }
-
-    /**
-     * A cluster partition: the records are written, the links sent to the crawl's log; the page leaves the pending
-     * state at once (a snapshot taken now no longer holds it: the checkpoint that commits such a snapshot waits for
-     * the links sent before it), and the lease counts as open until the outbox says the links and the done marker
-     * are durable.
-     */
-    private final class SentElsewhere implements Completion {
-        private final LinkOutbox outbox;
-
-        SentElsewhere(LinkOutbox outbox) {
-            this.outbox = outbox;
-        }
-
-        @Override
-        public void complete(PageLease lease, List<PageRecord> records, List<PendingUrl> links) throws IOException {
-            for (PageRecord record : records) {
-                recorder.record(record);
-            }
-            leased.remove(lease);
-            outbox.send(lease.task(), links, Frontier.this::closed);
-        }
+        gate.change(() -> completion.complete(lease, records, links)); // sealed: stays leased, in the checkpoint
     }
 
     void retry(PageLease lease, Duration backoff) {
         change(() -> {
             hosts.retry(lease.task(), backoff);
-            leased.remove(lease);
+            leases.pageLeft(lease);
         });
     }
 
     void putBack(PageLease lease) {
         change(() -> {
             hosts.putBack(lease.task());
-            leased.remove(lease);
+            leases.pageLeft(lease);
         });
     }
 
     void robotsFetched(PendingUrl task, RobotsRules rules, List<PendingUrl> sitemaps) {
         change(() -> {
             if (!sitemaps.isEmpty()) { // offered before the lease closes: the crawl is never seen out of work
-                List<PendingUrl> admitted = new ArrayList<>(sitemaps.size());
-                sieve.offerAll(sitemaps, admitted);
-                journal.append(admitted, null);
+                admit(sitemaps);
             }
             hosts.robotsFetched(task, rules);
         });
@@ -655,55 +505,9 @@ public final class Frontier implements LeaseSource, AutoCloseable {
 
     /** Closes a lease with {@code change} under the shared lock; after {@link #seal()}, nothing changes. */
     private void change(Runnable change) {
-        Lock lock = gate.shared();
-        lock.lock();
-        try {
-            if (sealed) {
-                return;
-            }
+        gate.change(() -> {
             change.run();
-            closed();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void wakeIfOutOfWork() {
-        if (open.get() == 0) {
-            hosts.wakeAll(); // waiting fetchers re-check for work or the end
-        }
-    }
-
-    /**
-     * The host queues of a resumed crawl: a URL the journal says was completed after the checkpoint is dropped when
-     * it would enter them (it was leased at the checkpoint, waited in memory or in the spill, or was admitted again
-     * by the replay). Called under the spill's lock.
-     */
-    private static final class SkipCompleted implements PendingQueue {
-        private final HostScheduler hosts;
-        private final CompletedUrls completed;
-
-        SkipCompleted(HostScheduler hosts, CompletedUrls completed) {
-            this.hosts = hosts;
-            this.completed = completed;
-        }
-
-        @Override
-        public void add(PendingUrl url) {
-            if (!completed.isEmpty() && completed.remove(url.url())) {
-                return;
-            }
-            hosts.add(url);
-        }
-
-        @Override
-        public PendingUrl poll() {
-            return hosts.poll();
-        }
-
-        @Override
-        public int size() {
-            return hosts.size();
-        }
+            leases.closed();
+        });
     }
 }

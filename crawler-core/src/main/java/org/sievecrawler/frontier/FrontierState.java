@@ -27,4 +27,12 @@ public record FrontierState(List<BloomFilter> filters, List<PendingUrl> pending,
             throw new IllegalArgumentException("journal segment must be >= -1, was " + journalSegment);
         }
     }
+
+    /**
+     * The state of a frontier that neither spills nor keeps a journal (one of a frontier group): its filter layers
+     * and pending URLs alone.
+     */
+    public static FrontierState of(List<BloomFilter> filters, List<PendingUrl> pending) {
+        return new FrontierState(filters, pending, SpillPosition.empty(), NO_JOURNAL);
+    }
 }

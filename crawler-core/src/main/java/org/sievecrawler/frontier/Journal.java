@@ -6,7 +6,8 @@ import org.sievecrawler.sieve.PendingUrl;
 
 /**
  * Where a {@link Frontier} notes its admissions and completions as they happen: the {@link FrontierJournal} of a
- * single-node crawl, or {@link #NONE} for a frontier whose record of them is elsewhere (a cluster partition's log).
+ * single-node crawl, or {@link #NONE} for a frontier whose record of them is elsewhere (the log of a frontier fed from
+ * outside, one of a frontier group).
  * Thread-safe implementations.
  */
 interface Journal extends AutoCloseable {

@@ -3,8 +3,8 @@ package org.sievecrawler.frontier;
 import java.time.Duration;
 
 /**
- * What fetcher threads take URLs from: one {@link Frontier} in a single-node crawl, or the frontiers of the
- * partitions a cluster process owns. Thread-safe.
+ * What fetcher threads take URLs from: one {@link Frontier}, or several run side by side (a frontier group).
+ * Thread-safe.
  */
 public interface LeaseSource {
     /**
@@ -15,7 +15,7 @@ public interface LeaseSource {
      */
     Lease next(Duration maxWait) throws InterruptedException;
 
-    /** Whether no lease will ever come again: the crawl is out of work (never, for a cluster process). */
+    /** Whether no lease will ever come again: the crawl is out of work (perhaps never, when fed from outside). */
     boolean exhausted();
 
     /**

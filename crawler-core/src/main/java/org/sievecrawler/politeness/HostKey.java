@@ -3,7 +3,8 @@ package org.sievecrawler.politeness;
 /**
  * The politeness unit of a URL: its scheme, host and port, e.g. {@code https://example.org} or
  * {@code http://127.0.0.1:8080}, read straight from a normalized absolute URL; and its {@link #host host} alone
- * ({@code example.org}), the unit a cluster crawl routes by so that every scheme and port of a host has one owner.
+ * ({@code example.org}), the unit to route by where several processes share a crawl, so that every scheme and port of
+ * a host has one owner.
  * Pure functions.
  */
 public final class HostKey {

@@ -10,8 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sievecrawler.profile.PolitenessConfig;
@@ -19,8 +17,6 @@ import org.sievecrawler.robots.HostRobots;
 import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.PendingQueue;
 import org.sievecrawler.sieve.PendingUrl;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The per-host politeness scheduler behind the {@link org.sievecrawler.sieve.Sieve}'s {@code poll}: pending
@@ -52,73 +48,43 @@ import org.slf4j.LoggerFactory;
  * current ticket, and a ticket made stale by a later change is dropped when it reaches the top.
  */
 public final class HostScheduler implements PendingQueue {
-    private static final Logger LOG = LoggerFactory.getLogger(HostScheduler.class);
-
     private final PolitenessConfig config;
     private final Clock clock;
+    private final Monitor monitor;
     private final ReentrantLock lock;
     private final Condition changed;
     private final Map<String, Host> hosts = new HashMap<>();
-    /** The unreachable hosts' keys and reasons: written under the lock, read without it. */
-    private final Map<String, String> unreachableHosts = new ConcurrentHashMap<>();
+    private final UnreachableHosts unreachableHosts = new UnreachableHosts();
     private final PriorityQueue<Ticket> tickets =
             new PriorityQueue<>(Comparator.comparingLong(Ticket::readyAt).thenComparingLong(Ticket::sequence));
     private long ticketSequence;
     private int queued;
     private int inFlight;
     /** No request before this time, epoch ms: the first allowed time of every new host. */
-    private final long quietUntil;
-    private final Monitor monitor;
+    private final long startAt;
 
+    /** A scheduler with a monitor of its own, whose hosts may be asked at once. */
     public HostScheduler(PolitenessConfig config, Clock clock) {
-        this(config, clock, Instant.EPOCH);
+        this(config, clock, Instant.EPOCH, new Monitor());
     }
 
     /**
-     * A scheduler that makes no request to any host, robots.txt included, before {@code quietUntil}: the new owner
-     * of a cluster partition's hosts waits one politeness delay, since the last owner may have made a request to
-     * any of them just before it gave them up.
+     * A scheduler that makes no request to any host, robots.txt included, before {@code startAt} (for hosts another
+     * process may have asked just before), and shares {@code monitor} (its lock and the condition fetchers wait on)
+     * with others, so that one wait ({@link #awaitAny}) hears a host of any of them become ready.
      */
-    public HostScheduler(PolitenessConfig config, Clock clock, Instant quietUntil) {
-        this(config, clock, quietUntil, new Monitor());
-    }
-
-    /**
-     * A scheduler as {@link #HostScheduler(PolitenessConfig, Clock, Instant)} that shares {@code monitor} (its lock
-     * and the condition fetchers wait on) with others: those of the partitions one cluster process owns, so that one
-     * wait ({@link #awaitAny}) hears a host of any of them become ready.
-     */
-    public HostScheduler(PolitenessConfig config, Clock clock, Instant quietUntil, Monitor monitor) {
+    public HostScheduler(PolitenessConfig config, Clock clock, Instant startAt, Monitor monitor) {
         this.config = config;
         this.clock = clock;
-        this.quietUntil = quietUntil.toEpochMilli();
+        this.startAt = startAt.toEpochMilli();
         this.monitor = monitor;
         this.lock = monitor.lock;
         this.changed = monitor.changed;
     }
 
     /**
-     * The lock of one or more schedulers and the condition their fetchers wait on. Schedulers sharing one are
-     * serialized by it, as one scheduler's hosts are.
-     */
-    public static final class Monitor {
-        private final ReentrantLock lock = new ReentrantLock();
-        private final Condition changed = lock.newCondition();
-
-        /** Wakes every thread waiting on it, e.g. to stop. */
-        public void wakeAll() {
-            lock.lock();
-            try {
-                changed.signalAll();
-            } finally {
-                lock.unlock();
-            }
-        }
-    }
-
-    /**
      * Waits until a host of any of {@code schedulers} may be ready (by the clock), work is added or released in any
-     * of them, or {@code maxWait} passes. They must share one {@link Monitor}.
+     * of them, or {@code maxWait} passes. They must share one {@link Monitor}; with none, this sleeps {@code maxWait}.
      *
      * @throws IllegalArgumentException if they do not share one monitor
      * @throws InterruptedException if the thread is interrupted while waiting
@@ -134,18 +100,13 @@ public final class HostScheduler implements PendingQueue {
                 throw new IllegalArgumentException("schedulers waited on together must share one monitor");
             }
         }
-        monitor.lock.lock();
-        try {
-            long wait = maxWait.toMillis();
+        monitor.await(maxWait, () -> {
+            long until = Long.MAX_VALUE;
             for (HostScheduler scheduler : schedulers) {
-                wait = Math.min(wait, scheduler.untilReady());
+                until = Math.min(until, scheduler.untilReady());
             }
-            if (wait > 0) {
-                monitor.changed.await(wait, TimeUnit.MILLISECONDS);
-            }
-        } finally {
-            monitor.lock.unlock();
-        }
+            return until;
+        });
     }
 
     @Override
@@ -260,11 +221,8 @@ public final class HostScheduler implements PendingQueue {
             Host host = hosts.get(HostKey.of(task.url()));
             host.inFlight--;
             inFlight--;
-            if (host.unreachable == null) {
+            if (host.unreachable == null && unreachableHosts.add(host.key, reason, host.queue.size())) {
                 host.unreachable = reason;
-                unreachableHosts.put(host.key, reason);
-                LOG.warn("{}: unreachable ({}); its {} pending URLs are recorded as unreachable", host.key, reason,
-                        host.queue.size());
             }
             host.robots.hostUnreachable();
             host.nextAllowed = now;
@@ -280,12 +238,12 @@ public final class HostScheduler implements PendingQueue {
      * out, so it takes no lock: while no host is down it is one read.
      */
     public String unreachableReason(String url) {
-        return unreachableHosts.isEmpty() ? null : unreachableHosts.get(HostKey.of(url));
+        return unreachableHosts.reason(url);
     }
 
     /** The hosts found unreachable so far, by host key (sorted), with why. */
     public Map<String, String> unreachableHosts() {
-        return new java.util.TreeMap<>(unreachableHosts);
+        return unreachableHosts.all();
     }
 
     /** The robots.txt task for a host ended now with {@code rules}. */
@@ -371,15 +329,7 @@ public final class HostScheduler implements PendingQueue {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public void awaitWork(Duration maxWait) throws InterruptedException {
-        lock.lock();
-        try {
-            long wait = Math.min(maxWait.toMillis(), untilReady());
-            if (wait > 0) {
-                changed.await(wait, TimeUnit.MILLISECONDS);
-            }
-        } finally {
-            lock.unlock();
-        }
+        awaitAny(List.of(this), maxWait);
     }
 
     /**
@@ -389,15 +339,13 @@ public final class HostScheduler implements PendingQueue {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public void awaitChange(Duration maxWait) throws InterruptedException {
-        lock.lock();
-        try {
-            changed.await(maxWait.toNanos(), TimeUnit.NANOSECONDS);
-        } finally {
-            lock.unlock();
-        }
+        monitor.awaitChange(maxWait);
     }
 
-    /** Milliseconds until the first host is ready (0 or less: one is), {@code Long.MAX_VALUE} if none has work. Lock held. */
+    /**
+     * Milliseconds until the first host is ready (0 or less: one is), {@code Long.MAX_VALUE} if none has work. Lock
+     * held.
+     */
     private long untilReady() {
         Ticket next = firstLiveTicket();
         return next == null ? Long.MAX_VALUE : next.readyAt - clock.millis();
@@ -519,7 +467,7 @@ public final class HostScheduler implements PendingQueue {
 
     private Host newHost(String key) {
         Host host = new Host(key, new HostRobots(key, config));
-        host.nextAllowed = quietUntil;
+        host.nextAllowed = startAt;
         host.delayMillis = config.delay().toMillis();
         host.maxConnections = config.maxConnectionsPerHost();
         return host;

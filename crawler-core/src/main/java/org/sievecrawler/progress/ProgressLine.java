@@ -20,8 +20,8 @@ import org.sievecrawler.profile.ProfileUnits;
  * closed by the server is neither (summary.json counts it in {@code reconnects}) unless it fails again. The URLs
  * that ended without an answer are in summary.json's outcomes ({@code error}, {@code unreachable}).
  *
- * <p>{@code bad-records} is written only by a crawl that reads its URLs from records others write (a cluster
- * process: the records of its topics it refused as bad, after {@code robots-refused}); a single-node crawl has none.
+ * <p>{@code bad-records} is written only by a crawl that reads its URLs from records others write (the records it
+ * refused as bad, after {@code robots-refused}); a crawl whose frontier is its own has none.
  *
  * @param fetched responses received
  * @param ratePerSecond responses per second over the last interval
@@ -38,8 +38,7 @@ import org.sievecrawler.profile.ProfileUnits;
  * @param robotsRefused URLs refused by robots.txt
  * @param bytes body bytes read
  * @param elapsedSeconds seconds since the start
- * @param badRecords records read from outside and refused as bad (a cluster process's); empty when the crawl reads
- *     no records
+ * @param badRecords records read from outside and refused as bad; empty when the crawl reads no records
  */
 public record ProgressLine(long fetched, double ratePerSecond, double averagePerSecond, long queued, long seen,
         double falsePositiveRate, double fallbackShare, int hosts, int active, int threads, long errors,

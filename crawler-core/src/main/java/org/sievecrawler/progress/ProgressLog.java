@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * {@code at}, the time it was written (ISO-8601, to the millisecond; {@code elapsed} is in whole seconds):
  * {@code {"at":"2026-11-23T19:34:05.120Z","fetched":12034,"rate":2510.3,"avg":2400.1,"queued":8123,"seen":20155,
  * "fpr":2.0E-4,"fallback":0.003,"hosts":3,"active":16,"threads":16,"errors":12,"retries":8,"robotsRefused":4,
- * "bytes":146800640,"elapsed":5}}; a cluster process's lines have {@code "badRecords"} after {@code "robotsRefused"}.
+ * "bytes":146800640,"elapsed":5}}; the lines of a process that reads records others write have {@code "badRecords"} after
+ * {@code "robotsRefused"}.
  *
  * <p>Thread-safe: lines are written whole, one at a time. Reading the file is the report's
  * ({@link org.sievecrawler.report.CrawlReport}).

@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * one named daemon thread ("progress") that {@link #close()} stops; each line also goes to a listener (e.g. a
  * {@link ProgressLog}).
  *
- * <p><b>Quiet when idle</b> (with an idle note, for a process that waits for work from elsewhere, such as a cluster
- * process whose partitions drained): a line with nothing fetched since the line before, nothing queued and no request
+ * <p><b>Quiet when idle</b> (with an idle note, for a process that waits for work from elsewhere, such as one whose
+ * frontiers fed from outside drained): a line with nothing fetched since the line before, nothing queued and no request
  * in flight is logged once, followed by the note; the lines after it are left out (neither logged nor given to the
  * listener) for as long as they stay idle, and the next line with work is logged again.
  *

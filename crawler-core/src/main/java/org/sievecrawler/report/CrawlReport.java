@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * generator, not pasted. The page's script shows texts with {@code textContent} and Chart.js (canvas), never as HTML.
  *
  * <p>Stateless and thread-safe. Reading a folder another crawl writes to at the same time gives a report of a moment
- * of it. Out of scope: a report of a cluster's crawl (its progress is per process).
+ * of it. Out of scope: a report of a crawl run by several processes (its progress is per process).
  */
 public final class CrawlReport {
     /** Hosts and errors shown, the most frequent first. */

@@ -255,7 +255,7 @@ class HostSchedulerTest {
     void oneWaitOnSchedulersSharingAMonitorWakesWhenAnyOfThemGetsWork() throws Exception {
         PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, Duration.ZERO)
                 .with(POLITENESS_RESPECT_ROBOTS, false).politeness();
-        HostScheduler.Monitor monitor = new HostScheduler.Monitor();
+        Monitor monitor = new Monitor();
         java.time.Instant now = java.time.Instant.now();
         HostScheduler first = new HostScheduler(config, java.time.Clock.systemUTC(), now, monitor);
         HostScheduler second = new HostScheduler(config, java.time.Clock.systemUTC(), now, monitor);

@@ -1,4 +1,4 @@
-package org.sievecrawler.frontier;
+package org.sievecrawler.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
@@ -23,6 +23,13 @@ import java.util.concurrent.Semaphore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.fixtures.FakeClock;
+import org.sievecrawler.frontier.CompletedUrls;
+import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.frontier.FrontierGroup;
+import org.sievecrawler.frontier.FrontierState;
+import org.sievecrawler.frontier.Lease;
+import org.sievecrawler.frontier.LinkOutbox;
+import org.sievecrawler.frontier.PageLease;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.profile.SieveConfig;
@@ -32,13 +39,13 @@ import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
 
 /**
- * The frontier of a cluster partition ({@link Frontier#partition}) without Kafka: a list stands for the partition's
+ * The frontier of a cluster partition (a {@link FrontierGroup}'s, as {@link PartitionStore} opens it) without Kafka: a list stands for the partition's
  * log, an outbox that appends links to it and acknowledges them when the test says stands for the producer. Checks
  * what cluster mode rests on: the frontier's decisions are a function of the log (a snapshot plus the log after it
  * plus the URLs done since rebuild the straight run's state), a lease stays open until its page's links are
  * acknowledged, quiescing waits for that, and a new owner makes no request before its quiet period ends.
  */
-class FrontierPartitionTest {
+class PartitionFrontierTest {
     private static final CrawlProfile PROFILE = CrawlProfile.defaults().with(SIEVE_EXPECTED_URLS, 50_000L)
             .with(SIEVE_FALSE_POSITIVE_RATE, 1e-3).with(POLITENESS_DELAY, Duration.ZERO)
             .with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 4).with(POLITENESS_RESPECT_ROBOTS, false);
@@ -70,10 +77,10 @@ class FrontierPartitionTest {
         }
     }
 
-    private Frontier partition(Log log, Semaphore leases, Clock clock, Instant quietUntil,
+    private Frontier partition(Log log, FrontierGroup group, Clock clock, Instant quietUntil,
             Optional<FrontierState> state, CompletedUrls done) throws Exception {
-        return Frontier.partition(new Frontier.Settings(SIEVE, POLITE, 8, dir.resolve("p0")), clock, record -> { },
-                new Frontier.Partition(log, leases, quietUntil), state, done);
+        return group.open(new Frontier.Settings(SIEVE, POLITE, 8, dir.resolve("p0")), clock, record -> { }, log,
+                quietUntil, state, done);
     }
 
     private static List<PendingUrl> links(PendingUrl from, int pages) {
@@ -117,7 +124,7 @@ class FrontierPartitionTest {
         int pages = 2_000;
         Log log = new Log();
         log.records.add(PendingUrl.seed("http://h0.test/0"));
-        Frontier straight = partition(log, new Semaphore(8), Clock.systemUTC(), Instant.EPOCH, Optional.empty(),
+        Frontier straight = partition(log, new FrontierGroup(8), Clock.systemUTC(), Instant.EPOCH, Optional.empty(),
                 CompletedUrls.none());
         int position = consume(log, straight, 0);
         FrontierState snapshot = null;
@@ -143,7 +150,7 @@ class FrontierPartitionTest {
 
         CompletedUrls done = new CompletedUrls(doneSinceSnapshot.size());
         doneSinceSnapshot.forEach(done::add);
-        Frontier takenOver = partition(new Log(), new Semaphore(8), Clock.systemUTC(), Instant.EPOCH,
+        Frontier takenOver = partition(new Log(), new FrontierGroup(8), Clock.systemUTC(), Instant.EPOCH,
                 Optional.of(snapshot), done);
         consume(log, takenOver, snapshotAt); // the replay, from the snapshot's offset to the log's end
 
@@ -156,8 +163,9 @@ class FrontierPartitionTest {
     @Test
     void aLeaseStaysOpenAndHoldsItsPermitUntilItsLinksAreAcknowledged() throws Exception {
         Log log = new Log();
-        Semaphore leases = new Semaphore(1);
-        Frontier frontier = partition(log, leases, Clock.systemUTC(), Instant.EPOCH, Optional.empty(),
+        FrontierGroup group = new FrontierGroup(1);
+        Semaphore leases = group.leases();
+        Frontier frontier = partition(log, group, Clock.systemUTC(), Instant.EPOCH, Optional.empty(),
                 CompletedUrls.none());
         frontier.offer(List.of(PendingUrl.seed("http://h0.test/a"), PendingUrl.seed("http://h0.test/b")));
         PageLease page = (PageLease) frontier.next();
@@ -169,20 +177,20 @@ class FrontierPartitionTest {
         assertThat(frontier.leasedPages()).isZero(); // a snapshot now no longer holds it
         assertThat(frontier.snapshot(s -> s).pending()).extracting(PendingUrl::url).containsExactly("http://h0.test/b");
         assertThat(frontier.next()).as("the process's one permit is held").isNull();
-        assertThat(frontier.quiesce(Duration.ofMillis(50))).isFalse();
+        assertThat(frontier.drain(Duration.ofMillis(50))).isFalse();
 
         log.acknowledgeAll();
         assertThat(log.done).containsExactly("http://h0.test/a");
         assertThat(frontier.openLeases()).isZero();
         assertThat(leases.availablePermits()).isEqualTo(1);
-        assertThat(frontier.quiesce(Duration.ofMillis(50))).isTrue();
+        assertThat(frontier.drain(Duration.ofMillis(50))).isTrue();
         assertThat(frontier.next()).as("a quiesced partition hands out nothing").isNull();
     }
 
     @Test
     void aNewOwnerMakesNoRequestBeforeItsQuietPeriodEnds() throws Exception {
         FakeClock clock = new FakeClock(Instant.parse("2026-11-23T10:00:00Z"));
-        Frontier frontier = partition(new Log(), new Semaphore(4), clock, clock.instant().plusMillis(100),
+        Frontier frontier = partition(new Log(), new FrontierGroup(4), clock, clock.instant().plusMillis(100),
                 Optional.empty(), CompletedUrls.none());
         frontier.offer(List.of(PendingUrl.seed("http://h0.test/a")));
         assertThat(frontier.next()).isNull();
