@@ -3,6 +3,7 @@ package org.sievecrawler;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_ALLOW_PRIVATE_ADDRESSES;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_MAX_REDIRECTS;
@@ -18,6 +19,7 @@ import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_RESPECT_ROBOTS;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_ROBOTS_RETRY;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_HOSTS;
 import static org.sievecrawler.profile.ProfileKeys.SCOPE_MAX_DEPTH;
 import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
@@ -498,6 +500,37 @@ class CrawlerTest {
         assertThat(output.summaryCount("linkRejections", "out-of-scope-host")).isEqualTo(1);
         assertThat(output.summaryCount("linkRejections", "private-address")).isEqualTo(3);
         assertThat(output.summaryCount("linkRejections", "unsupported-scheme")).isEqualTo(2);
+    }
+
+    @Test
+    void followsLinksToAnotherHostWhenScopeHostsIsAny() throws Exception {
+        try (FixtureSite other = FixtureSite.start()) {
+            String elsewhere = "http://localhost:" + other.port(); // another host name than the seed's 127.0.0.1
+            site.page("/", FixtureSite.linkPage("home", elsewhere + "/b"));
+            other.page("/b", FixtureSite.linkPage("b", "/c")).page("/c", "c");
+            CrawlProfile broad = profile(site.url("/")).with(SCOPE_HOSTS, List.of("any"))
+                    .with(FETCH_ALLOW_PRIVATE_ADDRESSES, true); // both servers are on loopback
+
+            CrawlOutput output = crawl(broad);
+
+            assertThat(output.urls()).containsExactlyInAnyOrder(site.url("/"), elsewhere + "/b", elsewhere + "/c");
+            assertThat(other.requests("/b")).isEqualTo(1);
+            assertThat(output.record(elsewhere + "/c").get("outcome").asText()).isEqualTo("fetched");
+        }
+    }
+
+    @Test
+    void keepsToTheSeedsHostsByDefaultWhereAnyWouldFollowTheLink() throws Exception {
+        try (FixtureSite other = FixtureSite.start()) {
+            site.page("/", FixtureSite.linkPage("home", "http://localhost:" + other.port() + "/b"));
+            other.page("/b", "b");
+
+            CrawlOutput output = crawl(profile(site.url("/")).with(FETCH_ALLOW_PRIVATE_ADDRESSES, true));
+
+            assertThat(output.urls()).containsExactly(site.url("/"));
+            assertThat(output.summaryCount("linkRejections", "out-of-scope-host")).isEqualTo(1);
+            assertThat(other.requests("/b")).isZero();
+        }
     }
 
     @Test

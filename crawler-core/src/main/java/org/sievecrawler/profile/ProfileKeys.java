@@ -64,8 +64,10 @@ public final class ProfileKeys {
 
     public static final ProfileKey<List<String>> SCOPE_HOSTS = key("scope.hosts",
             new KeyType.ListOf<>(hostPattern(), true, false), List.of(SAME),
-            "Hosts links may lead to: same-as-seeds (the seeds' hosts), example.org (that host only) or"
-                    + " *.example.org (the domain and all its subdomains); no scheme, port or path; not empty.",
+            "Hosts links may lead to: same-as-seeds (the seeds' hosts), example.org (that host only),"
+                    + " *.example.org (the domain and all its subdomains) or any (every host: a broad crawl; private"
+                    + " addresses, traps, robots.txt and the other scope rules still apply); no scheme, port or path;"
+                    + " not empty.",
             p -> p.scope().hosts());
     public static final ProfileKey<List<Pattern>> SCOPE_INCLUDE = key("scope.include", list(regex()), List.of(),
             "Regular expressions; if any are given, a URL must contain a match of one of them.",
