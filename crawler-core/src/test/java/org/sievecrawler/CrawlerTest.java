@@ -12,6 +12,7 @@ import static org.sievecrawler.profile.ProfileKeys.FETCH_RETRIES;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_TRUST_STORE;
 import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGES;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGES_PER_HOST;
 import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGE_BYTES;
 import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
 import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC;
@@ -531,6 +532,25 @@ class CrawlerTest {
             assertThat(output.summaryCount("linkRejections", "out-of-scope-host")).isEqualTo(1);
             assertThat(other.requests("/b")).isZero();
         }
+    }
+
+    /** Issue 27: limits.max-pages-per-host is spent as URLs are admitted; the rest are counted, not recorded. */
+    @Test
+    void countsAHostsUrlsPastItsBudgetWithoutRecordingThemOrSpendingMaxPages() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a", "/b", "/c", "/d", "/e"));
+        for (String page : List.of("/a", "/b", "/c", "/d", "/e")) {
+            site.page(page, FixtureSite.linkPage(page, "/", "/a"));
+        }
+        CrawlProfile profile = profile(site.url("/")).with(LIMITS_MAX_PAGES_PER_HOST, 3L).with(LIMITS_MAX_PAGES, 4L);
+
+        CrawlOutput output = crawl(profile);
+
+        assertThat(output.urls()).containsExactlyInAnyOrder(site.url("/"), site.url("/a"), site.url("/b"));
+        assertThat(output.summaryCount("linkRejections", "over-host-budget")).as("/c, /d, /e, each once").isEqualTo(3);
+        assertThat(output.summaryCount("outcomes", "trap")).isZero();
+        assertThat(output.summary.get("endReason").asText()).as("3 records: max-pages 4 not reached")
+                .isEqualTo("finished");
+        assertThat(site.requests("/c")).isZero();
     }
 
     @Test

@@ -121,11 +121,12 @@ public final class ProfileKeys {
             p -> p.limits().maxPageBytes());
     public static final ProfileKey<Long> LIMITS_MAX_PAGES_PER_HOST = key("limits.max-pages-per-host",
             longInteger(0, "must be >= 0 (0 = no limit)"), 10_000L,
-            "Requests for pages one host (scheme, host name and port) gets at most, whatever the answer (a retry"
-                    + " is not another; robots.txt and URLs refused before a request are not counted); the host's"
-                    + " further URLs are recorded as a trap, not fetched; 0 for no limit. It bounds a trap the path"
-                    + " rules cannot see (a calendar's next-day link): 10,000 pages at politeness.delay 1s take about"
-                    + " 3 hours. Counted per run: a resumed crawl counts again from 0.",
+            "URLs of one host (scheme, host name and port) admitted at most: seeds, links, redirect targets and"
+                    + " sitemaps' URLs new to the Sieve, whatever then becomes of them (robots.txt and sitemaps are"
+                    + " not counted); the host's further new URLs are counted (over-host-budget in summary.json),"
+                    + " neither queued nor recorded, and take nothing of limits.max-pages; 0 for no limit. It bounds a"
+                    + " trap the path rules cannot see (a calendar's next-day link): 10,000 pages at politeness.delay"
+                    + " 1s take about 3 hours. The counts are in the checkpoint: a resumed crawl goes on from them.",
             p -> p.limits().maxPagesPerHost());
 
     static {
