@@ -553,6 +553,26 @@ class CrawlerTest {
         assertThat(site.requests("/c")).isZero();
     }
 
+    /** Issue 27: the URLs a host had admitted before a stop still count against its budget when the crawl resumes. */
+    @Test
+    void aResumedCrawlGoesOnFromTheHostBudgetItsCheckpointSpent() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a", "/b", "/c", "/d"))
+                .page("/a", FixtureSite.linkPage("a", "/e")).page("/b", "b").page("/c", "c").page("/d", "d")
+                .page("/e", "e");
+        crawl(profile(site.url("/")).with(LIMITS_MAX_PAGES_PER_HOST, 4L).with(FETCH_THREADS, 1)
+                .with(LIMITS_MAX_PAGES, 1L)); // "/" fetched: /a, /b and /c admitted, /d over the budget
+        CrawlProfile saved = new CheckpointStore(out).readProfile();
+
+        Crawler.resuming(saved.with(LIMITS_MAX_PAGES, 0L)).run();
+
+        CrawlOutput output = CrawlOutput.read(out);
+        assertThat(output.urls()).containsExactlyInAnyOrder(site.url("/"), site.url("/a"), site.url("/b"),
+                site.url("/c"));
+        assertThat(output.summaryCount("linkRejections", "over-host-budget")).as("/d before the stop, /e after")
+                .isEqualTo(2);
+        assertThat(site.requests("/e")).isZero();
+    }
+
     @Test
     void stopsAtTheMaximumNumberOfPages() throws Exception {
         String[] links = new String[20];
