@@ -6,8 +6,10 @@ import java.util.Map;
 import java.util.Optional;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.link.RejectReason;
 import org.sievecrawler.pipeline.PageOutput;
 import org.sievecrawler.progress.CrawlStats;
+import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.PageRecord;
 import org.sievecrawler.warc.Archive;
@@ -35,6 +37,11 @@ record FolderSink(JsonlSink pages, Archive archive, CrawlStats stats) implements
             @Override
             public void sync() throws IOException {
                 pages.sync();
+            }
+
+            @Override
+            public void overHostBudget(PendingUrl url) {
+                stats.linkRejected(RejectReason.OVER_HOST_BUDGET.label());
             }
         };
     }

@@ -3,6 +3,7 @@ package org.sievecrawler;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.sievecrawler.profile.ProfileKeys.FETCH_ALLOW_PRIVATE_ADDRESSES;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_MAX_REDIRECTS;
@@ -11,6 +12,7 @@ import static org.sievecrawler.profile.ProfileKeys.FETCH_RETRIES;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_TRUST_STORE;
 import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGES;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGES_PER_HOST;
 import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGE_BYTES;
 import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
 import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC;
@@ -18,6 +20,7 @@ import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_RESPECT_ROBOTS;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_ROBOTS_RETRY;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_HOSTS;
 import static org.sievecrawler.profile.ProfileKeys.SCOPE_MAX_DEPTH;
 import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
@@ -498,6 +501,76 @@ class CrawlerTest {
         assertThat(output.summaryCount("linkRejections", "out-of-scope-host")).isEqualTo(1);
         assertThat(output.summaryCount("linkRejections", "private-address")).isEqualTo(3);
         assertThat(output.summaryCount("linkRejections", "unsupported-scheme")).isEqualTo(2);
+    }
+
+    @Test
+    void followsLinksToAnotherHostWhenScopeHostsIsAny() throws Exception {
+        try (FixtureSite other = FixtureSite.start()) {
+            String elsewhere = "http://localhost:" + other.port(); // another host name than the seed's 127.0.0.1
+            site.page("/", FixtureSite.linkPage("home", elsewhere + "/b"));
+            other.page("/b", FixtureSite.linkPage("b", "/c")).page("/c", "c");
+            CrawlProfile broad = profile(site.url("/")).with(SCOPE_HOSTS, List.of("any"))
+                    .with(FETCH_ALLOW_PRIVATE_ADDRESSES, true); // both servers are on loopback
+
+            CrawlOutput output = crawl(broad);
+
+            assertThat(output.urls()).containsExactlyInAnyOrder(site.url("/"), elsewhere + "/b", elsewhere + "/c");
+            assertThat(other.requests("/b")).isEqualTo(1);
+            assertThat(output.record(elsewhere + "/c").get("outcome").asText()).isEqualTo("fetched");
+        }
+    }
+
+    @Test
+    void keepsToTheSeedsHostsByDefaultWhereAnyWouldFollowTheLink() throws Exception {
+        try (FixtureSite other = FixtureSite.start()) {
+            site.page("/", FixtureSite.linkPage("home", "http://localhost:" + other.port() + "/b"));
+            other.page("/b", "b");
+
+            CrawlOutput output = crawl(profile(site.url("/")).with(FETCH_ALLOW_PRIVATE_ADDRESSES, true));
+
+            assertThat(output.urls()).containsExactly(site.url("/"));
+            assertThat(output.summaryCount("linkRejections", "out-of-scope-host")).isEqualTo(1);
+            assertThat(other.requests("/b")).isZero();
+        }
+    }
+
+    /** Issue 27: limits.max-pages-per-host is spent as URLs are admitted; the rest are counted, not recorded. */
+    @Test
+    void countsAHostsUrlsPastItsBudgetWithoutRecordingThemOrSpendingMaxPages() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a", "/b", "/c", "/d", "/e"));
+        for (String page : List.of("/a", "/b", "/c", "/d", "/e")) {
+            site.page(page, FixtureSite.linkPage(page, "/", "/a"));
+        }
+        CrawlProfile profile = profile(site.url("/")).with(LIMITS_MAX_PAGES_PER_HOST, 3L).with(LIMITS_MAX_PAGES, 4L);
+
+        CrawlOutput output = crawl(profile);
+
+        assertThat(output.urls()).containsExactlyInAnyOrder(site.url("/"), site.url("/a"), site.url("/b"));
+        assertThat(output.summaryCount("linkRejections", "over-host-budget")).as("/c, /d, /e, each once").isEqualTo(3);
+        assertThat(output.summaryCount("outcomes", "trap")).isZero();
+        assertThat(output.summary.get("endReason").asText()).as("3 records: max-pages 4 not reached")
+                .isEqualTo("finished");
+        assertThat(site.requests("/c")).isZero();
+    }
+
+    /** Issue 27: the URLs a host had admitted before a stop still count against its budget when the crawl resumes. */
+    @Test
+    void aResumedCrawlGoesOnFromTheHostBudgetItsCheckpointSpent() throws Exception {
+        site.page("/", FixtureSite.linkPage("home", "/a", "/b", "/c", "/d"))
+                .page("/a", FixtureSite.linkPage("a", "/e")).page("/b", "b").page("/c", "c").page("/d", "d")
+                .page("/e", "e");
+        crawl(profile(site.url("/")).with(LIMITS_MAX_PAGES_PER_HOST, 4L).with(FETCH_THREADS, 1)
+                .with(LIMITS_MAX_PAGES, 1L)); // "/" fetched: /a, /b and /c admitted, /d over the budget
+        CrawlProfile saved = new CheckpointStore(out).readProfile();
+
+        Crawler.resuming(saved.with(LIMITS_MAX_PAGES, 0L)).run();
+
+        CrawlOutput output = CrawlOutput.read(out);
+        assertThat(output.urls()).containsExactlyInAnyOrder(site.url("/"), site.url("/a"), site.url("/b"),
+                site.url("/c"));
+        assertThat(output.summaryCount("linkRejections", "over-host-budget")).as("/d before the stop, /e after")
+                .isEqualTo(2);
+        assertThat(site.requests("/e")).isZero();
     }
 
     @Test

@@ -73,16 +73,17 @@ class CrawlerTrapsTest {
         assertThat(crawl.records).as("/, 3 + 3 + 31 fetched, 3 traps").hasSize(1 + 3 + 3 + 31 + 3);
     }
 
+    /**
+     * Issue 27: the budget is spent as URLs are admitted, so the days past the 10,000th are counted
+     * (over-host-budget), not queued, and get no record (before, each got a trap record).
+     */
     @Test
     void theDefaultProfileStopsACalendarAtTenThousandPagesOfItsHost() throws Exception {
         CrawlOutput crawl = crawl(url("/cal/0"));
-        List<JsonNode> requested = crawl.records.stream().filter(r -> r.get("status").asInt() > 0).toList();
-        assertThat(requested).hasSize(10_000).allMatch(r -> r.get("outcome").asText().equals("fetched"));
-        List<JsonNode> traps = crawl.records.stream().filter(r -> r.get("outcome").asText().equals("trap")).toList();
-        assertThat(traps).isNotEmpty().allMatch(r -> r.get("error").asText().equals(
-                "host http://127.0.0.1:" + server.getAddress().getPort() + " reached limits.max-pages-per-host 10000"));
-        assertThat(crawl.records).hasSize(10_000 + traps.size());
-        assertThat(traps.size()).as("the next days of the pages fetched, one record each").isLessThanOrEqualTo(7 * 2);
+        assertThat(crawl.records).hasSize(10_000).allMatch(r -> r.get("outcome").asText().equals("fetched"));
+        assertThat(crawl.summaryCount("linkRejections", "over-host-budget"))
+                .as("days 10,000 to 10,006, each counted once: found again, they are seen").isEqualTo(7);
+        assertThat(crawl.summaryCount("outcomes", "trap")).isZero();
     }
 
     private CrawlOutput crawl(String seed) throws CrawlException {

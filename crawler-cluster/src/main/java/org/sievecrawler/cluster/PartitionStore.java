@@ -153,13 +153,17 @@ final class PartitionStore {
         return new OwnedPartition(topic, frontier, start, end, readBefore, initial);
     }
 
-    /** A partition's frontier settings: its share of the crawl's expected URLs, never spilled, no folder used. */
+    /**
+     * A partition's frontier settings: its share of the crawl's expected URLs, never spilled, no folder used; the
+     * budget of URLs per host is the crawl's (a host lives in one partition), counted per owner.
+     */
     private Frontier.Settings settings(int partition) {
         CrawlProfile profile = frontiers.profile();
         SieveConfig share = profile.with(SIEVE_EXPECTED_URLS,
                 Math.max(1_000, profile.sieve().expectedUrls() / frontiers.partitionCount())).sieve();
         Path dir = profile.output().dir().resolve("frontier").resolve("p" + partition);
-        return new Frontier.Settings(share, profile.politeness(), profile.fetch().threads(), dir);
+        return new Frontier.Settings(share, profile.politeness(), profile.fetch().threads(), dir,
+                profile.limits().maxPagesPerHost());
     }
 
     /**

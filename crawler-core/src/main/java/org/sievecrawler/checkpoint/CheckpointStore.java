@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -64,6 +65,8 @@ public final class CheckpointStore {
     static final String PROFILE = "profile.yaml";
     static final String FILTERS = "filters.bin";
     static final String PENDING = "pending.bin";
+    /** URLs admitted per host (limits.max-pages-per-host spent); absent from checkpoints written before it. */
+    static final String HOST_BUDGET = "host-budget.bin";
 
     private final Path crawlDir;
     private final Path dir;
@@ -152,6 +155,15 @@ public final class CheckpointStore {
             }
             data.flush();
         });
+        writeFile(folder.resolve(HOST_BUDGET), entries, out -> {
+            DataOutputStream data = new DataOutputStream(out);
+            data.writeInt(frontier.admittedPerHost().size());
+            for (Map.Entry<String, Long> host : frontier.admittedPerHost().entrySet()) {
+                data.writeUTF(host.getKey());
+                data.writeLong(host.getValue());
+            }
+            data.flush();
+        });
         syncDirectory(folder);
 
         byte[] text = Manifest.text(entries, "Sieve Crawler checkpoint: resume with: "
@@ -234,8 +246,31 @@ public final class CheckpointStore {
         int journal = manifest.entries.containsKey("journal.segment") ? manifest.integer("journal.segment")
                 : FrontierState.NO_JOURNAL; // written before the journal: nothing to replay
         return new Checkpoint(manifest.state(), manifest.entries.get("end-reason"), profile,
-                new FrontierState(filters, pending, spill, journal), manifest.counters(),
+                new FrontierState(filters, pending, spill, journal, readHostBudget(manifest)), manifest.counters(),
                 manifest.number("pages-jsonl-bytes"));
+    }
+
+    /** The URLs admitted per host, or none for a checkpoint written before they were counted. */
+    private static Map<String, Long> readHostBudget(Manifest manifest) throws CheckpointException {
+        if (!manifest.entries.containsKey("file." + HOST_BUDGET + ".bytes")) {
+            return Map.of(); // the resumed crawl counts every host from 0, as such a crawl did
+        }
+        Path file = manifest.file(HOST_BUDGET);
+        Map<String, Long> counts = new HashMap<>();
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
+            int hosts = in.readInt();
+            if (hosts < 0) {
+                throw new CheckpointException(file + " is corrupt: it says it holds " + hosts + " hosts");
+            }
+            for (int i = 0; i < hosts; i++) {
+                counts.put(in.readUTF(), in.readLong());
+            }
+        } catch (EOFException e) {
+            throw new CheckpointException(file + " is truncated: it ends before its last host", e);
+        } catch (IOException e) {
+            throw new CheckpointException(file + " is corrupt: " + FileErrors.reason(file, e), e);
+        }
+        return counts;
     }
 
     private CrawlProfile readProfile(Manifest manifest) throws CheckpointException {

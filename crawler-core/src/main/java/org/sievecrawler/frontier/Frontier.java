@@ -17,6 +17,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.sievecrawler.input.FileErrors;
+import org.sievecrawler.politeness.HostBudget;
 import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
@@ -34,7 +35,8 @@ import org.sievecrawler.sink.PageRecord;
  * of the crawl and the consistency of checkpoints. Nothing else holds any of them.
  *
  * <pre>
- *   offerSeeds, PageLease.complete(links) --> Sieve (drops seen URLs) --> SpillingQueue --> HostScheduler
+ *   offerSeeds, PageLease.complete(links) --> Sieve (drops seen URLs) --> AdmissionBudget (counts a host's URLs
+ *     past limits.max-pages-per-host, queues the others) --> SpillingQueue --> HostScheduler
  *   next() <-- a URL whose host may be fetched now, as a Lease, closed exactly once:
  *     PageLease.complete(record, links) | retry(backoff) | putBack()      RobotsLease.rules | retry | ...
  * </pre>
@@ -78,17 +80,37 @@ public final class Frontier implements LeaseSource, AutoCloseable {
      * @param maxLeases leases open at once at most ({@code fetch.threads}): a page fetched and waiting for a parse
      *     thread holds its lease, so this bounds what a kill -9 can cost, not only the requests in flight
      * @param dir the frontier's folder (spill segments, and the journal in {@value #JOURNAL}/)
+     * @param maxUrlsPerHost URLs of one host admitted at most ({@code limits.max-pages-per-host}; see
+     *     {@link AdmissionBudget}); 0 for no limit
      */
-    public record Settings(SieveConfig sieve, PolitenessConfig politeness, int maxLeases, Path dir) {
+    public record Settings(SieveConfig sieve, PolitenessConfig politeness, int maxLeases, Path dir,
+            long maxUrlsPerHost) {
         public Settings {
             if (maxLeases < 1) {
                 throw new IllegalArgumentException("maxLeases must be >= 1, was " + maxLeases);
             }
+            if (maxUrlsPerHost < 0) {
+                throw new IllegalArgumentException("maxUrlsPerHost must be >= 0 (0 = no limit), was "
+                        + maxUrlsPerHost);
+            }
+        }
+
+        /** Settings with no budget per host. */
+        public Settings(SieveConfig sieve, PolitenessConfig politeness, int maxLeases, Path dir) {
+            this(sieve, politeness, maxLeases, dir, 0);
         }
 
         /** The settings of a crawl with {@code profile}, its frontier in {@code dir}. */
         public static Settings of(CrawlProfile profile, Path dir) {
-            return new Settings(profile.sieve(), profile.politeness(), profile.fetch().threads(), dir);
+            return new Settings(profile.sieve(), profile.politeness(), profile.fetch().threads(), dir,
+                    profile.limits().maxPagesPerHost());
+        }
+
+        /** The budget of URLs per host these settings give, its counts from {@code state} if there is one. */
+        HostBudget hostBudget(Optional<FrontierState> state) {
+            HostBudget budget = new HostBudget(maxUrlsPerHost);
+            state.ifPresent(s -> budget.restore(s.admittedPerHost()));
+            return budget;
         }
     }
 
@@ -103,6 +125,13 @@ public final class Frontier implements LeaseSource, AutoCloseable {
          */
         default void sync() throws IOException {
         }
+
+        /**
+         * A URL new to the Sieve was not queued: its host had admitted {@code limits.max-pages-per-host} URLs
+         * already. Counted, not recorded one by one; nothing by default. Called under the frontier's lock.
+         */
+        default void overHostBudget(PendingUrl url) {
+        }
     }
 
     private final Sieve sieve;
@@ -115,14 +144,17 @@ public final class Frontier implements LeaseSource, AutoCloseable {
     private final OpenLeases leases;
     /** Where a completed page's links go: this frontier's Sieve (and journal), or an outbox. */
     private final Completion completion;
+    /** URLs admitted per host, spent by the {@link AdmissionBudget} behind the Sieve; in every snapshot. */
+    private final HostBudget hostBudget;
 
     /**
      * A frontier of these parts, its leases capped by {@code permits}, its pages' links sent to {@code elsewhere} or,
      * if empty, into {@code sieve}: {@link #create}, {@link #resume} or a frontier group makes one.
      */
     Frontier(Path dir, Sieve sieve, HostScheduler hosts, SpillingQueue pending, Journal journal, Recorder recorder,
-            Semaphore permits, Optional<LinkOutbox> elsewhere) {
+            Semaphore permits, Optional<LinkOutbox> elsewhere, HostBudget hostBudget) {
         this.dir = dir;
+        this.hostBudget = hostBudget;
         this.sieve = sieve;
         this.hosts = hosts;
         this.pending = pending;
@@ -145,9 +177,10 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         SpillingQueue spill = SpillingQueue.create(hosts, sieve.maxInMemoryUrls(), settings.dir(),
                 SpillingQueue.SEGMENT_BYTES);
         FrontierJournal journal = FrontierJournal.create(settings.dir().resolve(JOURNAL));
+        HostBudget budget = settings.hostBudget(Optional.empty());
         return new Frontier(settings.dir(), Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(),
-                sieve.onOverflow(), spill), hosts, spill, journal, recorder, new Semaphore(settings.maxLeases()),
-                Optional.empty());
+                sieve.onOverflow(), new AdmissionBudget(spill, budget, recorder::overHostBudget)), hosts, spill,
+                journal, recorder, new Semaphore(settings.maxLeases()), Optional.empty(), budget);
     }
 
     /**
@@ -169,12 +202,13 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         SkipCompleted queue = new SkipCompleted(hosts, replay.completed());
         SpillingQueue spill = SpillingQueue.resume(queue, sieve.maxInMemoryUrls(), dir, SpillingQueue.SEGMENT_BYTES,
                 state.spill());
-        Sieve restored = Sieve.restore(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), spill,
-                state.filters());
-        spill.addInMemory(state.pending()); // in the filters already: not offered again
-        restored.readmit(replay.admitted());
+        HostBudget budget = settings.hostBudget(Optional.of(state));
+        Sieve restored = Sieve.restore(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(),
+                new AdmissionBudget(spill, budget, recorder::overHostBudget), state.filters());
+        spill.addInMemory(state.pending()); // in the filters and the budget already: not offered again
+        restored.readmit(replay.admitted()); // spends the budget again, as the admissions did
         return new Frontier(dir, restored, hosts, spill, replay.journal(), recorder,
-                new Semaphore(settings.maxLeases()), Optional.empty());
+                new Semaphore(settings.maxLeases()), Optional.empty(), budget);
     }
 
     /**
@@ -306,7 +340,8 @@ public final class Frontier implements LeaseSource, AutoCloseable {
             urls.addAll(hosts.queuedUrls());
             try {
                 int segment = journal.rotate();
-                return with.apply(new FrontierState(sieve.copyFilters(), urls, pending.position(), segment));
+                return with.apply(new FrontierState(sieve.copyFilters(), urls, pending.position(), segment,
+                        hostBudget.counts()));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
+import org.sievecrawler.politeness.HostBudget;
 import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.politeness.Monitor;
 import org.sievecrawler.profile.SieveConfig;
@@ -53,13 +54,15 @@ public final class FrontierGroup {
         HostScheduler hosts = new HostScheduler(settings.politeness(), clock, startAt, monitor);
         SpillingQueue queue = SpillingQueue.create(new SkipCompleted(hosts, done), Integer.MAX_VALUE, settings.dir(),
                 SpillingQueue.SEGMENT_BYTES);
+        HostBudget budget = settings.hostBudget(state);
+        AdmissionBudget admitted = new AdmissionBudget(queue, budget, recorder::overHostBudget);
         Sieve filter = state.isPresent()
-                ? Sieve.restore(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), queue,
+                ? Sieve.restore(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), admitted,
                         state.get().filters())
-                : Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), queue);
+                : Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), admitted);
         state.ifPresent(s -> queue.addInMemory(s.pending())); // in the filters already: not offered again
         return new Frontier(settings.dir(), filter, hosts, queue, Journal.NONE, recorder, leases,
-                Optional.of(links));
+                Optional.of(links), budget);
     }
 
     /**

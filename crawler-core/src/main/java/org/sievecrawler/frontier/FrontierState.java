@@ -1,6 +1,7 @@
 package org.sievecrawler.frontier;
 
 import java.util.List;
+import java.util.Map;
 import org.sievecrawler.sieve.BloomFilter;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.SpillPosition;
@@ -14,18 +15,27 @@ import org.sievecrawler.sieve.SpillPosition;
  * @param spill where the spilled pending URLs start and end in the frontier's segment files
  * @param journalSegment the first journal segment written after this state: a resume replays it and those after;
  *     {@link #NO_JOURNAL} for a checkpoint written before the journal existed
+ * @param admittedPerHost URLs admitted per host key, spent of {@code limits.max-pages-per-host}; empty for a
+ *     checkpoint written before admissions were counted (a resume then counts every host from 0)
  */
 public record FrontierState(List<BloomFilter> filters, List<PendingUrl> pending, SpillPosition spill,
-        int journalSegment) {
+        int journalSegment, Map<String, Long> admittedPerHost) {
     /** The journal segment of a checkpoint that has none to replay. */
     public static final int NO_JOURNAL = -1;
 
     public FrontierState {
         filters = List.copyOf(filters);
         pending = List.copyOf(pending);
+        admittedPerHost = Map.copyOf(admittedPerHost);
         if (journalSegment < NO_JOURNAL) {
             throw new IllegalArgumentException("journal segment must be >= -1, was " + journalSegment);
         }
+    }
+
+    /** A state with no admissions counted per host. */
+    public FrontierState(List<BloomFilter> filters, List<PendingUrl> pending, SpillPosition spill,
+            int journalSegment) {
+        this(filters, pending, spill, journalSegment, Map.of());
     }
 
     /**

@@ -34,8 +34,10 @@ import org.sievecrawler.profile.ScopeConfig;
  *
  * <p>Hosts: {@code same-as-seeds} means exactly the seeds' host names, on any port and either scheme (so
  * {@code http://example.org/} may move to {@code https://example.org/}); {@code example.org} means exactly that
- * host; {@code *.example.org} means that domain and all its subdomains. Matching is on the normalized (lower-case,
- * punycode) host. {@code same-as-seeds} may be listed next to patterns, adding the seeds' hosts to them.
+ * host; {@code *.example.org} means that domain and all its subdomains; {@code any} means every host (a broad
+ * crawl: the address rule before it and the path rules after it still apply, so private addresses stay refused
+ * unless allowed or a seed's). Matching is on the normalized (lower-case, punycode) host. {@code same-as-seeds} may
+ * be listed next to patterns, adding the seeds' hosts to them.
  *
  * <p>Private seeds: a crawl of {@code http://127.0.0.1:8080/} stays on 127.0.0.1 by the host rule, and the
  * address rule narrows that to port 8080, so a page cannot steer the crawler to another local service
@@ -49,6 +51,8 @@ import org.sievecrawler.profile.ScopeConfig;
 public final class LinkScope {
     private static final String SUBDOMAINS_PREFIX = "*.";
 
+    /** Whether scope.hosts lists {@code any}: every host is in scope. */
+    private final boolean anyHost;
     private final Set<String> exactHosts;
     /** Domains whose subdomains match, each with a leading dot: ".example.org". */
     private final List<String> dottedDomains;
@@ -85,8 +89,11 @@ public final class LinkScope {
         }
         Set<String> exact = new HashSet<>();
         List<String> domains = new ArrayList<>();
+        boolean any = false;
         for (String pattern : config.hosts()) {
-            if (pattern.equals(ScopeConfig.SAME_AS_SEEDS)) {
+            if (pattern.equals(ScopeConfig.ANY)) {
+                any = true;
+            } else if (pattern.equals(ScopeConfig.SAME_AS_SEEDS)) {
                 if (seeds.isEmpty()) {
                     throw new IllegalArgumentException("scope.hosts: \"" + ScopeConfig.SAME_AS_SEEDS
                             + "\" needs at least one seed, got none");
@@ -100,6 +107,7 @@ public final class LinkScope {
                 exact.add(canonicalHost(pattern, pattern));
             }
         }
+        this.anyHost = any;
         this.exactHosts = Set.copyOf(exact);
         this.dottedDomains = List.copyOf(domains);
         this.include = config.include();
@@ -231,7 +239,7 @@ public final class LinkScope {
     }
 
     private boolean hostInScope(String host) {
-        if (exactHosts.contains(host)) {
+        if (anyHost || exactHosts.contains(host)) {
             return true;
         }
         for (String dotted : dottedDomains) {
@@ -295,7 +303,8 @@ public final class LinkScope {
                 : HttpUrl.parse("http://" + host + "/");
         if (url == null) {
             throw new IllegalArgumentException("scope.hosts: \"" + pattern + "\" is not a host name or IP address;"
-                    + " use example.org, *.example.org or " + ScopeConfig.SAME_AS_SEEDS + " (no scheme, port or path)");
+                    + " use example.org, *.example.org, " + ScopeConfig.SAME_AS_SEEDS + " or " + ScopeConfig.ANY
+                    + " (no scheme, port or path)");
         }
         String canonical = url.host();
         if (canonical.endsWith(".")) {

@@ -28,7 +28,12 @@ public enum RejectReason {
      * A sitemap a host's robots.txt names on another host: not followed there (that host's own robots.txt speaks
      * for it). Decided by the fetcher, not the link resolver.
      */
-    SITEMAP_OF_OTHER_HOST("sitemap-of-other-host");
+    SITEMAP_OF_OTHER_HOST("sitemap-of-other-host"),
+    /**
+     * A URL new to the Sieve whose host had admitted {@code limits.max-pages-per-host} URLs already: counted, not
+     * queued and not recorded. Decided by the frontier as it admits the URL, not the link resolver.
+     */
+    OVER_HOST_BUDGET("over-host-budget");
 
     private final String label;
 

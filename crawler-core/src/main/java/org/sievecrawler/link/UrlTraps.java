@@ -25,7 +25,7 @@ import org.sievecrawler.profile.ScopeConfig;
  * place, with no allocation unless the URL is a trap.
  *
  * <p>Immutable and thread-safe. Out of scope: traps the path cannot show (a calendar's next-day link, a session id
- * in the query); those are bounded by the pages per host ({@code politeness/HostBudget}).
+ * in the query); those are bounded by the URLs admitted per host ({@code frontier/AdmissionBudget}).
  */
 public final class UrlTraps {
     /** The longest run of segments whose repeats are counted. */

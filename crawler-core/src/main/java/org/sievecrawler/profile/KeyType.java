@@ -251,10 +251,10 @@ sealed interface KeyType<T> permits KeyType.Scalar, KeyType.ListOf {
     }
 
     static Scalar<String> hostPattern() {
-        String rule = "must be a host name such as example.org or *.example.org, or " + ScopeConfig.SAME_AS_SEEDS
-                + " (no scheme, port or path)";
+        String rule = "must be a host name such as example.org or *.example.org, " + ScopeConfig.SAME_AS_SEEDS
+                + " or " + ScopeConfig.ANY + " (no scheme, port or path)";
         return new Scalar<>(text -> text == null ? "" : text, text -> {
-            if (ScopeConfig.SAME_AS_SEEDS.equals(text)) {
+            if (ScopeConfig.SAME_AS_SEEDS.equals(text) || ScopeConfig.ANY.equals(text)) {
                 return null;
             }
             String host = text.startsWith("*.") ? text.substring(2) : text;

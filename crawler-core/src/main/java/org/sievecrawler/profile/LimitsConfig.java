@@ -8,8 +8,8 @@ import java.time.Duration;
  * @param maxPages pages fetched at most (every URL taken from the Sieve and decided counts); 0 for no limit
  * @param maxDuration wall-clock time at most; {@link Duration#ZERO} for no limit
  * @param maxPageBytes body bytes read per page, after decompression; the rest is cut and the page marked truncated
- * @param maxPagesPerHost pages requested from one host at most (a retry is not another); the host's further URLs
- *     are recorded as a trap; 0 for no limit
+ * @param maxPagesPerHost URLs of one host admitted at most; the host's further new URLs are counted, not queued
+ *     nor recorded; 0 for no limit
  */
 public record LimitsConfig(long maxPages, Duration maxDuration, long maxPageBytes, long maxPagesPerHost) {
     public LimitsConfig {

@@ -64,8 +64,10 @@ public final class ProfileKeys {
 
     public static final ProfileKey<List<String>> SCOPE_HOSTS = key("scope.hosts",
             new KeyType.ListOf<>(hostPattern(), true, false), List.of(SAME),
-            "Hosts links may lead to: same-as-seeds (the seeds' hosts), example.org (that host only) or"
-                    + " *.example.org (the domain and all its subdomains); no scheme, port or path; not empty.",
+            "Hosts links may lead to: same-as-seeds (the seeds' hosts), example.org (that host only),"
+                    + " *.example.org (the domain and all its subdomains) or any (every host: a broad crawl; private"
+                    + " addresses, traps, robots.txt and the other scope rules still apply); no scheme, port or path;"
+                    + " not empty.",
             p -> p.scope().hosts());
     public static final ProfileKey<List<Pattern>> SCOPE_INCLUDE = key("scope.include", list(regex()), List.of(),
             "Regular expressions; if any are given, a URL must contain a match of one of them.",
@@ -119,11 +121,12 @@ public final class ProfileKeys {
             p -> p.limits().maxPageBytes());
     public static final ProfileKey<Long> LIMITS_MAX_PAGES_PER_HOST = key("limits.max-pages-per-host",
             longInteger(0, "must be >= 0 (0 = no limit)"), 10_000L,
-            "Requests for pages one host (scheme, host name and port) gets at most, whatever the answer (a retry"
-                    + " is not another; robots.txt and URLs refused before a request are not counted); the host's"
-                    + " further URLs are recorded as a trap, not fetched; 0 for no limit. It bounds a trap the path"
-                    + " rules cannot see (a calendar's next-day link): 10,000 pages at politeness.delay 1s take about"
-                    + " 3 hours. Counted per run: a resumed crawl counts again from 0.",
+            "URLs of one host (scheme, host name and port) admitted at most: seeds, links, redirect targets and"
+                    + " sitemaps' URLs new to the Sieve, whatever then becomes of them (robots.txt and sitemaps are"
+                    + " not counted); the host's further new URLs are counted (over-host-budget in summary.json),"
+                    + " neither queued nor recorded, and take nothing of limits.max-pages; 0 for no limit. It bounds a"
+                    + " trap the path rules cannot see (a calendar's next-day link): 10,000 pages at politeness.delay"
+                    + " 1s take about 3 hours. The counts are in the checkpoint: a resumed crawl goes on from them.",
             p -> p.limits().maxPagesPerHost());
 
     static {

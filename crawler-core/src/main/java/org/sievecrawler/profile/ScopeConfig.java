@@ -6,8 +6,8 @@ import java.util.regex.Pattern;
 /**
  * Which URLs the crawl may follow.
  *
- * @param hosts {@link #SAME_AS_SEEDS} (the hosts of the seeds), or host patterns such as
- *     {@code example.org} or {@code *.example.org} (the domain and all its subdomains)
+ * @param hosts {@link #SAME_AS_SEEDS} (the hosts of the seeds), {@link #ANY} (every host: a broad crawl), or host
+ *     patterns such as {@code example.org} or {@code *.example.org} (the domain and all its subdomains)
  * @param include if not empty, a URL must match one of these (find, not whole-match)
  * @param exclude a URL matching any of these is refused
  * @param maxDepth links followed from the seeds (depth 0) at most; -1 for no limit
@@ -22,6 +22,11 @@ public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Patter
         int maxPathSegments, int maxRepeatedSegments, boolean sitemaps, int maxSitemapsPerHost,
         long maxSitemapBytes) {
     public static final String SAME_AS_SEEDS = "same-as-seeds";
+    /**
+     * The host pattern that matches every host (a broad crawl); the address guard and the other rules still apply.
+     * A single-label host literally named {@code any} cannot be named as a pattern; {@code any.} (trailing dot) can.
+     */
+    public static final String ANY = "any";
 
     public ScopeConfig {
         hosts = List.copyOf(ProfileKeys.SCOPE_HOSTS.require(hosts));

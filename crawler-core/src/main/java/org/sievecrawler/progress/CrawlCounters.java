@@ -10,7 +10,7 @@ import java.util.Map;
  * @param bytes body bytes read
  * @param outcomes records by outcome label
  * @param statuses responses by HTTP status
- * @param linkRejections links not offered to the Sieve, by reason label
+ * @param linkRejections links not offered to the Sieve (or not queued: over-host-budget), by reason label
  * @param failedAttempts requests that got no usable answer, each attempt counted (see {@link CrawlStats#failedAttempt})
  * @param retries attempts the crawl made again later, after a backoff (see {@link CrawlStats#retried})
  */

@@ -75,7 +75,7 @@ public final class CrawlStats {
         return retries.sum();
     }
 
-    /** Counts a link that was not offered to the Sieve, by the reason's label. */
+    /** Counts a link that was not offered to the Sieve, or not queued past its host's budget, by the reason's label. */
     public void linkRejected(String reason) {
         linkRejections.computeIfAbsent(reason, r -> new LongAdder()).increment();
     }

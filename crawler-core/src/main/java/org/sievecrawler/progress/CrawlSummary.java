@@ -28,7 +28,7 @@ import org.sievecrawler.sink.Outcome;
  * @param bytes body bytes read
  * @param outcomes records by outcome label
  * @param statuses responses by HTTP status
- * @param linkRejections links not offered to the Sieve, by reason
+ * @param linkRejections links not offered to the Sieve (or not queued: over-host-budget), by reason
  * @param sieveExpected the Sieve's expected size n
  * @param sieveEstimate the Sieve's estimate of distinct URLs seen, n*
  * @param sieveFalsePositiveRate the Sieve's false-positive rate at the end

@@ -18,8 +18,9 @@ public enum Outcome {
     ROBOTS_DISALLOWED,
     /**
      * Not fetched: a crawler trap. Its path has too many segments or repeats a run of them
-     * ({@code scope.max-path-segments}, {@code scope.max-repeated-segments}), or its host has had
-     * {@code limits.max-pages-per-host}; {@code error} names the rule and the value.
+     * ({@code scope.max-path-segments}, {@code scope.max-repeated-segments}), or it is a sitemap and its host has
+     * had {@code scope.max-sitemaps-per-host}; {@code error} names the rule and the value. (A page past its host's
+     * {@code limits.max-pages-per-host} gets no record: it is counted as {@code over-host-budget}.)
      */
     TRAP,
     /**

@@ -33,7 +33,7 @@ class CheckpointStoreTest {
         return new Checkpoint(Checkpoint.State.RUNNING, null, profile, new FrontierState(List.of(filter),
                 List.of(new PendingUrl("https://example.org/a", 1, "https://example.org/", 0, 0,
                         PendingUrl.Purpose.PAGE)),
-                new SpillPosition(2, 40, 3, 120, 7), 4),
+                new SpillPosition(2, 40, 3, 120, 7), 4, Map.of("https://example.org", 2L, "http://a.test:8080", 9L)),
                 new CrawlCounters(5, 4, 1234, Map.of("fetched", 4L, "http-error", 1L), Map.of(200, 4L, 404, 1L),
                         Map.of("out-of-scope-host", 3L), 6, 2), 987);
     }
@@ -58,6 +58,7 @@ class CheckpointStoreTest {
         assertThat(read.frontier().pending()).isEqualTo(written.frontier().pending());
         assertThat(read.frontier().spill()).isEqualTo(written.frontier().spill());
         assertThat(read.frontier().journalSegment()).isEqualTo(4);
+        assertThat(read.frontier().admittedPerHost()).isEqualTo(written.frontier().admittedPerHost());
         assertThat(read.counters()).isEqualTo(written.counters());
         assertThat(read.pagesBytes()).isEqualTo(987);
         assertThat(read.frontier().filters()).hasSize(1);
@@ -106,6 +107,18 @@ class CheckpointStoreTest {
 
         assertThatThrownBy(() -> new CheckpointStore(dir).read()).isInstanceOf(CheckpointException.class)
                 .hasMessageStartingWith(filters + " is missing; the checkpoint ");
+    }
+
+    @Test
+    void readsACheckpointWrittenBeforeAdmissionsWereCountedAsNoneCounted() throws Exception {
+        new CheckpointStore(dir).write(sample());
+        Path manifest = dir.resolve("checkpoint").resolve(CheckpointStore.MANIFEST);
+        Files.delete(folderFile(CheckpointStore.HOST_BUDGET));
+        Map<String, String> entries = new java.util.TreeMap<>(Manifest.read(manifest, dir.resolve("checkpoint")).entries);
+        entries.keySet().removeIf(key -> key.startsWith("file." + CheckpointStore.HOST_BUDGET + "."));
+        Files.write(manifest, Manifest.text(entries, "a checkpoint of an earlier build"));
+
+        assertThat(new CheckpointStore(dir).read().frontier().admittedPerHost()).isEmpty();
     }
 
     @Test

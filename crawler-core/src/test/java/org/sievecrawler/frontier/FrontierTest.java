@@ -32,6 +32,7 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.profile.SieveConfig;
@@ -227,6 +228,84 @@ class FrontierTest {
 
         assertThat(whole.urls()).as("every page completed since the snapshot has its record").isEmpty();
         assertThat(lost.urls()).as("the page whose record was lost").containsExactly(web.url(1));
+    }
+
+    /** Records the pages completed and the URLs counted over their host's budget. */
+    private static final class BudgetRecorder implements Frontier.Recorder {
+        final List<String> recorded = new CopyOnWriteArrayList<>();
+        final List<String> overBudget = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void record(PageRecord record) {
+            recorded.add(record.url());
+        }
+
+        @Override
+        public void overHostBudget(PendingUrl url) {
+            overBudget.add(url.url());
+        }
+    }
+
+    /** Leases and completes (without links) until the frontier is out of work. */
+    private static void completeAll(Frontier frontier) throws Exception {
+        while (!frontier.exhausted()) {
+            Lease lease = frontier.next();
+            if (lease instanceof RobotsLease robots) {
+                robots.rules(RobotsRules.allowAll("none"));
+            } else if (lease instanceof PageLease page) {
+                page.complete(record(page.task()));
+            } else {
+                frontier.awaitWork(Duration.ofMillis(10));
+            }
+        }
+    }
+
+    @Test
+    void admitsAHostsUrlsUpToItsBudgetAndCountsTheRestWithoutQueueingOrRecordingThem() throws Exception {
+        BudgetRecorder recorder = new BudgetRecorder();
+        try (Frontier frontier = Frontier.create(new Frontier.Settings(SIEVE, NO_ROBOTS, 4, dir.resolve("budget"), 2),
+                Clock.systemUTC(), recorder)) {
+            PendingUrl seed = PendingUrl.seed("http://a.test/1");
+            frontier.offerSeeds(List.of(seed.url(), "http://b.test/1", "http://a.test/2", "http://a.test/3"));
+            frontier.offer(List.of(PendingUrl.link("http://a.test/3", seed), PendingUrl.link("http://a.test/4", seed),
+                    PendingUrl.redirect("http://a.test/5", seed), PendingUrl.sitemap("http://a.test/map.xml", 1,
+                            seed.url()), PendingUrl.link("http://b.test/2", seed)));
+
+            assertThat(recorder.overBudget).as("each once: a.test/3 found again is seen, not counted again")
+                    .containsExactly("http://a.test/3", "http://a.test/4", "http://a.test/5");
+            assertThat(frontier.size()).as("a.test/1, /2, its sitemap (a budget of its own), b.test/1, /2")
+                    .isEqualTo(5);
+            completeAll(frontier);
+            assertThat(recorder.recorded).containsExactlyInAnyOrder("http://a.test/1", "http://a.test/2",
+                    "http://a.test/map.xml", "http://b.test/1", "http://b.test/2");
+        }
+    }
+
+    @Test
+    void aHostsBudgetSpentBeforeACheckpointStaysSpentOnResumeAndTheJournalSpendsItAgain() throws Exception {
+        Path folder = dir.resolve("spent");
+        Frontier.Settings settings = new Frontier.Settings(SIEVE, NO_ROBOTS, 4, folder, 2);
+        BudgetRecorder before = new BudgetRecorder();
+        FrontierState state;
+        try (Frontier frontier = Frontier.create(settings, Clock.systemUTC(), before)) {
+            frontier.offerSeeds(List.of("http://a.test/1", "http://b.test/1"));
+            state = frontier.snapshot(s -> s);
+            frontier.offerSeeds(List.of("http://a.test/2", "http://a.test/3")); // after the checkpoint: journaled
+        }
+        assertThat(state.admittedPerHost()).isEqualTo(Map.of(HostKey.of("http://a.test/1"), 1L,
+                HostKey.of("http://b.test/1"), 1L));
+        assertThat(before.overBudget).containsExactly("http://a.test/3");
+
+        BudgetRecorder after = new BudgetRecorder();
+        try (Frontier resumed = Frontier.resume(settings, Clock.systemUTC(), after, state, url -> true)) {
+            assertThat(after.overBudget).as("the journal's admission over the budget, counted again on replay")
+                    .containsExactly("http://a.test/3");
+            resumed.offerSeeds(List.of("http://a.test/4", "http://b.test/2"));
+            assertThat(after.overBudget).containsExactly("http://a.test/3", "http://a.test/4");
+            assertThat(resumed.size()).as("a.test/1, /2, b.test/1, /2").isEqualTo(4);
+            assertThat(resumed.snapshot(FrontierState::admittedPerHost))
+                    .containsEntry(HostKey.of("http://a.test/1"), 2L).containsEntry(HostKey.of("http://b.test/1"), 2L);
+        }
     }
 
     /**

@@ -152,6 +152,16 @@ class LinkScopeTest {
     }
 
     @Test
+    void followsAnyHostWhileTheOtherRulesStillApply() {
+        LinkScope scope = new LinkScope(CrawlProfile.defaults().with(SCOPE_HOSTS, List.of("any"))
+                .with(SCOPE_EXCLUDE, List.of(Pattern.compile("secret"))).with(SCOPE_MAX_DEPTH, 1).scope(), SEED, false);
+        assertThat(label(scope.decide("https://unrelated.example.net/", 1))).isEqualTo("accept");
+        assertThat(label(scope.decide("http://10.0.0.1/", 1))).isEqualTo("private-address");
+        assertThat(label(scope.decide("https://unrelated.example.net/secret", 1))).isEqualTo("excluded");
+        assertThat(label(scope.decide("https://unrelated.example.net/", 2))).isEqualTo("too-deep");
+    }
+
+    @Test
     void normalizesSeedsBeforeTakingTheirHosts() {
         LinkScope scope = new LinkScope(ScopeConfig.defaults(), List.of("  HTTP://WWW.Example.ORG.:80/#x "), false);
         assertThat(label(scope.decide("https://www.example.org/", 1))).isEqualTo("accept");

@@ -2,6 +2,7 @@ package org.sievecrawler.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGES_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_MAX_SITEMAPS_PER_HOST;
 
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -48,14 +49,27 @@ class PageChecksTest {
                 .contains(Outcome.ROBOTS_DISALLOWED);
     }
 
+    private static PendingUrl sitemap(String path) {
+        return PendingUrl.sitemap("http://127.0.0.1:8080" + path, 1, "http://127.0.0.1:8080/robots.txt");
+    }
+
     @Test
-    void spendsTheHostBudgetOnlyOnPagesItLetsThroughAndNotOnRetries() {
+    void spendsTheSitemapBudgetOnlyOnSitemapsItLetsThroughAndNotOnRetries() {
+        PageChecks checks = new PageChecks(profile.with(SCOPE_MAX_SITEMAPS_PER_HOST, 1));
+
+        assertThat(checks.refusal(sitemap("/refused.xml"), Optional.empty(), REFUSE)).isPresent(); // takes none
+        assertThat(checks.refusal(sitemap("/a.xml"), Optional.empty(), ALLOW)).isEmpty();
+        assertThat(checks.refusal(sitemap("/a.xml").nextAttempt(), Optional.empty(), ALLOW)).isEmpty();
+        assertThat(error(checks.refusal(sitemap("/b.xml"), Optional.empty(), ALLOW)))
+                .contains("host http://127.0.0.1:8080 reached scope.max-sitemaps-per-host 1");
+    }
+
+    /** Issue 27: a host's pages are bounded as they are admitted (the frontier's AdmissionBudget), not here. */
+    @Test
+    void letsEveryPageOfAHostThroughWhateverItsPageBudget() {
         PageChecks checks = new PageChecks(profile.with(LIMITS_MAX_PAGES_PER_HOST, 1L));
 
-        assertThat(checks.refusal(page("/refused"), Optional.empty(), REFUSE)).isPresent(); // takes none of the budget
         assertThat(checks.refusal(page("/a"), Optional.empty(), ALLOW)).isEmpty();
-        assertThat(checks.refusal(page("/a").nextAttempt(), Optional.empty(), ALLOW)).isEmpty();
-        assertThat(error(checks.refusal(page("/b"), Optional.empty(), ALLOW)))
-                .contains("host http://127.0.0.1:8080 reached limits.max-pages-per-host 1");
+        assertThat(checks.refusal(page("/b"), Optional.empty(), ALLOW)).isEmpty();
     }
 }

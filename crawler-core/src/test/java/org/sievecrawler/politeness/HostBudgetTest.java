@@ -71,6 +71,22 @@ class HostBudgetTest {
     }
 
     @Test
+    void goesOnFromTheCountsItWasRestoredWith() {
+        HostBudget before = new HostBudget(3);
+        before.take("http://example.org/a");
+        before.take("http://example.org/b");
+        before.take("http://other.org/a");
+
+        HostBudget after = new HostBudget(3);
+        after.restore(before.counts());
+
+        assertThat(before.counts()).isEqualTo(java.util.Map.of("http://example.org", 2L, "http://other.org", 1L));
+        assertThat(after.take("http://example.org/c")).isEmpty();
+        assertThat(after.take("http://example.org/d")).contains("host http://example.org reached"
+                + " limits.max-pages-per-host 3");
+    }
+
+    @Test
     void refusesANegativeLimit() {
         assertThatIllegalArgumentException().isThrownBy(() -> new HostBudget(-1)).withMessageContaining("-1");
     }

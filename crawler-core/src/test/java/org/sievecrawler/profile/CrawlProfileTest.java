@@ -60,8 +60,8 @@ class CrawlProfileTest {
                 .withMessage("--set fetch.threads=0: must be in [1, 1024]");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> defaults.with(SCOPE_HOSTS, List.of("example.org", "https://example.org")))
-                .withMessage("scope.hosts[1] must be a host name such as example.org or *.example.org, or"
-                        + " same-as-seeds (no scheme, port or path), was \"https://example.org\"");
+                .withMessage("scope.hosts[1] must be a host name such as example.org or *.example.org,"
+                        + " same-as-seeds or any (no scheme, port or path), was \"https://example.org\"");
         assertThatIllegalArgumentException().isThrownBy(() -> defaults.with(SEEDS, null))
                 .withMessage("seeds must be given, was null");
     }

@@ -188,6 +188,21 @@ class ProfileLoaderTest {
                 .startsWith("fetch.user-agent names the placeholder contact you@example.org"));
     }
 
+    /** Issue 27: config/broad.yaml follows links to any host, politely, with a budget per host. */
+    @Test
+    void broadFollowsAnyHostPolitelyWithABudgetPerHost() throws ProfileException {
+        CrawlProfile profile = ProfileLoader.load(CONFIG.resolve("broad.yaml"));
+
+        assertThat(profile.scope().hosts()).containsExactly(ScopeConfig.ANY);
+        assertThat(profile.scope().sitemaps()).isFalse();
+        assertThat(profile.fetch().allowPrivateAddresses()).isFalse();
+        assertThat(profile.politeness().respectRobots()).isTrue();
+        assertThat(profile.politeness().delay()).isPositive();
+        assertThat(profile.politeness().maxConnectionsPerHost()).isEqualTo(1);
+        assertThat(profile.limits().maxPagesPerHost()).isBetween(1L, 10_000L);
+        assertThat(profile.sieve().expectedUrls()).isGreaterThanOrEqualTo(100_000_000L);
+    }
+
     static String shortPaths(String message) {
         return message.replace(RESOURCES + "/", "");
     }
