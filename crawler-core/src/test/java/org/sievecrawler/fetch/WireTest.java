@@ -213,7 +213,8 @@ class WireTest {
             }
         };
         AddressGuard guard = new AddressGuard(Dns.SYSTEM, false, SEEDS, Set.of());
-        try (HttpFetcher fetcher = HttpFetcher.watching(CONFIG, LIMITS, guard, Clock.systemUTC(), true, sockets)) {
+        try (HttpFetcher fetcher = HttpFetcher.watching(CONFIG, LIMITS, guard, Clock.systemUTC(), true, null,
+                sockets)) {
             FetchResult result = fetcher.fetch(server.url("/plain"));
 
             CapturedResponse.Rebuilt rebuilt = (CapturedResponse.Rebuilt) result.exchange().response();
