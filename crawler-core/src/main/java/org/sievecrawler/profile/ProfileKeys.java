@@ -131,7 +131,10 @@ public final class ProfileKeys {
     }
 
     public static final ProfileKey<Integer> FETCH_THREADS = key("fetch.threads",
-            integer(1, 1024, "must be in [1, 1024]"), 16, "Fetcher threads, 1 to 1024.", p -> p.fetch().threads());
+            integer(1, 1024, "must be in [1, 1024]"), 16,
+            "Fetcher threads, 1 to 1024; each holds a socket while it fetches, and as many idle ones (times"
+                    + " politeness.max-connections-per-host, at most 1,024) are kept for reuse: 2 x threads sockets"
+                    + " in all by default, fetch.max-connections sets another bound.", p -> p.fetch().threads());
     public static final ProfileKey<Integer> FETCH_MAX_CONNECTIONS = key("fetch.max-connections",
             integer(0, Integer.MAX_VALUE, "must be >= 0 (0 = derived)"), 0,
             "Sockets (HTTP connections) open at most, in use and idle, across all hosts; >= 0. 0: derived, as"
