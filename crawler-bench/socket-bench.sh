@@ -7,7 +7,8 @@
 #   crawler-bench/socket-bench.sh [CRAWLER]      CRAWLER: a launcher (crawler-cli/target/crawler by default)
 #
 # Environment: HOSTS (2000), PORT (19600), THREADS (128), DELAY (1s), WORK (/tmp/sieve-socket-bench), HEAP (512m),
-# SET (extra --set arguments, e.g. "--set fetch.max-connections=300"). Prints one line
+# SET (extra --set arguments, e.g. "--set fetch.max-connections=300"), FD_LIMIT (the crawler's soft descriptor
+# limit, ulimit -Sn; default: the shell's). Prints one line
 #   SOCKETS hosts=H pages=N wall_s=S pages_per_s=R peak_fds=F exit=E
 # nginx is started on its own pid file and stopped by it at the end.
 set -euo pipefail
@@ -20,6 +21,7 @@ DELAY=${DELAY:-1s}
 WORK=${WORK:-/tmp/sieve-socket-bench}
 HEAP=${HEAP:-512m}
 SET=${SET:-}
+FD_LIMIT=${FD_LIMIT:-}
 rm -rf "$WORK" && mkdir -p "$WORK/site" "$WORK/logs"
 for i in $(seq 0 9); do
     links=""
@@ -36,7 +38,8 @@ sed "s|.*|http://&:$PORT/|" "$WORK/hosts" > "$WORK/seeds"
 {
     echo "worker_processes 1; pid $WORK/nginx.pid; error_log $WORK/logs/error.log; daemon on;"
     echo "events { worker_connections $((HOSTS * 4 + 1024)); }"
-    echo "worker_rlimit_nofile $((HOSTS * 8 + 4096));"
+    limit=$(ulimit -Hn); want=$((HOSTS * 8 + 4096)); [ "$limit" != unlimited ] && [ "$want" -gt "$limit" ] && want=$limit
+    echo "worker_rlimit_nofile $want;"
     echo "http { access_log $WORK/logs/access.log; client_body_temp_path $WORK/logs; proxy_temp_path $WORK/logs;"
     echo " fastcgi_temp_path $WORK/logs; uwsgi_temp_path $WORK/logs; scgi_temp_path $WORK/logs;"
     echo " server { root $WORK/site;"
@@ -46,8 +49,10 @@ sed "s|.*|http://&:$PORT/|" "$WORK/hosts" > "$WORK/seeds"
 nginx -c "$WORK/nginx.conf" -p "$WORK"
 trap 'kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true' EXIT
 start=$(date +%s.%N)
-JAVA_OPTS="-Xmx$HEAP" "$CRAWLER" crawl --seeds "$WORK/seeds" --out "$WORK/out" --threads "$THREADS" \
-    --delay "$DELAY" --no-progress -q --set fetch.proxy=direct $SET > "$WORK/crawl.log" 2>&1 &
+( flags="-Xmx$HEAP"
+  if [ -n "$FD_LIMIT" ]; then ulimit -Sn "$FD_LIMIT"; flags="$flags -XX:-MaxFDLimit"; fi # else the JVM raises it
+  JAVA_OPTS="$flags" exec "$CRAWLER" crawl --seeds "$WORK/seeds" --out "$WORK/out" --threads "$THREADS" \
+    --delay "$DELAY" --no-progress -q --set fetch.proxy=direct $SET ) > "$WORK/crawl.log" 2>&1 &
 pid=$!
 peak=0
 sleep 0.5
