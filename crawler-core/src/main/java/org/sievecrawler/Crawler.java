@@ -251,6 +251,7 @@ public final class Crawler {
                 }
             }
             profile.fetch().placeholderContact().ifPresent(LOG::warn);
+            LOG.info(fetching.sockets().describe());
             long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's
             Instant startedAt = claim.startedAt();
             String reason;

@@ -17,6 +17,7 @@ import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.fetch.HttpFetcher;
+import org.sievecrawler.fetch.SocketBudget;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.frontier.FrontierGroup;
 import org.sievecrawler.frontier.LeaseSource;
@@ -168,7 +169,7 @@ public final class Fetching implements AutoCloseable {
             boolean warc = profile.output().warc();
             HttpFetcher fetcher = keep(opened, new HttpFetcher(profile.fetch(), profile.limits(),
                     new HttpFetcher.Settings(setup.seeds().origins(), clock, warc,
-                            HttpFetcher.idleConnections(profile.fetch(), profile.politeness()), System.getenv())));
+                            SocketBudget.of(profile.fetch(), profile.politeness()), System.getenv())));
             JsonlSink pages = keep(opened, JsonlSink.open(profile.output().dir().resolve(CrawlFolder.PAGES)));
             Archive archive = warc ? WarcArchive.open(profile, clock) : Archive.NONE;
             return new Fetching(profile, clock, setup, fetcher, pages, archive);
@@ -176,6 +177,11 @@ public final class Fetching implements AutoCloseable {
             closeAll(opened, e);
             throw e;
         }
+    }
+
+    /** The sockets the crawl's HTTP client may hold open. */
+    public SocketBudget sockets() {
+        return fetcher.sockets();
     }
 
     /**

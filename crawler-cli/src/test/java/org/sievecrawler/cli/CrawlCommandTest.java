@@ -389,7 +389,8 @@ class CrawlCommandTest {
 
         assertThat(run.exit()).isZero();
         String unwrapped = run.out().replaceAll("\\.\\R +", ".").replaceAll("\\R {20,}", " ");
-        assertThat(unwrapped).contains("Fetcher threads, 1 to 1024. Default: the profile's fetch.threads, else 16.",
+        assertThat(unwrapped).contains("sockets in all by default, fetch.max-connections sets another bound. Default: the profile's"
+                + " fetch.threads, else 16.",
                 "Default: the profile's politeness.delay, else 1s.", "--set=KEY=VALUE",
                 "  politeness.max-connections-per-host    1", "  fetch.proxy                            none");
     }

@@ -10,6 +10,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import javax.net.SocketFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
@@ -54,9 +57,16 @@ import org.slf4j.LoggerFactory;
  * {@link Wire#watch}); when capturing, such a failure carries what came back ({@link CapturedResponse.Refused}).
  *
  * <p>Threads: safe for any number of fetcher threads; each call blocks its thread until the response is read or
- * a timeout fires. The connection pool keeps up to {@code maxIdleConnections} idle connections (by default
- * {@code fetch.threads}, enough for every fetcher thread to hit one host at once; the crawl asks for threads times
- * connections per host, so that moving between hosts does not mean reconnecting).
+ * a timeout fires. The sockets it holds open, in use and idle, stay within its {@link SocketBudget}
+ * ({@code fetch.max-connections}, else derived from the threads and the process's file-descriptor limit): at most
+ * {@link SocketBudget#inFlight} requests are on the wire at once (more threads wait for one to end), and before a
+ * connection is opened, idle ones are closed, the least recently used first, to make room ({@link PoolSweeper}).
+ *
+ * <p>A request that cannot open a socket because the process is out of file descriptors ({@code EMFILE}, "Too many
+ * open files": the crawl's own doing, not the server's) is back-pressure, not a failure: the fetcher closes its idle
+ * connections, waits (from {@link #DESCRIPTOR_WAIT_MIN} doubling to {@link #DESCRIPTOR_WAIT_MAX}) and sends it
+ * again, until it goes out or the crawl cancels it; so no URL or host is failed for it, and no retry is spent.
+ * Each wait is counted ({@link #descriptorWaits()}) and logged.
  *
  * <p>{@link #cancelCalls()} ends every request in flight, and every one made after it, with
  * {@link FailureKind#CANCELLED}: the crawl's way to end requests still running when it stops (a thread interrupt
@@ -68,7 +78,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpFetcher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpFetcher.class);
-    private static final Duration IDLE_CONNECTION_KEEP_ALIVE = Duration.ofMinutes(5);
+    static final Duration DESCRIPTOR_WAIT_MIN = Duration.ofMillis(50);
+    static final Duration DESCRIPTOR_WAIT_MAX = Duration.ofSeconds(2);
+    private static final Duration DESCRIPTOR_WARNING_EVERY = Duration.ofSeconds(10);
 
     private final FetchConfig fetch;
     private final long maxPageBytes;
@@ -84,6 +96,12 @@ public final class HttpFetcher implements AutoCloseable {
     /** The connection pool, swept by a thread of its own (see {@link PoolSweeper}). */
     private final PoolSweeper sweeper;
     private final StaleConnections stale = new StaleConnections();
+    /** Requests on the wire at most: {@link SocketBudget#inFlight}. */
+    private final Semaphore onTheWire;
+    private final SocketBudget budget;
+    private final LongAdder descriptorWaits = new LongAdder();
+    /** When the last warning of a descriptor wait was logged (others go to DEBUG), by {@link System#nanoTime()}. */
+    private final AtomicLong lastDescriptorWarning = new AtomicLong(System.nanoTime() - DESCRIPTOR_WARNING_EVERY.toNanos());
     /** Calls from their start until their body is read, for {@link #cancelCalls()}. */
     private final Set<Call> calls = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
@@ -106,23 +124,22 @@ public final class HttpFetcher implements AutoCloseable {
      *     host (no port) allows every port of it
      * @param clock the source of "now" for Retry-After dates and for {@code fetchMillis}
      * @param captureExchanges whether each result keeps its exchange as it crossed the wire (for WARC output)
-     * @param maxIdleConnections idle connections the pool keeps for reuse, across hosts, and never fewer than
-     *     {@code fetch.threads}: the crawl's threads times the connections it may hold to one host (see
-     *     {@link #idleConnections}), so that a crawl moving between hosts reconnects only to hosts it left long ago
+     * @param sockets the sockets the fetcher may hold open, and how long an idle one is kept (see
+     *     {@link SocketBudget#of}); null for the budget of {@code fetch} with the default politeness
      * @param env where the proxy variables ({@code http_proxy}, {@code https_proxy}, {@code no_proxy}) are read
      *     when {@code fetch.proxy} is {@code none} (see {@link ProxyRoutes}); a proxy's host may resolve to a private
      *     address whatever {@code fetch.allow-private-addresses} says: the user named it
      */
-    public record Settings(Set<String> seedOrigins, Clock clock, boolean captureExchanges, int maxIdleConnections,
+    public record Settings(Set<String> seedOrigins, Clock clock, boolean captureExchanges, SocketBudget sockets,
             Map<String, String> env) {
         /** A fetcher for these seeds on the system clock, capturing nothing, with the environment's proxy. */
         public static Settings of(Set<String> seedOrigins) {
-            return new Settings(seedOrigins, Clock.systemUTC(), false, 0, System.getenv());
+            return new Settings(seedOrigins, Clock.systemUTC(), false, null, System.getenv());
         }
 
         /** As {@link #of}, capturing each exchange as it crossed the wire. */
         public static Settings capturing(Set<String> seedOrigins) {
-            return new Settings(seedOrigins, Clock.systemUTC(), true, 0, System.getenv());
+            return new Settings(seedOrigins, Clock.systemUTC(), true, null, System.getenv());
         }
     }
 
@@ -132,12 +149,12 @@ public final class HttpFetcher implements AutoCloseable {
     }
 
     /**
-     * A fetcher whose connections are made by {@code sockets}, behind {@code guard}, without the environment's proxy:
-     * for tests that watch the sockets.
+     * A fetcher whose connections are made by {@code sockets}, behind {@code guard}, without the environment's proxy,
+     * within {@code budget} (null: the default one): for tests that watch the sockets.
      */
     static HttpFetcher watching(FetchConfig fetch, LimitsConfig limits, AddressGuard guard, Clock clock,
-            boolean captureExchanges, SocketFactory sockets) {
-        Settings settings = new Settings(Set.of(), clock, captureExchanges, 0, Map.of());
+            boolean captureExchanges, SocketBudget budget, SocketFactory sockets) {
+        Settings settings = new Settings(Set.of(), clock, captureExchanges, budget, Map.of());
         return new HttpFetcher(fetch, limits, settings, ProxyRoutes.of(fetch, Map.of()), guard, sockets);
     }
 
@@ -148,13 +165,15 @@ public final class HttpFetcher implements AutoCloseable {
                 : new AddressGuard(Dns.SYSTEM, fetch.allowPrivateAddresses(), settings.seedOrigins(),
                         proxies == null ? Set.of() : proxies.proxyHosts());
         boolean captureExchanges = settings.captureExchanges();
-        int maxIdleConnections = settings.maxIdleConnections();
+        this.budget = settings.sockets() != null ? settings.sockets()
+                : SocketBudget.of(fetch, PolitenessConfig.defaults());
         Clock clock = settings.clock();
         this.fetch = fetch;
         this.maxPageBytes = limits.maxPageBytes();
         this.clock = clock;
         this.capture = captureExchanges;
-        this.sweeper = new PoolSweeper(Math.max(fetch.threads(), maxIdleConnections), IDLE_CONNECTION_KEEP_ALIVE);
+        this.sweeper = new PoolSweeper(budget);
+        this.onTheWire = new Semaphore(budget.inFlight());
         Dispatcher dispatcher = new Dispatcher();
         dispatcher.setMaxRequests(Math.max(64, fetch.threads()));
         dispatcher.setMaxRequestsPerHost(fetch.threads());
@@ -258,14 +277,35 @@ public final class HttpFetcher implements AutoCloseable {
         Wire wire = new Wire(capture, maxBytes);
         Request request = request(parsed, wire);
         FetchResult result;
-        Call call = newCall(request);
-        try (Response response = call.execute()) {
-            result = toResult(response, parsed, start, wire, maxBytes, anyStatus);
-        } catch (IOException e) {
-            result = refusedOrFailed(NetworkErrors.failure(e, parsed, fetch, 0, elapsed(start)), wire, parsed,
-                    start);
+        Call call;
+        try {
+            onTheWire.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new FetchResult.Failure(FailureKind.CANCELLED, 0, cancelled(parsed), null, elapsed(start));
+        }
+        try {
+            for (Duration wait = DESCRIPTOR_WAIT_MIN; ; wait = min(wait.multipliedBy(2), DESCRIPTOR_WAIT_MAX)) {
+                call = newCall(request);
+                try (Response response = call.execute()) {
+                    result = toResult(response, parsed, start, wire, maxBytes, anyStatus);
+                } catch (IOException e) {
+                    if (!NetworkErrors.outOfDescriptors(e)) {
+                        result = refusedOrFailed(NetworkErrors.failure(e, parsed, fetch, 0, elapsed(start)), wire,
+                                parsed, start);
+                    } else if (!cancelled && awaitDescriptors(parsed, wait)) {
+                        continue;
+                    } else { // the crawl ends while it waits: put back, as a request in flight is
+                        result = new FetchResult.Failure(FailureKind.CANCELLED, 0, cancelled(parsed), null,
+                                elapsed(start));
+                    }
+                } finally {
+                    calls.remove(call);
+                }
+                break;
+            }
         } finally {
-            calls.remove(call);
+            onTheWire.release();
         }
         // OkHttp's call timeout cancels the call too: only a cancelCalls() makes it CANCELLED (put back), while a
         // call that merely timed out stays a timeout (else it would be put back and retried without end)
@@ -326,6 +366,52 @@ public final class HttpFetcher implements AutoCloseable {
     private CappedBody readBody(Response response, long cap) throws IOException {
         boolean gzip = "gzip".equalsIgnoreCase(response.header("Content-Encoding"));
         return CappedBody.read(response.body().source(), gzip, cap, capture);
+    }
+
+    /**
+     * After a request found the process out of file descriptors: closes the idle connections and waits {@code wait}.
+     *
+     * @return whether to send the request again: false when the thread was interrupted (its flag restored)
+     */
+    private boolean awaitDescriptors(HttpUrl url, Duration wait) {
+        descriptorWaits.increment();
+        sweeper.pool().evictAll();
+        long now = System.nanoTime();
+        long last = lastDescriptorWarning.get();
+        boolean warn = now - last >= DESCRIPTOR_WARNING_EVERY.toNanos() && lastDescriptorWarning.compareAndSet(last, now);
+        (warn ? LOG.atWarn() : LOG.atDebug()).log("the process is out of file descriptors (\"Too many open files\", limit {}) opening a connection"
+                + " for {}: closed the idle connections, sending it again in {} ms (not a failure of the host); if"
+                + " this repeats, lower fetch.max-connections (now {}) or raise the limit (ulimit -n)",
+                budget.descriptorLimit(), url, wait.toMillis(), budget.total());
+        try {
+            Thread.sleep(wait.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    /**
+     * Requests sent again because the process was out of file descriptors when they opened a connection, since this
+     * fetcher was made (each after a wait).
+     */
+    public long descriptorWaits() {
+        return descriptorWaits.sum();
+    }
+
+    /** The sockets this fetcher may hold open. */
+    public SocketBudget sockets() {
+        return budget;
+    }
+
+    /** Sockets open now (in use and idle) and being opened: at most {@link SocketBudget#total()}. */
+    public int openSockets() {
+        return sweeper.open();
     }
 
     /**

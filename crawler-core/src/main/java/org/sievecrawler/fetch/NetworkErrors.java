@@ -122,6 +122,30 @@ final class NetworkErrors {
     }
 
     /**
+     * Whether {@code e} says the process is out of file descriptors ({@code EMFILE}, "Too many open files", or the
+     * system's table full, {@code ENFILE}, "Too many open files in system"): a socket could not be made, for want of
+     * the crawl's own resources, not for anything the server did. The JDK reports it as a {@link SocketException}
+     * (or an {@link IOException}) with that message, which OkHttp may wrap or attach as a suppressed exception.
+     */
+    static boolean outOfDescriptors(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (saysOutOfDescriptors(t)) {
+                return true;
+            }
+            for (Throwable s : t.getSuppressed()) {
+                if (saysOutOfDescriptors(s)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean saysOutOfDescriptors(Throwable t) {
+        return t.getMessage() != null && t.getMessage().contains("Too many open files");
+    }
+
+    /**
      * The bytes okio had scanned for a line end when it gave up reading a response head line ({@code "\\n not found:
      * limit=N content=..."}), or -1. OkHttp gives okio its whole head budget (256 KiB) as the limit, so N that large
      * means a line over it; a server that closed mid-line after a few bytes leaves a small N, a lost connection.

@@ -1,14 +1,20 @@
 package org.sievecrawler.fetch;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
+import okhttp3.Call;
+import okhttp3.Connection;
 import okhttp3.ConnectionPool;
+import okhttp3.Route;
 import okhttp3.internal.concurrent.TaskRunner;
 import okhttp3.internal.connection.ConnectionListener;
+import okhttp3.internal.connection.RealConnectionPool;
 
 /**
  * The thread that closes the crawl's idle HTTP connections: the ones idle past their keep-alive, and the oldest
@@ -20,6 +26,12 @@ import okhttp3.internal.connection.ConnectionListener;
  * crawl of 16 local hosts by 32 fetchers on two cores, ~110,000 of its ~530,000 context switches and a tenth of
  * its CPU (crawler-bench/README.md, "Real pages"). Here the sweep runs on its own clock and a request only marks
  * it due; a connection is closed at most a second later than OkHttp would have closed it.
+ *
+ * <p>It also holds the pool to a {@link SocketBudget}: before a connection is opened, idle ones are closed, the
+ * least recently used first, until the sockets open and being opened fit the budget's total; so the crawl's
+ * sockets stay within it whatever the sweeper's clock (but for the instant between a connect's end and its entry
+ * in the pool, when a connect on another thread may not count it yet). With at most {@link SocketBudget#inFlight}
+ * requests on the wire, one of them opening, there is always an idle one to close when the total is reached.
  *
  * <p>This plugs into OkHttp's {@code TaskRunner.Backend} and its pool's constructor with a task runner, which
  * OkHttp 5 marks internal: an OkHttp upgrade that changes them breaks the build, not a crawl. {@code
@@ -39,11 +51,63 @@ final class PoolSweeper implements TaskRunner.Backend, AutoCloseable {
             });
     private final TaskRunner runner = new TaskRunner(this, Logger.getLogger(PoolSweeper.class.getName()));
     private final ConnectionPool pool;
+    private final RealConnectionPool connections;
+    /** Connects under way: not in the pool yet, but holding a socket. */
+    private final AtomicInteger connecting = new AtomicInteger();
+    private final int maxOpen;
 
-    /** A pool of up to {@code maxIdleConnections} idle connections, each kept at most {@code keepAlive}. */
+    /**
+     * A pool of up to {@code maxIdleConnections} idle connections, each kept at most {@code keepAlive}, with no
+     * bound on the sockets open but the requests' own.
+     */
     PoolSweeper(int maxIdleConnections, Duration keepAlive) {
-        this.pool = new ConnectionPool(maxIdleConnections, keepAlive.toNanos(), TimeUnit.NANOSECONDS, runner,
-                ConnectionListener.Companion.getNONE());
+        this(maxIdleConnections, keepAlive, Integer.MAX_VALUE);
+    }
+
+    /** A pool that keeps the sockets open (in use and idle) within {@code budget}. */
+    PoolSweeper(SocketBudget budget) {
+        this(budget.idle(), budget.keepAlive(), budget.total());
+    }
+
+    private PoolSweeper(int maxIdleConnections, Duration keepAlive, int maxOpen) {
+        this.maxOpen = maxOpen;
+        this.connections = new RealConnectionPool(runner, maxIdleConnections, keepAlive.toNanos(),
+                TimeUnit.NANOSECONDS, new Bound());
+        this.pool = new ConnectionPool(connections);
+    }
+
+    /** Sockets open in the pool (in use and idle) and being opened for it. */
+    int open() {
+        return pool.connectionCount() + connecting.get();
+    }
+
+    /**
+     * Closes idle connections, the least recently used first, until the sockets open (this connect among them) are
+     * within the total, or none is idle.
+     */
+    private void makeRoom() {
+        while (open() > maxOpen && connections.closeConnections(System.nanoTime()) == 0L) {
+            // closeConnections closed one, or lost a race for one: look again
+        }
+    }
+
+    /** Counts connects under way and makes room for each before its socket is opened. */
+    private final class Bound extends ConnectionListener {
+        @Override
+        public void connectStart(Route route, Call call) {
+            connecting.incrementAndGet();
+            makeRoom();
+        }
+
+        @Override
+        public void connectFailed(Route route, Call call, IOException failure) {
+            connecting.decrementAndGet();
+        }
+
+        @Override
+        public void connectEnd(Connection connection, Route route, Call call) {
+            connecting.decrementAndGet();
+        }
     }
 
     /** The pool to give {@code OkHttpClient.Builder.connectionPool}. */

@@ -12,6 +12,8 @@ import org.sievecrawler.trust.TrustStore;
  * How pages are fetched.
  *
  * @param threads fetcher threads
+ * @param maxConnections sockets open at most, in use and idle, across all hosts; 0: derived from {@code threads},
+ *     the connections per host and the process's file-descriptor limit ({@code fetch.SocketBudget})
  * @param userAgent the User-Agent header; its first product token is the robots.txt agent name
  * @param connectTimeout TCP connect timeout
  * @param readTimeout timeout between two reads of the response
@@ -26,7 +28,7 @@ import org.sievecrawler.trust.TrustStore;
  * @param trustStore the certificate authorities trusted for https besides the system's ({@link TrustStore#SYSTEM}:
  *     none)
  */
-public record FetchConfig(int threads, String userAgent, Duration connectTimeout, Duration readTimeout,
+public record FetchConfig(int threads, int maxConnections, String userAgent, Duration connectTimeout, Duration readTimeout,
         Duration callTimeout, int maxRedirects, int retries, List<String> accept, boolean allowPrivateAddresses,
         String proxy, List<String> headers, TrustStore trustStore) {
 
@@ -51,6 +53,7 @@ public record FetchConfig(int threads, String userAgent, Duration connectTimeout
         accept = List.copyOf(ProfileKeys.FETCH_ACCEPT.require(accept));
         headers = List.copyOf(ProfileKeys.FETCH_HEADERS.require(headers));
         ProfileKeys.FETCH_THREADS.require(threads);
+        ProfileKeys.FETCH_MAX_CONNECTIONS.require(maxConnections);
         ProfileKeys.FETCH_USER_AGENT.require(userAgent);
         ProfileKeys.FETCH_CONNECT_TIMEOUT.require(connectTimeout);
         ProfileKeys.FETCH_READ_TIMEOUT.require(readTimeout);

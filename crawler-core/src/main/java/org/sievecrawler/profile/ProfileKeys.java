@@ -134,7 +134,20 @@ public final class ProfileKeys {
     }
 
     public static final ProfileKey<Integer> FETCH_THREADS = key("fetch.threads",
-            integer(1, 1024, "must be in [1, 1024]"), 16, "Fetcher threads, 1 to 1024.", p -> p.fetch().threads());
+            integer(1, 1024, "must be in [1, 1024]"), 16,
+            "Fetcher threads, 1 to 1024; each holds a socket while it fetches, and as many idle ones (times"
+                    + " politeness.max-connections-per-host, at most 1,024) are kept for reuse: 2 x threads sockets"
+                    + " in all by default, fetch.max-connections sets another bound.", p -> p.fetch().threads());
+    public static final ProfileKey<Integer> FETCH_MAX_CONNECTIONS = key("fetch.max-connections",
+            integer(0, Integer.MAX_VALUE, "must be >= 0 (0 = derived)"), 0,
+            "Sockets (HTTP connections) open at most, in use and idle, across all hosts; >= 0. 0: derived, as"
+                    + " fetch.threads plus the idle connections worth keeping (fetch.threads times"
+                    + " politeness.max-connections-per-host, at most 1,024), leaving a quarter of the process's"
+                    + " file-descriptor limit (ulimit -n; at least 256) to the WARC, journal, spill and logs: 16"
+                    + " threads use at most 32 sockets. Idle connections beyond it are closed, the least"
+                    + " recently used first, and none is kept longer than twice politeness.delay (at least 1s, at"
+                    + " most 5m). Fewer than fetch.threads makes the other threads wait for a socket. The crawl's"
+                    + " log says the number at its start.", p -> p.fetch().maxConnections());
     public static final ProfileKey<String> FETCH_USER_AGENT = key("fetch.user-agent", KeyType.userAgent(),
             FetchConfig.DEFAULT_USER_AGENT,
             "The User-Agent header; its first product token is the name looked up in robots.txt.",
@@ -385,7 +398,8 @@ public final class ProfileKeys {
                 build("limits", () -> new LimitsConfig(v.get(LIMITS_MAX_PAGES), v.get(LIMITS_MAX_DURATION),
                         v.get(LIMITS_MAX_PAGE_BYTES), v.get(LIMITS_MAX_PAGES_PER_HOST)), CrawlProfile::limits,
                         onRefusal),
-                build("fetch", () -> new FetchConfig(v.get(FETCH_THREADS), v.get(FETCH_USER_AGENT),
+                build("fetch", () -> new FetchConfig(v.get(FETCH_THREADS), v.get(FETCH_MAX_CONNECTIONS),
+                        v.get(FETCH_USER_AGENT),
                         v.get(FETCH_CONNECT_TIMEOUT), v.get(FETCH_READ_TIMEOUT), v.get(FETCH_CALL_TIMEOUT),
                         v.get(FETCH_MAX_REDIRECTS), v.get(FETCH_RETRIES), v.get(FETCH_ACCEPT),
                         v.get(FETCH_ALLOW_PRIVATE_ADDRESSES), v.get(FETCH_PROXY), v.get(FETCH_HEADERS),

@@ -49,7 +49,7 @@ class AddressGuardTest {
 
     /** A fetcher behind {@code guard} whose connections {@code sockets} records (and never makes). */
     private static HttpFetcher watched(AddressGuard guard, RecordingSockets sockets) {
-        return HttpFetcher.watching(CONFIG, LimitsConfig.defaults(), guard, Clock.systemUTC(), false, sockets);
+        return HttpFetcher.watching(CONFIG, LimitsConfig.defaults(), guard, Clock.systemUTC(), false, null, sockets);
     }
 
     /** Resolves every host to the same fixed addresses, without touching the network. */

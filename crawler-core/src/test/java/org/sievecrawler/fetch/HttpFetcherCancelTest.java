@@ -13,11 +13,13 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import okhttp3.Dns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,6 +84,26 @@ class HttpFetcherCancelTest {
 
     private String url(String path) {
         return "http://127.0.0.1:" + listener.getLocalPort() + path;
+    }
+
+    @Test
+    void endsARequestWaitingForFileDescriptorsAsCancelledNotAsAFailureOfItsHost() throws Exception {
+        CountedSockets neverAny = new CountedSockets(Integer.MAX_VALUE); // "Too many open files" for ever
+        AddressGuard guard = new AddressGuard(Dns.SYSTEM, false, Set.of("127.0.0.1"), Set.of());
+        try (HttpFetcher pressed = HttpFetcher.watching(CONFIG, LimitsConfig.defaults(), guard, Clock.systemUTC(),
+                false, null, neverAny)) {
+            CompletableFuture<FetchResult> fetching = CompletableFuture.supplyAsync(() -> pressed.fetch(url("/")));
+            while (pressed.descriptorWaits() == 0) {
+                Thread.onSpinWait();
+            }
+
+            pressed.cancelCalls();
+
+            FetchResult.Failure failure = (FetchResult.Failure) fetching.get(20, TimeUnit.SECONDS);
+            assertThat(failure.kind()).isEqualTo(FailureKind.CANCELLED);
+            assertThat(failure.detail()).contains("cancelled: the crawl ended");
+        }
+        assertThat(neverAny.made()).isZero();
     }
 
     @Test

@@ -31,11 +31,16 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.zip.GZIPOutputStream;
+import okhttp3.Dns;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -126,6 +131,60 @@ class HttpFetcherTest {
     }
 
     @Test
+    void sendsARequestAgainOnceTheProcessHasFileDescriptorsAgainInsteadOfFailingItsHost() {
+        server.stubFor(get("/page").willReturn(aResponse().withStatus(200).withBody("ok")));
+        CountedSockets outOfDescriptors = new CountedSockets(3); // "Too many open files" three times, then a socket
+        AddressGuard guard = new AddressGuard(Dns.SYSTEM, false, SEED_HOSTS, Set.of());
+
+        try (HttpFetcher pressed = HttpFetcher.watching(CONFIG, LIMITS, guard, Clock.systemUTC(), false, null,
+                outOfDescriptors)) {
+            FetchResult.Page page = page(pressed.fetch(url("/page")));
+
+            assertThat(new String(page.body(), StandardCharsets.UTF_8)).isEqualTo("ok");
+            assertThat(pressed.descriptorWaits()).as("waits for descriptors").isEqualTo(3);
+        }
+        assertThat(outOfDescriptors.made()).isEqualTo(1);
+        server.verify(1, getRequestedFor(urlEqualTo("/page")));
+    }
+
+    @Test
+    void keepsNoMoreSocketsOpenThanItsBudgetAcrossManyHostsClosingTheLeastRecentlyUsed() throws Exception {
+        WireMockServer everyLoopback = new WireMockServer(options().dynamicPort().bindAddress("0.0.0.0"));
+        everyLoopback.start();
+        everyLoopback.stubFor(get("/page").willReturn(aResponse().withStatus(200).withBody("ok")));
+        CountedSockets sockets = new CountedSockets(0);
+        FetchConfig open = PROFILE.with(FETCH_ALLOW_PRIVATE_ADDRESSES, true).fetch();
+        SocketBudget four = new SocketBudget(4, 2, Duration.ofMinutes(5), -1);
+        AddressGuard guard = new AddressGuard(Dns.SYSTEM, true, Set.of(), Set.of());
+        int hosts = 60; // 127.0.0.1 to 127.0.0.60: Linux routes 127/8 to the loopback interface
+        try (HttpFetcher fetcher = HttpFetcher.watching(open, LIMITS, guard, Clock.systemUTC(), false, four,
+                sockets)) {
+            ExecutorService threads = Executors.newFixedThreadPool(2);
+            List<Future<Integer>> statuses = new ArrayList<>();
+            for (int host = 1; host <= hosts; host++) {
+                String page = "http://127.0.0." + host + ":" + everyLoopback.port() + "/page";
+                statuses.add(threads.submit(() -> page(fetcher.fetch(page)).status()));
+            }
+            for (Future<Integer> status : statuses) {
+                assertThat(status.get()).isEqualTo(200);
+            }
+            threads.shutdown();
+            String last = "http://127.0.0." + (hosts + 1) + ":" + everyLoopback.port() + "/page";
+            fetcher.fetch(last);
+            int made = sockets.made();
+            assertThat(page(fetcher.fetch(last)).status()).isEqualTo(200);
+
+            assertThat(sockets.made()).as("a connection per host; the last one used again").isEqualTo(hosts + 1)
+                    .isEqualTo(made);
+            assertThat(sockets.mostOpen()).as("sockets open at once, at most").isLessThanOrEqualTo(4);
+            assertThat(fetcher.openSockets()).isEqualTo(sockets.open()).isLessThanOrEqualTo(4);
+        } finally {
+            everyLoopback.stop();
+        }
+        assertThat(sockets.open()).as("closed with the fetcher").isZero();
+    }
+
+    @Test
     void fetchesAnHtmlPage() {
         String html = "<html><body><a href=\"/a\">a</a></body></html>";
         server.stubFor(get("/").willReturn(aResponse().withStatus(200)
@@ -208,7 +267,7 @@ class HttpFetcherTest {
         server.stubFor(get("/busy").willReturn(aResponse().withStatus(429)
                 .withHeader("Retry-After", "Mon, 01 Jan 2024 00:01:30 GMT")));
 
-        try (HttpFetcher clocked = new HttpFetcher(CONFIG, LIMITS, new Settings(SEED_HOSTS, clock, false, 0,
+        try (HttpFetcher clocked = new HttpFetcher(CONFIG, LIMITS, new Settings(SEED_HOSTS, clock, false, null,
                 System.getenv()))) {
             FetchResult.Failure failure = failure(clocked.fetch(url("/busy")));
 
@@ -393,7 +452,7 @@ class HttpFetcherTest {
         FetchConfig proxied = PROFILE.with(FETCH_PROXY, "http://localhost:" + server.port()).fetch();
 
         try (HttpFetcher viaProxy = new HttpFetcher(proxied, LIMITS, new Settings(Set.of(), Clock.systemUTC(), false,
-                2, Map.of()))) {
+                null, Map.of()))) {
             FetchResult.Page page = page(viaProxy.fetch("http://site.invalid/page"));
 
             assertThat(new String(page.body(), StandardCharsets.UTF_8)).isEqualTo("via the proxy");
@@ -409,7 +468,7 @@ class HttpFetcherTest {
                 "no_proxy", "example.test, 127.0.0.1:" + nothingListens);
 
         try (HttpFetcher viaEnv = new HttpFetcher(CONFIG, LIMITS, new Settings(SEED_HOSTS, Clock.systemUTC(), false,
-                2, env))) {
+                null, env))) {
             assertThat(page(viaEnv.fetch("http://site.invalid/page")).status()).isEqualTo(200);
             FetchResult.Failure direct = failure(viaEnv.fetch("http://127.0.0.1:" + nothingListens + "/page"));
 

@@ -10,8 +10,6 @@ import static org.sievecrawler.profile.ProfileKeys.FETCH_TRUST_STORE;
 import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGE_BYTES;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -186,34 +184,10 @@ class WireTest {
 
     @Test
     void rebuildsTheHeadsOfSocketsItDidNotMakeAndSaysWhy() {
-        SocketFactory sockets = new SocketFactory() { // plain sockets, but not the default factory's
-            @Override
-            public Socket createSocket() {
-                return new Socket();
-            }
-
-            @Override
-            public Socket createSocket(String host, int port) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public Socket createSocket(String host, int port, InetAddress localHost, int localPort) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public Socket createSocket(InetAddress host, int port) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) {
-                throw new UnsupportedOperationException();
-            }
-        };
+        SocketFactory sockets = new CountedSockets(0); // plain sockets, but not the default factory's
         AddressGuard guard = new AddressGuard(Dns.SYSTEM, false, SEEDS, Set.of());
-        try (HttpFetcher fetcher = HttpFetcher.watching(CONFIG, LIMITS, guard, Clock.systemUTC(), true, sockets)) {
+        try (HttpFetcher fetcher = HttpFetcher.watching(CONFIG, LIMITS, guard, Clock.systemUTC(), true, null,
+                sockets)) {
             FetchResult result = fetcher.fetch(server.url("/plain"));
 
             CapturedResponse.Rebuilt rebuilt = (CapturedResponse.Rebuilt) result.exchange().response();

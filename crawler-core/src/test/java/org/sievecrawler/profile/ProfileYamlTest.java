@@ -72,7 +72,7 @@ class ProfileYamlTest {
         assertThat(ProfileYaml.documentedDefaults()).contains("  hosts: [same-as-seeds]\n",
                 "  accept: [text/html, application/xhtml+xml]\n",
                 "  user-agent: \"SieveCrawler/0.1 (+https://github.com/sievecrawler/sievecrawler)\"\n",
-                "  # Fetcher threads, 1 to 1024. Default: 16\n");
+                "  # Fetcher threads, 1 to 1024; each holds a socket while it fetches,");
     }
 
     @Test
