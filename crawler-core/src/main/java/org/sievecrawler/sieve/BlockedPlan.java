@@ -43,7 +43,8 @@ import java.util.Locale;
  * @param blocks b, the number of 512-bit blocks
  * @param hashCount k, the number of bit positions per URL inside its block
  */
-public record BlockedPlan(long expectedInsertions, double falsePositiveRate, long blocks, int hashCount) {
+public record BlockedPlan(long expectedInsertions, double falsePositiveRate, long blocks, int hashCount)
+        implements FilterPlan {
 
     /** B, the bits of one block: a 64-byte cache line, eight 64-bit words. */
     static final int BLOCK_BITS = 512;
