@@ -167,22 +167,29 @@ public final class BlockedBloomFilter {
         long block = block(h1);
         long[] page = page(block);
         int base = offset(block);
-        // Read-only pass without early exit: one line, one miss; a URL already seen ends here without a write.
-        long missing = 0;
+        // The URL's bits gathered by word, so a word takes one atomic OR however many of its bits are in it;
+        // a small array the JIT allocates in the thread's buffer.
+        long[] masks = new long[WORDS_PER_BLOCK];
         Bits bits = new Bits(h2);
         for (int i = 0; i < k; i++) {
             int bit = bits.next();
-            missing |= ~(long) WORDS.getAcquire(page, base + (bit >>> 6)) & (1L << bit);
+            masks[bit >>> 6] |= 1L << bit;
+        }
+        // Read-only pass without early exit: one line, one miss; a URL already seen ends here without a write.
+        long missing = 0;
+        for (int w = 0; w < WORDS_PER_BLOCK; w++) {
+            missing |= masks[w] & ~(long) WORDS.getAcquire(page, base + w);
         }
         if (missing == 0) {
             return false;
         }
         int flipped = 0;
-        bits = new Bits(h2);
-        for (int i = 0; i < k; i++) {
-            int bit = bits.next();
-            long before = (long) WORDS.getAndBitwiseOr(page, base + (bit >>> 6), 1L << bit);
-            flipped += (int) (~before >>> bit) & 1;
+        for (int w = 0; w < WORDS_PER_BLOCK; w++) {
+            long mask = masks[w];
+            if (mask != 0) {
+                long before = (long) WORDS.getAndBitwiseOr(page, base + w, mask);
+                flipped += Long.bitCount(mask & ~before);
+            }
         }
         if (flipped == 0) {
             return false; // another thread set every bit between our read and our writes
