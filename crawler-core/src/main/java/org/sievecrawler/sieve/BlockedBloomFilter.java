@@ -58,8 +58,8 @@ import java.util.concurrent.atomic.LongAdder;
  * another collector) a block may straddle two lines, which costs speed, never answers.
  *
  * <h2>Threads</h2>
- * Safe for any number of threads, lock-free: {@link #put} reads the k words of its block (one line), and sets the
- * bits still clear by atomic OR. Two threads that put the same new URL at the same instant may both get
+ * Safe for any number of threads, lock-free: {@link #put} gathers its k bits by word, reads the words of its
+ * block (one line), and if a bit is clear sets each word's bits by one atomic OR, counting those it found clear. Two threads that put the same new URL at the same instant may both get
  * {@code true}, as with {@link BloomFilter}. Out of scope for now: writing and reading the filter (checkpoints)
  * and the Sieve's hash-batch lookups.
  *

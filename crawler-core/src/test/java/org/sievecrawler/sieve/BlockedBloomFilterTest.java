@@ -1,7 +1,6 @@
 package org.sievecrawler.sieve;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
@@ -41,31 +40,6 @@ class BlockedBloomFilterTest {
     static void corpus() {
         present = CORPUS.urls(0, 2L * N);
         absent = CORPUS.urls(10_000_000L, 10_000_000L + ABSENT);
-    }
-
-    @Test
-    void isSizedWithTheFewestBlocksThatReachTheTargetRate() {
-        BlockedPlan plan = BlockedPlan.of(N, 0.01);
-        assertThat(plan.rateAt(N)).isLessThanOrEqualTo(0.01);
-        assertThat(BlockedPlan.rate(N, plan.blocks() - 1, plan.hashCount())).isGreaterThan(0.01);
-        // The occupancy-exact rate is above the mean-share rate (1 - q^i)^k, by Jensen's inequality.
-        assertThat(plan.rateAt(N)).isGreaterThan(BlockedPlan.rate(N, plan.blocks(), plan.hashCount(), false));
-        // More bits than the classic filter for the same rate: 9.92 bits a URL against 9.59, k = 6 against 7.
-        assertThat(plan.bits()).isEqualTo(19_372L * 512).isGreaterThan(SievePlan.of(N, 0.01).bits());
-        assertThat(plan.hashCount()).isEqualTo(6);
-        assertThat(BlockedPlan.of(N, 1e-4).hashCount()).isEqualTo(12);
-        assertThat(BlockedBloomFilter.create(N, 0.01).byteSize()).isEqualTo(19_372L * 64);
-    }
-
-    @Test
-    void refusesBadSizingArgumentsNamingThem() {
-        assertThatThrownBy(() -> BlockedBloomFilter.create(0, 0.01))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("expectedInsertions must be >= 1, was 0");
-        assertThatThrownBy(() -> BlockedBloomFilter.create(1000, 1.0))
-                .hasMessage("falsePositiveRate must be in (0, 1), exclusive, was 1.0");
-        assertThatThrownBy(() -> BlockedBloomFilter.create(Long.MAX_VALUE / 2, 1e-9))
-                .hasMessageContaining("more than the maximum of 2^40 bits");
     }
 
     @Test
