@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.fastfilter.bloom.BlockedBloom;
 import org.sievecrawler.sieve.BlockedBloomFilter;
 import org.sievecrawler.sieve.BlockedPlan;
@@ -73,40 +75,29 @@ final class UrlFilters {
 
     /** This crawler's {@code filter} behind the interface. */
     static UrlFilter of(BloomFilter filter) {
-        return new UrlFilter() {
-            @Override
-            public boolean put(String url) {
-                return filter.put(url);
-            }
-
-            @Override
-            public boolean mightContain(String url) {
-                return filter.mightContain(url);
-            }
-
-            @Override
-            public long bytes() {
-                return filter.byteSize();
-            }
-        };
+        return of(filter::put, filter::mightContain, filter::byteSize);
     }
 
     /** This crawler's blocked {@code filter} behind the interface. */
     static UrlFilter of(BlockedBloomFilter filter) {
+        return of(filter::put, filter::mightContain, filter::byteSize);
+    }
+
+    private static UrlFilter of(Predicate<String> put, Predicate<String> mightContain, LongSupplier bytes) {
         return new UrlFilter() {
             @Override
             public boolean put(String url) {
-                return filter.put(url);
+                return put.test(url);
             }
 
             @Override
             public boolean mightContain(String url) {
-                return filter.mightContain(url);
+                return mightContain.test(url);
             }
 
             @Override
             public long bytes() {
-                return filter.byteSize();
+                return bytes.getAsLong();
             }
         };
     }
@@ -122,23 +113,10 @@ final class UrlFilters {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("fastfilter's BlockedBloom(int, int) constructor is not usable: " + e, e);
         }
-        return new UrlFilter() {
-            @Override
-            public boolean put(String url) {
-                filter.add(UrlHash.fingerprint(url));
-                return true;
-            }
-
-            @Override
-            public boolean mightContain(String url) {
-                return filter.mayContain(UrlHash.fingerprint(url));
-            }
-
-            @Override
-            public long bytes() {
-                return filter.getBitCount() / 8;
-            }
-        };
+        return of(url -> {
+            filter.add(UrlHash.fingerprint(url));
+            return true;
+        }, url -> filter.mayContain(UrlHash.fingerprint(url)), () -> filter.getBitCount() / 8);
     }
 
     /** The share of {@code absent} URLs the filter claims to contain. */

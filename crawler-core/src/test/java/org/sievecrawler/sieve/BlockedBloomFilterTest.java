@@ -6,11 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.function.IntConsumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -133,7 +128,7 @@ class BlockedBloomFilterTest {
     void findsEveryUrlPutByFourThreadsConcurrently() throws Exception {
         BlockedBloomFilter filter = BlockedBloomFilter.create(N, 0.01);
         List<String> urls = Arrays.asList(present).subList(0, N);
-        onFourThreads(thread -> {
+        BloomFilterTest.onFourThreads(thread -> {
             // Threads 0 and 1 put interleaved slices (contending for the same blocks all the time); 2 and 3 put
             // every URL in batches of other sizes, racing the others on the same new URLs.
             if (thread < 2) {
@@ -195,25 +190,5 @@ class BlockedBloomFilterTest {
             assertThat(filter.mightContain(present[i])).as(present[i]).isTrue();
         }
         assertThat(filter.setBitCount()).isEqualTo(filter.popCount());
-    }
-
-    /** Runs {@code work} on four threads at once (numbered 0 to 3) and waits for all; a failure fails the test. */
-    private static void onFourThreads(IntConsumer work) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        try {
-            List<Callable<Void>> tasks = new ArrayList<>();
-            for (int t = 0; t < 4; t++) {
-                int thread = t;
-                tasks.add(() -> {
-                    work.accept(thread);
-                    return null;
-                });
-            }
-            for (Future<Void> f : pool.invokeAll(tasks)) {
-                f.get();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
     }
 }
