@@ -23,7 +23,8 @@ import org.openjdk.jmh.infra.ThreadParams;
 import org.sievecrawler.sieve.BloomFilter;
 
 /**
- * {@code put} and {@code mightContain} (absent keys) of this crawler's Bloom filter and Guava's, side by side,
+ * {@code put} and {@code mightContain} (absent keys) of this crawler's Bloom filters (classic, {@code sieve}, and
+ * blocked, {@code blocked}: one cache line a URL), Guava's, and fastfilter_java's {@code BlockedBloom}, side by side,
  * on n = 10 M URL-like strings at p = 1e-2 and 1e-4, with 1 and 2 threads. One measured invocation streams the
  * 10 M URLs into fresh filters sized for n, each filled from empty to n (so a put's cost is averaged over a
  * whole fill, as in a crawl): one filter at n = 10 M; ten at n = 1 M, which shows the cost once the filter
@@ -37,6 +38,7 @@ import org.sievecrawler.sieve.BloomFilter;
  * mvn -q -DskipTests package &amp;&amp; java -jar crawler-bench/target/benchmarks.jar BloomFilterBenchmark
  * java -jar crawler-bench/target/benchmarks.jar BloomFilterBenchmark -p n=1000000   # filters that fit in cache
  * java -jar crawler-bench/target/benchmarks.jar 'BloomFilterBenchmark.put(1Thread|Batched1Thread)' -p fpp=0.0001
+ * java -jar crawler-bench/target/benchmarks.jar 'BloomFilterBenchmark.(put|mightContainAbsent)1Thread' -wi 2 -i 4
  * </pre>
  */
 @BenchmarkMode(Mode.SingleShotTime)
@@ -49,7 +51,7 @@ public class BloomFilterBenchmark {
     /** Fresh, empty filters every iteration, N / n of them: for put. */
     @State(Scope.Benchmark)
     public static class Empty {
-        @Param({"sieve", "guava"})
+        @Param({"sieve", "blocked", "guava", "fastfilter"})
         public String impl;
 
         @Param({"0.01", "0.0001"})
@@ -131,7 +133,7 @@ public class BloomFilterBenchmark {
     /** A filter holding n URLs, filled once per trial: for mightContain. */
     @State(Scope.Benchmark)
     public static class Full {
-        @Param({"sieve", "guava"})
+        @Param({"sieve", "blocked", "guava", "fastfilter"})
         public String impl;
 
         @Param({"0.01", "0.0001"})

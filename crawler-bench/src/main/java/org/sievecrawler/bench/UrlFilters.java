@@ -3,8 +3,15 @@ package org.sievecrawler.bench;
 import com.google.common.hash.Funnels;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+import org.fastfilter.bloom.BlockedBloom;
+import org.sievecrawler.sieve.BlockedBloomFilter;
+import org.sievecrawler.sieve.BlockedPlan;
 import org.sievecrawler.sieve.BloomFilter;
+import org.sievecrawler.sieve.UrlHash;
 
 /** The filters compared by the benchmarks, behind one small interface. */
 final class UrlFilters {
@@ -20,11 +27,21 @@ final class UrlFilters {
         long bytes();
     }
 
-    /** "sieve" (this crawler's {@link BloomFilter}) or "guava" (Guava's, with a UTF-8 string funnel). */
+    /**
+     * "sieve" (this crawler's {@link BloomFilter}), "blocked" (its {@link BlockedBloomFilter}), "guava" (Guava's,
+     * with a UTF-8 string funnel) or "fastfilter" (fastfilter_java's {@code BlockedBloom}: 64-bit keys, here the
+     * first half of the URL's MurmurHash3 ({@link UrlHash#fingerprint}), at the bits per URL of this crawler's
+     * blocked plan rounded up; it neither sizes itself for a rate nor says whether a put was new, so its put
+     * returns true).
+     */
     static UrlFilter create(String impl, long expectedInsertions, double falsePositiveRate) {
         switch (impl) {
             case "sieve":
                 return of(BloomFilter.create(expectedInsertions, falsePositiveRate));
+            case "blocked":
+                return of(BlockedBloomFilter.create(expectedInsertions, falsePositiveRate));
+            case "fastfilter":
+                return fastfilter(expectedInsertions, falsePositiveRate);
             case "guava":
                 com.google.common.hash.BloomFilter<CharSequence> guava = com.google.common.hash.BloomFilter.create(
                         Funnels.stringFunnel(StandardCharsets.UTF_8), expectedInsertions, falsePositiveRate);
@@ -52,28 +69,54 @@ final class UrlFilters {
                     }
                 };
             default:
-                throw new IllegalArgumentException("impl must be sieve or guava, was " + impl);
+                throw new IllegalArgumentException("impl must be sieve, blocked, guava or fastfilter, was " + impl);
         }
     }
 
     /** This crawler's {@code filter} behind the interface. */
     static UrlFilter of(BloomFilter filter) {
+        return of(filter::put, filter::mightContain, filter::byteSize);
+    }
+
+    /** This crawler's blocked {@code filter} behind the interface. */
+    static UrlFilter of(BlockedBloomFilter filter) {
+        return of(filter::put, filter::mightContain, filter::byteSize);
+    }
+
+    private static UrlFilter of(Predicate<String> put, Predicate<String> mightContain, LongSupplier bytes) {
         return new UrlFilter() {
             @Override
             public boolean put(String url) {
-                return filter.put(url);
+                return put.test(url);
             }
 
             @Override
             public boolean mightContain(String url) {
-                return filter.mightContain(url);
+                return mightContain.test(url);
             }
 
             @Override
             public long bytes() {
-                return filter.byteSize();
+                return bytes.getAsLong();
             }
         };
+    }
+
+    private static UrlFilter fastfilter(long expectedInsertions, double falsePositiveRate) {
+        int bitsPerKey = (int) Math.ceil(BlockedPlan.of(expectedInsertions, falsePositiveRate).bitsPerUrl());
+        BlockedBloom filter;
+        try {
+            // Its public factory takes every key up front; the sizing constructor is package-private.
+            Constructor<BlockedBloom> sized = BlockedBloom.class.getDeclaredConstructor(int.class, int.class);
+            sized.setAccessible(true);
+            filter = sized.newInstance(Math.toIntExact(expectedInsertions), bitsPerKey);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("fastfilter's BlockedBloom(int, int) constructor is not usable: " + e, e);
+        }
+        return of(url -> {
+            filter.add(UrlHash.fingerprint(url));
+            return true;
+        }, url -> filter.mayContain(UrlHash.fingerprint(url)), () -> filter.getBitCount() / 8);
     }
 
     /** The share of {@code absent} URLs the filter claims to contain. */

@@ -22,6 +22,28 @@ class SievePlanCommandTest {
     }
 
     @Test
+    void theBlockedLayoutNeedsMoreBitsForTheSameRateAndSaysHowManyMore() {
+        CommandRun run = CommandRun.execute("sieve-plan", "--expected", "1e7", "--fpp", "1e-4", "--layout", "blocked");
+
+        assertThat(run.exit()).isZero();
+        assertThat(run.out())
+                .contains("n = 10,000,000 URLs at p = 0.0001, blocked layout")
+                .contains("220,302,336 (22.03 bits per URL)")
+                .contains("430,278 of 512 bits (+14.9% bits against the classic layout's 191,701,168)")
+                .containsPattern("hashes \\(k\\) +12\\R")
+                .containsPattern("x = n +10,000,000: 0\\.0100%");
+    }
+
+    @Test
+    void refusesAnUnknownLayoutNamingTheChoices() {
+        CommandRun run = CommandRun.execute("sieve-plan", "--expected", "1000", "--fpp", "0.01", "--layout", "cuckoo");
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("\"cuckoo\" is not a layout: write classic or blocked")
+                .doesNotContain("Exception");
+    }
+
+    @Test
     void readsCountsWithUnderscores() {
         CommandRun run = CommandRun.execute("sieve-plan", "--expected", "10_000_000", "--fpp", "0.01");
 

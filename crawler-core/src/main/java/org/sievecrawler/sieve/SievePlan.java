@@ -16,7 +16,8 @@ import java.util.Locale;
  * @param bits m
  * @param hashCount k
  */
-public record SievePlan(long expectedInsertions, double falsePositiveRate, long bits, int hashCount) {
+public record SievePlan(long expectedInsertions, double falsePositiveRate, long bits, int hashCount)
+        implements FilterPlan {
 
     /** The largest filter this crawler builds: 2^40 bits, 128 GiB. */
     static final long MAX_BITS = 1L << 40;

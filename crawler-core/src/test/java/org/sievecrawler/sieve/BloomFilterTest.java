@@ -310,7 +310,7 @@ class BloomFilterTest {
     }
 
     /** Runs {@code work} on four threads at once (numbered 0 to 3) and waits for all; a failure fails the test. */
-    private static void onFourThreads(IntConsumer work) throws Exception {
+    static void onFourThreads(IntConsumer work) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Callable<Void>> tasks = new ArrayList<>();
