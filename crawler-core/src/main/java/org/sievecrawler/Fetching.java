@@ -217,6 +217,11 @@ public final class Fetching implements AutoCloseable {
         return fetcher.reconnects();
     }
 
+    /** Times a request waited for file descriptors ({@link HttpFetcher#descriptorWaits()}). */
+    long descriptorWaits() {
+        return fetcher.descriptorWaits();
+    }
+
     /**
      * Runs {@code fetch.threads} fetchers on {@code source} until {@link #stop()}, a limit, or a failure, with a
      * progress line every {@code progress.interval} ({@code gauges} read for each); returns why it ended

@@ -789,6 +789,8 @@ class CrawlerTest {
             for (CrawlOutput output : List.of(wiremock, closing, persistent)) {
                 assertThat(output.summary.get("errors").asLong()).isZero();
                 assertThat(output.summary.get("retries").asLong()).isZero();
+                assertThat(output.summary.get("descriptorWaits").asLong()).as("32 requests need no descriptor wait")
+                        .isZero();
             }
             assertThat(closing.summary.get("reconnects").asLong()).as("HTTP/1.0 connections are not pooled").isZero();
             assertThat(http10.connections()).as("one connection per request").isEqualTo(32);

@@ -38,6 +38,8 @@ import org.sievecrawler.sink.Outcome;
  * @param retries failed attempts made again after a backoff, since the crawl started
  * @param reconnects requests sent again at once because the server had closed their pooled connection, in this run
  *     (a resumed crawl counts from the resume)
+ * @param descriptorWaits times a request waited for the process to have file descriptors again ("Too many open
+ *     files": back-pressure, no failure of the URL or its host), in this run
  * @param unreachableHosts the hosts found unreachable in this run, by host key (sorted), with why, e.g.
  *     {@code http://127.0.0.1:9} → {@code connection refused}
  * @param sitemapUrls URLs listed in the sitemaps read in this run (a resumed crawl counts from the resume); the
@@ -47,7 +49,7 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
         long fetchedThisRun, long bytes, Map<String, Long> outcomes, Map<Integer, Long> statuses,
         Map<String, Long> linkRejections, long sieveExpected, double sieveEstimate, double sieveFalsePositiveRate,
         long pending, Parsing parsing, long errors, long retries, long reconnects,
-        Map<String, String> unreachableHosts, long sitemapUrls) {
+        long descriptorWaits, Map<String, String> unreachableHosts, long sitemapUrls) {
     /** The fallback reasons summary.json lists, the most frequent first. */
     static final int MAX_REASONS = 20;
 
@@ -162,6 +164,7 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
             json.writeNumberField("errors", errors);
             json.writeNumberField("retries", retries);
             json.writeNumberField("reconnects", reconnects);
+            json.writeNumberField("descriptorWaits", descriptorWaits);
             json.writeArrayFieldStart("unreachableHosts");
             for (Map.Entry<String, String> host : unreachableHosts.entrySet()) {
                 json.writeStartObject();
