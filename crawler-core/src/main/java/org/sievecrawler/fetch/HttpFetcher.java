@@ -11,8 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import javax.net.SocketFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
@@ -64,7 +62,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A request that cannot open a socket because the process is out of file descriptors ({@code EMFILE}, "Too many
  * open files": the crawl's own doing, not the server's) is back-pressure, not a failure: the fetcher closes its idle
- * connections, waits (from {@link #DESCRIPTOR_WAIT_MIN} doubling to {@link #DESCRIPTOR_WAIT_MAX}) and sends it
+ * connections, waits and sends it ({@link DescriptorPressure})
  * again, until it goes out or the crawl cancels it; so no URL or host is failed for it, and no retry is spent.
  * Each wait is counted ({@link #descriptorWaits()}) and logged.
  *
@@ -78,9 +76,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpFetcher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpFetcher.class);
-    static final Duration DESCRIPTOR_WAIT_MIN = Duration.ofMillis(50);
-    static final Duration DESCRIPTOR_WAIT_MAX = Duration.ofSeconds(2);
-    private static final Duration DESCRIPTOR_WARNING_EVERY = Duration.ofSeconds(10);
 
     private final FetchConfig fetch;
     private final long maxPageBytes;
@@ -99,9 +94,7 @@ public final class HttpFetcher implements AutoCloseable {
     /** Requests on the wire at most: {@link SocketBudget#inFlight}. */
     private final Semaphore onTheWire;
     private final SocketBudget budget;
-    private final LongAdder descriptorWaits = new LongAdder();
-    /** When the last warning of a descriptor wait was logged (others go to DEBUG), by {@link System#nanoTime()}. */
-    private final AtomicLong lastDescriptorWarning = new AtomicLong(System.nanoTime() - DESCRIPTOR_WARNING_EVERY.toNanos());
+    private final DescriptorPressure descriptors;
     /** Calls from their start until their body is read, for {@link #cancelCalls()}. */
     private final Set<Call> calls = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
@@ -174,6 +167,7 @@ public final class HttpFetcher implements AutoCloseable {
         this.capture = captureExchanges;
         this.sweeper = new PoolSweeper(budget);
         this.onTheWire = new Semaphore(budget.inFlight());
+        this.descriptors = new DescriptorPressure(budget, () -> sweeper.pool().evictAll());
         Dispatcher dispatcher = new Dispatcher();
         dispatcher.setMaxRequests(Math.max(64, fetch.threads()));
         dispatcher.setMaxRequestsPerHost(fetch.threads());
@@ -285,7 +279,7 @@ public final class HttpFetcher implements AutoCloseable {
             return new FetchResult.Failure(FailureKind.CANCELLED, 0, cancelled(parsed), null, elapsed(start));
         }
         try {
-            for (Duration wait = DESCRIPTOR_WAIT_MIN; ; wait = min(wait.multipliedBy(2), DESCRIPTOR_WAIT_MAX)) {
+            for (Duration wait = DescriptorPressure.WAIT_MIN; ; wait = DescriptorPressure.next(wait)) {
                 call = newCall(request);
                 try (Response response = call.execute()) {
                     result = toResult(response, parsed, start, wire, maxBytes, anyStatus);
@@ -293,7 +287,7 @@ public final class HttpFetcher implements AutoCloseable {
                     if (!NetworkErrors.outOfDescriptors(e)) {
                         result = refusedOrFailed(NetworkErrors.failure(e, parsed, fetch, 0, elapsed(start)), wire,
                                 parsed, start);
-                    } else if (!cancelled && awaitDescriptors(parsed, wait)) {
+                    } else if (!cancelled && descriptors.await(parsed, wait)) {
                         continue;
                     } else { // the crawl ends while it waits: put back, as a request in flight is
                         result = new FetchResult.Failure(FailureKind.CANCELLED, 0, cancelled(parsed), null,
@@ -369,39 +363,11 @@ public final class HttpFetcher implements AutoCloseable {
     }
 
     /**
-     * After a request found the process out of file descriptors: closes the idle connections and waits {@code wait}.
-     *
-     * @return whether to send the request again: false when the thread was interrupted (its flag restored)
-     */
-    private boolean awaitDescriptors(HttpUrl url, Duration wait) {
-        descriptorWaits.increment();
-        sweeper.pool().evictAll();
-        long now = System.nanoTime();
-        long last = lastDescriptorWarning.get();
-        boolean warn = now - last >= DESCRIPTOR_WARNING_EVERY.toNanos() && lastDescriptorWarning.compareAndSet(last, now);
-        (warn ? LOG.atWarn() : LOG.atDebug()).log("the process is out of file descriptors (\"Too many open files\", limit {}) opening a connection"
-                + " for {}: closed the idle connections, sending it again in {} ms (not a failure of the host); if"
-                + " this repeats, lower fetch.max-connections (now {}) or raise the limit (ulimit -n)",
-                budget.descriptorLimit(), url, wait.toMillis(), budget.total());
-        try {
-            Thread.sleep(wait.toMillis());
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
-    }
-
-    /**
      * Requests sent again because the process was out of file descriptors when they opened a connection, since this
      * fetcher was made (each after a wait).
      */
     public long descriptorWaits() {
-        return descriptorWaits.sum();
+        return descriptors.waits();
     }
 
     /** The sockets this fetcher may hold open. */
