@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.sievecrawler.escape.ControlCharacters;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -34,7 +35,8 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
     public int handleParseException(ParameterException ex, String[] args) {
         CommandLine command = ex.getCommandLine();
         PrintWriter err = command.getErr();
-        lines(ex).forEach(err::println);
+        // the words typed come back in the message: a control character in them is shown, not obeyed
+        lines(ex).forEach(line -> err.println(ControlCharacters.escape(line)));
         err.flush();
         CommandLine.IExitCodeExceptionMapper mapper = command.getExitCodeExceptionMapper();
         return mapper != null ? mapper.getExitCode(ex) : command.getCommandSpec().exitCodeOnInvalidInput();

@@ -70,6 +70,15 @@ class UsageErrorsTest {
     }
 
     @Test
+    void aControlCharacterInAValueTypedIsShownEscapedNotSentToTheTerminal() {
+        CommandRun run = CommandRun.execute("sieve-plan", "--expected", "1e6", "--layout", "\u001b[2J");
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err().lines()).first().isEqualTo("sieve-plan: invalid value for option '--layout': "
+                + "\"\\x1b[2J\" is not a layout: write classic or blocked");
+    }
+
+    @Test
     void anUnknownOptionOfTheRootCommandIsNamedAsTheCrawlers() {
         CommandRun run = CommandRun.execute("-e", "robots=off");
 
