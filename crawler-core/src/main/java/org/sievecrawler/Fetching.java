@@ -217,6 +217,12 @@ public final class Fetching implements AutoCloseable {
         return fetcher.reconnects();
     }
 
+    /** What the HTTP client's DNS cache did. */
+    CrawlSummary.Dns dns() {
+        var counts = fetcher.dns().counts();
+        return new CrawlSummary.Dns(counts.lookups(), counts.hits(), counts.negativeHits(), counts.failures());
+    }
+
     /** Times a request waited for file descriptors ({@link HttpFetcher#descriptorWaits()}). */
     long descriptorWaits() {
         return fetcher.descriptorWaits();

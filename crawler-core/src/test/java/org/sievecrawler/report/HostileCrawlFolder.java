@@ -44,6 +44,7 @@ final class HostileCrawlFolder {
         new CrawlSummary(start, Duration.ofSeconds(2), text, 3, 2, 2, 3000,
                 Map.of("fetched", 1L, "error", 1L, "http-error", 1L), Map.of(200, 1L, 404, 1L), Map.of(text, 1L),
                 1000, 3, 0.002, 0, new CrawlSummary.Parsing(1, 1, Map.of(text, 1L)), 1, 0, 0, 0,
+                CrawlSummary.Dns.NONE,
                 Map.of("http://c.test", text), 0).writeTo(dir.resolve(CrawlFolder.SUMMARY));
     }
 
