@@ -33,6 +33,7 @@ import org.sievecrawler.pipeline.FetchWorker;
 import org.sievecrawler.pipeline.FetcherThreads;
 import org.sievecrawler.pipeline.PageSteps;
 import org.sievecrawler.pipeline.RobotsSteps;
+import org.sievecrawler.politeness.AddressClocks;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
@@ -215,6 +216,11 @@ public final class Fetching implements AutoCloseable {
     /** Connections the HTTP client found stale and made again. */
     long reconnects() {
         return fetcher.reconnects();
+    }
+
+    /** The addresses of host names through the HTTP client's DNS cache, for {@code politeness.per: ip}. */
+    public AddressClocks.Resolver addresses() {
+        return fetcher.dns()::address;
     }
 
     /** What the HTTP client's DNS cache did. */

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import okhttp3.Dns;
+import org.sievecrawler.address.IpLiteral;
 
 /**
  * The crawl's DNS cache: a {@link Dns} that keeps each host name's answer for {@code fetch.dns-ttl} and each name
@@ -146,6 +147,22 @@ public final class DnsCache implements Dns {
         }
         put(name, new Entry(addresses, null, now + ttl.toMillis()), ttl);
         return addresses;
+    }
+
+    /**
+     * The address requests to {@code hostName} go to first, as text ({@code 192.0.2.1}), for politeness per address:
+     * an IP literal is its own (an IPv6 one in brackets as in a URL, or without), a name is looked up here; null when
+     * it does not resolve, or cannot now for want of file descriptors. Blocks on a miss.
+     */
+    public String address(String hostName) {
+        String name = hostName.startsWith("[") && hostName.endsWith("]")
+                ? hostName.substring(1, hostName.length() - 1) : hostName;
+        byte[] literal = IpLiteral.bytes(name);
+        try {
+            return (literal != null ? InetAddress.getByAddress(literal) : lookup(name).get(0)).getHostAddress();
+        } catch (UnknownHostException e) {
+            return null;
+        }
     }
 
     private void put(String name, Entry entry, Duration keep) {
