@@ -26,6 +26,7 @@ import org.sievecrawler.input.Folders;
 import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.LinkScope;
+import org.sievecrawler.link.RejectReason;
 import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.PageParser;
@@ -340,7 +341,8 @@ public final class Fetching implements AutoCloseable {
         return new ProgressLine(fetched, (fetched - previousFetched) / interval, (fetched - fetchedBefore) / elapsed,
                 gauges.queued(), gauges.seen(), gauges.falsePositiveRate(), parser.fallbackShare(), gauges.hosts(),
                 source.requestsInFlight(), profile.fetch().threads(), stats.failedAttempts(), stats.retries(),
-                stats.count(Outcome.ROBOTS_DISALLOWED), stats.bytes(), Math.round(elapsed), gauges.badRecords());
+                stats.count(Outcome.ROBOTS_DISALLOWED), stats.bytes(), Math.round(elapsed), gauges.badRecords(),
+                stats.linkRejections().getOrDefault(RejectReason.OVER_HOST_BUDGET.label(), 0L));
     }
 
     private static <T extends AutoCloseable> T keep(List<AutoCloseable> opened, T resource) {
