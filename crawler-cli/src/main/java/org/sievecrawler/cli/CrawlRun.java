@@ -184,7 +184,7 @@ final class CrawlRun {
             Folders.make(dir);
             return true;
         } catch (InputFileException e) {
-            err.println(command + ": " + option + " " + e.getMessage());
+            UsageErrors.print(err, command + ": " + option + " " + e.getMessage());
             return false;
         }
     }
