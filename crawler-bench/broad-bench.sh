@@ -31,19 +31,24 @@
 #   BROAD label=.. hosts=H close=0|1 seeds=S load=L pages=N wall_s=S pages_per_s=R first_request_s=S first_page_s=S
 #     cpu_s=S cpu_s_per_1k=S peak_rss_mb=M heap_after_gc_mb=M peak_sockets=N peak_established=N peak_close_wait=N
 #     socket_bound=N peak_fds=N
-#     robots=N hosts_paged=N hosts_requested=N failed=N non_2xx_3xx=N descriptor_waits=N violations=N
+#     robots=N hosts_paged=N hosts_requested=N hosts_linked=N hosts_linked_unrequested=N failed=N non_2xx_3xx=N
+#     descriptor_waits=N violations=N
 #     violations_gap=N violations_overlap=N closest_gap_ms=N end=REASON exit=E
 #   PPS hosts=H close=C pps_10s=a,b,c,...        pages/s in each 10 s from the crawl's start (nginx's log)
 #   HOT ...                                       the 15 top frames of the JFR's execution samples (JFR runs)
-# where load: the 1-minute load average at the start (the machine's other work); pages: pages fetched (summary.json's fetched, robots.txt not included); wall_s: process start to exit;
+# where load: the 1-minute load average at the start (the machine's other work); pages: pages fetched (summary.json's
+# fetched, robots.txt not included); wall_s: process start to exit;
 # first_request_s / first_page_s: from the process start to nginx's first request / first page request;
 # cpu_s: user + system CPU of the crawler (/usr/bin/time), per 1,000 pages; peak_rss_mb (/usr/bin/time %M);
-# heap_after_gc_mb: heap used after `jcmd GC.run` when pages.jsonl reaches 90 % of PAGES (or 90 % of MAX_DURATION);
+# heap_after_gc_mb: heap used after the full GC `jcmd GC.run` makes when pages.jsonl reaches 90 % of PAGES (or 90 % of
+# MAX_DURATION), from the GC log (gc.log);
 # peak_sockets / peak_fds: the most socket / all descriptors in /proc/PID/fd, sampled every 0.5 s (with
 # peak_established / peak_close_wait: TCP connections to PORT in those states, `ss`; only the crawler connects there,
 # and close-wait ones are closed by the server, not yet by the crawler, still holding a descriptor); socket_bound: the
 # bound the crawler logs ("sockets: at most N open"); robots: robots.txt requests; hosts_paged: hosts with at least
-# one page request; failed: summary.json's errors; violations: pairs of consecutive requests to one host (robots.txt
+# one page request; hosts_linked: hosts the fetched pages link to (their cross-host links), _unrequested: those of them
+# that got no request (a crawl stopped by max-pages leaves some; many means linked hosts the scheduler does not see);
+# failed: summary.json's errors; violations: pairs of consecutive requests to one host (robots.txt
 # included) closer than DELAY - TOL_MS from the end of one to the start of the next (_gap), or overlapping (_overlap,
 # more than the one connection per host), from nginx's $msec and $request_time; closest_gap_ms: the smallest gap.
 # Files of each crawl stay in WORK/H-close*/ (crawl output in out/, console.log, samples.tsv, time.txt, heap.txt).
@@ -80,7 +85,8 @@ fail() { echo "broad-bench: $*" >&2; exit 2; }
 [ -d "$RUST_DOC" ] || fail "$RUST_DOC is missing (apt-get install rust-doc)"
 [ -x /usr/bin/time ] || fail "/usr/bin/time is missing (apt-get install time)"
 for t in python3 jcmd jfr; do command -v $t >/dev/null || fail "$t is missing"; done
-[ -x "${CRAWLER%% *}" ] || fail "$CRAWLER: no launcher there (mvn -o -q -B -pl crawler-core,crawler-cli -am package -DskipTests)"
+[ -x "${CRAWLER%% *}" ] \
+  || fail "$CRAWLER: no launcher there (mvn -o -q -B -pl crawler-core,crawler-cli -am package -DskipTests)"
 case "$CLOSE" in 0|1) ;; *) fail "CLOSE=$CLOSE: must be 0 or 1" ;; esac
 case "$DELAY" in *ms) delay_ms=${DELAY%ms} ;; *s) delay_ms=$(echo "${DELAY%s} * 1000" | bc) ;;
   *) delay_ms=$(echo "$DELAY * 1000" | bc) ;; esac
@@ -94,7 +100,8 @@ stop_nginx() { [ -f "$NGINX_PID" ] && kill "$(cat "$NGINX_PID")" 2>/dev/null || 
 trap 'stop_nginx; [ -n "${crawl_pid:-}" ] && kill "$crawl_pid" 2>/dev/null; true' EXIT
 rm -rf "$WORK/site" && python3 "$SITE" site "$WORK/site" "$SITE_PAGES" "$PORT" "$RUST_DOC"
 [ -f "$WORK/results.tsv" ] || echo "label hosts close seeds load pages wall_s pages_per_s first_request_s first_page_s cpu_s \
-cpu_s_per_1k peak_rss_mb heap_after_gc_mb peak_sockets peak_established peak_close_wait socket_bound peak_fds robots hosts_paged hosts_requested failed \
+cpu_s_per_1k peak_rss_mb heap_after_gc_mb peak_sockets peak_established peak_close_wait socket_bound peak_fds robots \
+hosts_paged hosts_requested hosts_linked hosts_linked_unrequested failed \
 non_2xx_3xx descriptor_waits violations violations_gap violations_overlap closest_gap_ms end exit" | tr ' ' '\t' \
   > "$WORK/results.tsv"
 
@@ -107,9 +114,11 @@ nginx_conf() { # H: WORK/nginx.conf for H hosts
     echo "worker_rlimit_nofile $limit;"
     echo "events { worker_connections $((limit / 2)); }"
     echo "http { include /etc/nginx/mime.types; sendfile on; keepalive_timeout $keep; keepalive_requests 100000;"
-    echo " log_format broad '\$msec\t\$request_time\t\$host\t\$status\t\$body_bytes_sent\t\$request_uri\t\$connection\t\$connection_requests';"
+    echo " log_format broad '\$msec\t\$request_time\t\$host\t\$status\t\$body_bytes_sent\t\$request_uri\t\$connection'"
+    echo "   '\t\$connection_requests';"
     echo " access_log $LOGS/access.log broad buffer=256k flush=1s;"
-    echo " client_body_temp_path $LOGS; proxy_temp_path $LOGS; fastcgi_temp_path $LOGS; uwsgi_temp_path $LOGS; scgi_temp_path $LOGS;"
+    echo " client_body_temp_path $LOGS; proxy_temp_path $LOGS; fastcgi_temp_path $LOGS;"
+    echo " uwsgi_temp_path $LOGS; scgi_temp_path $LOGS;"
     python3 "$ROOT/$SITE" nginx "$h"
     echo " server { listen $PORT; root $WORK/site; allow 127.0.0.0/8; deny all;"
     echo "  sub_filter_once off; sub_filter '@H@' \$bh; sub_filter '@M@' \$bm;"
@@ -119,20 +128,22 @@ nginx_conf() { # H: WORK/nginx.conf for H hosts
 }
 
 run() { # H
-  local h=$1 load dir jfr_flag="" flags pid java start end peak_fds=0 peak_sock=0 peak_tcp=0 peak_cw=0 fds sock tcp wait_close rss heap_done=0 t0 deadline_s
+  local h=$1 load dir jfr_flag="" flags java start end fds sock tcp wait_close rss t0 deadline_s heap_done=0
+  local peak_fds=0 peak_sock=0 peak_tcp=0 peak_cw=0
   dir=$WORK/$h-close$CLOSE
   rm -rf "$dir" && mkdir -p "$dir"
   stop_nginx
   rm -f "$LOGS/access.log" "$LOGS/error.log"
   nginx_conf "$h"
-  nginx -c "$WORK/nginx.conf" -p "$WORK" 2> "$dir/nginx.err" || { cat "$dir/nginx.err" >&2; fail "nginx did not start"; }
+  nginx -c "$WORK/nginx.conf" -p "$WORK" 2> "$dir/nginx.err" \
+    || { cat "$dir/nginx.err" >&2; fail "nginx did not start"; }
   python3 "$SITE" seeds "$h" "$SEEDS" "$PORT" > "$dir/seeds.txt"
   curl -sf -o /dev/null "$(head -1 "$dir/seeds.txt")" || fail "nginx does not answer $(head -1 "$dir/seeds.txt")"
   rm -f "$LOGS/access.log"; kill -USR1 "$(cat "$NGINX_PID")"; sleep 0.3 # the check's request out of the log
   if [ "$JFR" = 1 ] || { [ "$JFR" = auto ] && [ "$h" = "$largest" ]; }; then
     jfr_flag="-XX:StartFlightRecording=filename=$dir/crawl.jfr,settings=profile,dumponexit=true"
   fi
-  flags="-Xmx$HEAP $jfr_flag"
+  flags="-Xmx$HEAP -Xlog:gc:file=$dir/gc.log $jfr_flag"
   [ -n "$FD_LIMIT" ] && flags="$flags -XX:-MaxFDLimit"
   deadline_s=$(( $(echo "$MAX_DURATION" | sed 's/m$/*60/; s/h$/*3600/; s/s$//' | bc) * 9 / 10 ))
   load=$(cut -d' ' -f1 /proc/loadavg)
@@ -161,7 +172,8 @@ run() { # H
       t0=$(echo "$(date +%s.%N) - $start" | bc)
       echo "$t0 $fds $sock $tcp $wait_close $rss" >> "$dir/samples.tsv"
       if [ "$heap_done" = 0 ] && [ -f "$dir/out/pages.jsonl" ]; then
-        if [ "$(wc -l < "$dir/out/pages.jsonl" || echo 0)" -ge $((PAGES * 9 / 10)) ] || [ "${t0%.*}" -ge "$deadline_s" ]; then
+        if [ "$(wc -l < "$dir/out/pages.jsonl" || echo 0)" -ge $((PAGES * 9 / 10)) ] \
+            || [ "${t0%.*}" -ge "$deadline_s" ]; then
           heap_done=1
           { jcmd "$java" GC.run && jcmd "$java" GC.heap_info; } > "$dir/heap.txt" 2>&1 || true
         fi
@@ -178,10 +190,9 @@ run() { # H
   read -r _ user sys maxrss < <(tail -1 "$dir/time.txt") || { user=0; sys=0; maxrss=0; }
   cpu=$(echo "$user + $sys" | bc)
   rss_mb=$((maxrss / 1024))
-  # SerialGC: "def new generation total 1234K, used 567K [..." and "tenured generation total ..K, used ..K [..."
-  heap=$(awk '/generation|garbage-first heap/ { for (i = 1; i < NF; i++) if ($i == "used") { v = $(i + 1); sub(/K,?/, "", v); s += v } }
-    END { printf "%.0f", s / 1024 }' "$dir/heap.txt" 2>/dev/null || echo NA)
-  [ -s "$dir/heap.txt" ] && grep -q used "$dir/heap.txt" || heap=NA
+  # The full GC `jcmd GC.run` makes, in the GC log: "Pause Full (Diagnostic Command) 265M->114M(365M) 1430.247ms"
+  heap=$(sed -n 's/.*Pause Full (Diagnostic Command) [0-9]*M->\([0-9]*\)M.*/\1/p' "$dir/gc.log" 2>/dev/null | tail -1)
+  [ -n "$heap" ] || heap=NA
   bound=$(grep -ho 'sockets: at most [0-9]* open' "$dir/console.log" "$dir/out/crawl.log" 2>/dev/null | head -1 \
     | grep -o '[0-9][0-9]*' || echo NA)
   summary=$(python3 -c '
@@ -193,19 +204,22 @@ except Exception:
 print(s.get("fetched", 0), s.get("errors", "NA"), s.get("descriptorWaits", "NA"), s.get("endReason", "NA"))
 ' "$dir/out/summary.json")
   read -r pages failed dwaits reason <<< "$summary"
-  python3 "$SITE" report "$LOGS/access.log" "$start" "$delay_ms" "$TOL_MS" > "$dir/report.txt"
+  python3 "$SITE" report "$LOGS/access.log" "$start" "$delay_ms" "$TOL_MS" 10 "$h" > "$dir/report.txt"
   cp "$LOGS/access.log" "$dir/access.log" 2>/dev/null || true
   r() { sed -n "s/^$1=//p" "$dir/report.txt"; }
   local line
   line="label=$LABEL hosts=$h close=$CLOSE seeds=$SEEDS load=$load pages=$pages wall_s=$(printf %.1f "$wall")"
   line="$line pages_per_s=$(echo "scale=0; $pages / $wall" | bc) first_request_s=$(r first_request_s)"
   line="$line first_page_s=$(r first_page_s) cpu_s=$cpu cpu_s_per_1k=$(echo "scale=2; $cpu * 1000 / ($pages + 1)" | bc)"
-  line="$line peak_rss_mb=$rss_mb heap_after_gc_mb=$heap peak_sockets=$peak_sock peak_established=$peak_tcp peak_close_wait=$peak_cw socket_bound=$bound peak_fds=$peak_fds"
-  line="$line robots=$(r robots) hosts_paged=$(r hosts_paged) hosts_requested=$(r hosts_requested) failed=$failed"
+  line="$line peak_rss_mb=$rss_mb heap_after_gc_mb=$heap peak_sockets=$peak_sock peak_established=$peak_tcp"
+  line="$line peak_close_wait=$peak_cw socket_bound=$bound peak_fds=$peak_fds"
+  line="$line robots=$(r robots) hosts_paged=$(r hosts_paged) hosts_requested=$(r hosts_requested)"
+  line="$line hosts_linked=$(r hosts_linked) hosts_linked_unrequested=$(r hosts_linked_unrequested) failed=$failed"
   line="$line non_2xx_3xx=$(r non_2xx_3xx) descriptor_waits=$dwaits violations=$(r violations)"
   line="$line violations_gap=$(r violations_gap) violations_overlap=$(r violations_overlap)"
   line="$line closest_gap_ms=$(r closest_gap_ms) end=$reason exit=$code"
   echo "BROAD $line"
+  [ "$code" = 0 ] || echo "broad-bench: the crawl exited $code: $(tail -1 "$dir/console.log")" >&2
   echo "PPS hosts=$h close=$CLOSE pps_10s=$(r pps_10s)"
   echo "$line" | tr ' ' '\n' | sed 's/^[^=]*=//' | paste -sd '\t' >> "$WORK/results.tsv"
   if [ -n "$jfr_flag" ] && [ -f "$dir/crawl.jfr" ]; then

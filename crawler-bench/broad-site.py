@@ -5,7 +5,7 @@
   broad-site.py nginx HOSTS                    prints the nginx http-level maps for HOSTS hosts (10^2 .. 10^6)
   broad-site.py seeds HOSTS COUNT PORT         prints COUNT seed URLs spread evenly over the HOSTS hosts, or
                                                one per host with COUNT=all
-  broad-site.py report LOG START DELAY_MS TOL_MS [BUCKET_S]
+  broad-site.py report LOG START DELAY_MS TOL_MS [BUCKET_S [HOSTS]]
                                                reads nginx's access log of one crawl, prints key=value lines
   jfr print --events jdk.ExecutionSample F | broad-site.py hot
                                                the 15 top frames by samples
@@ -26,6 +26,7 @@ spread over all HOSTS hosts (a host's pages link to up to 20 others, different f
 reachable from any other within a few hops: what a broad crawl meets, with one set of files.
 """
 import collections
+import functools
 import html
 import os
 import random
@@ -36,6 +37,7 @@ PERMS = 20
 SEED = 27
 
 
+@functools.lru_cache(maxsize=1)
 def perms():
     rng = random.Random(SEED)
     out = []
@@ -147,9 +149,28 @@ def seeds(hosts, count, port):
         w(f"http://{address(n)}:{port}/\n")
 
 
-def report(log, start, delay_ms, tol_ms, bucket_s=10.0):
+def host_index(host):
+    """n of host 127.(100+a).(100+b).(100+c), or None for another name."""
+    o = host.split(".")
+    if len(o) != 4 or o[0] != "127" or not all(x.isdigit() and 100 <= int(x) <= 199 for x in o[1:]):
+        return None
+    return (int(o[1]) - 100) * 10000 + (int(o[2]) - 100) * 100 + int(o[3]) - 100
+
+
+def page_index(uri):
+    """i of /p{i}.html (0 for / and /index.html), or None."""
+    if uri in ("/", "/index.html"):
+        return 0
+    m = re.fullmatch(r"/p(\d+)\.html", uri)
+    return int(m.group(1)) if m else None
+
+
+def report(log, start, delay_ms, tol_ms, bucket_s=10.0, hosts=0.0):
     """Fields of the access log (tab-separated): msec request_time host status bytes uri connection requests.
-    A request starts at msec - request_time (nginx's clock; resolution 1 ms each)."""
+    A request starts at msec - request_time (nginx's clock; resolution 1 ms each). With hosts (H), also the hosts
+    the fetched pages link to (their cross-host links, as nginx wrote them) and how many of them got no request."""
+    hosts = int(hosts)
+    linked = set()
     by_host = collections.defaultdict(list)
     robots = pages = other = bad = 0
     paged = set()
@@ -174,6 +195,10 @@ def report(log, start, delay_ms, tol_ms, bucket_s=10.0):
         elif uri.endswith(".html") or uri == "/":
             pages += 1
             paged.add(host)
+            n, i = host_index(host), page_index(uri)
+            if hosts and n is not None and i is not None:
+                for j in range(5):
+                    linked.add(target(hosts, n, (5 * i + j) % PERMS))
             first_page = begin if first_page is None or begin < first_page else first_page
             buckets[int((end - start) // bucket_s)] += 1
         else:
@@ -197,6 +222,10 @@ def report(log, start, delay_ms, tol_ms, bucket_s=10.0):
     print(f"non_2xx_3xx={bad}")
     print(f"hosts_requested={len(by_host)}")
     print(f"hosts_paged={len(paged)}")
+    if hosts:
+        requested = {host_index(h) for h in by_host}
+        print(f"hosts_linked={len(linked)}")
+        print(f"hosts_linked_unrequested={len(linked - requested)}")
     print(f"connections={len(conns)}")
     print(f"first_request_s={(first - start):.2f}" if first is not None else "first_request_s=NA")
     print(f"first_page_s={(first_page - start):.2f}" if first_page is not None else "first_page_s=NA")
@@ -237,7 +266,7 @@ def main(argv):
         nginx(int(args[0]))
     elif cmd == "seeds" and len(args) == 3:
         seeds(int(args[0]), args[1], int(args[2]))
-    elif cmd == "report" and len(args) in (4, 5):
+    elif cmd == "report" and len(args) in (4, 5, 6):
         report(args[0], float(args[1]), float(args[2]), float(args[3]), *(float(a) for a in args[4:]))
     elif cmd == "hot" and not args:
         hot(sys.stdin)
