@@ -139,7 +139,8 @@ run() { # H
     || { cat "$dir/nginx.err" >&2; fail "nginx did not start"; }
   python3 "$SITE" seeds "$h" "$SEEDS" "$PORT" > "$dir/seeds.txt"
   curl -sf -o /dev/null "$(head -1 "$dir/seeds.txt")" || fail "nginx does not answer $(head -1 "$dir/seeds.txt")"
-  rm -f "$LOGS/access.log"; kill -USR1 "$(cat "$NGINX_PID")"; sleep 0.3 # the check's request out of the log
+  python3 "$SITE" verify "$h" "$PORT" "$SITE_PAGES" || fail "nginx's links are not the model's (broad-site.py)"
+  rm -f "$LOGS/access.log"; kill -USR1 "$(cat "$NGINX_PID")"; sleep 0.3 # the checks' requests out of the log
   if [ "$JFR" = 1 ] || { [ "$JFR" = auto ] && [ "$h" = "$largest" ]; }; then
     jfr_flag="-XX:StartFlightRecording=filename=$dir/crawl.jfr,settings=profile,dumponexit=true"
   fi

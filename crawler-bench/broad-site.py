@@ -7,6 +7,7 @@
                                                one per host with COUNT=all
   broad-site.py report LOG START DELAY_MS TOL_MS [BUCKET_S [HOSTS]]
                                                reads nginx's access log of one crawl, prints key=value lines
+  broad-site.py verify HOSTS PORT PAGES        checks nginx's cross-host links against the model (exit 1 if not)
   jfr print --events jdk.ExecutionSample F | broad-site.py hot
                                                the 15 top frames by samples
 
@@ -256,6 +257,29 @@ def hot(text, top=15):
         print(f"HOT {100 * n / max(total, 1):5.1f}% {n:7d}  {frame}")
 
 
+def verify(hosts, port, pages, samples=20):
+    """Fetches page i of host n from nginx for a few fixed (n, i) and compares its cross-host links with target():
+    the nginx maps and this model must agree, or the figures describe another graph. Exits 1 naming the first
+    difference."""
+    import urllib.request
+    rng = random.Random(SEED)
+    for _ in range(samples):
+        n, i = rng.randrange(hosts), rng.randrange(pages)
+        url = f"http://{address(n)}:{port}/p{i}.html"
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                body = r.read(1 << 20).decode("utf-8", "replace")
+        except OSError as e:
+            sys.exit(f"broad-site: {url}: {e}")
+        got = re.findall(rf"http://(127\.[0-9.]+):{port}/", body)
+        want = [address(target(hosts, n, (5 * i + j) % PERMS)) for j in range(5)]
+        if got != want:
+            sys.exit(f"broad-site: {url}: cross-host links {got}, expected {want}")
+    for n in (0, hosts - 1):
+        if host_index(address(n)) != n:
+            sys.exit(f"broad-site: host {n}: address {address(n)} reads back as {host_index(address(n))}")
+
+
 def main(argv):
     if len(argv) < 2:
         sys.exit(__doc__)
@@ -268,6 +292,8 @@ def main(argv):
         seeds(int(args[0]), args[1], int(args[2]))
     elif cmd == "report" and len(args) in (4, 5, 6):
         report(args[0], float(args[1]), float(args[2]), float(args[3]), *(float(a) for a in args[4:]))
+    elif cmd == "verify" and len(args) == 3:
+        verify(int(args[0]), int(args[1]), int(args[2]))
     elif cmd == "hot" and not args:
         hot(sys.stdin)
     else:
