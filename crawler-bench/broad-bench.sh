@@ -34,7 +34,9 @@
 #     robots=N hosts_paged=N hosts_requested=N hosts_linked=N hosts_linked_unrequested=N failed=N non_2xx_3xx=N
 #     descriptor_waits=N violations=N
 #     violations_gap=N violations_overlap=N closest_gap_ms=N end=REASON exit=E
-#   PPS hosts=H close=C pps_10s=a,b,c,...        pages/s in each 10 s from the crawl's start (nginx's log)
+#   PPS hosts=H close=C pps_10s=a,b,... robots_10s=a,b,...
+#                                                 pages/s and robots.txt requests/s in each 10 s from the crawl's
+#                                                 start (nginx's log): a burst of robots.txt before pages shows here
 #   HOT ...                                       the 15 top frames of the JFR's execution samples (JFR runs)
 # where load: the 1-minute load average at the start (the machine's other work); pages: pages fetched (summary.json's
 # fetched, robots.txt not included); wall_s: process start to exit;
@@ -221,7 +223,7 @@ print(s.get("fetched", 0), s.get("errors", "NA"), s.get("descriptorWaits", "NA")
   line="$line closest_gap_ms=$(r closest_gap_ms) end=$reason exit=$code"
   echo "BROAD $line"
   [ "$code" = 0 ] || echo "broad-bench: the crawl exited $code: $(tail -1 "$dir/console.log")" >&2
-  echo "PPS hosts=$h close=$CLOSE pps_10s=$(r pps_10s)"
+  echo "PPS hosts=$h close=$CLOSE pps_10s=$(r pps_10s) robots_10s=$(r robots_10s)"
   echo "$line" | tr ' ' '\n' | sed 's/^[^=]*=//' | paste -sd '\t' >> "$WORK/results.tsv"
   if [ -n "$jfr_flag" ] && [ -f "$dir/crawl.jfr" ]; then
     jfr print --events jdk.ExecutionSample "$dir/crawl.jfr" | python3 "$SITE" hot | tee "$dir/hot.txt"

@@ -176,6 +176,7 @@ def report(log, start, delay_ms, tol_ms, bucket_s=10.0, hosts=0.0):
     robots = pages = other = bad = 0
     paged = set()
     buckets = collections.Counter()
+    robot_buckets = collections.Counter()
     first = first_page = None
     last = 0.0
     conns = set()
@@ -193,6 +194,7 @@ def report(log, start, delay_ms, tol_ms, bucket_s=10.0, hosts=0.0):
             bad += 1
         if uri == "/robots.txt":
             robots += 1
+            robot_buckets[int((end - start) // bucket_s)] += 1
         elif uri.endswith(".html") or uri == "/":
             pages += 1
             paged.add(host)
@@ -236,6 +238,7 @@ def report(log, start, delay_ms, tol_ms, bucket_s=10.0, hosts=0.0):
     print(f"violations_overlap={overlaps}")
     print(f"closest_gap_ms={closest:.0f}" if closest is not None else "closest_gap_ms=NA")
     print(f"pps_{int(bucket_s)}s={series}")
+    print(f"robots_{int(bucket_s)}s=" + ",".join(str(round(robot_buckets[b] / bucket_s)) for b in range(span)))
 
 
 def hot(text, top=15):
