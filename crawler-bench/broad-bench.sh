@@ -96,6 +96,7 @@ case "$DELAY" in *ms) delay_ms=${DELAY%ms} ;; *s) delay_ms=$(echo "${DELAY%s} * 
 largest=0
 for h in $HOSTS; do python3 "$SITE" nginx "$h" > /dev/null; [ "$h" -gt "$largest" ] && largest=$h; done
 
+ulimit -Sn "$(ulimit -Hn)" 2>/dev/null || true # nginx's master and the crawler start with the hard limit
 mkdir -p "$WORK" "$LOGS"
 NGINX_PID=$LOGS/nginx.pid
 stop_nginx() { [ -f "$NGINX_PID" ] && kill "$(cat "$NGINX_PID")" 2>/dev/null || true; sleep 0.3; rm -f "$NGINX_PID"; }
