@@ -125,17 +125,6 @@ public final class BlockedBloomFilter extends FilterLayer {
     }
 
     /**
-     * Adds {@code url}. Lock-free; the bits are set by atomic OR, so no concurrent put is lost.
-     *
-     * @return true iff this call changed the filter, i.e. the URL was definitely not in it before;
-     *     false if it was (or is a false positive)
-     */
-    public boolean put(CharSequence url) {
-        UrlHash hash = UrlHash.forCurrentThread().hash(url);
-        return put(hash.h1(), hash.h2());
-    }
-
-    /**
      * Adds every URL of {@code urls}, with the outcome of as many calls of {@link #put(CharSequence)} in list
      * order: the URLs are hashed and their blocks read first, so that the cache misses of different URLs overlap,
      * then put one by one on lines now in cache.

@@ -108,17 +108,6 @@ public final class BloomFilter extends FilterLayer {
     }
 
     /**
-     * Adds {@code url}. Lock-free; the bits are set by atomic compare-and-set, so no concurrent put is lost.
-     *
-     * @return true iff this call changed the filter, i.e. the URL was definitely not in it before;
-     *     false if it was (or is a false positive)
-     */
-    public boolean put(CharSequence url) {
-        UrlHash hash = UrlHash.forCurrentThread().hash(url);
-        return put(hash.h1(), hash.h2());
-    }
-
-    /**
      * Adds every URL of {@code urls}, with the outcome of as many calls of {@link #put(CharSequence)} in list
      * order, but faster for a filter larger than the caches: the words of all the URLs are read before any bit
      * is written, so their cache misses overlap (see the class notes, "Batches"). For the links of a page.

@@ -52,6 +52,17 @@ public abstract sealed class FilterLayer permits BloomFilter, BlockedBloomFilter
         return FilterFormat.read(in, maxBytes);
     }
 
+    /**
+     * Adds {@code url}. Lock-free; the bits are set by atomic writes, so no concurrent put is lost.
+     *
+     * @return true iff this call changed the filter, i.e. the URL was definitely not in it before;
+     *     false if it was (or is a false positive)
+     */
+    public boolean put(CharSequence url) {
+        UrlHash hash = UrlHash.forCurrentThread().hash(url);
+        return put(hash.h1(), hash.h2());
+    }
+
     /** @return true if {@code url} might have been put; false means definitely not */
     public boolean mightContain(CharSequence url) {
         UrlHash hash = UrlHash.forCurrentThread().hash(url);

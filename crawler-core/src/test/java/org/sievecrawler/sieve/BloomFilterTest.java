@@ -190,6 +190,28 @@ class BloomFilterTest {
     }
 
     @Test
+    void readsAFilterOfFormatVersionOneWrittenBeforeTheLayoutFieldAsClassic() throws IOException {
+        BloomFilter filter = smallFilter();
+        byte[] current = serialized(filter);
+        // Version 1 is version 2 without the layout field (bytes 8-11) and with its own checksum.
+        ByteArrayOutputStream old = new ByteArrayOutputStream();
+        old.write(current, 0, 8);
+        old.write(current, 12, current.length - 12 - 4);
+        byte[] body = old.toByteArray();
+        java.nio.ByteBuffer.wrap(body).putInt(4, 1);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(body);
+        old.reset();
+        old.write(body);
+        new java.io.DataOutputStream(old).writeInt((int) crc.getValue());
+
+        FilterLayer read = FilterLayer.read(new ByteArrayInputStream(old.toByteArray()), old.size());
+
+        assertThat(read.layout()).isEqualTo(SieveLayout.CLASSIC);
+        assertThat(serialized((BloomFilter) read)).isEqualTo(current);
+    }
+
+    @Test
     void pagedStorageAnswersExactlyLikeOneArray() throws IOException {
         SievePlan plan = SievePlan.of(50_000, 0.01);
         BloomFilter oneArray = BloomFilter.create(plan);
