@@ -36,6 +36,13 @@ import org.slf4j.LoggerFactory;
  * with {@link OverflowPolicy#GROW} it adds a layer of twice the capacity and half the rate whenever the
  * newest layer is full (Almeida et al., "Scalable Bloom Filters", 2007), so the compound rate stays under 2p.
  *
+ * <p>Layouts: every layer is a {@link FilterLayer} of the Sieve's {@link SieveLayout} ({@code sieve.layout}): a
+ * classic {@link BloomFilter} (k words a URL, k cache misses for a new one) or a {@link BlockedBloomFilter} (all k
+ * bits in one 64-byte block, one miss, 3-15 % more bits for the same p). Each layout sizes its layers by its own
+ * plan, and estimates n* and its rate by its own formula, so WARN warns when the layout's n* passes n and GROW adds
+ * layers of the same layout; a batch's lookup touches k words a URL in a classic layer and one line in a blocked
+ * one.
+ *
  * <p>Pending URLs wait in a {@link PendingQueue}: a plain FIFO by default, or the crawl's per-host
  * politeness scheduler, which then decides what {@link #poll()} hands out and when.
  *
