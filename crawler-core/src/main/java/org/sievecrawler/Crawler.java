@@ -227,7 +227,7 @@ public final class Crawler {
     private CrawlSummary crawl(Path out, Claim claim, Fetching fetching) throws CrawlException, CheckpointException,
             IOException {
         Checkpoint restored = claim.restored();
-        try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), claim, fetching.recorder())) {
+        try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), claim, fetching)) {
             Checkpointer checkpointer = new Checkpointer(claim.checkpoints(), frontier, state -> new Checkpoint(
                     Checkpoint.State.RUNNING, null, profile, state, stats.snapshot(), pagesLength(fetching)));
             if (restored == null) {
@@ -271,7 +271,8 @@ public final class Crawler {
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
                     profile.sieve().expectedUrls(), frontier.estimatedSeen(), frontier.falsePositiveRate(),
                     frontier.size(), fetching.parsing(), stats.failedAttempts(), stats.retries(),
-                    fetching.reconnects(), fetching.descriptorWaits(), frontier.unreachableHosts(), stats.sitemapUrls());
+                    fetching.reconnects(), fetching.descriptorWaits(), fetching.dns(), frontier.unreachableHosts(),
+                    stats.sitemapUrls());
             summary.writeTo(out.resolve(CrawlFolder.SUMMARY));
             writeReport(out);
             ProgressReporter.LOG.info(summary.line());
@@ -283,9 +284,10 @@ public final class Crawler {
      * The frontier in {@code dir}: new, or as the checkpoint the claim restored left it with the journal after it
      * replayed (a completion whose record pages.jsonl lost is fetched again).
      */
-    private Frontier openFrontier(Path dir, Claim claim, Frontier.Recorder recorder)
+    private Frontier openFrontier(Path dir, Claim claim, Fetching fetching)
             throws CheckpointException, IOException {
-        Frontier.Settings settings = Frontier.Settings.of(profile, dir);
+        Frontier.Settings settings = Frontier.Settings.of(profile, dir).withAddresses(fetching.addresses());
+        Frontier.Recorder recorder = fetching.recorder();
         if (claim.restored() == null) {
             return Frontier.create(settings, clock, recorder);
         }

@@ -125,7 +125,7 @@ final class CrawlCommand implements Callable<Integer> {
         try {
             profile = profileFile == null ? root.profiles().defaults() : root.profiles().load(profileFile);
         } catch (ProfileException e) {
-            err.println(e.getMessage());
+            UsageErrors.print(err, e.getMessage());
             return CrawlerCommand.USAGE;
         }
         SeedList seeds = new SeedList();
@@ -140,11 +140,11 @@ final class CrawlCommand implements Callable<Integer> {
             try {
                 seeds.addFile(seedFile);
             } catch (InputFileException e) {
-                err.println("crawl: --seeds " + seedFile + ": " + e.reason());
+                UsageErrors.print(err, "crawl: --seeds " + seedFile + ": " + e.reason());
                 return CrawlerCommand.USAGE;
             }
         }
-        seeds.report("crawl").forEach(err::println);
+        seeds.report("crawl").forEach(line -> UsageErrors.print(err, line));
         if (seeds.seeds().isEmpty()) {
             err.println("crawl: no usable seed: give URLs as arguments, a seed file with --seeds FILE,"
                     + " or seeds in the --profile");
@@ -153,7 +153,7 @@ final class CrawlCommand implements Callable<Integer> {
         try {
             profile = overrides(profile.with(SEEDS, seeds.seeds()));
         } catch (IllegalArgumentException e) {
-            err.println("crawl: " + e.getMessage());
+            UsageErrors.print(err, "crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
         if (!CrawlRun.makeOutputFolder("crawl", out != null ? "--out" : "output.dir", profile.output().dir(), err)) {
@@ -181,7 +181,7 @@ final class CrawlCommand implements Callable<Integer> {
             }
         }
         if (!refused.isEmpty()) {
-            err.println("crawl: --resume " + resume + ": a resumed crawl goes on with the seeds and profile it was"
+            UsageErrors.print(err, "crawl: --resume " + resume + ": a resumed crawl goes on with the seeds and profile it was"
                     + " started with; " + String.join(", ", refused) + " cannot be given with --resume. A resume"
                     + " may change " + ProfileKeys.mayChangeOnResume() + ", with --set KEY=VALUE or "
                     + String.join(", ", resumeShorthands()));
@@ -193,10 +193,10 @@ final class CrawlCommand implements Callable<Integer> {
             profile = overrides(saved);
             CrawlStart.changesOnResume(resume, saved, profile); // before the crawl: --out would name another folder
         } catch (CheckpointException e) {
-            err.println("crawl: --resume " + resume + ": " + e.getMessage());
+            UsageErrors.print(err, "crawl: --resume " + resume + ": " + e.getMessage());
             return CrawlerCommand.USAGE;
         } catch (IllegalArgumentException e) {
-            err.println("crawl: " + e.getMessage());
+            UsageErrors.print(err, "crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
         return CrawlRun.run(profile, Crawler.Start.RESUME, root.program(), root.stopSignal(), logging.format,

@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
+import org.sievecrawler.politeness.AddressClocks;
 import org.sievecrawler.politeness.HostBudget;
 import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.politeness.Monitor;
@@ -51,7 +52,8 @@ public final class FrontierGroup {
         Objects.requireNonNull(links, "links");
         Objects.requireNonNull(startAt, "startAt");
         SieveConfig sieve = settings.sieve();
-        HostScheduler hosts = new HostScheduler(settings.politeness(), clock, startAt, monitor);
+        HostScheduler hosts = new HostScheduler(settings.politeness(), clock, startAt, monitor)
+                .perAddress(AddressClocks.of(settings.politeness(), settings.addresses()));
         SpillingQueue queue = SpillingQueue.create(new SkipCompleted(hosts, done), Integer.MAX_VALUE, settings.dir(),
                 SpillingQueue.SEGMENT_BYTES);
         HostBudget budget = settings.hostBudget(state);
