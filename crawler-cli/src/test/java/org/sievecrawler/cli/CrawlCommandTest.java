@@ -386,6 +386,26 @@ class CrawlCommandTest {
     }
 
     @Test
+    void setSieveLayoutBlockedCrawlsWithTheBlockedFilterAndABadLayoutIsAUsageError() throws Exception {
+        Path out = dir.resolve("out");
+        site.page("/", linkPage("home", "/a", "/b", "/c", "/d"));
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", CommandRun.localProfile(out))),
+                "crawl", "--profile", "site.yaml", "--set", "sieve.layout=blocked", site.url("/"));
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(urls(out)).containsExactlyInAnyOrder(site.url("/"), site.url("/a"), site.url("/b"),
+                site.url("/c"), site.url("/d"));
+        assertThat(new org.sievecrawler.checkpoint.CheckpointStore(out).read().frontier().filters().get(0).layout())
+                .isEqualTo(org.sievecrawler.sieve.SieveLayout.BLOCKED);
+
+        CommandRun bad = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--set", "sieve.layout=cache",
+                site.url("/"));
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).isEqualTo("crawl: --set sieve.layout=cache: must be classic or blocked"
+                + System.lineSeparator());
+    }
+
+    @Test
     void helpShowsEachShorthandsDefaultAndEveryKeySetTakes() {
         CommandRun run = CommandRun.execute("crawl", "--help");
 

@@ -197,8 +197,8 @@ public final class Frontier implements LeaseSource, AutoCloseable {
                 SpillingQueue.SEGMENT_BYTES);
         FrontierJournal journal = FrontierJournal.create(settings.dir().resolve(JOURNAL));
         HostBudget budget = settings.hostBudget(Optional.empty());
-        return new Frontier(settings.dir(), Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(),
-                sieve.onOverflow(), new AdmissionBudget(spill, budget, recorder::overHostBudget)), hosts, spill,
+        return new Frontier(settings.dir(), Sieve.create(sieve.layout(), sieve.expectedUrls(),
+                sieve.falsePositiveRate(), sieve.onOverflow(), new AdmissionBudget(spill, budget, recorder::overHostBudget)), hosts, spill,
                 journal, recorder, new Semaphore(settings.maxLeases()), Optional.empty(), budget);
     }
 
@@ -222,8 +222,8 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         SpillingQueue spill = SpillingQueue.resume(queue, sieve.maxInMemoryUrls(), dir, SpillingQueue.SEGMENT_BYTES,
                 state.spill());
         HostBudget budget = settings.hostBudget(Optional.of(state));
-        Sieve restored = Sieve.restore(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(),
-                new AdmissionBudget(spill, budget, recorder::overHostBudget), state.filters());
+        Sieve restored = Sieve.restore(sieve.layout(), sieve.expectedUrls(), sieve.falsePositiveRate(),
+                sieve.onOverflow(), new AdmissionBudget(spill, budget, recorder::overHostBudget), state.filters());
         spill.addInMemory(state.pending()); // in the filters and the budget already: not offered again
         restored.readmit(replay.admitted()); // spends the budget again, as the admissions did
         return new Frontier(dir, restored, hosts, spill, replay.journal(), recorder,

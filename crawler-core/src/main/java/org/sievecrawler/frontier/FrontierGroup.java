@@ -59,9 +59,10 @@ public final class FrontierGroup {
         HostBudget budget = settings.hostBudget(state);
         AdmissionBudget admitted = new AdmissionBudget(queue, budget, recorder::overHostBudget);
         Sieve filter = state.isPresent()
-                ? Sieve.restore(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), admitted,
-                        state.get().filters())
-                : Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), admitted);
+                ? Sieve.restore(sieve.layout(), sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(),
+                        admitted, state.get().filters())
+                : Sieve.create(sieve.layout(), sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(),
+                        admitted);
         state.ifPresent(s -> queue.addInMemory(s.pending())); // in the filters already: not offered again
         return new Frontier(settings.dir(), filter, hosts, queue, Journal.NONE, recorder, leases,
                 Optional.of(links), budget);
