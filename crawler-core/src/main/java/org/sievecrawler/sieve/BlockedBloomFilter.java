@@ -195,6 +195,50 @@ public final class BlockedBloomFilter extends FilterLayer {
     }
 
     /**
+     * Each URL's stripe is its block's place among all blocks, so two URLs of one block (the only ones that write
+     * its words) always share a stripe, and writers holding its lock need no atomic instructions.
+     */
+    @Override
+    int stripe(long h1, int stripeBits) {
+        return (int) ((block(h1) << stripeBits) / blocks);
+    }
+
+    /**
+     * Sets the URL's bits by plain reads and opaque writes (no lock prefix, no tearing): the caller holds the lock
+     * of the URL's {@link #stripe}, as every writer of this layer does (the Sieve's admissions), so no one else
+     * writes these words meanwhile; lock-free readers see each word before or after a write, as with atomic ORs.
+     * Mixing this with the atomic {@link #put(long, long)} on one layer could lose bits.
+     */
+    @Override
+    boolean putLocked(long h1, long h2) {
+        long block = block(h1);
+        return setBitsLocked(page(block), offset(block), h2);
+    }
+
+    @Override
+    boolean putSelectedLocked(HashBatch batch, int j) {
+        long block = batch.positions()[j];
+        return setBitsLocked(page(block), offset(block), batch.h2(batch.selected(j)));
+    }
+
+    private boolean setBitsLocked(long[] page, int base, long h2) {
+        int flipped = 0;
+        Bits bits = new Bits(h2);
+        for (int i = 0; i < k; i++) {
+            int bit = bits.next();
+            int at = base + (bit >>> 6);
+            long word = page[at];
+            flipped += (int) (~word >>> bit) & 1; // the shift takes bit mod 64
+            WORDS.setOpaque(page, at, word | (1L << bit));
+        }
+        if (flipped == 0) {
+            return false;
+        }
+        setBits.add(flipped);
+        return true;
+    }
+
+    /**
      * The URL's bits found clear in its block, OR-ed together (each bit shifted to its place in a word, so only
      * "zero or not" means anything): plain loads of one line, no early exit, no branch on the data.
      */
@@ -218,11 +262,18 @@ public final class BlockedBloomFilter extends FilterLayer {
         int count = batch.selectedCount();
         long[] blocksOf = batch.positionsFor(1);
         long[] missing = batch.missing();
+        // First one load a URL, a few instructions each, so the misses of many URLs are in flight at once (a URL's
+        // k loads and bit arithmetic would fill the core's window with two or three URLs); then the bits, in cache.
+        long touched = 0;
         for (int j = 0; j < count; j++) {
-            int url = batch.selected(j);
-            long block = block(batch.h1(url));
+            long block = block(batch.h1(batch.selected(j)));
             blocksOf[j] = block;
-            missing[j] = clearBits(page(block), offset(block), batch.h2(url));
+            touched += (long) WORDS.getOpaque(page(block), offset(block));
+        }
+        touchedWords = touched;
+        for (int j = 0; j < count; j++) {
+            long block = blocksOf[j];
+            missing[j] = clearBits(page(block), offset(block), batch.h2(batch.selected(j)));
         }
     }
 

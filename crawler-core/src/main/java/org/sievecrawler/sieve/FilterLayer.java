@@ -85,6 +85,28 @@ public abstract sealed class FilterLayer permits BloomFilter, BlockedBloomFilter
     /** Sets the bits of the j-th URL selected by the last {@link #lookUp} of {@code batch}; true iff it changed the layer. */
     abstract boolean putSelected(HashBatch batch, int j);
 
+    /**
+     * The stripe, in [0, 2<sup>stripeBits</sup>), whose lock a writer of the URL hashed to (h1, h2) holds in the
+     * {@link Sieve}: by default the top bits of h1. A layout whose writes under that lock need no atomic
+     * instructions ({@link #putLocked}) picks the stripe so that every URL writing a given word has the same one.
+     */
+    int stripe(long h1, int stripeBits) {
+        return (int) (h1 >>> (64 - stripeBits));
+    }
+
+    /**
+     * {@link #put(long, long)} by a caller that holds the lock of the URL's {@link #stripe}, where every writer of
+     * this layer holds it: a layout may then write without atomic instructions. By default, {@code put}.
+     */
+    boolean putLocked(long h1, long h2) {
+        return put(h1, h2);
+    }
+
+    /** {@link #putSelected} under the lock of the URL's {@link #stripe}, as {@link #putLocked}. */
+    boolean putSelectedLocked(HashBatch batch, int j) {
+        return putSelected(batch, j);
+    }
+
     /** n*, the estimated number of distinct URLs put, by the layout's formula; O(1). */
     abstract double estimatedCardinality();
 

@@ -17,7 +17,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: safe for any number of offering (parser) and polling (fetcher) threads. A URL already seen is
  * refused lock-free, on reads alone; a new URL is admitted under one of 64 locks picked by its hash, so two
- * threads offering the same new URL at once admit it exactly once.
+ * threads offering the same new URL at once admit it exactly once. The newest layer picks the lock
+ * ({@link FilterLayer#stripe}): the blocked layout picks it by the URL's block, so every writer of a block holds
+ * the same lock and sets its bits with plain writes (no atomic instruction), which is what makes its admission
+ * cheap; the classic layout, whose URLs' bits span the filter, keeps its atomic writes.
  *
  * <p>Batches: {@link #offerAll} offers a page's links together, with the outcome of single offers in list
  * order. It hashes them all and refuses those in the recent-hash cache, then looks the rest up in each layer
@@ -266,23 +269,30 @@ public final class Sieve {
      */
     private boolean admit(PendingUrl url, long h1, long h2, Layers checked, HashBatch batch, int j) {
         Layers now;
-        synchronized (stripes[(int) (h1 >>> (64 - STRIPE_BITS))]) {
+        while (true) {
             now = layers.get();
-            boolean added;
-            if (now == checked) {
-                added = batch == null ? now.newest().put(h1, h2) : now.newest().putSelected(batch, j);
-            } else {
-                // Grown since the check: the URL may sit in the layer that was newest then.
-                for (int i = 0; i < now.filters.length - 1; i++) {
-                    if (now.filters[i].mightContain(h1, h2)) {
-                        return false;
-                    }
+            FilterLayer newest = now.newest();
+            synchronized (stripes[newest.stripe(h1, STRIPE_BITS)]) {
+                if (layers.get() != now) {
+                    continue; // grown while we waited: the stripe to hold is the new newest layer's
                 }
-                added = now.newest().put(h1, h2);
-            }
-            remember(h1, h2);
-            if (!added) {
-                return false;
+                boolean added;
+                if (now == checked) {
+                    added = batch == null ? newest.putLocked(h1, h2) : newest.putSelectedLocked(batch, j);
+                } else {
+                    // Grown since the check: the URL may sit in the layer that was newest then.
+                    for (int i = 0; i < now.filters.length - 1; i++) {
+                        if (now.filters[i].mightContain(h1, h2)) {
+                            return false;
+                        }
+                    }
+                    added = newest.putLocked(h1, h2);
+                }
+                remember(h1, h2);
+                if (!added) {
+                    return false;
+                }
+                break;
             }
         }
         pending.add(url);
@@ -307,9 +317,17 @@ public final class Sieve {
             hash.hash(url.url());
             long h1 = hash.h1();
             long h2 = hash.h2();
-            synchronized (stripes[(int) (h1 >>> (64 - STRIPE_BITS))]) {
-                layers.get().newest().put(h1, h2);
-                remember(h1, h2);
+            while (true) {
+                Layers now = layers.get();
+                FilterLayer newest = now.newest();
+                synchronized (stripes[newest.stripe(h1, STRIPE_BITS)]) {
+                    if (layers.get() != now) {
+                        continue;
+                    }
+                    newest.putLocked(h1, h2);
+                    remember(h1, h2);
+                    break;
+                }
             }
             pending.add(url);
             admitted.increment();
