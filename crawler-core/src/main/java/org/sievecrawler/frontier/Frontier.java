@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.politeness.HostBudget;
 import org.sievecrawler.politeness.HostScheduler;
+import org.sievecrawler.politeness.SchedulerLimits;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.profile.SieveConfig;
@@ -106,6 +107,11 @@ public final class Frontier implements LeaseSource, AutoCloseable {
                     profile.limits().maxPagesPerHost());
         }
 
+        /** What the host scheduler holds and hands out at once: a host's share of the memory, robots.txt's of the threads. */
+        SchedulerLimits schedulerLimits() {
+            return SchedulerLimits.of(sieve.maxInMemoryUrls(), maxLeases);
+        }
+
         /** The budget of URLs per host these settings give, its counts from {@code state} if there is one. */
         HostBudget hostBudget(Optional<FrontierState> state) {
             HostBudget budget = new HostBudget(maxUrlsPerHost);
@@ -173,7 +179,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
      */
     public static Frontier create(Settings settings, Clock clock, Recorder recorder) throws IOException {
         SieveConfig sieve = settings.sieve();
-        HostScheduler hosts = new HostScheduler(settings.politeness(), clock);
+        HostScheduler hosts = new HostScheduler(settings.politeness(), clock, settings.schedulerLimits());
         SpillingQueue spill = SpillingQueue.create(hosts, sieve.maxInMemoryUrls(), settings.dir(),
                 SpillingQueue.SEGMENT_BYTES);
         FrontierJournal journal = FrontierJournal.create(settings.dir().resolve(JOURNAL));
@@ -197,7 +203,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
             Predicate<String> recorded) throws IOException {
         SieveConfig sieve = settings.sieve();
         Path dir = settings.dir();
-        HostScheduler hosts = new HostScheduler(settings.politeness(), clock);
+        HostScheduler hosts = new HostScheduler(settings.politeness(), clock, settings.schedulerLimits());
         Replay replay = Replay.since(state, dir.resolve(JOURNAL), recorded);
         SkipCompleted queue = new SkipCompleted(hosts, replay.completed());
         SpillingQueue spill = SpillingQueue.resume(queue, sieve.maxInMemoryUrls(), dir, SpillingQueue.SEGMENT_BYTES,

@@ -51,6 +51,7 @@ public final class HostScheduler implements PendingQueue {
     private final PolitenessConfig config;
     private final Clock clock;
     private final Monitor monitor;
+    private final SchedulerLimits limits;
     private final ReentrantLock lock;
     private final Condition changed;
     private final Map<String, Host> hosts = new HashMap<>();
@@ -65,7 +66,12 @@ public final class HostScheduler implements PendingQueue {
 
     /** A scheduler with a monitor of its own, whose hosts may be asked at once. */
     public HostScheduler(PolitenessConfig config, Clock clock) {
-        this(config, clock, Instant.EPOCH, new Monitor());
+        this(config, clock, Instant.EPOCH, new Monitor(), SchedulerLimits.NONE);
+    }
+
+    /** A scheduler with a monitor of its own, whose hosts may be asked at once, within {@code limits}. */
+    public HostScheduler(PolitenessConfig config, Clock clock, SchedulerLimits limits) {
+        this(config, clock, Instant.EPOCH, new Monitor(), limits);
     }
 
     /**
@@ -74,6 +80,13 @@ public final class HostScheduler implements PendingQueue {
      * with others, so that one wait ({@link #awaitAny}) hears a host of any of them become ready.
      */
     public HostScheduler(PolitenessConfig config, Clock clock, Instant startAt, Monitor monitor) {
+        this(config, clock, startAt, monitor, SchedulerLimits.NONE);
+    }
+
+    /** As {@link #HostScheduler(PolitenessConfig, Clock, Instant, Monitor)}, within {@code limits}. */
+    public HostScheduler(PolitenessConfig config, Clock clock, Instant startAt, Monitor monitor,
+            SchedulerLimits limits) {
+        this.limits = limits;
         this.config = config;
         this.clock = clock;
         this.startAt = startAt.toEpochMilli();
@@ -113,15 +126,39 @@ public final class HostScheduler implements PendingQueue {
     public void add(PendingUrl url) {
         lock.lock();
         try {
-            Host host = hosts.computeIfAbsent(HostKey.of(url.url()), this::newHost);
-            host.queue.addLast(url);
-            queued++;
-            if (!host.ticketed) {
-                long now = clock.millis();
-                wakeOneIfReady(schedule(host, now), now);
-            }
+            enqueue(hosts.computeIfAbsent(HostKey.of(url.url()), this::newHost), url);
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Adds {@code url} unless its host holds {@link SchedulerLimits#maxQueuedPerHost} URLs already: then false, and the
+     * caller keeps it (the spill) to offer again later.
+     */
+    @Override
+    public boolean offer(PendingUrl url) {
+        lock.lock();
+        try {
+            String key = HostKey.of(url.url());
+            Host host = hosts.get(key);
+            if (host != null && host.queue.size() >= limits.maxQueuedPerHost()) {
+                return false;
+            }
+            enqueue(host == null ? hosts.computeIfAbsent(key, this::newHost) : host, url);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Adds {@code url} last to {@code host}'s queue and tickets the host if it was not. Lock held. */
+    private void enqueue(Host host, PendingUrl url) {
+        host.queue.addLast(url);
+        queued++;
+        if (!host.ticketed) {
+            long now = clock.millis();
+            wakeOneIfReady(schedule(host, now), now);
         }
     }
 
