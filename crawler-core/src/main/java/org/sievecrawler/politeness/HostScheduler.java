@@ -44,8 +44,14 @@ import org.sievecrawler.sieve.PendingUrl;
  * <p>Threads: safe for any number of threads; one lock guards all state (a few operations per page).
  * Time comes from the injected {@link Clock}; {@link #awaitWork} waits in real time.
  *
- * <p>Implementation: a min-heap of tickets ordered by the time a host is ready; a host holds at most one
- * current ticket, and a ticket made stale by a later change is dropped when it reaches the top.
+ * <p>Rotation: of the hosts that are ready, the one ready first goes first (ties in the order they became ready), so a
+ * ready host waits behind at most the hosts that were ready before it, and no fetcher idles while a host is ready.
+ * Robots.txt tasks take at most {@link SchedulerLimits#maxRobotsInFlight} fetchers while a page of another host is
+ * ready: thousands of new hosts do not hold back the pages of known ones (with no page ready, robots.txt takes any).
+ * A host's robots.txt is asked for when its first URL is in memory, that is when it comes up from the spill.
+ *
+ * <p>Implementation: two min-heaps of tickets, pages' and robots.txt's, ordered by the time a host is ready; a host
+ * holds at most one current ticket, and a ticket made stale by a later change is dropped when it reaches the top.
  */
 public final class HostScheduler implements PendingQueue {
     private final PolitenessConfig config;
@@ -56,8 +62,10 @@ public final class HostScheduler implements PendingQueue {
     private final Condition changed;
     private final Map<String, Host> hosts = new HashMap<>();
     private final UnreachableHosts unreachableHosts = new UnreachableHosts();
-    private final PriorityQueue<Ticket> tickets =
-            new PriorityQueue<>(Comparator.comparingLong(Ticket::readyAt).thenComparingLong(Ticket::sequence));
+    private final PriorityQueue<Ticket> pageTickets = new PriorityQueue<>(Ticket.ORDER);
+    private final PriorityQueue<Ticket> robotsTickets = new PriorityQueue<>(Ticket.ORDER);
+    /** Robots.txt tasks handed out and not yet reported back. */
+    private int robotsInFlight;
     private long ticketSequence;
     private int queued;
     private int inFlight;
@@ -167,17 +175,23 @@ public final class HostScheduler implements PendingQueue {
         lock.lock();
         try {
             long now = clock.millis();
-            while (!tickets.isEmpty()) {
-                Ticket ticket = tickets.peek();
-                Host host = ticket.host;
-                if (ticket.version != host.version) {
-                    tickets.poll(); // stale
-                    continue;
-                }
-                if (ticket.readyAt > now) {
+            while (true) {
+                Ticket page = firstLive(pageTickets);
+                Ticket robots = firstLive(robotsTickets);
+                boolean pageReady = page != null && page.readyAt <= now;
+                boolean robotsReady = robots != null && robots.readyAt <= now;
+                if (!pageReady && !robotsReady) {
                     return null;
                 }
-                tickets.poll();
+                Ticket ticket;
+                if (pageReady && robotsReady) {
+                    boolean robotsMay = robotsInFlight < limits.maxRobotsInFlight();
+                    ticket = robotsMay && Ticket.ORDER.compare(robots, page) < 0 ? robots : page;
+                } else {
+                    ticket = pageReady ? page : robots;
+                }
+                (ticket == page ? pageTickets : robotsTickets).poll();
+                Host host = ticket.host;
                 host.ticketed = false;
                 PendingUrl task = take(host, now);
                 schedule(host, now);
@@ -189,7 +203,6 @@ public final class HostScheduler implements PendingQueue {
                     return task;
                 }
             }
-            return null;
         } finally {
             lock.unlock();
         }
@@ -236,9 +249,7 @@ public final class HostScheduler implements PendingQueue {
         lock.lock();
         try {
             long now = clock.millis();
-            Host host = hosts.get(HostKey.of(robotsTask.url()));
-            host.inFlight--;
-            inFlight--;
+            Host host = reportedBack(robotsTask);
             host.robots.retry(now, backoff);
             wakeOneIfReady(schedule(host, now), now);
         } finally {
@@ -255,9 +266,7 @@ public final class HostScheduler implements PendingQueue {
         lock.lock();
         try {
             long now = clock.millis();
-            Host host = hosts.get(HostKey.of(task.url()));
-            host.inFlight--;
-            inFlight--;
+            Host host = reportedBack(task);
             if (host.unreachable == null && unreachableHosts.add(host.key, reason, host.queue.size())) {
                 host.unreachable = reason;
             }
@@ -288,9 +297,7 @@ public final class HostScheduler implements PendingQueue {
         lock.lock();
         try {
             long now = clock.millis();
-            Host host = hosts.get(HostKey.of(robotsTask.url()));
-            host.inFlight--;
-            inFlight--;
+            Host host = reportedBack(robotsTask);
             if (host.robots.fetched(rules, now, host.queue.size())) {
                 host.delayMillis = Math.max(config.delay().toMillis(), rules.crawlDelay().toMillis());
                 host.maxConnections = rules.crawlDelay().isZero() ? config.maxConnectionsPerHost() : 1;
@@ -401,9 +408,7 @@ public final class HostScheduler implements PendingQueue {
         lock.lock();
         try {
             long now = clock.millis();
-            Host host = hosts.get(HostKey.of(url.url()));
-            host.inFlight--;
-            inFlight--;
+            Host host = reportedBack(url);
             long wait = requestMade ? Math.max(waitMillis, host.delayMillis) : waitMillis;
             host.nextAllowed = Math.max(host.nextAllowed, now + wait);
             if (again != null) {
@@ -419,6 +424,17 @@ public final class HostScheduler implements PendingQueue {
         }
     }
 
+    /** The host of {@code task}, a task handed out and now reported back: no longer in flight. Lock held. */
+    private Host reportedBack(PendingUrl task) {
+        Host host = hosts.get(HostKey.of(task.url()));
+        host.inFlight--;
+        inFlight--;
+        if (task.isRobots()) {
+            robotsInFlight--;
+        }
+        return host;
+    }
+
     /** The task {@code host} hands out now, or null. Called with the lock held and the host's ticket taken. */
     private PendingUrl take(Host host, long now) {
         if (needsRobots(host, now)) {
@@ -426,6 +442,7 @@ public final class HostScheduler implements PendingQueue {
             if (robotsTask != null) {
                 host.inFlight++;
                 inFlight++;
+                robotsInFlight++;
             }
             return robotsTask;
         }
@@ -476,7 +493,8 @@ public final class HostScheduler implements PendingQueue {
         host.version++;
         host.ticketed = true;
         readyAt = Math.max(readyAt, 0);
-        tickets.add(new Ticket(host, readyAt, host.version, ticketSequence++));
+        Ticket ticket = new Ticket(host, readyAt, host.version, ticketSequence++);
+        (needsRobots(host, now) ? robotsTickets : pageTickets).add(ticket);
         return readyAt;
     }
 
@@ -495,11 +513,22 @@ public final class HostScheduler implements PendingQueue {
         return host.unreachable == null && host.robots.due(now);
     }
 
+    /** The ticket of either heap that comes first, stale ones dropped; null if none. Lock held. */
     private Ticket firstLiveTicket() {
-        while (!tickets.isEmpty() && tickets.peek().version != tickets.peek().host.version) {
-            tickets.poll();
+        Ticket page = firstLive(pageTickets);
+        Ticket robots = firstLive(robotsTickets);
+        if (page == null || robots == null) {
+            return page == null ? robots : page;
         }
-        return tickets.peek();
+        return Ticket.ORDER.compare(robots, page) < 0 ? robots : page;
+    }
+
+    /** The first live ticket of {@code heap}, stale ones at its top dropped; null if none. Lock held. */
+    private static Ticket firstLive(PriorityQueue<Ticket> heap) {
+        while (!heap.isEmpty() && heap.peek().version != heap.peek().host.version) {
+            heap.poll();
+        }
+        return heap.peek();
     }
 
     private Host newHost(String key) {
@@ -531,5 +560,8 @@ public final class HostScheduler implements PendingQueue {
     }
 
     private record Ticket(Host host, long readyAt, long version, long sequence) {
+        /** Ready first goes first; among those ready at once, the one ticketed first. */
+        static final Comparator<Ticket> ORDER =
+                Comparator.comparingLong(Ticket::readyAt).thenComparingLong(Ticket::sequence);
     }
 }

@@ -7,13 +7,16 @@ import static org.sievecrawler.profile.ProfileKeys.POLITENESS_RESPECT_ROBOTS;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.fixtures.FakeClock;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.PendingQueue;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.SpillingQueue;
@@ -78,6 +81,107 @@ class ManyHostsTest {
             Map<String, Long> firstFetch = fetchFor(hosts, spill, Duration.ofSeconds(30), memory);
             assertThat(firstFetch).as("the case the shares exist for: only the two big hosts").hasSize(2);
         }
+    }
+
+    @Test
+    void servesEveryReadyHostWithinOneRoundAndNeverIdlesWhileOneIsReady() {
+        int hostCount = 2_000;
+        int threads = 50;
+        long requestMillis = 100;
+        HostScheduler hosts = new HostScheduler(noRobots(), clock, SchedulerLimits.of(100_000, threads));
+        Map<String, Integer> queued = new HashMap<>();
+        for (int h = 0; h < hostCount; h++) {
+            for (int i = 0; i < 40; i++) {
+                hosts.add(PendingUrl.seed("https://h" + h + ".example/" + i));
+            }
+            queued.put("https://h" + h + ".example", 40);
+        }
+        // the test's own model of the hosts: when each may go next (its delay after its last request), in flight or not
+        Map<String, Long> readyAt = new HashMap<>();
+        Map<PendingUrl, Long> inFlight = new HashMap<>();
+        long start = clock.millis();
+        long maxWait = 0;
+        long served = 0;
+        for (long now = 0; now < 60_000; now += 10) {
+            clock.advance(Duration.ofMillis(10));
+            final long at = clock.millis();
+            inFlight.entrySet().removeIf(request -> {
+                if (request.getValue() > at) {
+                    return false;
+                }
+                hosts.finished(request.getKey());
+                readyAt.put(HostKey.of(request.getKey().url()), at + DELAY.toMillis());
+                return true;
+            });
+            while (inFlight.size() < threads) {
+                PendingUrl url = hosts.poll();
+                if (url == null) {
+                    break;
+                }
+                String key = HostKey.of(url.url());
+                long ready = readyAt.getOrDefault(key, start);
+                assertThat(ready).as("no request to %s before its delay", key).isLessThanOrEqualTo(at);
+                maxWait = Math.max(maxWait, at - ready);
+                readyAt.put(key, Long.MAX_VALUE); // in flight
+                queued.merge(key, -1, Integer::sum);
+                inFlight.put(url, at + requestMillis);
+                served++;
+            }
+            if (inFlight.size() < threads) {
+                assertThat(readyAt.entrySet()).as("a fetcher idles at %d ms: no host may be ready", at)
+                        .noneMatch(host -> host.getValue() <= at && queued.get(host.getKey()) > 0);
+            }
+        }
+        // 50 threads at 100 ms a request serve 500 hosts a second: a round of 2,000 ready hosts takes 4 s
+        long round = hostCount * requestMillis / threads;
+        assertThat(served).as("every fetcher busy all along").isGreaterThanOrEqualTo(60_000 / requestMillis * threads
+                - threads);
+        assertThat(maxWait).as("a ready host waits at most one round of the others").isLessThanOrEqualTo(round);
+    }
+
+    @Test
+    void newHostsRobotsTxtTakesAtMostHalfTheFetchersWhilePagesAreReady() {
+        int threads = 8;
+        PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, Duration.ZERO).politeness();
+        HostScheduler hosts = new HostScheduler(config, clock, SchedulerLimits.of(100_000, threads));
+        for (int h = 0; h < 20; h++) { // known hosts: robots.txt fetched, many pages each
+            hosts.add(PendingUrl.seed("https://known-" + h + ".example/0"));
+        }
+        for (int h = 0; h < 20; h++) {
+            PendingUrl robots = hosts.poll();
+            assertThat(robots.isRobots()).isTrue();
+            hosts.robotsFetched(robots, RobotsRules.allowAll("test"));
+        }
+        for (int h = 0; h < 20; h++) {
+            for (int i = 1; i < 100; i++) {
+                hosts.add(PendingUrl.seed("https://known-" + h + ".example/" + i));
+            }
+        }
+        for (int h = 0; h < 5_000; h++) { // a burst of new hosts, whose robots.txt became due after
+            hosts.add(PendingUrl.seed("https://new-" + h + ".example/"));
+        }
+
+        long robotsFetched = 0;
+        for (int round = 0; round < 100; round++) {
+            List<PendingUrl> taken = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                taken.add(hosts.poll());
+            }
+            assertThat(taken).doesNotContainNull();
+            long robotsTasks = taken.stream().filter(PendingUrl::isRobots).count();
+            assertThat(robotsTasks).as("round %d: robots.txt takes at most half the fetchers", round)
+                    .isLessThanOrEqualTo(threads / 2);
+            robotsFetched += robotsTasks;
+            for (PendingUrl task : taken) {
+                if (task.isRobots()) {
+                    hosts.robotsFetched(task, RobotsRules.allowAll("test"));
+                } else {
+                    hosts.finished(task);
+                }
+            }
+        }
+        assertThat(robotsFetched).as("and takes them: the new hosts are not starved either")
+                .isGreaterThanOrEqualTo(100 * threads / 2 * 9 / 10);
     }
 
     /**
