@@ -271,7 +271,8 @@ public final class Crawler {
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
                     profile.sieve().expectedUrls(), frontier.estimatedSeen(), frontier.falsePositiveRate(),
                     frontier.size(), fetching.parsing(), stats.failedAttempts(), stats.retries(),
-                    fetching.reconnects(), fetching.descriptorWaits(), frontier.unreachableHosts(), stats.sitemapUrls());
+                    fetching.reconnects(), fetching.descriptorWaits(), frontier.unreachableHosts(), stats.sitemapUrls(),
+                    frontier.robotsCounts());
             summary.writeTo(out.resolve(CrawlFolder.SUMMARY));
             writeReport(out);
             ProgressReporter.LOG.info(summary.line());

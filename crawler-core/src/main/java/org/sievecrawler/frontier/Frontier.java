@@ -23,6 +23,7 @@ import org.sievecrawler.politeness.SchedulerLimits;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.profile.SieveConfig;
+import org.sievecrawler.robots.RobotsCache;
 import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.CorruptFilterException;
 import org.sievecrawler.sieve.PendingUrl;
@@ -439,6 +440,11 @@ public final class Frontier implements LeaseSource, AutoCloseable {
     /** Hosts seen so far. */
     public int hostCount() {
         return hosts.hostCount();
+    }
+
+    /** What the robots.txt cache counted: requests started, hits, evictions, expiries ({@link RobotsCache}). */
+    public RobotsCache.Counts robotsCounts() {
+        return hosts.robotsCounts();
     }
 
     /** The hosts found unreachable so far, by host key (sorted), with why. */

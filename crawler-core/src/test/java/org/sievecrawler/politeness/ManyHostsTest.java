@@ -184,6 +184,74 @@ class ManyHostsTest {
                 .isGreaterThanOrEqualTo(100 * threads / 2 * 9 / 10);
     }
 
+    @Test
+    void aHostIdleSinceItsDelayIsParkedAndComesBackWithItsRobotsRules() {
+        PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, DELAY).politeness();
+        HostScheduler hosts = new HostScheduler(config, clock);
+        hosts.add(PendingUrl.seed("https://a.example/1"));
+        PendingUrl robots = hosts.poll();
+        hosts.robotsFetched(robots, RobotsRules.parsed(
+                new crawlercommons.robots.SimpleRobotRules(), Duration.ofSeconds(5))); // Crawl-delay: 5
+        clock.advance(Duration.ofSeconds(5));
+        PendingUrl page = hosts.poll();
+        hosts.finished(page);
+        clock.advance(Duration.ofSeconds(4));
+        assertThat(hosts.poll()).isNull();
+        assertThat(hosts.activeHosts()).as("within its delay: held").isEqualTo(1);
+
+        hosts.add(PendingUrl.seed("https://a.example/2"));
+        assertThat(hosts.poll()).as("its Crawl-delay still holds").isNull();
+        clock.advance(Duration.ofSeconds(1));
+        PendingUrl second = hosts.poll();
+        assertThat(second.url()).isEqualTo("https://a.example/2");
+        hosts.finished(second);
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(hosts.poll()).isNull();
+        assertThat(hosts.activeHosts()).as("idle since its delay passed: parked").isZero();
+
+        hosts.add(PendingUrl.seed("https://a.example/3"));
+        PendingUrl third = hosts.poll();
+        assertThat(third.url()).as("back without robots.txt again").isEqualTo("https://a.example/3");
+        hosts.finished(third);
+        clock.advance(Duration.ofSeconds(4));
+        hosts.add(PendingUrl.seed("https://a.example/4"));
+        assertThat(hosts.poll()).as("its Crawl-delay came back with its rules").isNull();
+        assertThat(hosts.robotsCounts()).isEqualTo(new org.sievecrawler.robots.RobotsCache.Counts(1, 1, 0, 0, 0));
+        assertThat(hosts.hostCount()).as("one host seen").isEqualTo(1);
+    }
+
+    @Test
+    void holdsNoStateForHostsWithNothingToDoAndFetchesRobotsTxtOncePerHost() {
+        PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, DELAY).politeness();
+        HostScheduler hosts = new HostScheduler(config, clock, SchedulerLimits.of(100_000, 16));
+        int hostCount = 10_000;
+        for (int round = 0; round < 3; round++) { // each host gets one URL per round, well apart
+            for (int h = 0; h < hostCount; h++) {
+                hosts.add(PendingUrl.seed("https://h" + h + ".example/" + round));
+            }
+            for (PendingUrl task = hosts.poll(); task != null; task = hosts.poll()) {
+                if (task.isRobots()) {
+                    hosts.robotsFetched(task, RobotsRules.allowAll("test"));
+                } else {
+                    hosts.finished(task);
+                }
+            }
+            clock.advance(DELAY);
+            while (hosts.size() > 0) {
+                for (PendingUrl task = hosts.poll(); task != null; task = hosts.poll()) {
+                    hosts.finished(task);
+                }
+                clock.advance(DELAY);
+            }
+            clock.advance(DELAY);
+            assertThat(hosts.poll()).isNull();
+            assertThat(hosts.activeHosts()).as("round %d: every host parked", round).isZero();
+        }
+        assertThat(hosts.robotsCounts().fetches()).as("robots.txt once per host").isEqualTo(hostCount);
+        assertThat(hosts.robotsCounts().hits()).isEqualTo(2L * hostCount);
+        assertThat(hosts.hostCount()).isEqualTo(hostCount);
+    }
+
     /**
      * Polls {@code queue} as fast as fetchers would for {@code span} of fake time, each request ending at once, and
      * returns each host's first fetch (ms since the start); checks that the scheduler never holds more than
