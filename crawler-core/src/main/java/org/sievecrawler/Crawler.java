@@ -272,7 +272,7 @@ public final class Crawler {
                     profile.sieve().expectedUrls(), frontier.estimatedSeen(), frontier.falsePositiveRate(),
                     frontier.size(), fetching.parsing(), stats.failedAttempts(), stats.retries(),
                     fetching.reconnects(), fetching.descriptorWaits(), fetching.dns(), frontier.unreachableHosts(),
-                    stats.sitemapUrls());
+                    stats.sitemapUrls(), frontier.robotsCounts());
             summary.writeTo(out.resolve(CrawlFolder.SUMMARY));
             writeReport(out);
             ProgressReporter.LOG.info(summary.line());

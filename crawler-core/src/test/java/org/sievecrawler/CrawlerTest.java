@@ -174,6 +174,8 @@ class CrawlerTest {
         assertThat(output.record(site.url("/doc.pdf.html")).get("outcome").asText()).isEqualTo("fetched");
         assertThat(site.requests("/robots.txt")).isEqualTo(1);
         assertThat(output.summaryCount("outcomes", "robots-disallowed")).isEqualTo(2);
+        assertThat(output.summaryCount("robots", "fetches")).as("summary.json counts it").isEqualTo(1);
+        assertThat(output.summaryCount("robots", "expiries")).isZero();
         // Crawl-delay 0.3 s: no two requests to the host start less than 300 ms apart (from robots.txt on).
         List<LoggedRequest> log = site.requestLog();
         assertThat(log.get(0).getUrl()).isEqualTo("/robots.txt");

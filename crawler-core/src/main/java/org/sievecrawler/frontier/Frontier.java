@@ -21,9 +21,11 @@ import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.politeness.AddressClocks;
 import org.sievecrawler.politeness.HostBudget;
 import org.sievecrawler.politeness.HostScheduler;
+import org.sievecrawler.politeness.SchedulerLimits;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.profile.SieveConfig;
+import org.sievecrawler.robots.RobotsCache;
 import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.CorruptFilterException;
 import org.sievecrawler.sieve.PendingUrl;
@@ -111,7 +113,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
 
         /** The scheduler of these settings' politeness, on {@code clock}. */
         HostScheduler hostScheduler(Clock clock) {
-            return new HostScheduler(politeness, clock).perAddress(AddressClocks.of(politeness, addresses));
+            return new HostScheduler(politeness, clock, schedulerLimits()).perAddress(AddressClocks.of(politeness, addresses));
         }
 
         /** Settings with no budget per host. */
@@ -123,6 +125,11 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         public static Settings of(CrawlProfile profile, Path dir) {
             return new Settings(profile.sieve(), profile.politeness(), profile.fetch().threads(), dir,
                     profile.limits().maxPagesPerHost());
+        }
+
+        /** What the host scheduler holds and hands out at once: a host's share of the memory, robots.txt's of the threads. */
+        SchedulerLimits schedulerLimits() {
+            return SchedulerLimits.of(sieve.maxInMemoryUrls(), maxLeases);
         }
 
         /** The budget of URLs per host these settings give, its counts from {@code state} if there is one. */
@@ -452,6 +459,11 @@ public final class Frontier implements LeaseSource, AutoCloseable {
     /** Hosts seen so far. */
     public int hostCount() {
         return hosts.hostCount();
+    }
+
+    /** What the robots.txt cache counted: requests started, hits, evictions, expiries ({@link RobotsCache}). */
+    public RobotsCache.Counts robotsCounts() {
+        return hosts.robotsCounts();
     }
 
     /** The hosts found unreachable so far, by host key (sorted), with why. */

@@ -28,6 +28,14 @@ final class SkipCompleted implements PendingQueue {
     }
 
     @Override
+    public boolean offer(PendingUrl url) {
+        if (!completed.isEmpty() && completed.remove(url.url())) {
+            return true;
+        }
+        return hosts.offer(url);
+    }
+
+    @Override
     public PendingUrl poll() {
         return hosts.poll();
     }

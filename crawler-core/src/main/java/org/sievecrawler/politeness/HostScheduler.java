@@ -14,6 +14,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.robots.HostRobots;
+import org.sievecrawler.robots.RobotsCache;
 import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.PendingQueue;
 import org.sievecrawler.sieve.PendingUrl;
@@ -41,22 +42,47 @@ import org.sievecrawler.sieve.PendingUrl;
  * {@link #skipped} (none was), {@link #retry} (another attempt later), {@link #robotsFetched},
  * {@link #retryRobots} or {@link #unreachable}.
  *
+ * <p>Memory: a host is held while it has URLs queued or in flight, or its delay since its last request has not
+ * passed; then it is parked, forgotten but for its robots.txt state, which waits in a {@link RobotsCache} of at most
+ * {@value RobotsCache#DEFAULT_CAPACITY} hosts, least recently parked dropped first, for at most 24 hours; a URL of a
+ * parked host brings it back, its rules (and Crawl-delay) from the cache if there, else its robots.txt is fetched
+ * again. Measured ({@code crawler-bench}'s {@code HostFootprint}, 200,000 hosts, heap after GC, 64-bit JVM with
+ * compressed references): ~900 bytes a held host with its robots.txt rules and one URL of ~60 characters queued,
+ * ~150 bytes each further queued URL, ~600 bytes a parked host while the cache keeps it (~60 MB when full), nothing
+ * after. With a host's share of the memory bounded ({@link SchedulerLimits#maxQueuedPerHost}) the hosts held are at
+ * most the in-memory URLs, whatever the number of hosts a crawl knows.
+ *
  * <p>Threads: safe for any number of threads; one lock guards all state (a few operations per page).
  * Time comes from the injected {@link Clock}; {@link #awaitWork} waits in real time.
  *
- * <p>Implementation: a min-heap of tickets ordered by the time a host is ready; a host holds at most one
- * current ticket, and a ticket made stale by a later change is dropped when it reaches the top.
+ * <p>Rotation: of the hosts that are ready, the one ready first goes first (ties in the order they became ready), so a
+ * ready host waits behind at most the hosts that were ready before it, and no fetcher idles while a host is ready.
+ * Robots.txt tasks take at most {@link SchedulerLimits#maxRobotsInFlight} fetchers while a page of another host is
+ * ready: thousands of new hosts do not hold back the pages of known ones (with no page ready, robots.txt takes any).
+ * A host's robots.txt is asked for when its first URL is in memory, that is when it comes up from the spill.
+ *
+ * <p>Implementation: two min-heaps of tickets, pages' and robots.txt's, ordered by the time a host is ready; a host
+ * holds at most one current ticket, and a ticket made stale by a later change is dropped when it reaches the top.
  */
 public final class HostScheduler implements PendingQueue {
     private final PolitenessConfig config;
     private final Clock clock;
     private final Monitor monitor;
+    private final SchedulerLimits limits;
     private final ReentrantLock lock;
     private final Condition changed;
     private final Map<String, Host> hosts = new HashMap<>();
     private final UnreachableHosts unreachableHosts = new UnreachableHosts();
-    private final PriorityQueue<Ticket> tickets =
-            new PriorityQueue<>(Comparator.comparingLong(Ticket::readyAt).thenComparingLong(Ticket::sequence));
+    private final PriorityQueue<Ticket> pageTickets = new PriorityQueue<>(Ticket.ORDER);
+    private final PriorityQueue<Ticket> robotsTickets = new PriorityQueue<>(Ticket.ORDER);
+    /** Robots.txt tasks handed out and not yet reported back. */
+    private int robotsInFlight;
+    /** Idle hosts (nothing queued, nothing in flight) by the time their delay has passed: then they are parked. */
+    private final PriorityQueue<Idle> idle = new PriorityQueue<>(Comparator.comparingLong(Idle::until));
+    /** The robots.txt state of parked hosts, and the robots.txt counts. */
+    private final RobotsCache robotsCache;
+    /** Host queues made: hosts seen, and hosts back from parking. */
+    private long hostsMade;
     private long ticketSequence;
     private int queued;
     private int inFlight;
@@ -67,7 +93,12 @@ public final class HostScheduler implements PendingQueue {
 
     /** A scheduler with a monitor of its own, whose hosts may be asked at once. */
     public HostScheduler(PolitenessConfig config, Clock clock) {
-        this(config, clock, Instant.EPOCH, new Monitor());
+        this(config, clock, Instant.EPOCH, new Monitor(), SchedulerLimits.NONE);
+    }
+
+    /** A scheduler with a monitor of its own, whose hosts may be asked at once, within {@code limits}. */
+    public HostScheduler(PolitenessConfig config, Clock clock, SchedulerLimits limits) {
+        this(config, clock, Instant.EPOCH, new Monitor(), limits);
     }
 
     /**
@@ -76,7 +107,15 @@ public final class HostScheduler implements PendingQueue {
      * with others, so that one wait ({@link #awaitAny}) hears a host of any of them become ready.
      */
     public HostScheduler(PolitenessConfig config, Clock clock, Instant startAt, Monitor monitor) {
+        this(config, clock, startAt, monitor, SchedulerLimits.NONE);
+    }
+
+    /** As {@link #HostScheduler(PolitenessConfig, Clock, Instant, Monitor)}, within {@code limits}. */
+    public HostScheduler(PolitenessConfig config, Clock clock, Instant startAt, Monitor monitor,
+            SchedulerLimits limits) {
+        this.limits = limits;
         this.config = config;
+        this.robotsCache = new RobotsCache(config, RobotsCache.DEFAULT_CAPACITY);
         this.clock = clock;
         this.startAt = startAt.toEpochMilli();
         this.monitor = monitor;
@@ -124,15 +163,39 @@ public final class HostScheduler implements PendingQueue {
     public void add(PendingUrl url) {
         lock.lock();
         try {
-            Host host = hosts.computeIfAbsent(HostKey.of(url.url()), this::newHost);
-            host.queue.addLast(url);
-            queued++;
-            if (!host.ticketed) {
-                long now = clock.millis();
-                wakeOneIfReady(schedule(host, now), now);
-            }
+            enqueue(hosts.computeIfAbsent(HostKey.of(url.url()), this::newHost), url);
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Adds {@code url} unless its host holds {@link SchedulerLimits#maxQueuedPerHost} URLs already: then false, and the
+     * caller keeps it (the spill) to offer again later.
+     */
+    @Override
+    public boolean offer(PendingUrl url) {
+        lock.lock();
+        try {
+            String key = HostKey.of(url.url());
+            Host host = hosts.get(key);
+            if (host != null && host.queue.size() >= limits.maxQueuedPerHost()) {
+                return false;
+            }
+            enqueue(host == null ? hosts.computeIfAbsent(key, this::newHost) : host, url);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Adds {@code url} last to {@code host}'s queue and tickets the host if it was not. Lock held. */
+    private void enqueue(Host host, PendingUrl url) {
+        host.queue.addLast(url);
+        queued++;
+        if (!host.ticketed) {
+            long now = clock.millis();
+            wakeOneIfReady(schedule(host, now), now);
         }
     }
 
@@ -141,17 +204,24 @@ public final class HostScheduler implements PendingQueue {
         lock.lock();
         try {
             long now = clock.millis();
-            while (!tickets.isEmpty()) {
-                Ticket ticket = tickets.peek();
-                Host host = ticket.host;
-                if (ticket.version != host.version) {
-                    tickets.poll(); // stale
-                    continue;
-                }
-                if (ticket.readyAt > now) {
+            park(now);
+            while (true) {
+                Ticket page = firstLive(pageTickets);
+                Ticket robots = firstLive(robotsTickets);
+                boolean pageReady = page != null && page.readyAt <= now;
+                boolean robotsReady = robots != null && robots.readyAt <= now;
+                if (!pageReady && !robotsReady) {
                     return null;
                 }
-                tickets.poll();
+                Ticket ticket;
+                if (pageReady && robotsReady) {
+                    boolean robotsMay = robotsInFlight < limits.maxRobotsInFlight();
+                    ticket = robotsMay && Ticket.ORDER.compare(robots, page) < 0 ? robots : page;
+                } else {
+                    ticket = pageReady ? page : robots;
+                }
+                (ticket == page ? pageTickets : robotsTickets).poll();
+                Host host = ticket.host;
                 host.ticketed = false;
                 if (addresses.unresolved(host.key)) { // per IP: its address first, without the lock (a lookup)
                     resolveUnlocked(host);
@@ -171,7 +241,6 @@ public final class HostScheduler implements PendingQueue {
                     return task;
                 }
             }
-            return null;
         } finally {
             lock.unlock();
         }
@@ -218,9 +287,7 @@ public final class HostScheduler implements PendingQueue {
         lock.lock();
         try {
             long now = clock.millis();
-            Host host = hosts.get(HostKey.of(robotsTask.url()));
-            host.inFlight--;
-            inFlight--;
+            Host host = reportedBack(robotsTask);
             addressEnded(host, now, host.delayMillis);
             host.robots.retry(now, backoff);
             wakeOneIfReady(schedule(host, now), now);
@@ -238,9 +305,7 @@ public final class HostScheduler implements PendingQueue {
         lock.lock();
         try {
             long now = clock.millis();
-            Host host = hosts.get(HostKey.of(task.url()));
-            host.inFlight--;
-            inFlight--;
+            Host host = reportedBack(task);
             addressEnded(host, now, host.delayMillis);
             if (host.unreachable == null && unreachableHosts.add(host.key, reason, host.queue.size())) {
                 host.unreachable = reason;
@@ -272,12 +337,9 @@ public final class HostScheduler implements PendingQueue {
         lock.lock();
         try {
             long now = clock.millis();
-            Host host = hosts.get(HostKey.of(robotsTask.url()));
-            host.inFlight--;
-            inFlight--;
+            Host host = reportedBack(robotsTask);
             if (host.robots.fetched(rules, now, host.queue.size())) {
-                host.delayMillis = Math.max(config.delay().toMillis(), rules.crawlDelay().toMillis());
-                host.maxConnections = rules.crawlDelay().isZero() ? config.maxConnectionsPerHost() : 1;
+                followRules(host, rules);
             }
             host.nextAllowed = Math.max(host.nextAllowed, now + host.delayMillis);
             addressEnded(host, now, host.delayMillis);
@@ -335,11 +397,34 @@ public final class HostScheduler implements PendingQueue {
         }
     }
 
-    /** Hosts seen so far. */
+    /**
+     * Hosts seen so far: host queues made, less those of hosts back from parking that found their robots.txt state in
+     * the cache (a host back after its state was dropped counts again).
+     */
     public int hostCount() {
         lock.lock();
         try {
+            return (int) Math.min(Integer.MAX_VALUE, hostsMade - robotsCache.counts().hits());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Hosts held now, with URLs queued or in flight or within their delay; the others are parked. */
+    public int activeHosts() {
+        lock.lock();
+        try {
             return hosts.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The robots.txt cache's counts: requests started, hits, evictions, expiries, parked hosts' rules held. */
+    public RobotsCache.Counts robotsCounts() {
+        lock.lock();
+        try {
+            return robotsCache.counts();
         } finally {
             lock.unlock();
         }
@@ -386,9 +471,7 @@ public final class HostScheduler implements PendingQueue {
         lock.lock();
         try {
             long now = clock.millis();
-            Host host = hosts.get(HostKey.of(url.url()));
-            host.inFlight--;
-            inFlight--;
+            Host host = reportedBack(url);
             long wait = requestMade ? Math.max(waitMillis, host.delayMillis) : waitMillis;
             host.nextAllowed = Math.max(host.nextAllowed, now + wait);
             addressEnded(host, now, requestMade ? host.delayMillis : 0);
@@ -405,6 +488,17 @@ public final class HostScheduler implements PendingQueue {
         }
     }
 
+    /** The host of {@code task}, a task handed out and now reported back: no longer in flight. Lock held. */
+    private Host reportedBack(PendingUrl task) {
+        Host host = hosts.get(HostKey.of(task.url()));
+        host.inFlight--;
+        inFlight--;
+        if (task.isRobots()) {
+            robotsInFlight--;
+        }
+        return host;
+    }
+
     /** The task {@code host} hands out now, or null. Called with the lock held and the host's ticket taken. */
     private PendingUrl take(Host host, long now) {
         if (host.unreachable == null && !addresses.mayStart(host.key, now)) {
@@ -415,6 +509,7 @@ public final class HostScheduler implements PendingQueue {
             if (robotsTask != null) {
                 host.inFlight++;
                 inFlight++;
+                robotsInFlight++;
             }
             return robotsTask;
         }
@@ -444,6 +539,10 @@ public final class HostScheduler implements PendingQueue {
     private long schedule(Host host, long now) {
         long readyAt;
         if (host.queue.isEmpty()) {
+            if (host.inFlight == 0 && !host.idle) {
+                host.idle = true;
+                idle.add(new Idle(host, Math.max(now, host.nextAllowed)));
+            }
             return -1;
         }
         if (host.unreachable != null) {
@@ -471,7 +570,8 @@ public final class HostScheduler implements PendingQueue {
         host.version++;
         host.ticketed = true;
         readyAt = Math.max(readyAt, 0);
-        tickets.add(new Ticket(host, readyAt, host.version, ticketSequence++));
+        Ticket ticket = new Ticket(host, readyAt, host.version, ticketSequence++);
+        (needsRobots(host, now) ? robotsTickets : pageTickets).add(ticket);
         return readyAt;
     }
 
@@ -517,19 +617,69 @@ public final class HostScheduler implements PendingQueue {
         return host.unreachable == null && host.robots.due(now);
     }
 
+    /** The ticket of either heap that comes first, stale ones dropped; null if none. Lock held. */
     private Ticket firstLiveTicket() {
-        while (!tickets.isEmpty() && tickets.peek().version != tickets.peek().host.version) {
-            tickets.poll();
+        Ticket page = firstLive(pageTickets);
+        Ticket robots = firstLive(robotsTickets);
+        if (page == null || robots == null) {
+            return page == null ? robots : page;
         }
-        return tickets.peek();
+        return Ticket.ORDER.compare(robots, page) < 0 ? robots : page;
     }
 
+    /** The first live ticket of {@code heap}, stale ones at its top dropped; null if none. Lock held. */
+    private static Ticket firstLive(PriorityQueue<Ticket> heap) {
+        while (!heap.isEmpty() && heap.peek().version != heap.peek().host.version) {
+            heap.poll();
+        }
+        return heap.peek();
+    }
+
+    /**
+     * Forgets the hosts that have been idle since their delay passed, by {@code now}: their robots.txt state goes to
+     * the robots cache, their politeness clock is of no more use (their next request may go at once). A host busy
+     * again is skipped (it comes back here when it is idle next). Lock held.
+     */
+    private void park(long now) {
+        while (!idle.isEmpty() && idle.peek().until() <= now) {
+            Host host = idle.poll().host();
+            host.idle = false;
+            if (hosts.get(host.key) != host || !host.queue.isEmpty() || host.inFlight > 0) {
+                continue;
+            }
+            if (host.nextAllowed > now) { // released again since, with a later delay
+                host.idle = true;
+                idle.add(new Idle(host, host.nextAllowed));
+                continue;
+            }
+            hosts.remove(host.key);
+            host.version++; // no ticket of it is live (nothing queued): made sure
+            robotsCache.park(host.key, host.robots);
+        }
+    }
+
+    /** A queue for host {@code key}, new or back from parking (its robots.txt state from the cache, if there). */
     private Host newHost(String key) {
-        Host host = new Host(key, new HostRobots(key, config));
+        HostRobots robots = robotsCache.take(key, clock.millis());
+        Host host = new Host(key, robots);
+        hostsMade++;
         host.nextAllowed = startAt;
         host.delayMillis = config.delay().toMillis();
         host.maxConnections = config.maxConnectionsPerHost();
+        if (robots.rulesHold()) {
+            followRules(host, robots.rules());
+        }
+        host.unreachable = unreachableHosts.reason(key);
+        if (host.unreachable != null) {
+            robots.hostUnreachable();
+        }
         return host;
+    }
+
+    /** Sets {@code host}'s delay and connections as its robots.txt {@code rules} ask (Crawl-delay). */
+    private void followRules(Host host, RobotsRules rules) {
+        host.delayMillis = Math.max(config.delay().toMillis(), rules.crawlDelay().toMillis());
+        host.maxConnections = rules.crawlDelay().isZero() ? config.maxConnectionsPerHost() : 1;
     }
 
     /** A host's queue, politeness state and robots.txt; guarded by the scheduler's lock. */
@@ -545,6 +695,8 @@ public final class HostScheduler implements PendingQueue {
         String unreachable;
         long version;
         boolean ticketed;
+        /** Whether it waits in the idle heap, to be parked. */
+        boolean idle;
 
         Host(String key, HostRobots robots) {
             this.key = key;
@@ -552,6 +704,13 @@ public final class HostScheduler implements PendingQueue {
         }
     }
 
+    /** An idle host, to be parked at {@code until} (epoch ms) if it is still idle then. */
+    private record Idle(Host host, long until) {
+    }
+
     private record Ticket(Host host, long readyAt, long version, long sequence) {
+        /** Ready first goes first; among those ready at once, the one ticketed first. */
+        static final Comparator<Ticket> ORDER =
+                Comparator.comparingLong(Ticket::readyAt).thenComparingLong(Ticket::sequence);
     }
 }

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.sievecrawler.escape.Json;
+import org.sievecrawler.robots.RobotsCache;
 import org.sievecrawler.sink.Outcome;
 
 /**
@@ -45,12 +46,15 @@ import org.sievecrawler.sink.Outcome;
  *     {@code http://127.0.0.1:9} → {@code connection refused}
  * @param sitemapUrls URLs listed in the sitemaps read in this run (a resumed crawl counts from the resume); the
  *     sitemaps read are the {@code sitemap} outcome
+ * @param robots robots.txt requests started in this run, parked hosts that came back to their cached rules, rules
+ *     dropped for room and rules expired after 24 hours ({@link RobotsCache})
  */
 public record CrawlSummary(Instant startedAt, Duration duration, String endReason, long decided, long fetched,
         long fetchedThisRun, long bytes, Map<String, Long> outcomes, Map<Integer, Long> statuses,
         Map<String, Long> linkRejections, long sieveExpected, double sieveEstimate, double sieveFalsePositiveRate,
         long pending, Parsing parsing, long errors, long retries, long reconnects,
-        long descriptorWaits, Dns dns, Map<String, String> unreachableHosts, long sitemapUrls) {
+        long descriptorWaits, Dns dns, Map<String, String> unreachableHosts, long sitemapUrls,
+        RobotsCache.Counts robots) {
     /** The fallback reasons summary.json lists, the most frequent first. */
     static final int MAX_REASONS = 20;
 
@@ -218,6 +222,12 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
             json.writeObjectFieldStart("sitemaps");
             json.writeNumberField("fetched", outcomes.getOrDefault(Outcome.SITEMAP.label(), 0L));
             json.writeNumberField("urlsFound", sitemapUrls);
+            json.writeEndObject();
+            json.writeObjectFieldStart("robots");
+            json.writeNumberField("fetches", robots.fetches());
+            json.writeNumberField("cacheHits", robots.hits());
+            json.writeNumberField("cacheEvictions", robots.evictions());
+            json.writeNumberField("expiries", robots.expiries());
             json.writeEndObject();
             json.writeObjectFieldStart("sieve");
             json.writeNumberField("expectedUrls", sieveExpected);

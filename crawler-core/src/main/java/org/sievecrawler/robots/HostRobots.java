@@ -41,6 +41,8 @@ public final class HostRobots {
 
     private final String hostKey;
     private final PolitenessConfig config;
+    /** Where starts and expiries are counted; null for none. */
+    private final RobotsCache counts;
     private State state = State.UNKNOWN;
     private RobotsRules rules;
     private long fetchedAt;
@@ -56,8 +58,14 @@ public final class HostRobots {
      * respected ({@code politeness.respect-robots}), one that is never due and allows everything.
      */
     public HostRobots(String hostKey, PolitenessConfig config) {
+        this(hostKey, config, null);
+    }
+
+    /** As {@link #HostRobots(String, PolitenessConfig)}, its requests and expiries counted in {@code counts}. */
+    HostRobots(String hostKey, PolitenessConfig config, RobotsCache counts) {
         this.hostKey = hostKey;
         this.config = config;
+        this.counts = counts;
         if (!config.respectRobots()) {
             state = State.READY;
             rules = NOT_RESPECTED;
@@ -94,12 +102,28 @@ public final class HostRobots {
             case READY:
                 if (now - fetchedAt >= TTL.toMillis()) {
                     state = State.UNKNOWN;
+                    if (counts != null) {
+                        counts.expired();
+                    }
                     return true;
                 }
                 return false;
             default:
                 return false;
         }
+    }
+
+    /** Whether rules fetched 24 hours or more before {@code now} (epoch ms) are held: they no longer apply. */
+    boolean expiredAt(long now) {
+        return state == State.READY && now - fetchedAt >= TTL.toMillis();
+    }
+
+    /**
+     * Whether the rules of a fetched robots.txt hold (or robots.txt is not respected): the host's delay and
+     * connections then follow their Crawl-delay.
+     */
+    public boolean rulesHold() {
+        return state == State.READY && rules != null;
     }
 
     /** Whether robots.txt is being fetched: the host's pages wait for its rules. */
@@ -124,6 +148,9 @@ public final class HostRobots {
             return null;
         }
         state = State.FETCHING;
+        if (counts != null) {
+            counts.fetchStarted();
+        }
         return new PendingUrl(url(hostKey), 0, null, failures, 0, PendingUrl.Purpose.ROBOTS);
     }
 

@@ -10,6 +10,15 @@ public interface PendingQueue {
     /** Adds a URL the Sieve admitted. */
     void add(PendingUrl url);
 
+    /**
+     * Adds a URL unless this queue holds enough like it already (a politeness scheduler: its host's share of the
+     * memory); false: the caller keeps it (the spill, at its end, to offer again later). Adds it by default.
+     */
+    default boolean offer(PendingUrl url) {
+        add(url);
+        return true;
+    }
+
     /** The next URL that may be fetched now, or null if none may (now). Never blocks. */
     PendingUrl poll();
 

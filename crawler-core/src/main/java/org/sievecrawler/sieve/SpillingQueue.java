@@ -34,6 +34,15 @@ import java.util.zip.CRC32C;
  * URL handed back to the wrapped queue directly (a retry, a put-back) never passes through here and stays in
  * memory.
  *
+ * <p>Shares: the wrapped queue may refuse a URL ({@link PendingQueue#offer}: the politeness scheduler refuses a URL
+ * whose host holds its share of the memory already), so a few big hosts cannot fill the memory while the URLs of
+ * other hosts wait on disk. A refused URL goes to the end of the spill (a refused one read back goes there again),
+ * to be offered once its host has drained: a big host's URLs then come out in about their order, not exactly. Such
+ * re-writing is bounded by the writes it rides on: a refill re-writes at most as many URLs as were spilled afresh
+ * (plus the limit's worth to start with, e.g. after a resume), and at most a quarter of the limit at once, so at
+ * worst it doubles the spill's I/O; a spill whose head holds only refused hosts is read on as new URLs come, or
+ * once the wrapped queue is empty (its first URL read is then taken), so no URL waits for ever.
+ *
  * <p>Segment format: records of {@code int length, payload, int CRC-32C(payload)}, the payload a
  * {@link PendingUrlCodec} URL; a segment is closed (and fsynced) once it passes {@code segmentBytes}. A torn
  * tail after a crash is cut by {@link #resume}, which truncates to the checkpointed write position; a record
@@ -53,6 +62,11 @@ public final class SpillingQueue implements PendingQueue, AutoCloseable {
 
     private final PendingQueue memory;
     private final int maxInMemory;
+    /** Refused URLs a refill may write back to the spill's end at once. */
+    private final int maxRequeuedPerRefill;
+    /** Refused URLs refills may still write back: earned by URLs spilled afresh. Lock held. */
+    private long requeueCredit;
+    private long requeued;
     private final int refillBelow;
     private final Path dir;
     private final long segmentBytes;
@@ -76,6 +90,8 @@ public final class SpillingQueue implements PendingQueue, AutoCloseable {
         this.memory = memory;
         this.maxInMemory = maxInMemory;
         this.refillBelow = Math.max(1, maxInMemory / 2);
+        this.maxRequeuedPerRefill = Math.max(1_024, maxInMemory / 4);
+        this.requeueCredit = maxInMemory;
         this.dir = dir;
         this.segmentBytes = segmentBytes;
         this.readSegment = at.readSegment();
@@ -144,10 +160,9 @@ public final class SpillingQueue implements PendingQueue, AutoCloseable {
     public void add(PendingUrl url) {
         lock.lock();
         try {
-            if (spilled == 0 && memory.size() < maxInMemory) {
-                memory.add(url);
-            } else {
+            if (spilled > 0 || memory.size() >= maxInMemory || !memory.offer(url)) {
                 append(url);
+                requeueCredit++;
             }
         } finally {
             lock.unlock();
@@ -187,6 +202,16 @@ public final class SpillingQueue implements PendingQueue, AutoCloseable {
     /** URLs on disk, not yet read back. */
     public long spilled() {
         return spilled;
+    }
+
+    /** URLs read back, refused by the wrapped queue (their host's share was full) and written to the end again. */
+    public long requeued() {
+        lock.lock();
+        try {
+            return requeued;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -318,8 +343,8 @@ public final class SpillingQueue implements PendingQueue, AutoCloseable {
     /**
      * Reads spilled URLs back into the wrapped queue, in order, until it holds the limit or none is left: when
      * it fell below half the limit, or when it had nothing to hand out ({@code starved}; e.g. all its hosts wait
-     * on their delay while the spill holds other hosts). A limit filled by one slow host still keeps the others
-     * on disk until that host drains: raise the limit for crawls of many hosts with one dominant.
+     * on their delay while the spill holds other hosts). A URL the wrapped queue refuses goes to the spill's end
+     * (see "Shares" above), while the credit lasts.
      */
     private void refill(boolean starved) {
         lock.lock();
@@ -330,7 +355,10 @@ public final class SpillingQueue implements PendingQueue, AutoCloseable {
                 return;
             }
             flushWriter();
-            while (spilled > 0 && room > 0) {
+            List<PendingUrl> refused = new ArrayList<>();
+            // with nothing held, the first URL read is taken (its host holds none): read on to it whatever the credit
+            long mayRefuse = Math.max(held == 0 ? 1 : 0, Math.min(requeueCredit, maxRequeuedPerRefill));
+            while (spilled > 0 && room > 0 && refused.size() < mayRefuse) {
                 long end = readSegment == writeSegment ? writeOffset : Files.size(segmentPath(readSegment));
                 if (readOffset >= end) {
                     if (readSegment >= writeSegment) {
@@ -341,7 +369,12 @@ public final class SpillingQueue implements PendingQueue, AutoCloseable {
                     readOffset = 0;
                     continue;
                 }
-                room -= readSegment(end, room);
+                room -= readSegment(end, room, refused, mayRefuse);
+            }
+            requeueCredit = Math.max(0, requeueCredit - refused.size());
+            requeued += refused.size();
+            for (PendingUrl url : refused) { // after the reads: the read loop ends where the spill ended
+                append(url);
             }
         } catch (IOException e) {
             throw failure("cannot read", readSegment, e);
@@ -350,15 +383,18 @@ public final class SpillingQueue implements PendingQueue, AutoCloseable {
         }
     }
 
-    /** Reads up to {@code max} records of the read segment, from the read offset to {@code end}. Lock held. */
-    private int readSegment(long end, int max) throws IOException {
+    /**
+     * Reads records of the read segment, from the read offset to {@code end}, until {@code max} are taken by the
+     * wrapped queue or {@code refused} holds {@code mayRefuse} it did not take; returns how many it took. Lock held.
+     */
+    private int readSegment(long end, int max, List<PendingUrl> refused, long mayRefuse) throws IOException {
         Path file = segmentPath(readSegment);
         int read = 0;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             channel.position(readOffset);
             InputStream stream = new BufferedInputStream(Channels.newInputStream(channel), WRITE_BUFFER);
             DataInputStream in = new DataInputStream(stream);
-            while (read < max && readOffset < end && spilled > 0) {
+            while (read < max && readOffset < end && spilled > 0 && refused.size() < mayRefuse) {
                 int length = in.readInt();
                 if (length <= 0 || length > PendingUrlCodec.MAX_ENCODED_BYTES) {
                     throw corrupt(file, "a record length of " + length);
@@ -372,10 +408,14 @@ public final class SpillingQueue implements PendingQueue, AutoCloseable {
                     throw corrupt(file, String.format(Locale.ROOT, "a checksum mismatch (stored 0x%08x, computed"
                             + " 0x%08x)", stored, (int) crc.getValue()));
                 }
-                memory.add(PendingUrlCodec.read(new DataInputStream(new java.io.ByteArrayInputStream(payload))));
+                PendingUrl url = PendingUrlCodec.read(new DataInputStream(new java.io.ByteArrayInputStream(payload)));
                 readOffset += length + 2L * Integer.BYTES;
                 spilled--;
-                read++;
+                if (memory.offer(url)) {
+                    read++;
+                } else {
+                    refused.add(url);
+                }
             }
         } catch (EOFException e) {
             throw corrupt(file, "its end before the last record was complete");

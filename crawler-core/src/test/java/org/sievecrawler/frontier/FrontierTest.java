@@ -186,6 +186,30 @@ class FrontierTest {
     }
 
     @Test
+    void aBigHostTakesOnlyItsShareOfTheMemorySoHostsInTheSpillAreLeasedToo() throws Exception {
+        // 64 URLs in memory, 100 leases: a host's share is the least, 16 URLs (SchedulerLimits.of)
+        try (Frontier frontier = Frontier.create(new Frontier.Settings(SIEVE, NO_ROBOTS, 100, dir.resolve("shares")),
+                Clock.systemUTC(), record -> { })) {
+            List<String> seeds = new ArrayList<>();
+            for (int i = 0; i < 500; i++) {
+                seeds.add("http://big.test/page/" + i);
+            }
+            for (int h = 0; h < 20; h++) {
+                seeds.add("http://small" + h + ".test/");
+            }
+            frontier.offerSeeds(seeds);
+            assertThat(frontier.spilled()).as("all but the big host's share").isEqualTo(520 - 16);
+
+            List<String> leased = new ArrayList<>();
+            for (Lease lease = frontier.next(); lease != null && leased.size() < 100; lease = frontier.next()) {
+                leased.add(lease.url()); // held open: the big host stays at its 4 connections
+            }
+            assertThat(leased).as("4 of the big host, then every small host from the spill").hasSize(24)
+                    .filteredOn(url -> url.contains("small")).hasSize(20);
+        }
+    }
+
+    @Test
     void resumesACheckpointWrittenBeforeTheJournalWithNothingToReplayAndJournalsFromThen() throws Exception {
         Web web = new Web(10);
         Path folder = dir.resolve("old");

@@ -11,6 +11,7 @@ import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressLog;
+import org.sievecrawler.robots.RobotsCache;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
@@ -44,8 +45,8 @@ final class HostileCrawlFolder {
         new CrawlSummary(start, Duration.ofSeconds(2), text, 3, 2, 2, 3000,
                 Map.of("fetched", 1L, "error", 1L, "http-error", 1L), Map.of(200, 1L, 404, 1L), Map.of(text, 1L),
                 1000, 3, 0.002, 0, new CrawlSummary.Parsing(1, 1, Map.of(text, 1L)), 1, 0, 0, 0,
-                CrawlSummary.Dns.NONE,
-                Map.of("http://c.test", text), 0).writeTo(dir.resolve(CrawlFolder.SUMMARY));
+                CrawlSummary.Dns.NONE, Map.of("http://c.test", text), 0, RobotsCache.Counts.NONE)
+                .writeTo(dir.resolve(CrawlFolder.SUMMARY));
     }
 
     private static PageRecord page(String url, int status, Outcome outcome, int depth, String title, String error) {

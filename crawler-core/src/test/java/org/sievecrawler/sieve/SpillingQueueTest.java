@@ -186,6 +186,64 @@ class SpillingQueueTest {
                 .isEqualTo(urls);
     }
 
+    @Test
+    void aUrlTheWrappedQueueRefusesWaitsAtTheSpillsEndAndIsOfferedAgainLosingNone() throws IOException {
+        // holds at most 2 URLs of "big" at once: the others are refused while it does
+        PendingQueue shares = new PendingQueue() {
+            private final PendingQueue fifo = PendingQueue.fifo();
+            private int big;
+
+            @Override
+            public void add(PendingUrl url) {
+                big += url.url().contains("big") ? 1 : 0;
+                fifo.add(url);
+            }
+
+            @Override
+            public boolean offer(PendingUrl url) {
+                if (url.url().contains("big") && big >= 2) {
+                    return false;
+                }
+                add(url);
+                return true;
+            }
+
+            @Override
+            public PendingUrl poll() {
+                PendingUrl url = fifo.poll();
+                big -= url != null && url.url().contains("big") ? 1 : 0;
+                return url;
+            }
+
+            @Override
+            public int size() {
+                return fifo.size();
+            }
+        };
+        try (SpillingQueue spill = SpillingQueue.create(shares, 100, dir, TINY_SEGMENTS)) {
+            for (int i = 0; i < 50; i++) {
+                spill.add(PendingUrl.seed("https://big.example/" + i));
+            }
+            for (int i = 0; i < 50; i++) {
+                spill.add(PendingUrl.seed("https://small.example/" + i));
+            }
+            assertThat(spill.spilled()).as("past the big host's share: spilled though memory had room")
+                    .isEqualTo(98);
+
+            List<String> polled = new ArrayList<>();
+            for (PendingUrl url = spill.poll(); url != null; url = spill.poll()) {
+                polled.add(url.url());
+            }
+
+            assertThat(polled).hasSize(100).doesNotHaveDuplicates();
+            assertThat(polled.subList(0, 53)).as("the small host's URLs are not held behind the big host's")
+                    .filteredOn(url -> url.contains("small")).hasSize(50);
+            assertThat(spill.requeued()).as("bounded: each refill re-writes what its credit allows")
+                    .isPositive().isLessThan(100L * 50);
+            assertThat(spill.size()).isZero();
+        }
+    }
+
     private long segmentCount() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(f -> f.toString().endsWith(".seg")).count();

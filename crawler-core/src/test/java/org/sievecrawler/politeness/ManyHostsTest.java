@@ -1,0 +1,275 @@
+package org.sievecrawler.politeness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_RESPECT_ROBOTS;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.fixtures.FakeClock;
+import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.robots.RobotsRules;
+import org.sievecrawler.sieve.PendingQueue;
+import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sieve.SpillingQueue;
+
+/**
+ * The {@link HostScheduler} in a broad crawl: many hosts, most of their URLs in the spill, fetchers driven by a fake
+ * clock. Each request ends the moment it is handed out, so a host is ready again after its delay.
+ */
+class ManyHostsTest {
+    private static final Duration DELAY = Duration.ofSeconds(1);
+    private static final Duration TICK = Duration.ofMillis(100);
+
+    private final FakeClock clock = new FakeClock();
+
+    @TempDir
+    Path dir;
+
+    private static PolitenessConfig noRobots() {
+        return CrawlProfile.defaults().with(POLITENESS_RESPECT_ROBOTS, false).with(POLITENESS_DELAY, DELAY)
+                .politeness();
+    }
+
+    @Test
+    void hostsWhoseUrlsAreOnlyInTheSpillAreFetchedEarlyNotAfterTheBigOnes() throws IOException {
+        int memory = 5_000;
+        HostScheduler hosts = new HostScheduler(noRobots(), clock, new SchedulerLimits(100, Integer.MAX_VALUE));
+        try (SpillingQueue spill = SpillingQueue.create(hosts, memory, dir, 1 << 20)) {
+            for (int i = 0; i < 10_000; i++) {
+                spill.add(PendingUrl.seed("https://big-a.example/" + i));
+                spill.add(PendingUrl.seed("https://big-b.example/" + i));
+            }
+            for (int h = 0; h < 1_000; h++) {
+                for (int i = 0; i < 3; i++) {
+                    spill.add(PendingUrl.seed("https://small-" + h + ".example/" + i));
+                }
+            }
+            assertThat(spill.spilled()).as("the big hosts took their share, the rest waits on disk")
+                    .isEqualTo(23_000 - 200);
+
+            Map<String, Long> firstFetch = fetchFor(hosts, spill, Duration.ofSeconds(30), memory);
+
+            assertThat(firstFetch).as("every host fetched within 30 s").hasSize(1_002);
+            assertThat(firstFetch.values()).as("the small hosts came in the first seconds, not after the big"
+                    + " hosts' 10,000 s").allMatch(at -> at <= 5_000);
+            assertThat(spill.requeued()).as("the big hosts' URLs read back over their share went to the spill's end")
+                    .isPositive();
+        }
+    }
+
+    @Test
+    void withoutSharesTheSpilledHostsWaitForTheBigOnes() throws IOException {
+        int memory = 5_000;
+        HostScheduler hosts = new HostScheduler(noRobots(), clock, SchedulerLimits.NONE);
+        try (SpillingQueue spill = SpillingQueue.create(hosts, memory, dir, 1 << 20)) {
+            for (int i = 0; i < 10_000; i++) {
+                spill.add(PendingUrl.seed("https://big-a.example/" + i));
+                spill.add(PendingUrl.seed("https://big-b.example/" + i));
+            }
+            for (int h = 0; h < 1_000; h++) {
+                spill.add(PendingUrl.seed("https://small-" + h + ".example/0"));
+            }
+            Map<String, Long> firstFetch = fetchFor(hosts, spill, Duration.ofSeconds(30), memory);
+            assertThat(firstFetch).as("the case the shares exist for: only the two big hosts").hasSize(2);
+        }
+    }
+
+    @Test
+    void servesEveryReadyHostWithinOneRoundAndNeverIdlesWhileOneIsReady() {
+        int hostCount = 2_000;
+        int threads = 50;
+        long requestMillis = 100;
+        HostScheduler hosts = new HostScheduler(noRobots(), clock, SchedulerLimits.of(100_000, threads));
+        Map<String, Integer> queued = new HashMap<>();
+        for (int h = 0; h < hostCount; h++) {
+            for (int i = 0; i < 40; i++) {
+                hosts.add(PendingUrl.seed("https://h" + h + ".example/" + i));
+            }
+            queued.put("https://h" + h + ".example", 40);
+        }
+        // the test's own model of the hosts: when each may go next (its delay after its last request), in flight or not
+        Map<String, Long> readyAt = new HashMap<>();
+        Map<PendingUrl, Long> inFlight = new HashMap<>();
+        long start = clock.millis();
+        long maxWait = 0;
+        long served = 0;
+        for (long now = 0; now < 60_000; now += 10) {
+            clock.advance(Duration.ofMillis(10));
+            final long at = clock.millis();
+            inFlight.entrySet().removeIf(request -> {
+                if (request.getValue() > at) {
+                    return false;
+                }
+                hosts.finished(request.getKey());
+                readyAt.put(HostKey.of(request.getKey().url()), at + DELAY.toMillis());
+                return true;
+            });
+            while (inFlight.size() < threads) {
+                PendingUrl url = hosts.poll();
+                if (url == null) {
+                    break;
+                }
+                String key = HostKey.of(url.url());
+                long ready = readyAt.getOrDefault(key, start);
+                assertThat(ready).as("no request to %s before its delay", key).isLessThanOrEqualTo(at);
+                maxWait = Math.max(maxWait, at - ready);
+                readyAt.put(key, Long.MAX_VALUE); // in flight
+                queued.merge(key, -1, Integer::sum);
+                inFlight.put(url, at + requestMillis);
+                served++;
+            }
+            if (inFlight.size() < threads) {
+                assertThat(readyAt.entrySet()).as("a fetcher idles at %d ms: no host may be ready", at)
+                        .noneMatch(host -> host.getValue() <= at && queued.get(host.getKey()) > 0);
+            }
+        }
+        // 50 threads at 100 ms a request serve 500 hosts a second: a round of 2,000 ready hosts takes 4 s
+        long round = hostCount * requestMillis / threads;
+        assertThat(served).as("every fetcher busy all along").isGreaterThanOrEqualTo(60_000 / requestMillis * threads
+                - threads);
+        assertThat(maxWait).as("a ready host waits at most one round of the others").isLessThanOrEqualTo(round);
+    }
+
+    @Test
+    void newHostsRobotsTxtTakesAtMostHalfTheFetchersWhilePagesAreReady() {
+        int threads = 8;
+        PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, Duration.ZERO).politeness();
+        HostScheduler hosts = new HostScheduler(config, clock, SchedulerLimits.of(100_000, threads));
+        for (int h = 0; h < 20; h++) { // known hosts: robots.txt fetched, many pages each
+            hosts.add(PendingUrl.seed("https://known-" + h + ".example/0"));
+        }
+        for (int h = 0; h < 20; h++) {
+            PendingUrl robots = hosts.poll();
+            assertThat(robots.isRobots()).isTrue();
+            hosts.robotsFetched(robots, RobotsRules.allowAll("test"));
+        }
+        for (int h = 0; h < 20; h++) {
+            for (int i = 1; i < 100; i++) {
+                hosts.add(PendingUrl.seed("https://known-" + h + ".example/" + i));
+            }
+        }
+        for (int h = 0; h < 5_000; h++) { // a burst of new hosts, whose robots.txt became due after
+            hosts.add(PendingUrl.seed("https://new-" + h + ".example/"));
+        }
+
+        long robotsFetched = 0;
+        for (int round = 0; round < 100; round++) {
+            List<PendingUrl> taken = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                taken.add(hosts.poll());
+            }
+            assertThat(taken).doesNotContainNull();
+            long robotsTasks = taken.stream().filter(PendingUrl::isRobots).count();
+            assertThat(robotsTasks).as("round %d: robots.txt takes at most half the fetchers", round)
+                    .isLessThanOrEqualTo(threads / 2);
+            robotsFetched += robotsTasks;
+            for (PendingUrl task : taken) {
+                if (task.isRobots()) {
+                    hosts.robotsFetched(task, RobotsRules.allowAll("test"));
+                } else {
+                    hosts.finished(task);
+                }
+            }
+        }
+        assertThat(robotsFetched).as("and takes them: the new hosts are not starved either")
+                .isGreaterThanOrEqualTo(100 * threads / 2 * 9 / 10);
+    }
+
+    @Test
+    void aHostIdleSinceItsDelayIsParkedAndComesBackWithItsRobotsRules() {
+        PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, DELAY).politeness();
+        HostScheduler hosts = new HostScheduler(config, clock);
+        hosts.add(PendingUrl.seed("https://a.example/1"));
+        PendingUrl robots = hosts.poll();
+        hosts.robotsFetched(robots, RobotsRules.parsed(
+                new crawlercommons.robots.SimpleRobotRules(), Duration.ofSeconds(5))); // Crawl-delay: 5
+        clock.advance(Duration.ofSeconds(5));
+        PendingUrl page = hosts.poll();
+        hosts.finished(page);
+        clock.advance(Duration.ofSeconds(4));
+        assertThat(hosts.poll()).isNull();
+        assertThat(hosts.activeHosts()).as("within its delay: held").isEqualTo(1);
+
+        hosts.add(PendingUrl.seed("https://a.example/2"));
+        assertThat(hosts.poll()).as("its Crawl-delay still holds").isNull();
+        clock.advance(Duration.ofSeconds(1));
+        PendingUrl second = hosts.poll();
+        assertThat(second.url()).isEqualTo("https://a.example/2");
+        hosts.finished(second);
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(hosts.poll()).isNull();
+        assertThat(hosts.activeHosts()).as("idle since its delay passed: parked").isZero();
+
+        hosts.add(PendingUrl.seed("https://a.example/3"));
+        PendingUrl third = hosts.poll();
+        assertThat(third.url()).as("back without robots.txt again").isEqualTo("https://a.example/3");
+        hosts.finished(third);
+        clock.advance(Duration.ofSeconds(4));
+        hosts.add(PendingUrl.seed("https://a.example/4"));
+        assertThat(hosts.poll()).as("its Crawl-delay came back with its rules").isNull();
+        assertThat(hosts.robotsCounts()).isEqualTo(new org.sievecrawler.robots.RobotsCache.Counts(1, 1, 0, 0, 0));
+        assertThat(hosts.hostCount()).as("one host seen").isEqualTo(1);
+    }
+
+    @Test
+    void holdsNoStateForHostsWithNothingToDoAndFetchesRobotsTxtOncePerHost() {
+        PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, DELAY).politeness();
+        HostScheduler hosts = new HostScheduler(config, clock, SchedulerLimits.of(100_000, 16));
+        int hostCount = 10_000;
+        for (int round = 0; round < 3; round++) { // each host gets one URL per round, well apart
+            for (int h = 0; h < hostCount; h++) {
+                hosts.add(PendingUrl.seed("https://h" + h + ".example/" + round));
+            }
+            for (PendingUrl task = hosts.poll(); task != null; task = hosts.poll()) {
+                if (task.isRobots()) {
+                    hosts.robotsFetched(task, RobotsRules.allowAll("test"));
+                } else {
+                    hosts.finished(task);
+                }
+            }
+            clock.advance(DELAY);
+            while (hosts.size() > 0) {
+                for (PendingUrl task = hosts.poll(); task != null; task = hosts.poll()) {
+                    hosts.finished(task);
+                }
+                clock.advance(DELAY);
+            }
+            clock.advance(DELAY);
+            assertThat(hosts.poll()).isNull();
+            assertThat(hosts.activeHosts()).as("round %d: every host parked", round).isZero();
+        }
+        assertThat(hosts.robotsCounts().fetches()).as("robots.txt once per host").isEqualTo(hostCount);
+        assertThat(hosts.robotsCounts().hits()).isEqualTo(2L * hostCount);
+        assertThat(hosts.hostCount()).isEqualTo(hostCount);
+    }
+
+    /**
+     * Polls {@code queue} as fast as fetchers would for {@code span} of fake time, each request ending at once, and
+     * returns each host's first fetch (ms since the start); checks that the scheduler never holds more than
+     * {@code maxInMemory} URLs.
+     */
+    private Map<String, Long> fetchFor(HostScheduler hosts, PendingQueue queue, Duration span, int maxInMemory) {
+        long start = clock.millis();
+        Map<String, Long> firstFetch = new HashMap<>();
+        while (clock.millis() - start < span.toMillis()) {
+            PendingUrl url = queue.poll();
+            if (url == null) {
+                clock.advance(TICK);
+                continue;
+            }
+            firstFetch.putIfAbsent(HostKey.host(url.url()), clock.millis() - start);
+            hosts.finished(url);
+            assertThat(hosts.size()).isLessThanOrEqualTo(maxInMemory);
+        }
+        return firstFetch;
+    }
+}
