@@ -45,7 +45,8 @@
 # heap_after_gc_mb: heap used after the full GC `jcmd GC.run` makes when pages.jsonl reaches 90 % of PAGES (or 90 % of
 # MAX_DURATION), from the GC log (gc.log);
 # peak_sockets / peak_fds: the most socket / all descriptors in /proc/PID/fd, sampled every 0.5 s (with
-# peak_established / peak_close_wait: TCP connections to PORT in those states, `ss`; only the crawler connects there,
+# peak_established / peak_close_wait: TCP connections to PORT in those states, `ss` (established: `ss -p`, those the
+# crawler's process holds a descriptor of); only the crawler connects there,
 # and close-wait ones are closed by the server, not yet by the crawler, still holding a descriptor); socket_bound: the
 # bound the crawler logs ("sockets: at most N open"); robots: robots.txt requests; hosts_paged: hosts with at least
 # one page request; hosts_linked: hosts the fetched pages link to (their cross-host links), _unrequested: those of them
@@ -166,7 +167,9 @@ run() { # H
     if [ -n "$java" ] && [ -d "/proc/$java/fd" ]; then
       fds=$({ ls "/proc/$java/fd" 2>/dev/null || true; } | wc -l) # descriptors close while listed
       sock=$({ find "/proc/$java/fd" -lname 'socket:*' 2>/dev/null || true; } | wc -l)
-      tcp=$(ss -Htn state established "( dport = :$PORT )" 2>/dev/null | wc -l)
+      # -p: only sockets the crawler holds a descriptor of, in one snapshot (ss without it also counted sockets the
+      # crawler had just closed, and raced the descriptor count taken before it when the pool closed many at once)
+      tcp=$({ ss -Htnp state established "( dport = :$PORT )" 2>/dev/null || true; } | grep -c "pid=$java," || true)
       wait_close=$(ss -Htn state close-wait "( dport = :$PORT )" 2>/dev/null | wc -l)
       [ "$tcp" -gt "$peak_tcp" ] && peak_tcp=$tcp
       [ "$wait_close" -gt "$peak_cw" ] && peak_cw=$wait_close

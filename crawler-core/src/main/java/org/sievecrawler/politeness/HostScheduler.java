@@ -75,8 +75,16 @@ public final class HostScheduler implements PendingQueue {
     private final UnreachableHosts unreachableHosts = new UnreachableHosts();
     private final PriorityQueue<Ticket> pageTickets = new PriorityQueue<>(Ticket.ORDER);
     private final PriorityQueue<Ticket> robotsTickets = new PriorityQueue<>(Ticket.ORDER);
+    /**
+     * Tickets of hosts whose robots.txt was fetched and whose first page was not yet handed out: served before other
+     * ready pages, so a host's robots.txt is followed by its first page within about its delay, not after a backlog
+     * of ready pages of known hosts (robots.txt does not run ahead of the pages it lets through).
+     */
+    private final PriorityQueue<Ticket> firstPageTickets = new PriorityQueue<>(Ticket.ORDER);
     /** Robots.txt tasks handed out and not yet reported back. */
     private int robotsInFlight;
+    /** Hosts whose robots.txt was fetched and whose first page was not yet handed out (see SchedulerLimits). */
+    private int awaitingFirstPage;
     /** Idle hosts (nothing queued, nothing in flight) by the time their delay has passed: then they are parked. */
     private final PriorityQueue<Idle> idle = new PriorityQueue<>(Comparator.comparingLong(Idle::until));
     /** The robots.txt state of parked hosts, and the robots.txt counts. */
@@ -206,7 +214,7 @@ public final class HostScheduler implements PendingQueue {
             long now = clock.millis();
             park(now);
             while (true) {
-                Ticket page = firstLive(pageTickets);
+                Ticket page = firstPage(now);
                 Ticket robots = firstLive(robotsTickets);
                 boolean pageReady = page != null && page.readyAt <= now;
                 boolean robotsReady = robots != null && robots.readyAt <= now;
@@ -215,12 +223,13 @@ public final class HostScheduler implements PendingQueue {
                 }
                 Ticket ticket;
                 if (pageReady && robotsReady) {
-                    boolean robotsMay = robotsInFlight < limits.maxRobotsInFlight();
+                    boolean robotsMay = robotsInFlight < limits.maxRobotsInFlight()
+                            && awaitingFirstPage < limits.maxAwaitingFirstPage();
                     ticket = robotsMay && Ticket.ORDER.compare(robots, page) < 0 ? robots : page;
                 } else {
                     ticket = pageReady ? page : robots;
                 }
-                (ticket == page ? pageTickets : robotsTickets).poll();
+                heapOf(ticket).poll();
                 Host host = ticket.host;
                 host.ticketed = false;
                 if (addresses.unresolved(host.key)) { // per IP: its address first, without the lock (a lookup)
@@ -340,6 +349,10 @@ public final class HostScheduler implements PendingQueue {
             Host host = reportedBack(robotsTask);
             if (host.robots.fetched(rules, now, host.queue.size())) {
                 followRules(host, rules);
+            }
+            if (!host.queue.isEmpty() && !host.awaitingFirstPage) {
+                host.awaitingFirstPage = true;
+                awaitingFirstPage++;
             }
             host.nextAllowed = Math.max(host.nextAllowed, now + host.delayMillis);
             addressEnded(host, now, host.delayMillis);
@@ -514,21 +527,31 @@ public final class HostScheduler implements PendingQueue {
             return robotsTask;
         }
         if (host.unreachable != null && !host.queue.isEmpty()) { // no request is made: no limit, no delay
-            PendingUrl url = host.queue.pollFirst();
-            queued--;
-            host.inFlight++;
-            inFlight++;
-            return url;
+            return takePage(host);
         }
         if (host.robots.fetching() || host.queue.isEmpty()
                 || host.inFlight >= host.maxConnections || host.nextAllowed > now) {
             return null;
         }
+        return takePage(host);
+    }
+
+    /** Hands out {@code host}'s first queued URL. Lock held. */
+    private PendingUrl takePage(Host host) {
         PendingUrl url = host.queue.pollFirst();
         queued--;
         host.inFlight++;
         inFlight++;
+        notAwaitingFirstPage(host);
         return url;
+    }
+
+    /** {@code host} no longer waits for its first page after its robots.txt (handed out, or none left). Lock held. */
+    private void notAwaitingFirstPage(Host host) {
+        if (host.awaitingFirstPage) {
+            host.awaitingFirstPage = false;
+            awaitingFirstPage--;
+        }
     }
 
     /**
@@ -539,6 +562,7 @@ public final class HostScheduler implements PendingQueue {
     private long schedule(Host host, long now) {
         long readyAt;
         if (host.queue.isEmpty()) {
+            notAwaitingFirstPage(host);
             if (host.inFlight == 0 && !host.idle) {
                 host.idle = true;
                 idle.add(new Idle(host, Math.max(now, host.nextAllowed)));
@@ -571,7 +595,7 @@ public final class HostScheduler implements PendingQueue {
         host.ticketed = true;
         readyAt = Math.max(readyAt, 0);
         Ticket ticket = new Ticket(host, readyAt, host.version, ticketSequence++);
-        (needsRobots(host, now) ? robotsTickets : pageTickets).add(ticket);
+        (needsRobots(host, now) ? robotsTickets : host.awaitingFirstPage ? firstPageTickets : pageTickets).add(ticket);
         return readyAt;
     }
 
@@ -619,12 +643,39 @@ public final class HostScheduler implements PendingQueue {
 
     /** The ticket of either heap that comes first, stale ones dropped; null if none. Lock held. */
     private Ticket firstLiveTicket() {
-        Ticket page = firstLive(pageTickets);
+        Ticket page = earliest(firstLive(firstPageTickets), firstLive(pageTickets));
         Ticket robots = firstLive(robotsTickets);
         if (page == null || robots == null) {
             return page == null ? robots : page;
         }
         return Ticket.ORDER.compare(robots, page) < 0 ? robots : page;
+    }
+
+    /**
+     * The page ticket to hand out first: a ready first page after robots.txt, else the earliest page ticket of
+     * either heap. Lock held.
+     */
+    private Ticket firstPage(long now) {
+        Ticket first = firstLive(firstPageTickets);
+        if (first != null && first.readyAt <= now) {
+            return first;
+        }
+        return earliest(first, firstLive(pageTickets));
+    }
+
+    private static Ticket earliest(Ticket a, Ticket b) {
+        if (a == null || b == null) {
+            return a == null ? b : a;
+        }
+        return Ticket.ORDER.compare(a, b) <= 0 ? a : b;
+    }
+
+    /** The heap {@code ticket} is at the top of. Lock held. */
+    private PriorityQueue<Ticket> heapOf(Ticket ticket) {
+        if (firstPageTickets.peek() == ticket) {
+            return firstPageTickets;
+        }
+        return pageTickets.peek() == ticket ? pageTickets : robotsTickets;
     }
 
     /** The first live ticket of {@code heap}, stale ones at its top dropped; null if none. Lock held. */
@@ -697,6 +748,8 @@ public final class HostScheduler implements PendingQueue {
         boolean ticketed;
         /** Whether it waits in the idle heap, to be parked. */
         boolean idle;
+        /** Whether its robots.txt was fetched and its first page not yet handed out. */
+        boolean awaitingFirstPage;
 
         Host(String key, HostRobots robots) {
             this.key = key;

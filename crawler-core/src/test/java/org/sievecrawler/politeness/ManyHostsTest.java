@@ -42,7 +42,7 @@ class ManyHostsTest {
     @Test
     void hostsWhoseUrlsAreOnlyInTheSpillAreFetchedEarlyNotAfterTheBigOnes() throws IOException {
         int memory = 5_000;
-        HostScheduler hosts = new HostScheduler(noRobots(), clock, new SchedulerLimits(100, Integer.MAX_VALUE));
+        HostScheduler hosts = new HostScheduler(noRobots(), clock, new SchedulerLimits(100, Integer.MAX_VALUE, Integer.MAX_VALUE));
         try (SpillingQueue spill = SpillingQueue.create(hosts, memory, dir, 1 << 20)) {
             for (int i = 0; i < 10_000; i++) {
                 spill.add(PendingUrl.seed("https://big-a.example/" + i));
@@ -144,13 +144,12 @@ class ManyHostsTest {
         int threads = 8;
         PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, Duration.ZERO).politeness();
         HostScheduler hosts = new HostScheduler(config, clock, SchedulerLimits.of(100_000, threads));
-        for (int h = 0; h < 20; h++) { // known hosts: robots.txt fetched, many pages each
+        for (int h = 0; h < 20; h++) { // known hosts: robots.txt fetched, a first page, then many pages each
             hosts.add(PendingUrl.seed("https://known-" + h + ".example/0"));
-        }
-        for (int h = 0; h < 20; h++) {
             PendingUrl robots = hosts.poll();
             assertThat(robots.isRobots()).isTrue();
             hosts.robotsFetched(robots, RobotsRules.allowAll("test"));
+            hosts.finished(hosts.poll());
         }
         for (int h = 0; h < 20; h++) {
             for (int i = 1; i < 100; i++) {
@@ -182,6 +181,65 @@ class ManyHostsTest {
         }
         assertThat(robotsFetched).as("and takes them: the new hosts are not starved either")
                 .isGreaterThanOrEqualTo(100 * threads / 2 * 9 / 10);
+    }
+
+    /**
+     * Robots.txt keeps pace with the first pages it lets through: 400 known hosts keep a backlog of ready pages (400
+     * a second for 80 fetches a second), 5,000 new hosts wait for robots.txt. A host's first page after its robots.txt
+     * waited its delay and then its turn behind the backlog, so robots.txt ran ahead of it (a crawl stopped then had
+     * fetched robots.txt of thousands of hosts it never asked a page of). Now the first page goes before the
+     * backlog, and at most 4 x fetch.threads hosts hold a robots.txt and no page yet (plus the robots.txt requests
+     * in flight), while the new hosts still get their pages.
+     */
+    @Test
+    void robotsTxtRunsAtMostFetchThreadsHostsAheadOfTheirFirstPages() {
+        int threads = 8;
+        PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, DELAY).politeness();
+        HostScheduler hosts = new HostScheduler(config, clock, SchedulerLimits.of(100_000, threads));
+        for (int h = 0; h < 400; h++) {
+            hosts.add(PendingUrl.seed("https://known-" + h + ".example/0"));
+        }
+        for (int h = 0; h < 400; h++) {
+            PendingUrl robots = hosts.poll();
+            hosts.robotsFetched(robots, RobotsRules.allowAll("test"));
+            for (int i = 1; i < 50; i++) {
+                hosts.add(PendingUrl.seed("https://known-" + h + ".example/" + i));
+            }
+        }
+        clock.advance(DELAY);
+        for (int h = 0; h < 5_000; h++) {
+            hosts.add(PendingUrl.seed("https://new-" + h + ".example/"));
+        }
+        java.util.Set<String> robotsDone = new java.util.HashSet<>();
+        java.util.Set<String> paged = new java.util.HashSet<>();
+        int mostAhead = 0;
+        for (int round = 0; round < 300; round++) { // 30 s
+            List<PendingUrl> taken = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                PendingUrl task = hosts.poll();
+                if (task != null) {
+                    taken.add(task);
+                }
+            }
+            for (PendingUrl task : taken) {
+                String host = HostKey.of(task.url());
+                if (task.isRobots()) {
+                    hosts.robotsFetched(task, RobotsRules.allowAll("test"));
+                    robotsDone.add(host);
+                } else {
+                    paged.add(host);
+                    hosts.finished(task);
+                }
+            }
+            long ahead = robotsDone.stream().filter(h -> !paged.contains(h)).count();
+            mostAhead = (int) Math.max(mostAhead, ahead);
+            assertThat(ahead).as("round %d: hosts with robots.txt and no page yet", round)
+                    .isLessThanOrEqualTo(SchedulerLimits.AHEAD_PER_THREAD * threads + threads / 2);
+            clock.advance(TICK);
+        }
+        long newPaged = paged.stream().filter(h -> h.contains("new-")).count();
+        // Their first pages come a delay after robots.txt, ahead of the backlog: about 4 x 8 new hosts a second.
+        assertThat(newPaged).as("the new hosts get pages too (most ahead: %d)", mostAhead).isGreaterThan(500);
     }
 
     @Test
