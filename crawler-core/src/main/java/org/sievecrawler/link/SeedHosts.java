@@ -1,0 +1,301 @@
+package org.sievecrawler.link;
+
+import java.security.SecureRandom;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import okhttp3.HttpUrl;
+import org.sievecrawler.address.IpLiteral;
+
+/**
+ * The seeds' host names and origins ({@code host:port}), held compactly for seed lists of millions: what
+ * {@code scope.hosts: same-as-seeds} and the private-address rules (a seed's host and port may be a private
+ * address) ask of the seeds. A set that is filled, then {@link #complete()}: a seed file's hosts are added while
+ * the file is read, and a question whose answer is "no" so far waits until the whole file was read (a host found
+ * further down the file is a seed's host too); a "yes" is answered at once.
+ *
+ * <p>Entries: an IPv4 literal host is held exactly (its 32 bits; with its 16-bit port for an origin); any other host
+ * as a 64-bit hash keyed by a random number drawn when the set is made (so a page cannot choose a host whose hash
+ * equals a seed host's). Two hosts share a hash with probability 2^-63 per pair: for n seed hosts, a host not a
+ * seed's is taken for one with probability at most n * 2^-63 (1e-13 at n = 10^6), and then it is followed as if it
+ * were a seed's host, nothing worse. Memory: two open-addressing tables of {@code long}s, kept at most half full, so
+ * 16 to 32 bytes per distinct host and as many per distinct origin: 32 to 64 bytes per seed host (against ~250
+ * bytes for the strings and hash-set entries of an exact set). Bare hosts given without a port (an origin of "any
+ * port", a form only tests and older profiles use) are held exactly as strings.
+ *
+ * <p>Thread-safe: one thread adds, any number ask; once complete, asking takes no lock. A thread waiting for the
+ * set to be complete that is interrupted answers "no" with its interrupt flag set. Out of scope: normalizing the
+ * seeds (the caller gives normalized URLs or {@link HttpUrl}s).
+ */
+public final class SeedHosts {
+    private static final long EXACT = 1L << 63;
+    private static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
+
+    private final long key = new SecureRandom().nextLong();
+    private final LongSet hosts = new LongSet();
+    private final LongSet origins = new LongSet();
+    private final Set<String> anyPortHosts;
+    private final CountDownLatch completed = new CountDownLatch(1);
+    private volatile boolean complete;
+
+    private SeedHosts(Set<String> anyPortHosts) {
+        this.anyPortHosts = Set.copyOf(anyPortHosts);
+    }
+
+    /** A set to be filled by {@link #add} and then {@link #complete()}d. */
+    public static SeedHosts filling() {
+        return new SeedHosts(Set.of());
+    }
+
+    /** The complete set of the hosts and origins of {@code normalizedSeeds} (normalized absolute URLs). */
+    public static SeedHosts of(Collection<String> normalizedSeeds) {
+        SeedHosts seeds = filling();
+        for (String seed : normalizedSeeds) {
+            seeds.add(HttpUrl.get(seed));
+        }
+        seeds.complete();
+        return seeds;
+    }
+
+    /**
+     * The complete set of {@code origins}, each {@code host:port} ({@code [::1]:8080} for IPv6), or a bare host
+     * standing for every port of it.
+     */
+    public static SeedHosts ofOrigins(Collection<String> origins) {
+        Set<String> anyPort = new HashSet<>();
+        SeedHosts seeds = null;
+        for (String origin : origins) {
+            String[] hostPort = hostAndPort(origin);
+            if (hostPort[1] == null) {
+                anyPort.add(hostPort[0]);
+            }
+        }
+        seeds = new SeedHosts(anyPort);
+        for (String origin : origins) {
+            String[] hostPort = hostAndPort(origin);
+            if (hostPort[1] != null) {
+                seeds.add(hostPort[0], Integer.parseInt(hostPort[1]));
+            } else {
+                seeds.addHost(hostPort[0]);
+            }
+        }
+        seeds.complete();
+        return seeds;
+    }
+
+    /** Adds a seed's host and origin. */
+    public void add(HttpUrl seed) {
+        add(seed.host(), seed.port());
+    }
+
+    /** Adds a seed's host (as {@link HttpUrl#host()} writes it) and its origin with {@code port}. */
+    public synchronized void add(String host, int port) {
+        if (complete) {
+            throw new IllegalStateException("the seed hosts are complete; " + host + " comes too late");
+        }
+        hosts.add(hostEntry(host));
+        origins.add(originEntry(host, port));
+    }
+
+    private synchronized void addHost(String host) {
+        hosts.add(hostEntry(host));
+    }
+
+    /** Says every seed was added: questions no longer wait. */
+    public void complete() {
+        complete = true;
+        completed.countDown();
+    }
+
+    /** Whether every seed was added. */
+    public boolean isComplete() {
+        return complete;
+    }
+
+    /**
+     * Whether {@code host} (as {@link HttpUrl#host()} writes it: lower case, IPv6 without brackets) is a seed's,
+     * waiting for the set to be complete when it is not found before.
+     */
+    public boolean hasHost(String host) {
+        long entry = hostEntry(host);
+        if (anyPortHosts.contains(host) || has(hosts, entry)) {
+            return true;
+        }
+        return awaitComplete() && hosts.contains(entry);
+    }
+
+    /** Whether {@code host:port} is a seed's origin (or the host was given without a port), waiting as hasHost. */
+    public boolean hasOrigin(String host, int port) {
+        long entry = originEntry(host, port);
+        if (anyPortHosts.contains(host) || has(origins, entry)) {
+            return true;
+        }
+        return awaitComplete() && origins.contains(entry);
+    }
+
+    /** Whether {@code host} was given without a port: every port of it is a seed's origin. */
+    public boolean anyPort(String host) {
+        return anyPortHosts.contains(host);
+    }
+
+    /** The distinct seed hosts added so far. */
+    public synchronized int hostCount() {
+        return hosts.size();
+    }
+
+    /** The bytes the two tables take now. */
+    public synchronized long bytes() {
+        return hosts.bytes() + origins.bytes();
+    }
+
+    private boolean has(LongSet set, long entry) {
+        if (complete) {
+            return set.contains(entry); // no more writes: the volatile read published the table
+        }
+        synchronized (this) {
+            return set.contains(entry);
+        }
+    }
+
+    /** Waits until complete; false if interrupted (the flag restored). */
+    private boolean awaitComplete() {
+        if (complete) {
+            return true;
+        }
+        try {
+            completed.await();
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private long hostEntry(String host) {
+        long ipv4 = dottedIpv4(host);
+        return ipv4 >= 0 ? EXACT | ipv4 : hash(host, 0);
+    }
+
+    private long originEntry(String host, int port) {
+        long ipv4 = dottedIpv4(host);
+        return ipv4 >= 0 ? EXACT | ipv4 << 16 | (port & 0xFFFF) : hash(host, port + 1);
+    }
+
+    /** The address of a host written as four decimal parts as URLs normalize it ({@code 127.0.0.1}), else -1. */
+    private static long dottedIpv4(String host) {
+        if (host.isEmpty() || !Character.isDigit(host.charAt(host.length() - 1))) {
+            return -1;
+        }
+        long address = IpLiteral.parseIpv4(host);
+        return address >= 0 && IpLiteral.formatIpv4(address).equals(host) ? address : -1;
+    }
+
+    /** A 64-bit hash of {@code host} and {@code port} keyed by this set's random key, its top bit clear. */
+    private long hash(String host, int port) {
+        long h = key ^ port * MULTIPLIER;
+        for (int i = 0; i < host.length(); i++) {
+            h = mix(h ^ host.charAt(i));
+        }
+        h = mix(h ^ host.length());
+        h &= ~EXACT;
+        return h == 0 ? 1 : h;
+    }
+
+    /** Murmur3's 64-bit finalizer after a multiply: every input bit moves every output bit. */
+    private static long mix(long h) {
+        h *= MULTIPLIER;
+        h ^= h >>> 33;
+        h *= 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 33;
+        h *= 0xC4CEB9FE1A85EC53L;
+        return h ^ h >>> 33;
+    }
+
+    /** An origin split into its host (as {@link HttpUrl#host()} writes it) and its port (or null). */
+    private static String[] hostAndPort(String entry) {
+        String e = entry.trim().toLowerCase(Locale.ROOT);
+        String host;
+        String port = null;
+        if (e.startsWith("[")) {
+            int close = e.indexOf(']');
+            host = close < 0 ? e.substring(1) : e.substring(1, close);
+            String rest = close < 0 ? "" : e.substring(close + 1);
+            port = rest.startsWith(":") ? rest.substring(1) : null;
+        } else if (e.indexOf(':') >= 0 && e.indexOf(':') == e.lastIndexOf(':')) {
+            host = e.substring(0, e.indexOf(':'));
+            port = e.substring(e.indexOf(':') + 1);
+        } else {
+            host = e;
+        }
+        if (host.indexOf(':') >= 0) {
+            HttpUrl url = HttpUrl.parse("http://[" + host + "]/");
+            host = url == null ? host : url.host();
+        }
+        return new String[] {host, port};
+    }
+
+    /** A set of non-zero longs by open addressing with linear probing, at most half full. Not thread-safe. */
+    private static final class LongSet {
+        private long[] table = new long[16];
+        private int size;
+
+        void add(long value) {
+            if (2 * (size + 1) > table.length) {
+                grow();
+            }
+            if (insert(table, value)) {
+                size++;
+            }
+        }
+
+        boolean contains(long value) {
+            long[] t = table;
+            int mask = t.length - 1;
+            for (int i = slot(value, mask); ; i = (i + 1) & mask) {
+                if (t[i] == value) {
+                    return true;
+                }
+                if (t[i] == 0) {
+                    return false;
+                }
+            }
+        }
+
+        int size() {
+            return size;
+        }
+
+        long bytes() {
+            return 16L + 8L * table.length;
+        }
+
+        private void grow() {
+            long[] bigger = new long[table.length * 2];
+            for (long value : table) {
+                if (value != 0) {
+                    insert(bigger, value);
+                }
+            }
+            table = bigger;
+        }
+
+        private static boolean insert(long[] t, long value) {
+            int mask = t.length - 1;
+            for (int i = slot(value, mask); ; i = (i + 1) & mask) {
+                if (t[i] == value) {
+                    return false;
+                }
+                if (t[i] == 0) {
+                    t[i] = value;
+                    return true;
+                }
+            }
+        }
+
+        private static int slot(long value, int mask) {
+            return (int) (value ^ value >>> 32) * 0x9E3779B9 >>> 1 & mask;
+        }
+    }
+}
