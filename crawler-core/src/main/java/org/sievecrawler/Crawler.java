@@ -53,14 +53,15 @@ import org.slf4j.LoggerFactory;
  * {@code fetch.threads} named fetcher threads, with checkpoints, then writes the summary:
  *
  * <pre>
- *   seeds -> Frontier (Sieve, spill, per-host politeness, leases, journal)
+ *   seeds (the profile's; a seed file streamed by SeedFeed) -> Frontier (Sieve, spill, politeness, leases, journal)
  *         -> Fetching: FetchWorker -> PageSteps: checks -> fetch -> archive -> parse (ParsePool) -> links -> record
  *         -> lease closed with its record and links -> Frontier -> its Recorder: pages.jsonl, counters
  *   records -> pages.jsonl and counters, exchanges -> WARC, progress lines (Fetching); checkpoints (Checkpointer)
  *   at the end: summary.json, then report.html (CrawlReport; a failure to write it is a warning)
  * </pre>
  *
- * <p>Before it: the seeds ({@link Seeds}), the heap the Sieve needs
+ * <p>Before it: the seeds ({@link Seeds}; a seed file copied into the folder once, {@link SeedFile}, and read on
+ * while the crawl runs, from where its checkpoint says on resume), the heap the Sieve needs
  * ({@link org.sievecrawler.profile.SieveConfig#heapShortfall}), and what the crawl does with its output folder
  * ({@link CrawlStart}: begin, begin afresh, go on). The fetcher threads and the end of the crawl:
  * {@link FetcherThreads}.
@@ -235,9 +236,11 @@ public final class Crawler {
             SeedPosition seedStream = seedStream(checkpoints, restored);
             CompletedUrls recorded = restored == null ? CompletedUrls.none() // pages.jsonl and the counters as
                     : folder.restorePages(restored, stats);                  // the crawl left them
-            SeedHosts seedHosts = SeedHosts.filling();
+            Optional<SeedHosts> kept = seedStream.hasFile() && gathersSeedHosts() // a resume's, gathered before
+                    ? SeedFile.readHosts(checkpoints.seedHostsFile(), seedStream) : Optional.empty();
+            SeedHosts seedHosts = kept.orElseGet(SeedHosts::filling);
             seeds.urls().forEach(url -> seedHosts.add(HttpUrl.get(url)));
-            if (!seedStream.hasFile() || !gathersSeedHosts()) {
+            if (!seedStream.hasFile() || !gathersSeedHosts() || kept.isPresent()) {
                 seedHosts.complete();
             }
             return new Claim(startedAt, lock, seeds, seedStream, seedHosts, checkpoints, restored, recorded);
@@ -299,9 +302,9 @@ public final class Crawler {
         Checkpoint restored = claim.restored();
         SeedPosition seedStream = claim.seedFile();
         try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), claim, fetching.recorder());
-                SeedFeed feed = new SeedFeed(claim.checkpoints().seedFile(), seedFile.map(Path::toString)
-                        .orElse(claim.checkpoints().seedFile().toString()), seedStream, claim.seedHosts(),
-                        seedStream.hasFile() && gathersSeedHosts(), seeds -> offerSeeds(frontier, seeds),
+                SeedFeed feed = new SeedFeed(claim.checkpoints().seedFile(), claim.checkpoints().seedHostsFile(),
+                        seedFile.map(Path::toString).orElse(claim.checkpoints().seedFile().toString()), seedStream,
+                        claim.seedHosts(), !claim.seedHosts().isComplete(), seeds -> offerSeeds(frontier, seeds),
                         fetching::stop)) {
             Checkpointer checkpointer = new Checkpointer(claim.checkpoints(), frontier, state -> new Checkpoint(
                     Checkpoint.State.RUNNING, null, profile, state, stats.snapshot(), pagesLength(fetching),

@@ -142,6 +142,12 @@ final class CrawlRun {
             }
             failed(err, e.getMessage());
             return stopped.get() ? STOPPED : FAILED;
+        } catch (OutOfMemoryError e) { // told in words, not as a stack trace: the user can give more heap
+            failed(err, "the JVM ran out of memory (heap -Xmx " + (Runtime.getRuntime().maxMemory() >> 20)
+                    + " MB) while the crawl " + (start == Crawler.Start.RESUME ? "was resumed" : "was started")
+                    + "; give it more heap, e.g. JAVA_OPTS=-Xmx4g, or lower sieve.max-in-memory-urls, then "
+                    + resumeWith);
+            return FAILED;
         } finally {
             live.close();
             out.flush();

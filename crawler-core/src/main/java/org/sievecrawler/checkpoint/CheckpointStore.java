@@ -70,6 +70,8 @@ public final class CheckpointStore {
     static final String HOST_BUDGET = "host-budget.bin";
     /** The copy of the crawl's seed file, beside the checkpoints: written once, not in each checkpoint. */
     static final String SEEDS = "seeds.txt";
+    /** The seed file's hosts and origins, written once they are gathered. */
+    static final String SEED_HOSTS = "seed-hosts.bin";
 
     private final Path crawlDir;
     private final Path dir;
@@ -266,6 +268,11 @@ public final class CheckpointStore {
      */
     public Path seedFile() {
         return dir.resolve(SEEDS);
+    }
+
+    /** The seed file's hosts, once gathered, beside its copy ({@code checkpoint/seed-hosts.bin}): for a resume. */
+    public Path seedHostsFile() {
+        return dir.resolve(SEED_HOSTS);
     }
 
     /** Where the seed file was offered to, or {@link SeedPosition#NONE} for a crawl without one. */

@@ -43,7 +43,8 @@ import org.sievecrawler.profile.ScopeConfig;
  * address rule narrows that to port 8080, so a page cannot steer the crawler to another local service
  * ({@code http://127.0.0.1:6379/}); other private hosts stay refused.
  *
- * <p>Thread-safe: immutable after construction.
+ * <p>Thread-safe: immutable after construction. Built on seed hosts still being filled (a seed file read while the
+ * crawl runs), a decision about a host not found among them waits until they are complete ({@link SeedHosts}).
  *
  * <p>Out of scope: DNS (a public name resolving to a private address is the fetcher's to refuse), robots.txt,
  * and whether a URL was seen before (the Sieve).

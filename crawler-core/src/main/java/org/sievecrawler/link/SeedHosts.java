@@ -1,5 +1,8 @@
 package org.sievecrawler.link;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.Collection;
 import java.util.HashSet;
@@ -33,7 +36,10 @@ public final class SeedHosts {
     private static final long EXACT = 1L << 63;
     private static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
 
-    private final long key = new SecureRandom().nextLong();
+    /** The format {@link #writeTo} writes. */
+    private static final int FORMAT = 1;
+
+    private final long key;
     private final LongSet hosts = new LongSet();
     private final LongSet origins = new LongSet();
     private final Set<String> anyPortHosts;
@@ -41,6 +47,11 @@ public final class SeedHosts {
     private volatile boolean complete;
 
     private SeedHosts(Set<String> anyPortHosts) {
+        this(new SecureRandom().nextLong(), anyPortHosts);
+    }
+
+    private SeedHosts(long key, Set<String> anyPortHosts) {
+        this.key = key;
         this.anyPortHosts = Set.copyOf(anyPortHosts);
     }
 
@@ -65,14 +76,13 @@ public final class SeedHosts {
      */
     public static SeedHosts ofOrigins(Collection<String> origins) {
         Set<String> anyPort = new HashSet<>();
-        SeedHosts seeds = null;
         for (String origin : origins) {
             String[] hostPort = hostAndPort(origin);
             if (hostPort[1] == null) {
                 anyPort.add(hostPort[0]);
             }
         }
-        seeds = new SeedHosts(anyPort);
+        SeedHosts seeds = new SeedHosts(anyPort);
         for (String origin : origins) {
             String[] hostPort = hostAndPort(origin);
             if (hostPort[1] != null) {
@@ -82,6 +92,34 @@ public final class SeedHosts {
             }
         }
         seeds.complete();
+        return seeds;
+    }
+
+    /**
+     * Writes the set's key and tables (not the hosts given without a port), for {@link #readFrom}: a crawl keeps a
+     * seed file's hosts beside its copy, so a resume need not read the file again.
+     */
+    public synchronized void writeTo(DataOutputStream out) throws IOException {
+        out.writeInt(FORMAT);
+        out.writeLong(key);
+        hosts.writeTo(out);
+        origins.writeTo(out);
+    }
+
+    /**
+     * The set {@link #writeTo} wrote, still filling (more may be added, then {@link #complete()}).
+     *
+     * @throws IOException when {@code in} ends early or does not hold such a set (another format, a table whose
+     *     length is not a power of two or is over {@code maxBytes})
+     */
+    public static SeedHosts readFrom(DataInputStream in, long maxBytes) throws IOException {
+        int format = in.readInt();
+        if (format != FORMAT) {
+            throw new IOException("not a table of seed hosts of format " + FORMAT + " (format " + format + ")");
+        }
+        SeedHosts seeds = new SeedHosts(in.readLong(), Set.of());
+        seeds.hosts.readFrom(in, maxBytes);
+        seeds.origins.readFrom(in, maxBytes);
         return seeds;
     }
 
@@ -265,6 +303,32 @@ public final class SeedHosts {
 
         int size() {
             return size;
+        }
+
+        void writeTo(DataOutputStream out) throws IOException {
+            out.writeInt(table.length);
+            for (long value : table) {
+                out.writeLong(value);
+            }
+        }
+
+        void readFrom(DataInputStream in, long maxBytes) throws IOException {
+            int length = in.readInt();
+            if (length < 16 || Integer.bitCount(length) != 1 || 8L * length > maxBytes) {
+                throw new IOException("a table of " + length + " entries: not a power of two from 16, or over "
+                        + maxBytes + " bytes");
+            }
+            long[] read = new long[length];
+            int count = 0;
+            for (int i = 0; i < length; i++) {
+                read[i] = in.readLong();
+                count += read[i] != 0 ? 1 : 0;
+            }
+            if (2 * count > length) {
+                throw new IOException("a table of " + length + " entries holding " + count + ": more than half full");
+            }
+            table = read;
+            size = count;
         }
 
         long bytes() {

@@ -1,5 +1,6 @@
 package org.sievecrawler.seed;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,6 +54,8 @@ public final class SeedFeed implements AutoCloseable {
     static final int NAMED = 20;
 
     private final Path file;
+    /** Where the gathered hosts are kept for a resume ({@link SeedFile#writeHosts}). */
+    private final Path hostsFile;
     private final String shownName;
     private final SeedPosition start;
     private final SeedHosts hosts;
@@ -73,6 +76,7 @@ public final class SeedFeed implements AutoCloseable {
 
     /**
      * @param file the crawl's copy of its seed file
+     * @param hostsFile where the hosts, once gathered from the whole file, are written for a resume
      * @param shownName how messages name the file (the user's path on a new crawl)
      * @param start the file's identity and where to go on from
      * @param hosts the seeds' hosts, gathered from the whole file when {@code gatherHosts}, then completed
@@ -81,9 +85,10 @@ public final class SeedFeed implements AutoCloseable {
      * @param offer offers a batch of normalized seeds to the crawl's frontier, on the "seeds" thread
      * @param onFailure what the crawl does when the file cannot be read: stop
      */
-    public SeedFeed(Path file, String shownName, SeedPosition start, SeedHosts hosts, boolean gatherHosts,
-            Consumer<List<String>> offer, Runnable onFailure) {
+    public SeedFeed(Path file, Path hostsFile, String shownName, SeedPosition start, SeedHosts hosts,
+            boolean gatherHosts, Consumer<List<String>> offer, Runnable onFailure) {
         this.file = file;
+        this.hostsFile = hostsFile;
         this.shownName = shownName;
         this.start = start;
         this.hosts = hosts;
@@ -265,6 +270,7 @@ public final class SeedFeed implements AutoCloseable {
     /** A feed that only reads lines: for {@link #hasSeed}. */
     private SeedFeed(Path file, String shownName, Consumer<String> problems) {
         this.file = file;
+        this.hostsFile = file;
         this.shownName = shownName;
         this.start = SeedPosition.NONE;
         this.hosts = SeedHosts.filling();
@@ -277,6 +283,7 @@ public final class SeedFeed implements AutoCloseable {
 
     /** Reads the whole file into {@link #hosts}, then completes it (also when it fails: nothing waits forever). */
     private void gatherHosts() {
+        long started = System.nanoTime();
         UrlNormalizer hostNormalizer = new UrlNormalizer();
         try (LineReader lines = LineReader.open(file, 0, 0, SeedFile.MAX_LINE_BYTES)) {
             TextLine line;
@@ -287,11 +294,16 @@ public final class SeedFeed implements AutoCloseable {
                 }
             }
             if (!stopping) {
-                LOG.debug("seeds: {} holds {} distinct seed hosts ({} bytes of host and origin tables)", shownName,
-                        hosts.hostCount(), hosts.bytes());
+                LOG.info("seeds: {} holds {} distinct seed hosts ({} MB of host and origin tables), gathered in {} ms",
+                        shownName, hosts.hostCount(), hosts.bytes() >> 20, (System.nanoTime() - started) / 1_000_000);
+                hosts.complete();
+                SeedFile.writeHosts(hostsFile, start, hosts);
             }
         } catch (InputFileException e) {
             fail("seeds: " + e.getMessage(), null);
+        } catch (IOException e) { // the hosts are complete: only a resume will gather them again
+            LOG.warn("seeds: the seed hosts could not be kept for a resume, which will read the seed file again: {}",
+                    e.getMessage());
         } catch (RuntimeException e) {
             fail("seeds: gathering the hosts of " + shownName + " failed: " + e.getMessage(), e);
         } catch (OutOfMemoryError e) {

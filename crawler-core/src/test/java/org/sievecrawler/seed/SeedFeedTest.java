@@ -30,7 +30,7 @@ class SeedFeedTest {
         List<List<String>> batches = Collections.synchronizedList(new ArrayList<>());
         SeedHosts hosts = SeedHosts.filling();
 
-        try (SeedFeed feed = new SeedFeed(dir.resolve("copy.txt"), file.toString(), start, hosts, true,
+        try (SeedFeed feed = new SeedFeed(dir.resolve("copy.txt"), dir.resolve("hosts.bin"), file.toString(), start, hosts, true,
                 batches::add, () -> { })) {
             feed.start();
             awaitFinished(feed);
@@ -48,6 +48,19 @@ class SeedFeedTest {
         assertThat(hosts.isComplete()).isTrue();
         assertThat(hosts.hasHost("seed.example")).isTrue();
         assertThat(hosts.hasOrigin("127.0.0.1", 8080)).isTrue();
+
+        SeedHosts kept = SeedFile.readHosts(dir.resolve("hosts.bin"), start).orElseThrow();
+        kept.complete();
+        assertThat(kept.hasHost("seed.example")).as("kept for a resume").isTrue();
+        assertThat(kept.hasOrigin("127.0.0.1", 8080)).isTrue();
+        assertThat(kept.hasOrigin("127.0.0.1", 8081)).isFalse();
+        assertThat(kept.hostCount()).isEqualTo(hosts.hostCount());
+        assertThat(SeedFile.readHosts(dir.resolve("hosts.bin"), new SeedPosition(start.fileBytes(),
+                start.fileCrc32c() + 1, 0, 0))).as("another seed file's").isEmpty();
+        byte[] bytes = Files.readAllBytes(dir.resolve("hosts.bin"));
+        bytes[bytes.length / 2] ^= 1;
+        Files.write(dir.resolve("hosts.bin"), bytes);
+        assertThat(SeedFile.readHosts(dir.resolve("hosts.bin"), start)).as("damaged").isEmpty();
     }
 
     @Test
@@ -57,7 +70,7 @@ class SeedFeedTest {
         List<String> offered = Collections.synchronizedList(new ArrayList<>());
         AtomicReference<SeedFeed> first = new AtomicReference<>();
         CountDownLatch threeBatches = new CountDownLatch(3);
-        SeedFeed stopped = new SeedFeed(dir.resolve("copy.txt"), "seeds.txt", identity, SeedHosts.filling(), false,
+        SeedFeed stopped = new SeedFeed(dir.resolve("copy.txt"), dir.resolve("hosts.bin"), "seeds.txt", identity, SeedHosts.filling(), false,
                 batch -> {
                     offered.addAll(batch);
                     threeBatches.countDown();
@@ -75,7 +88,7 @@ class SeedFeedTest {
         assertThat(offered).hasSize(3 * SeedFeed.BATCH);
 
         SeedFile.verify(dir.resolve("copy.txt"), position);
-        try (SeedFeed resumed = new SeedFeed(dir.resolve("copy.txt"), "seeds.txt", position, SeedHosts.filling(),
+        try (SeedFeed resumed = new SeedFeed(dir.resolve("copy.txt"), dir.resolve("hosts.bin"), "seeds.txt", position, SeedHosts.filling(),
                 false, offered::addAll, () -> { })) {
             resumed.start();
             awaitFinished(resumed);
