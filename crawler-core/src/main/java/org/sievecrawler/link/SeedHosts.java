@@ -128,13 +128,52 @@ public final class SeedHosts {
         add(seed.host(), seed.port());
     }
 
-    /** Adds a seed's host (as {@link HttpUrl#host()} writes it) and its origin with {@code port}. */
-    public synchronized void add(String host, int port) {
-        if (complete) {
-            throw new IllegalStateException("the seed hosts are complete; " + host + " comes too late");
+    /**
+     * Adds the host and origin of {@code normalizedUrl}, a URL as {@link UrlNormalizer} gives it
+     * ({@code http://host:port/...}, the host in lower case, an IPv6 one in brackets), without parsing it again.
+     */
+    public void addNormalized(String normalizedUrl) {
+        boolean https = normalizedUrl.startsWith("https://");
+        int hostStart = https ? 8 : 7;
+        int authorityEnd = normalizedUrl.length();
+        for (int i = hostStart; i < normalizedUrl.length(); i++) {
+            char c = normalizedUrl.charAt(i);
+            if (c == '/' || c == '?' || c == '#') {
+                authorityEnd = i;
+                break;
+            }
         }
-        hosts.add(hostEntry(host));
-        origins.add(originEntry(host, port));
+        int hostEnd = normalizedUrl.charAt(hostStart) == '['
+                ? normalizedUrl.indexOf(']', hostStart) + 1 : normalizedUrl.indexOf(':', hostStart);
+        if (hostEnd <= hostStart || hostEnd > authorityEnd) {
+            hostEnd = authorityEnd;
+        }
+        String host = normalizedUrl.charAt(hostStart) == '['
+                ? normalizedUrl.substring(hostStart + 1, hostEnd - 1) : normalizedUrl.substring(hostStart, hostEnd);
+        int port = hostEnd < authorityEnd && normalizedUrl.charAt(hostEnd) == ':'
+                ? Integer.parseInt(normalizedUrl, hostEnd + 1, authorityEnd, 10) : https ? 443 : 80;
+        add(host, port);
+    }
+
+    /**
+     * Adds a seed's host (as {@link HttpUrl#host()} writes it) and its origin with {@code port}. Once the set is
+     * complete, adding a seed it holds does nothing (the crawl adds a seed file's hosts as it offers them, and the
+     * thread that reads the whole file may have completed the set before), and adding another is refused.
+     *
+     * @throws IllegalStateException when the set is complete and does not hold the seed
+     */
+    public synchronized void add(String host, int port) {
+        long hostEntry = hostEntry(host);
+        long originEntry = originEntry(host, port);
+        if (complete) {
+            if (!hosts.contains(hostEntry) || !origins.contains(originEntry)) {
+                throw new IllegalStateException("the seed hosts are complete; " + host + ":" + port
+                        + " comes too late");
+            }
+            return;
+        }
+        hosts.add(hostEntry);
+        origins.add(originEntry);
     }
 
     private synchronized void addHost(String host) {

@@ -9,7 +9,6 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import okhttp3.HttpUrl;
 import org.sievecrawler.escape.ControlCharacters;
 import org.sievecrawler.frontier.Lease;
 import org.sievecrawler.frontier.LeaseSource;
@@ -31,8 +30,9 @@ import org.slf4j.event.Level;
  * {@link #position()} says how far it got, at a batch's end, for each checkpoint.
  *
  * <p>The seeds' hosts: when the scope or the address guard needs them, a second thread, "seed-hosts", reads the
- * whole file once (from its start, also on resume) into a {@link SeedHosts}, completed at the file's end; a
- * question about a host not found before then waits for it (a few seconds for a million lines).
+ * whole file once (from its start, also on resume when they were not kept, {@link SeedFile#readHosts}) into a
+ * {@link SeedHosts}, completed at the file's end; a question about a host not found before then waits for it. The
+ * "seeds" thread adds each seed's host too before offering it, so a seed's own fetch never waits.
  *
  * <p>Bad lines (not UTF-8, longer than {@link SeedFile#MAX_LINE_BYTES}, a space within the URL, not a usable
  * http(s) URL) are skipped: the first {@value #NAMED} are each logged as {@code FILE:LINE: problem ("value");
@@ -180,6 +180,9 @@ public final class SeedFeed implements AutoCloseable {
             while (!stopping && (line = lines.next()) != null) { // stopping first: no line read and left out
                 String seed = seed(line);
                 if (seed != null) {
+                    if (gatherHosts) { // a seed's own fetch never waits for the "seed-hosts" thread to reach it
+                        hosts.addNormalized(seed);
+                    }
                     batch.add(seed);
                 }
                 if (batch.size() == BATCH) {
@@ -290,7 +293,7 @@ public final class SeedFeed implements AutoCloseable {
             while (!stopping && (line = lines.next()) != null) {
                 if (line instanceof TextLine.Text text && SeedLine.of(text.text()) instanceof SeedLine.Url url
                         && hostNormalizer.normalize(url.url()) instanceof LinkDecision.Accept accept) {
-                    hosts.add(HttpUrl.get(accept.url()));
+                    hosts.addNormalized(accept.url());
                 }
             }
             if (!stopping) {

@@ -32,6 +32,35 @@ class SeedHostsTest {
     }
 
     @Test
+    void aNormalizedUrlGivesTheHostAndOriginHttpUrlGives() {
+        UrlNormalizer normalizer = new UrlNormalizer();
+        List<String> seeds = List.of("http://127.0.0.1:8080/a", "https://Docs.Example/x?y", "http://[::1]:81/",
+                "https://[2001:DB8::1]/", "http://example.org", "http://example.org:80/p", "https://a.example:8443?q",
+                "http://xn--bcher-kva.example/", "http://b\u00fccher.example/", "http://127.0.0.1/#top");
+        for (String seed : seeds) {
+            String normalized = ((LinkDecision.Accept) normalizer.normalize(seed)).url();
+            HttpUrl url = HttpUrl.get(normalized);
+            SeedHosts fast = SeedHosts.filling();
+            fast.addNormalized(normalized);
+            fast.complete();
+
+            assertThat(fast.hasHost(url.host())).as(seed).isTrue();
+            assertThat(fast.hasOrigin(url.host(), url.port())).as(seed).isTrue();
+            assertThat(fast.hostCount()).as(seed).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void addingASeedItHoldsOnceCompleteDoesNothingAndAnotherIsRefused() {
+        SeedHosts seeds = SeedHosts.of(List.of("http://a.example:8080/"));
+
+        seeds.add("a.example", 8080);
+        assertThat(seeds.hostCount()).isEqualTo(1);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> seeds.add("b.example", 80))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("b.example:80 comes too late");
+    }
+
+    @Test
     void aBareHostGivenAsAnOriginAllowsEveryPort() {
         SeedHosts seeds = SeedHosts.ofOrigins(Set.of("127.0.0.1", "seed.example:8080"));
 
