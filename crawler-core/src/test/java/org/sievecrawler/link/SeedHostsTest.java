@@ -11,7 +11,7 @@ import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-@Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SeedHostsTest {
 
     @Test
@@ -102,10 +102,11 @@ class SeedHostsTest {
         }
         seeds.complete();
 
+        int missing = 0;
         for (String host : hosts) {
-            assertThat(seeds.hasHost(host)).isTrue();
-            assertThat(seeds.hasOrigin(host, 8080)).isTrue();
+            missing += seeds.hasHost(host) && seeds.hasOrigin(host, 8080) ? 0 : 1;
         }
+        assertThat(missing).as("seed hosts not found").isZero();
         int wrong = 0;
         for (int i = 0; i < 1_000_000; i++) {
             String other = i % 2 == 0 ? "o" + Long.toHexString(random.nextLong()) + ".example"
