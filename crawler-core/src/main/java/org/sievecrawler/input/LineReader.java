@@ -32,13 +32,16 @@ public final class LineReader implements AutoCloseable {
     private int position;
     private int limit;
     private long offset;
+    /** Bytes that may still be read from the file: the reader ends there as at the file's end. */
+    private long remaining;
     private long lineNumber;
     private byte[] line = new byte[256];
 
-    private LineReader(Path file, InputStream in, long offset, long lineNumber, int maxLineBytes) {
+    private LineReader(Path file, InputStream in, long offset, long lineNumber, int maxLineBytes, long limit) {
         this.file = file;
         this.in = in;
         this.offset = offset;
+        this.remaining = Math.max(0, limit - offset);
         this.lineNumber = lineNumber;
         this.maxLineBytes = maxLineBytes;
     }
@@ -51,6 +54,17 @@ public final class LineReader implements AutoCloseable {
      */
     public static LineReader open(Path file, long offset, long lineNumber, int maxLineBytes)
             throws InputFileException {
+        return open(file, offset, lineNumber, maxLineBytes, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #open(Path, long, long, int)}, reading no byte at or past {@code limit}: the reader ends there as at
+     * the file's end (its last line then cut there), for a reader that looks only at a file's start.
+     *
+     * @throws InputFileException naming the file when it cannot be opened
+     */
+    public static LineReader open(Path file, long offset, long lineNumber, int maxLineBytes, long limit)
+            throws InputFileException {
         if (offset < 0 || lineNumber < 0 || maxLineBytes < 1) {
             throw new IllegalArgumentException("offset " + offset + ", line " + lineNumber + " and maxLineBytes "
                     + maxLineBytes + " must be >= 0, >= 0 and >= 1");
@@ -58,7 +72,7 @@ public final class LineReader implements AutoCloseable {
         try {
             FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
             channel.position(offset);
-            return new LineReader(file, Channels.newInputStream(channel), offset, lineNumber, maxLineBytes);
+            return new LineReader(file, Channels.newInputStream(channel), offset, lineNumber, maxLineBytes, limit);
         } catch (IOException e) {
             throw new InputFileException(file, FileErrors.reason(file, e), e);
         }
@@ -130,10 +144,11 @@ public final class LineReader implements AutoCloseable {
 
     private boolean fill() throws InputFileException {
         try {
-            int n = in.read(buffer);
+            int n = remaining <= 0 ? -1 : in.read(buffer, 0, (int) Math.min(buffer.length, remaining));
             if (n <= 0) {
                 return false;
             }
+            remaining -= n;
             position = 0;
             limit = n;
             return true;

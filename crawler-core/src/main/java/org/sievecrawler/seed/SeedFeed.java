@@ -1,6 +1,7 @@
 package org.sievecrawler.seed;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +13,8 @@ import java.util.function.Consumer;
 import org.sievecrawler.escape.ControlCharacters;
 import org.sievecrawler.frontier.Lease;
 import org.sievecrawler.frontier.LeaseSource;
+import org.sievecrawler.input.FileErrors;
+import org.sievecrawler.input.InputFile;
 import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.input.LineReader;
 import org.sievecrawler.input.TextLine;
@@ -50,6 +53,8 @@ public final class SeedFeed implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SeedFeed.class);
     /** Seeds offered at once. */
     static final int BATCH = 1000;
+    /** How far {@link #hasSeed} looks for a first usable seed: 16 MiB. */
+    public static final long SCAN_BYTES = 16L << 20;
     /** Bad lines named one by one; the rest are counted. */
     static final int NAMED = 20;
 
@@ -251,20 +256,35 @@ public final class SeedFeed implements AutoCloseable {
     }
 
     /**
-     * Reads {@code file} from its start up to its first usable seed, for a command that refuses a seed file
-     * without one before the crawl starts; the bad lines before it are named to {@code problems} (the first
-     * {@value #NAMED}), as the feed names them.
+     * Reads {@code file} from its start up to its first usable seed, within its first {@link #SCAN_BYTES}, for a
+     * command that refuses a seed file without one before the crawl starts; the bad lines before it are named to
+     * {@code problems} (the first {@value #NAMED}), as the feed names them.
      *
      * @return whether the file has a usable seed
-     * @throws InputFileException naming the file when it cannot be read
+     * @throws InputFileException naming the file when it cannot be read, is larger than {@link SeedFile#MAX_BYTES},
+     *     or holds no usable seed in its first {@link #SCAN_BYTES}
      */
     public static boolean hasSeed(Path file, Consumer<String> problems) throws InputFileException {
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (IOException e) {
+            throw InputFile.refusal(file, FileErrors.reason(file, e));
+        }
+        if (size > SeedFile.MAX_BYTES) {
+            throw InputFile.refusal(file, "larger than " + SeedFile.MAX_BYTES + " bytes, the most a seed file may"
+                    + " have (" + size + " bytes)");
+        }
         SeedFeed scan = new SeedFeed(file, file.toString(), problems);
-        try (LineReader lines = LineReader.open(file, 0, 0, SeedFile.MAX_LINE_BYTES)) {
+        try (LineReader lines = LineReader.open(file, 0, 0, SeedFile.MAX_LINE_BYTES, SCAN_BYTES)) {
             for (TextLine line = lines.next(); line != null; line = lines.next()) {
                 if (scan.seed(line) != null) {
                     return true;
                 }
+            }
+            if (lines.offset() < size) {
+                throw InputFile.refusal(file, "no usable seed in its first " + SCAN_BYTES + " bytes; a seed file"
+                        + " holds one URL a line");
             }
         }
         return false;
