@@ -301,7 +301,7 @@ public final class Crawler {
             IOException {
         Checkpoint restored = claim.restored();
         SeedPosition seedStream = claim.seedFile();
-        try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), claim, fetching.recorder());
+        try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), claim, fetching);
                 SeedFeed feed = new SeedFeed(claim.checkpoints().seedFile(), claim.checkpoints().seedHostsFile(),
                         seedFile.map(Path::toString).orElse(claim.checkpoints().seedFile().toString()), seedStream,
                         claim.seedHosts(), !claim.seedHosts().isComplete(), seeds -> offerSeeds(frontier, seeds),
@@ -354,7 +354,8 @@ public final class Crawler {
                     stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
                     profile.sieve().expectedUrls(), frontier.estimatedSeen(), frontier.falsePositiveRate(),
                     frontier.size(), fetching.parsing(), stats.failedAttempts(), stats.retries(),
-                    fetching.reconnects(), fetching.descriptorWaits(), frontier.unreachableHosts(), stats.sitemapUrls());
+                    fetching.reconnects(), fetching.descriptorWaits(), fetching.dns(), frontier.unreachableHosts(),
+                    stats.sitemapUrls());
             summary.writeTo(out.resolve(CrawlFolder.SUMMARY));
             writeReport(out);
             ProgressReporter.LOG.info(summary.line());
@@ -366,9 +367,10 @@ public final class Crawler {
      * The frontier in {@code dir}: new, or as the checkpoint the claim restored left it with the journal after it
      * replayed (a completion whose record pages.jsonl lost is fetched again).
      */
-    private Frontier openFrontier(Path dir, Claim claim, Frontier.Recorder recorder)
+    private Frontier openFrontier(Path dir, Claim claim, Fetching fetching)
             throws CheckpointException, IOException {
-        Frontier.Settings settings = Frontier.Settings.of(profile, dir);
+        Frontier.Settings settings = Frontier.Settings.of(profile, dir).withAddresses(fetching.addresses());
+        Frontier.Recorder recorder = fetching.recorder();
         if (claim.restored() == null) {
             return Frontier.create(settings, clock, recorder);
         }

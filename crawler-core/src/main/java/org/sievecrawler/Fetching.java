@@ -26,6 +26,7 @@ import org.sievecrawler.input.Folders;
 import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.LinkScope;
+import org.sievecrawler.link.RejectReason;
 import org.sievecrawler.link.SeedHosts;
 import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
@@ -34,6 +35,7 @@ import org.sievecrawler.pipeline.FetchWorker;
 import org.sievecrawler.pipeline.FetcherThreads;
 import org.sievecrawler.pipeline.PageSteps;
 import org.sievecrawler.pipeline.RobotsSteps;
+import org.sievecrawler.politeness.AddressClocks;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
@@ -219,6 +221,17 @@ public final class Fetching implements AutoCloseable {
         return fetcher.reconnects();
     }
 
+    /** The addresses of host names through the HTTP client's DNS cache, for {@code politeness.per: ip}. */
+    public AddressClocks.Resolver addresses() {
+        return fetcher.dns()::address;
+    }
+
+    /** What the HTTP client's DNS cache did. */
+    CrawlSummary.Dns dns() {
+        var counts = fetcher.dns().counts();
+        return new CrawlSummary.Dns(counts.lookups(), counts.hits(), counts.negativeHits(), counts.failures());
+    }
+
     /** Times a request waited for file descriptors ({@link HttpFetcher#descriptorWaits()}). */
     long descriptorWaits() {
         return fetcher.descriptorWaits();
@@ -334,7 +347,8 @@ public final class Fetching implements AutoCloseable {
         return new ProgressLine(fetched, (fetched - previousFetched) / interval, (fetched - fetchedBefore) / elapsed,
                 gauges.queued(), gauges.seen(), gauges.falsePositiveRate(), parser.fallbackShare(), gauges.hosts(),
                 source.requestsInFlight(), profile.fetch().threads(), stats.failedAttempts(), stats.retries(),
-                stats.count(Outcome.ROBOTS_DISALLOWED), stats.bytes(), Math.round(elapsed), gauges.badRecords());
+                stats.count(Outcome.ROBOTS_DISALLOWED), stats.bytes(), Math.round(elapsed), gauges.badRecords(),
+                stats.linkRejections().getOrDefault(RejectReason.OVER_HOST_BUDGET.label(), 0L));
     }
 
     private static <T extends AutoCloseable> T keep(List<AutoCloseable> opened, T resource) {

@@ -39,6 +39,7 @@ import org.sievecrawler.sieve.BloomFilter;
  * java -jar crawler-bench/target/benchmarks.jar BloomFilterBenchmark -p n=1000000   # filters that fit in cache
  * java -jar crawler-bench/target/benchmarks.jar 'BloomFilterBenchmark.put(1Thread|Batched1Thread)' -p fpp=0.0001
  * java -jar crawler-bench/target/benchmarks.jar 'BloomFilterBenchmark.(put|mightContainAbsent)1Thread' -wi 2 -i 4
+ * java -jar crawler-bench/target/benchmarks.jar 'BloomFilterBenchmark.putStream1Thread' -f 1 -wi 2 -i 3   # 10 M, 100 M
  * </pre>
  */
 @BenchmarkMode(Mode.SingleShotTime)
@@ -159,6 +160,82 @@ public class BloomFilterBenchmark {
         public void report() {
             BloomFilterBenchmark.report("mightContain", impl, n, fpp, filter);
         }
+    }
+
+    /**
+     * One filter sized for n (10 M or 100 M) and filled by a stream of keys, 10 M per invocation: at n = 10 M a
+     * fresh filter each iteration (each invocation is a whole fill, as {@link Empty}); at n = 100 M one filter per
+     * trial that every invocation fills further (iteration j puts keys [10 M·j, 10 M·(j + 1))), so with
+     * {@code -wi 2 -i 3} the measured puts find it holding 20-50 M URLs, its 120-275 MB far beyond the caches. Key
+     * i is corpus URL i mod 10 M with i / 10 M appended, built in a reused StringBuilder (100 M strings would not
+     * fit the heap); {@code impl=keys} builds the keys alone, the cost to subtract from the others.
+     */
+    @State(Scope.Benchmark)
+    public static class Stream {
+        @Param({"sieve", "blocked", "guava", "fastfilter", "keys"})
+        public String impl;
+
+        @Param({"0.01", "0.0001"})
+        public double fpp;
+
+        @Param({"10000000", "100000000"})
+        public int n;
+
+        String[] bases;
+        UrlFilters.UrlFilter filter;
+        long next;
+        final StringBuilder key = new StringBuilder(160);
+
+        @Setup(Level.Trial)
+        public void corpus() {
+            bases = Corpus.present();
+            if (n > Corpus.N) {
+                filter = create();
+                next = 0;
+            }
+        }
+
+        @Setup(Level.Iteration)
+        public void fresh() {
+            if (n <= Corpus.N) {
+                filter = null;
+                filter = create();
+                next = 0;
+            } else if (next + Corpus.N > n) {
+                throw new IllegalStateException("the " + n + "-URL filter is full: run fewer iterations");
+            }
+        }
+
+        private UrlFilters.UrlFilter create() {
+            return impl.equals("keys") ? null : UrlFilters.create(impl, n, fpp);
+        }
+
+        @TearDown(Level.Trial)
+        public void report() {
+            if (filter != null) {
+                BloomFilterBenchmark.report("putStream holding " + next, impl, n, fpp, filter);
+            }
+        }
+    }
+
+    @Benchmark
+    @Threads(1)
+    @OperationsPerInvocation(10_000_000)
+    public int putStream1Thread(Stream state) {
+        String[] bases = state.bases;
+        StringBuilder key = state.key;
+        UrlFilters.UrlFilter filter = state.filter;
+        long from = state.next;
+        int changed = 0;
+        for (long i = from, end = from + 10_000_000; i < end; i++) {
+            key.setLength(0);
+            key.append(bases[(int) (i % bases.length)]).append(i / bases.length);
+            if (filter == null ? key.charAt(key.length() - 1) == '0' : filter.put(key)) {
+                changed++;
+            }
+        }
+        state.next = from + 10_000_000;
+        return changed;
     }
 
     @Benchmark

@@ -20,19 +20,26 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
+import org.sievecrawler.sieve.OverflowPolicy;
+import org.sievecrawler.sieve.PendingQueue;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.Sieve;
+import org.sievecrawler.sieve.SieveLayout;
 
 /**
  * {@code Sieve.offer} of n = 10 M new URL-like strings into a fresh Sieve sized for n, at p = 1e-2 and 1e-4,
  * with 1 and 2 threads, beside the naive equivalent built from Guava: a Guava {@code BloomFilter.put} and,
  * when it says new, a {@code ConcurrentLinkedQueue.add}; and {@code Sieve.offerAll} of the same URLs in
  * batches of 1 to 256, as a crawl offers a page's links (real documentation pages have ~50-300). Score: ns
- * per offered URL per thread.
+ * per offered URL per thread. {@code layout} picks the Sieve's filter ({@code sieve.layout}: classic or blocked);
+ * {@code impl=guava} is Guava's {@code put} alone, the issue's yardstick, in the same run; {@code queue=none}
+ * offers into a Sieve whose pending queue keeps nothing, the filter's share of an offer.
  *
  * <pre>
  * mvn -q -DskipTests package &amp;&amp; java -jar crawler-bench/target/benchmarks.jar SieveBenchmark
  * java -jar crawler-bench/target/benchmarks.jar 'SieveBenchmark.offer(1Thread|Batched1Thread)' -p fpp=0.0001 -wi 2 -i 4
+ * java -jar crawler-bench/target/benchmarks.jar 'SieveBenchmark.offer(1Thread|Batched1Thread)' -p layout=blocked \
+ *     -p batch=64 -f 1 -wi 2 -i 3
  * </pre>
  */
 @BenchmarkMode(Mode.SingleShotTime)
@@ -49,8 +56,11 @@ public class SieveBenchmark {
 
     @State(Scope.Benchmark)
     public static class Fresh {
-        @Param({"sieve", "guava+queue"})
+        @Param({"sieve", "guava+queue", "guava"})
         public String impl;
+
+        @Param({"classic", "blocked"})
+        public String layout;
 
         @Param({"0.01", "0.0001"})
         public double fpp;
@@ -68,8 +78,12 @@ public class SieveBenchmark {
             frontier = null;
             System.gc(); // the previous iteration's 10 M queued URLs
             if (impl.equals("sieve")) {
-                Sieve sieve = Sieve.create(Corpus.N, fpp);
+                Sieve sieve = Sieve.create(SieveLayout.valueOf(layout.toUpperCase(java.util.Locale.ROOT)), Corpus.N,
+                        fpp, OverflowPolicy.WARN, PendingQueue.fifo());
                 frontier = sieve::offer;
+            } else if (impl.equals("guava")) {
+                UrlFilters.UrlFilter filter = UrlFilters.create("guava", Corpus.N, fpp);
+                frontier = filter::put;
             } else {
                 UrlFilters.UrlFilter filter = UrlFilters.create("guava", Corpus.N, fpp);
                 Queue<String> queue = new ConcurrentLinkedQueue<>();
@@ -83,6 +97,12 @@ public class SieveBenchmark {
     public static class Batched {
         @Param({"1", "16", "64", "256"})
         public int batch;
+
+        @Param({"classic", "blocked"})
+        public String layout;
+
+        @Param({"fifo", "none"})
+        public String queue;
 
         @Param({"0.01", "0.0001"})
         public double fpp;
@@ -99,7 +119,25 @@ public class SieveBenchmark {
         public void fresh() {
             sieve = null;
             System.gc(); // the previous iteration's 10 M queued URLs
-            sieve = Sieve.create(Corpus.N, fpp);
+            sieve = Sieve.create(SieveLayout.valueOf(layout.toUpperCase(java.util.Locale.ROOT)), Corpus.N, fpp,
+                    OverflowPolicy.WARN, queue.equals("fifo") ? PendingQueue.fifo() : new Discard());
+        }
+    }
+
+    /** A pending queue that keeps nothing: what an offer costs without the queue's nodes. */
+    static final class Discard implements PendingQueue {
+        @Override
+        public void add(PendingUrl url) {
+        }
+
+        @Override
+        public PendingUrl poll() {
+            return null;
+        }
+
+        @Override
+        public int size() {
+            return 0;
         }
     }
 

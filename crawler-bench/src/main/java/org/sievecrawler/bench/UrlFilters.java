@@ -19,9 +19,9 @@ final class UrlFilters {
     }
 
     interface UrlFilter {
-        boolean put(String url);
+        boolean put(CharSequence url);
 
-        boolean mightContain(String url);
+        boolean mightContain(CharSequence url);
 
         /** Bytes of the bit array. */
         long bytes();
@@ -47,12 +47,12 @@ final class UrlFilters {
                         Funnels.stringFunnel(StandardCharsets.UTF_8), expectedInsertions, falsePositiveRate);
                 return new UrlFilter() {
                     @Override
-                    public boolean put(String url) {
+                    public boolean put(CharSequence url) {
                         return guava.put(url);
                     }
 
                     @Override
-                    public boolean mightContain(String url) {
+                    public boolean mightContain(CharSequence url) {
                         return guava.mightContain(url);
                     }
 
@@ -83,15 +83,16 @@ final class UrlFilters {
         return of(filter::put, filter::mightContain, filter::byteSize);
     }
 
-    private static UrlFilter of(Predicate<String> put, Predicate<String> mightContain, LongSupplier bytes) {
+    private static UrlFilter of(Predicate<CharSequence> put, Predicate<CharSequence> mightContain,
+            LongSupplier bytes) {
         return new UrlFilter() {
             @Override
-            public boolean put(String url) {
+            public boolean put(CharSequence url) {
                 return put.test(url);
             }
 
             @Override
-            public boolean mightContain(String url) {
+            public boolean mightContain(CharSequence url) {
                 return mightContain.test(url);
             }
 

@@ -93,7 +93,7 @@ final class ClusterOptions {
 
     /** Reports a usage problem, "cluster init: {@code message}", on the command's error stream; returns 2. */
     int usage(String message) {
-        command.commandLine().getErr().println(name() + ": " + message);
+        UsageErrors.print(command.commandLine().getErr(), name() + ": " + message);
         return CrawlerCommand.USAGE;
     }
 

@@ -86,7 +86,7 @@ final class ClusterSeedCommand implements Callable<Integer> {
                 return cluster.usage("--seeds " + seedFile + ": " + e.reason());
             }
         }
-        seeds.report("cluster seed").forEach(err::println);
+        seeds.report("cluster seed").forEach(line -> UsageErrors.print(err, line));
         if (seeds.seeds().isEmpty()) {
             return cluster.usage("no usable seed: give URLs as arguments or a seed file with --seeds FILE");
         }

@@ -129,7 +129,7 @@ final class CrawlCommand implements Callable<Integer> {
         try {
             profile = profileFile == null ? root.profiles().defaults() : root.profiles().load(profileFile);
         } catch (ProfileException e) {
-            err.println(e.getMessage());
+            UsageErrors.print(err, e.getMessage());
             return CrawlerCommand.USAGE;
         }
         SeedList seeds = new SeedList();
@@ -140,7 +140,7 @@ final class CrawlCommand implements Callable<Integer> {
             }
         }
         seeds.addArguments(urls);
-        seeds.report("crawl").forEach(err::println);
+        seeds.report("crawl").forEach(line -> UsageErrors.print(err, line));
         boolean fileSeeds = false;
         if (seedFile != null) { // streamed into the crawl: read here only up to its first usable seed
             List<String> problems = new ArrayList<>();
@@ -148,11 +148,11 @@ final class CrawlCommand implements Callable<Integer> {
                 InputFile.requireRegularFile(seedFile, "a seed file");
                 fileSeeds = SeedFeed.hasSeed(seedFile, problems::add);
             } catch (InputFileException e) {
-                err.println("crawl: --seeds " + seedFile + ": " + e.reason());
+                UsageErrors.print(err, "crawl: --seeds " + seedFile + ": " + e.reason());
                 return CrawlerCommand.USAGE;
             }
             if (!fileSeeds) {
-                problems.forEach(err::println);
+                problems.forEach(line -> UsageErrors.print(err, line));
             }
         }
         if (seeds.seeds().isEmpty() && !fileSeeds) {
@@ -163,7 +163,7 @@ final class CrawlCommand implements Callable<Integer> {
         try {
             profile = overrides(profile.with(SEEDS, seeds.seeds()));
         } catch (IllegalArgumentException e) {
-            err.println("crawl: " + e.getMessage());
+            UsageErrors.print(err, "crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
         if (!CrawlRun.makeOutputFolder("crawl", out != null ? "--out" : "output.dir", profile.output().dir(), err)) {
@@ -192,7 +192,7 @@ final class CrawlCommand implements Callable<Integer> {
             }
         }
         if (!refused.isEmpty()) {
-            err.println("crawl: --resume " + resume + ": a resumed crawl goes on with the seeds and profile it was"
+            UsageErrors.print(err, "crawl: --resume " + resume + ": a resumed crawl goes on with the seeds and profile it was"
                     + " started with; " + String.join(", ", refused) + " cannot be given with --resume. A resume"
                     + " may change " + ProfileKeys.mayChangeOnResume() + ", with --set KEY=VALUE or "
                     + String.join(", ", resumeShorthands()));
@@ -204,10 +204,10 @@ final class CrawlCommand implements Callable<Integer> {
             profile = overrides(saved);
             CrawlStart.changesOnResume(resume, saved, profile); // before the crawl: --out would name another folder
         } catch (CheckpointException e) {
-            err.println("crawl: --resume " + resume + ": " + e.getMessage());
+            UsageErrors.print(err, "crawl: --resume " + resume + ": " + e.getMessage());
             return CrawlerCommand.USAGE;
         } catch (IllegalArgumentException e) {
-            err.println("crawl: " + e.getMessage());
+            UsageErrors.print(err, "crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
         return CrawlRun.run(profile, Optional.empty(), Crawler.Start.RESUME, root.program(), root.stopSignal(),

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.sievecrawler.CrawlException;
 import org.sievecrawler.Crawler;
@@ -32,9 +31,10 @@ import org.slf4j.LoggerFactory;
  * unreachable, say), which also prints {@code crawl failed: no page could be fetched: ...} on stderr and ends
  * crawl.log with it; 2 refused
  * (another crawl holds the folder, nothing valid to resume); 130 stopped by Ctrl-C (a second Ctrl-C ends the
- * output at once, {@link Crawler#halt()}, and the process with it). A SIGTERM ends the JVM with
- * status 143 whatever this returns (128 + 15, the JVM's status for SIGTERM), after the same graceful stop: the
- * shutdown hook stops the crawl and waits for its summary, so the output is whole; a second SIGTERM ends it at once.
+ * output at once, {@link Crawler#halt()}, and the process with it); 143 stopped by SIGTERM (128 + 15, the JVM's status
+ * for SIGTERM, which its handler exits with: this answers the same, as the command's own exit races the handler's,
+ * see {@link StopSignal.Request#exitCode()}), after the same graceful stop: the shutdown hook stops the crawl and
+ * waits for its summary, so the output is whole; a second SIGTERM ends it at once.
  * The "stopping:" line names what stops at once after the request received ({@link StopSignal.Request#atOnce()}).
  * The live line is erased on every way out: before the summary, before a stop at once halts the JVM, and when a
  * graceful stop gives up waiting.
@@ -79,11 +79,11 @@ final class CrawlRun {
         Crawler crawler = Crawler.of(profile, seedFile, start, program);
         LiveProgress live = LiveProgress.start(terminal, crawler::progressNow);
         PrintWriter err = live.messages(console);
-        AtomicBoolean stopped = new AtomicBoolean();
+        AtomicReference<StopSignal.Request> stopped = new AtomicReference<>();
         CountDownLatch reported = new CountDownLatch(1);
         String resumeWith = "resume with: " + ResumeCommand.of(program, dir);
         StopSignal.Registration registration = signal.onStop(request -> {
-            stopped.set(true);
+            stopped.compareAndSet(null, request);
             err.println("stopping: no new URLs are taken; requests in flight get " + Crawler.STOP_GRACE_SECONDS
                     + " s to finish, then are cancelled and kept for the resume; the summary is written ("
                     + request.atOnce() + "); " + resumeWith);
@@ -123,8 +123,8 @@ final class CrawlRun {
             }
             out.println("wrote " + String.join(", ", written.subList(0, written.size() - 1)) + " and "
                     + written.get(written.size() - 1));
-            if (stopped.get()) {
-                return STOPPED;
+            if (stopped.get() != null) {
+                return stopped.get().exitCode(); // SIGTERM's 143: the JVM's exit, which this one races
             }
             if (summary.nothingFetched()) {
                 failed(err, summary.whyNothingFetched());
@@ -141,7 +141,7 @@ final class CrawlRun {
                 return CrawlerCommand.USAGE;
             }
             failed(err, e.getMessage());
-            return stopped.get() ? STOPPED : FAILED;
+            return stopped.get() != null ? stopped.get().exitCode() : FAILED;
         } catch (OutOfMemoryError e) { // told in words, not as a stack trace: the user can give more heap
             failed(err, "the JVM ran out of memory (heap -Xmx " + (Runtime.getRuntime().maxMemory() >> 20)
                     + " MB) while the crawl " + (start == Crawler.Start.RESUME ? "was resumed" : "was started")
@@ -192,7 +192,7 @@ final class CrawlRun {
             Folders.make(dir);
             return true;
         } catch (InputFileException e) {
-            err.println(command + ": " + option + " " + e.getMessage());
+            UsageErrors.print(err, command + ": " + option + " " + e.getMessage());
             return false;
         }
     }

@@ -30,9 +30,9 @@ import sun.misc.SignalHandler;
  */
 final class ProcessSignals implements StopSignal {
     /** The exit code after Ctrl-C: 128 + SIGINT (2). */
-    static final int CTRL_C_EXIT = CrawlRun.STOPPED;
+    static final int CTRL_C_EXIT = Request.CTRL_C.exitCode();
     /** The exit code after SIGTERM: 128 + SIGTERM (15), the JVM's own. */
-    static final int SIGTERM_EXIT = 143;
+    static final int SIGTERM_EXIT = Request.SIGTERM.exitCode();
 
     @Override
     public Registration onStop(Consumer<Request> onStop) {

@@ -41,7 +41,7 @@ final class ProfileCheckCommand implements Callable<Integer> {
         try {
             profile = parent.root.profiles().load(file);
         } catch (ProfileException e) {
-            spec.commandLine().getErr().println(e.getMessage());
+            UsageErrors.print(spec.commandLine().getErr(), e.getMessage());
             return CrawlerCommand.USAGE;
         }
         String yaml = ProfileYaml.write(profile);

@@ -50,14 +50,14 @@ final class ReportCommand implements Callable<Integer> {
         try {
             folder = Files.readAttributes(dir, BasicFileAttributes.class);
         } catch (NoSuchFileException e) {
-            err.println("report: " + dir + " does not exist (" + WHAT + ")");
+            UsageErrors.print(err, "report: " + dir + " does not exist (" + WHAT + ")");
             return CrawlerCommand.USAGE;
         } catch (IOException e) {
-            err.println("report: " + dir + ": " + FileErrors.reason(dir, e) + " (" + WHAT + ")");
+            UsageErrors.print(err, "report: " + dir + ": " + FileErrors.reason(dir, e) + " (" + WHAT + ")");
             return CrawlerCommand.USAGE;
         }
         if (!folder.isDirectory()) {
-            err.println("report: " + dir + " is a file, not a folder (" + WHAT + ")");
+            UsageErrors.print(err, "report: " + dir + " is a file, not a folder (" + WHAT + ")");
             return CrawlerCommand.USAGE;
         }
         try {

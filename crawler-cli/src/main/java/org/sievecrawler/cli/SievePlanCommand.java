@@ -57,7 +57,7 @@ final class SievePlanCommand implements Callable<Integer> {
         try {
             plan = layout.plan(expected, fpp);
         } catch (IllegalArgumentException e) {
-            spec.commandLine().getErr().println("sieve-plan: " + e.getMessage()
+            UsageErrors.print(spec.commandLine().getErr(), "sieve-plan: " + e.getMessage()
                     .replace("expectedInsertions", "--expected").replace("falsePositiveRate", "--fpp"));
             return CrawlerCommand.USAGE;
         }

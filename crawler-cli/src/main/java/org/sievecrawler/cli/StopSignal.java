@@ -39,6 +39,17 @@ interface StopSignal {
         /** The JVM shutting down for another reason (SIGHUP when the terminal closes, say): a SIGTERM stops at once. */
         SHUTDOWN;
 
+        /**
+         * The exit code of a crawl this request stopped: 130 (128 + SIGINT) after Ctrl-C, 143 (128 + SIGTERM) after
+         * SIGTERM, the JVM's own for it; 130 after a shutdown for another reason. The command returns this, and must:
+         * after a SIGTERM the handler's {@code System.exit(143)} runs the graceful stop in the shutdown hook, and the
+         * command's own {@code System.exit} afterwards races it (once the hooks have run, a second exit with another
+         * non-zero status halts the JVM with that status at once): returning 130 there made some SIGTERMs end in 130.
+         */
+        int exitCode() {
+            return this == SIGTERM ? 143 : 130;
+        }
+
         /** How to stop this process at once now, e.g. "Ctrl-C again to stop at once". */
         String atOnce() {
             return atOnce(ProcessHandle.current().pid());

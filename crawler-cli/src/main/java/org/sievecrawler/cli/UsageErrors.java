@@ -43,6 +43,17 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
     }
 
     /**
+     * Prints a usage error that echoes what the user typed (a value, a path, a profile's text): each of its lines with
+     * its control characters escaped ({@code ESC} as {@code \x1b}), so a value typed as {@code $'\x1b[2J'} is shown,
+     * not obeyed by the terminal. Every command's usage errors go out through here or {@link #handleParseException}.
+     */
+    static void print(PrintWriter err, String message) {
+        for (String line : message.split("\n", -1)) {
+            err.println(ControlCharacters.escape(line));
+        }
+    }
+
+    /**
      * The lines that tell {@code ex}: the arguments the command did not know first (an unknown option is often why a
      * required one is missing: {@code -i FILE} for {@code --seeds FILE}), each with advice or the nearest names; then
      * any other error; then where the full list is.

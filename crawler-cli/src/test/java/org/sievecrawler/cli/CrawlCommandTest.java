@@ -34,6 +34,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.fixtures.FixtureSite;
 import org.sievecrawler.profile.CrawlProfile;
@@ -399,6 +401,26 @@ class CrawlCommandTest {
     }
 
     @Test
+    void setSieveLayoutBlockedCrawlsWithTheBlockedFilterAndABadLayoutIsAUsageError() throws Exception {
+        Path out = dir.resolve("out");
+        site.page("/", linkPage("home", "/a", "/b", "/c", "/d"));
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of("site.yaml", CommandRun.localProfile(out))),
+                "crawl", "--profile", "site.yaml", "--set", "sieve.layout=blocked", site.url("/"));
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(urls(out)).containsExactlyInAnyOrder(site.url("/"), site.url("/a"), site.url("/b"),
+                site.url("/c"), site.url("/d"));
+        assertThat(new org.sievecrawler.checkpoint.CheckpointStore(out).read().frontier().filters().get(0).layout())
+                .isEqualTo(org.sievecrawler.sieve.SieveLayout.BLOCKED);
+
+        CommandRun bad = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--set", "sieve.layout=cache",
+                site.url("/"));
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).isEqualTo("crawl: --set sieve.layout=cache: must be classic or blocked"
+                + System.lineSeparator());
+    }
+
+    @Test
     void helpShowsEachShorthandsDefaultAndEveryKeySetTakes() {
         CommandRun run = CommandRun.execute("crawl", "--help");
 
@@ -580,8 +602,10 @@ class CrawlCommandTest {
         assertThat(site.requestLog()).isEmpty();
     }
 
-    @Test
-    void ctrlCStopsTheCrawlGracefullyWithExitCode130() throws Exception {
+    @ParameterizedTest
+    @CsvSource({"CTRL_C, 130", "SIGTERM, 143"})
+    void aStopRequestStopsTheCrawlGracefullyWithItsSignalsExitCode(StopSignal.Request request, int exit)
+            throws Exception {
         List<String> links = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             links.add("/slow/" + i);
@@ -592,21 +616,22 @@ class CrawlCommandTest {
         Path out = dir.resolve("out");
         CrawlProfile profile = CommandRun.localProfile(out).with(SEEDS, List.of(site.url("/")));
         profile = profile.with(FETCH_THREADS, 1);
-        ManualStop ctrlC = new ManualStop();
-        CrawlerCommand root = new CrawlerCommand(CommandRun.profiles(Map.of("site.yaml", profile)), ctrlC);
+        ManualStop stop = new ManualStop();
+        CrawlerCommand root = new CrawlerCommand(CommandRun.profiles(Map.of("site.yaml", profile)), stop);
         ExecutorService command = Executors.newSingleThreadExecutor();
         try {
             Future<CommandRun> run = command.submit(() -> CommandRun.execute(root, "crawl", "--profile", "site.yaml"));
-            assertThat(ctrlC.registered.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(stop.registered.await(30, TimeUnit.SECONDS)).isTrue();
             awaitRequest("/slow/0");
 
-            Thread signal = new Thread(() -> ctrlC.action.accept(StopSignal.Request.CTRL_C), "test-ctrl-c");
+            Thread signal = new Thread(() -> stop.action.accept(request), "test-stop");
             signal.start();
             CommandRun result = run.get(60, TimeUnit.SECONDS);
             signal.join(60_000);
 
-            assertThat(result.exit()).isEqualTo(130);
-            assertThat(result.err()).contains("stopping: no new URLs are taken", "(Ctrl-C again to stop at once)",
+            assertThat(result.exit()).as("the JVM's own status for the signal, which a SIGTERM's exit races")
+                    .isEqualTo(exit);
+            assertThat(result.err()).contains("stopping: no new URLs are taken", "(" + request.atOnce() + ")",
                     "resume with: crawler crawl --resume " + out);
             assertThat(result.out()).contains("crawl stopped:");
             assertThat(signal.isAlive()).isFalse();

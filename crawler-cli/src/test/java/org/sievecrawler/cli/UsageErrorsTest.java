@@ -79,6 +79,20 @@ class UsageErrorsTest {
     }
 
     @Test
+    void aControlCharacterInAnIntOptionsValueIsShownEscapedNotSentToTheTerminal() {
+        for (String[] args : List.of(new String[] {"crawl", "--threads", "\u001b[2J", "http://a.test/"},
+                new String[] {"crawl", "--max-pages", "\u001b[2J", "http://a.test/"},
+                new String[] {"sieve-plan", "--expected", "\u001b[2J"},
+                new String[] {"crawl", "--set", "fetch.threads=\u001b[2J", "http://a.test/"})) {
+            CommandRun run = CommandRun.execute(args);
+
+            assertThat(run.exit()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(run.err()).as(String.join(" ", args)).contains("\\x1b[2J").doesNotContain("\u001b");
+            assertThat(run.out()).doesNotContain("\u001b");
+        }
+    }
+
+    @Test
     void anUnknownOptionOfTheRootCommandIsNamedAsTheCrawlers() {
         CommandRun run = CommandRun.execute("-e", "robots=off");
 

@@ -2,7 +2,7 @@ package org.sievecrawler.cluster;
 
 import java.util.List;
 import java.util.Objects;
-import org.sievecrawler.sieve.BloomFilter;
+import org.sievecrawler.sieve.FilterLayer;
 import org.sievecrawler.sieve.PendingUrl;
 
 /**
@@ -13,8 +13,8 @@ import org.sievecrawler.sieve.PendingUrl;
  * PartitionSnapshotCodec}.
  *
  * <p>Immutable as a record (the lists are copied); the filters are the caller's: copies taken for the snapshot
- * ({@link BloomFilter#copy}), not the live ones. {@link #equals} compares the filters by identity (a
- * {@code BloomFilter} has no value equality): compare two snapshots by their encoding.
+ * (filter copies), not the live ones. {@link #equals} compares the filters by identity (a
+ * {@code FilterLayer} has no value equality): compare two snapshots by their encoding.
  *
  * @param partition the frontier partition, and the sieve-state partition the snapshot is written to
  * @param frontierOffset the frontier offset the snapshot was taken at: the first record of the partition not in it,
@@ -22,7 +22,7 @@ import org.sievecrawler.sieve.PendingUrl;
  * @param filters the Sieve's Bloom filter layers, oldest first
  * @param pending the URLs admitted and not fetched yet (leased ones first, to be fetched again), in order
  */
-public record PartitionSnapshot(int partition, long frontierOffset, List<BloomFilter> filters,
+public record PartitionSnapshot(int partition, long frontierOffset, List<FilterLayer> filters,
         List<PendingUrl> pending) {
     public PartitionSnapshot {
         if (partition < 0) {
@@ -37,7 +37,7 @@ public record PartitionSnapshot(int partition, long frontierOffset, List<BloomFi
 
     /** Bytes held by the filters' bit arrays. */
     public long filterBytes() {
-        return filters.stream().mapToLong(BloomFilter::byteSize).sum();
+        return filters.stream().mapToLong(FilterLayer::byteSize).sum();
     }
 
     /** The partition, offset and sizes, not the contents (a snapshot may hold 100,000 URLs). */

@@ -13,7 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.zip.CRC32C;
-import org.sievecrawler.sieve.BloomFilter;
+import org.sievecrawler.sieve.FilterLayer;
 import org.sievecrawler.sieve.CorruptFilterException;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.PendingUrlCodec;
@@ -25,7 +25,7 @@ import org.sievecrawler.sieve.PendingUrlCodec;
  *   int   format version, 1
  *   int   partition
  *   long  frontier offset
- *   int   F, the filters; then F filters, each as {@link BloomFilter#writeTo} writes it (its own header, bit array
+ *   int   F, the filters; then F filters, each as {@link FilterLayer#writeTo} writes it (its own header, bit array
  *         and CRC-32C: it knows its length)
  *   int   N, the pending URLs; then N URLs, each as {@link PendingUrlCodec#write} writes it
  *   int   CRC-32C of every byte before it
@@ -70,7 +70,7 @@ public final class PartitionSnapshotCodec {
             out.writeInt(snapshot.partition());
             out.writeLong(snapshot.frontierOffset());
             out.writeInt(snapshot.filters().size());
-            for (BloomFilter filter : snapshot.filters()) {
+            for (FilterLayer filter : snapshot.filters()) {
                 filter.writeTo(out);
             }
             out.writeInt(snapshot.pending().size());
@@ -130,10 +130,10 @@ public final class PartitionSnapshotCodec {
                 throw corrupt(name, "claims " + filterCount + " filters in the " + remaining.available()
                         + " bytes left");
             }
-            List<BloomFilter> filters = new ArrayList<>(filterCount);
+            List<FilterLayer> filters = new ArrayList<>(filterCount);
             for (int i = 0; i < filterCount; i++) {
                 where = "filter " + (i + 1) + " of " + filterCount;
-                filters.add(BloomFilter.readFrom(in));
+                filters.add(FilterLayer.read(in, Long.MAX_VALUE));
             }
             where = "the count of pending URLs";
             int pendingCount = in.readInt();

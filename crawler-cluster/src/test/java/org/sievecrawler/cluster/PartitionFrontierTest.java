@@ -33,7 +33,7 @@ import org.sievecrawler.frontier.PageLease;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.profile.SieveConfig;
-import org.sievecrawler.sieve.BloomFilter;
+import org.sievecrawler.sieve.FilterLayer;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
@@ -201,9 +201,9 @@ class PartitionFrontierTest {
     }
 
     /** Each filter layer as it is written to a snapshot, in Base64 (so lists compare by content). */
-    private static List<String> bits(List<BloomFilter> filters) throws Exception {
+    private static List<String> bits(List<FilterLayer> filters) throws Exception {
         List<String> bits = new ArrayList<>();
-        for (BloomFilter filter : filters) {
+        for (FilterLayer filter : filters) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             filter.writeTo(out);
             bits.add(Base64.getEncoder().encodeToString(out.toByteArray()));

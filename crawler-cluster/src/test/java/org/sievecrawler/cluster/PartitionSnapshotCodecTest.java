@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sievecrawler.sieve.BloomFilter;
+import org.sievecrawler.sieve.FilterLayer;
 import org.sievecrawler.sieve.CorruptFilterException;
 import org.sievecrawler.sieve.PendingUrl;
 
@@ -144,7 +145,7 @@ class PartitionSnapshotCodecTest {
      * each holding that many URLs.
      */
     static PartitionSnapshot snapshot(int partition, long offset, int pending, int... filterSizes) {
-        List<BloomFilter> filters = new ArrayList<>();
+        List<FilterLayer> filters = new ArrayList<>();
         for (int size : filterSizes) {
             BloomFilter filter = BloomFilter.create(size, 0.01);
             for (int i = 0; i < size; i++) {
@@ -161,7 +162,7 @@ class PartitionSnapshotCodecTest {
         return new PartitionSnapshot(partition, offset, filters, urls);
     }
 
-    static byte[] filterBytes(BloomFilter filter) {
+    static byte[] filterBytes(FilterLayer filter) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             filter.writeTo(out);

@@ -38,7 +38,7 @@ import org.sievecrawler.profile.ProfileLoader;
 import org.sievecrawler.profile.ProfileYaml;
 import org.sievecrawler.seed.SeedPosition;
 import org.sievecrawler.shell.Program;
-import org.sievecrawler.sieve.BloomFilter;
+import org.sievecrawler.sieve.FilterLayer;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.PendingUrlCodec;
 import org.sievecrawler.sieve.SpillPosition;
@@ -47,7 +47,8 @@ import org.sievecrawler.sieve.SpillPosition;
  * Writes and reads the checkpoints of the crawl in one output folder, in {@code DIR/checkpoint/}.
  *
  * <p>Layout: each checkpoint is a folder {@code NNNNNN/} holding {@code profile.yaml} (the effective profile,
- * {@link ProfileYaml}), {@code filters.bin} (the layer count, then each {@link BloomFilter#writeTo}) and
+ * {@link ProfileYaml}), {@code filters.bin} (the layer count, then each {@link FilterLayer#writeTo}, whose header names its format
+ * version and layout) and
  * {@code pending.bin} (the count, then each URL in {@link PendingUrlCodec} form: in-flight first). The current
  * checkpoint is the one {@code manifest.properties} names ({@link Manifest}), with the format version, state,
  * counters, spill positions, the first frontier journal segment written after it (a resume replays it and those
@@ -154,7 +155,7 @@ public final class CheckpointStore {
         writeFile(folder.resolve(FILTERS), entries, out -> {
             DataOutputStream data = new DataOutputStream(out);
             data.writeInt(frontier.filters().size());
-            for (BloomFilter filter : frontier.filters()) {
+            for (FilterLayer filter : frontier.filters()) {
                 filter.writeTo(data);
             }
             data.flush();
@@ -218,7 +219,7 @@ public final class CheckpointStore {
         Manifest manifest = readManifest();
         CrawlProfile profile = readProfile(manifest);
         Path filtersFile = manifest.file(FILTERS);
-        List<BloomFilter> filters = new ArrayList<>();
+        List<FilterLayer> filters = new ArrayList<>();
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(filtersFile)))) {
             int layers = in.readInt();
             if (layers < 1 || layers != manifest.integer("filters.layers")) {
@@ -226,10 +227,18 @@ public final class CheckpointStore {
                         + manifest.get("filters.layers"));
             }
             for (int i = 0; i < layers; i++) {
-                filters.add(BloomFilter.readFrom(in, Files.size(filtersFile))); // a header cannot claim more
+                filters.add(FilterLayer.read(in, Files.size(filtersFile))); // a header cannot claim more
             }
         } catch (IOException e) {
             throw new CheckpointException(filtersFile + " is corrupt: " + FileErrors.reason(filtersFile, e), e);
+        }
+        for (FilterLayer filter : filters) {
+            if (filter.layout() != profile.sieve().layout()) {
+                // Written together by one build; a mismatch means one of them was not written by this checkpoint.
+                throw new CheckpointException(filtersFile + " holds filters of the " + filter.layout()
+                        + " layout, but the checkpoint's " + PROFILE + " says sieve.layout: "
+                        + profile.sieve().layout() + "; the checkpoint is inconsistent and cannot be resumed");
+            }
         }
         Path pendingFile = manifest.file(PENDING);
         List<PendingUrl> pending = new ArrayList<>();

@@ -17,7 +17,6 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 import okhttp3.Call;
 import okhttp3.Dispatcher;
-import okhttp3.Dns;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
@@ -64,7 +63,8 @@ import org.slf4j.LoggerFactory;
  * <p>A request that cannot open a socket because the process is out of file descriptors ({@code EMFILE}, "Too many
  * open files": the crawl's own doing, not the server's) is back-pressure, not a failure: the fetcher closes its idle
  * connections, waits and sends it ({@link DescriptorPressure})
- * again, until it goes out or the crawl cancels it; so no URL or host is failed for it, and no retry is spent.
+ * again, until it goes out or the crawl cancels it; so no URL or host is failed for it, and no retry is spent. A
+ * host name that fails to resolve for the same want is back-pressure too, not an unknown host ({@link DnsCache}).
  * Each wait is counted ({@link #descriptorWaits()}) and logged.
  *
  * <p>{@link #cancelCalls()} ends every request in flight, and every one made after it, with
@@ -96,6 +96,8 @@ public final class HttpFetcher implements AutoCloseable {
     private final Semaphore onTheWire;
     private final SocketBudget budget;
     private final DescriptorPressure descriptors;
+    /** The DNS cache below the guard (a guard given by a test may resolve through another). */
+    private final DnsCache dns;
     /** Calls from their start until their body is read, for {@link #cancelCalls()}. */
     private final Set<Call> calls = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
@@ -163,8 +165,9 @@ public final class HttpFetcher implements AutoCloseable {
     /** The one constructor: a null {@code guardOrNull} is the seeds' guard, null {@code sockets} the default. */
     private HttpFetcher(FetchConfig fetch, LimitsConfig limits, Settings settings, ProxyRoutes proxies,
             AddressGuard guardOrNull, SocketFactory sockets) {
+        this.dns = DnsCache.ofSystem(fetch.dnsTtl(), fetch.dnsNegativeTtl());
         AddressGuard guard = guardOrNull != null ? guardOrNull
-                : new AddressGuard(Dns.SYSTEM, fetch.allowPrivateAddresses(), settings.seedOrigins(),
+                : new AddressGuard(dns, fetch.allowPrivateAddresses(), settings.seedOrigins(),
                         proxies == null ? Set.of() : proxies.proxyHosts());
         boolean captureExchanges = settings.captureExchanges();
         this.budget = settings.sockets() != null ? settings.sockets()
@@ -377,6 +380,14 @@ public final class HttpFetcher implements AutoCloseable {
      */
     public long descriptorWaits() {
         return descriptors.waits();
+    }
+
+    /**
+     * The DNS cache the fetcher resolves host names through ({@code fetch.dns-ttl}), below the address guard: what
+     * it did for summary.json, and the addresses of hosts for politeness by address.
+     */
+    public DnsCache dns() {
+        return dns;
     }
 
     /** The sockets this fetcher may hold open. */

@@ -2,7 +2,9 @@ package org.sievecrawler.fetch;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -29,8 +31,10 @@ import okhttp3.internal.connection.RealConnectionPool;
  *
  * <p>It also holds the pool to a {@link SocketBudget}: before a connection is opened, idle ones are closed, the
  * least recently used first, until the sockets open and being opened fit the budget's total; so the crawl's
- * sockets stay within it whatever the sweeper's clock (but for the instant between a connect's end and its entry
- * in the pool, when a connect on another thread may not count it yet). With at most {@link SocketBudget#inFlight}
+ * sockets stay within it at all times, whatever the sweeper's clock. A socket is counted from its connect's start
+ * until its call acquires a pooled connection: OkHttp ends the connect ({@code connectEnd}) before it puts the
+ * connection in the pool, so counting it as connecting only until then left an instant when a connect on another
+ * thread did not see it (5 sockets open of a budget of 4, once in a full build). With at most {@link SocketBudget#inFlight}
  * requests on the wire, one of them opening, there is always an idle one to close when the total is reached.
  *
  * <p>This plugs into OkHttp's {@code TaskRunner.Backend} and its pool's constructor with a task runner, which
@@ -52,8 +56,11 @@ final class PoolSweeper implements TaskRunner.Backend, AutoCloseable {
     private final TaskRunner runner = new TaskRunner(this, Logger.getLogger(PoolSweeper.class.getName()));
     private final ConnectionPool pool;
     private final RealConnectionPool connections;
-    /** Connects under way: not in the pool yet, but holding a socket. */
+    /** Connects under way, and connects ended whose connection is not yet in the pool: each holds a socket. */
     private final AtomicInteger connecting = new AtomicInteger();
+    /** Calls whose connect ended and whose connection is not yet acquired (then pooled): still in {@link #connecting}. */
+    private final Set<Call> unpooled = ConcurrentHashMap.newKeySet();
+    private final Bound bound = new Bound();
     private final int maxOpen;
 
     /**
@@ -72,7 +79,7 @@ final class PoolSweeper implements TaskRunner.Backend, AutoCloseable {
     private PoolSweeper(int maxIdleConnections, Duration keepAlive, int maxOpen) {
         this.maxOpen = maxOpen;
         this.connections = new RealConnectionPool(runner, maxIdleConnections, keepAlive.toNanos(),
-                TimeUnit.NANOSECONDS, new Bound());
+                TimeUnit.NANOSECONDS, bound);
         this.pool = new ConnectionPool(connections);
     }
 
@@ -104,10 +111,28 @@ final class PoolSweeper implements TaskRunner.Backend, AutoCloseable {
             connecting.decrementAndGet();
         }
 
+        /** Still counted: OkHttp puts the connection in the pool after this (see {@link #connectionAcquired}). */
         @Override
         public void connectEnd(Connection connection, Route route, Call call) {
-            connecting.decrementAndGet();
+            unpooled.add(call);
         }
+
+        /**
+         * The call took a connection: the one its connect made, once pooled, or (when OkHttp found a pooled one to the
+         * same place meanwhile and closed its own) that one. Either way its connect's socket is now counted by the
+         * pool, or closed.
+         */
+        @Override
+        public void connectionAcquired(Connection connection, Call call) {
+            if (unpooled.remove(call)) {
+                connecting.decrementAndGet();
+            }
+        }
+    }
+
+    /** The listener the pool reports connects and acquisitions to: for tests that play OkHttp's part. */
+    ConnectionListener listener() {
+        return bound;
     }
 
     /** The pool to give {@code OkHttpClient.Builder.connectionPool}. */

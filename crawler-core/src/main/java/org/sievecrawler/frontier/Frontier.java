@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.Lock;
@@ -17,6 +18,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.sievecrawler.input.FileErrors;
+import org.sievecrawler.politeness.AddressClocks;
 import org.sievecrawler.politeness.HostBudget;
 import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.profile.CrawlProfile;
@@ -82,10 +84,12 @@ public final class Frontier implements LeaseSource, AutoCloseable {
      * @param dir the frontier's folder (spill segments, and the journal in {@value #JOURNAL}/)
      * @param maxUrlsPerHost URLs of one host admitted at most ({@code limits.max-pages-per-host}; see
      *     {@link AdmissionBudget}); 0 for no limit
+     * @param addresses the addresses of hosts' names, for {@code politeness.per: ip} ({@link AddressClocks})
      */
     public record Settings(SieveConfig sieve, PolitenessConfig politeness, int maxLeases, Path dir,
-            long maxUrlsPerHost) {
+            long maxUrlsPerHost, AddressClocks.Resolver addresses) {
         public Settings {
+            Objects.requireNonNull(addresses, "addresses");
             if (maxLeases < 1) {
                 throw new IllegalArgumentException("maxLeases must be >= 1, was " + maxLeases);
             }
@@ -93,6 +97,21 @@ public final class Frontier implements LeaseSource, AutoCloseable {
                 throw new IllegalArgumentException("maxUrlsPerHost must be >= 0 (0 = no limit), was "
                         + maxUrlsPerHost);
             }
+        }
+
+        /** Settings whose hosts' addresses are unknown (with {@code politeness.per: ip}, each host is its own). */
+        public Settings(SieveConfig sieve, PolitenessConfig politeness, int maxLeases, Path dir, long maxUrlsPerHost) {
+            this(sieve, politeness, maxLeases, dir, maxUrlsPerHost, name -> null);
+        }
+
+        /** These settings, hosts' addresses for {@code politeness.per: ip} given by {@code resolver}. */
+        public Settings withAddresses(AddressClocks.Resolver resolver) {
+            return new Settings(sieve, politeness, maxLeases, dir, maxUrlsPerHost, resolver);
+        }
+
+        /** The scheduler of these settings' politeness, on {@code clock}. */
+        HostScheduler hostScheduler(Clock clock) {
+            return new HostScheduler(politeness, clock).perAddress(AddressClocks.of(politeness, addresses));
         }
 
         /** Settings with no budget per host. */
@@ -173,13 +192,13 @@ public final class Frontier implements LeaseSource, AutoCloseable {
      */
     public static Frontier create(Settings settings, Clock clock, Recorder recorder) throws IOException {
         SieveConfig sieve = settings.sieve();
-        HostScheduler hosts = new HostScheduler(settings.politeness(), clock);
+        HostScheduler hosts = settings.hostScheduler(clock);
         SpillingQueue spill = SpillingQueue.create(hosts, sieve.maxInMemoryUrls(), settings.dir(),
                 SpillingQueue.SEGMENT_BYTES);
         FrontierJournal journal = FrontierJournal.create(settings.dir().resolve(JOURNAL));
         HostBudget budget = settings.hostBudget(Optional.empty());
-        return new Frontier(settings.dir(), Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(),
-                sieve.onOverflow(), new AdmissionBudget(spill, budget, recorder::overHostBudget)), hosts, spill,
+        return new Frontier(settings.dir(), Sieve.create(sieve.layout(), sieve.expectedUrls(),
+                sieve.falsePositiveRate(), sieve.onOverflow(), new AdmissionBudget(spill, budget, recorder::overHostBudget)), hosts, spill,
                 journal, recorder, new Semaphore(settings.maxLeases()), Optional.empty(), budget);
     }
 
@@ -197,14 +216,14 @@ public final class Frontier implements LeaseSource, AutoCloseable {
             Predicate<String> recorded) throws IOException {
         SieveConfig sieve = settings.sieve();
         Path dir = settings.dir();
-        HostScheduler hosts = new HostScheduler(settings.politeness(), clock);
+        HostScheduler hosts = settings.hostScheduler(clock);
         Replay replay = Replay.since(state, dir.resolve(JOURNAL), recorded);
         SkipCompleted queue = new SkipCompleted(hosts, replay.completed());
         SpillingQueue spill = SpillingQueue.resume(queue, sieve.maxInMemoryUrls(), dir, SpillingQueue.SEGMENT_BYTES,
                 state.spill());
         HostBudget budget = settings.hostBudget(Optional.of(state));
-        Sieve restored = Sieve.restore(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(),
-                new AdmissionBudget(spill, budget, recorder::overHostBudget), state.filters());
+        Sieve restored = Sieve.restore(sieve.layout(), sieve.expectedUrls(), sieve.falsePositiveRate(),
+                sieve.onOverflow(), new AdmissionBudget(spill, budget, recorder::overHostBudget), state.filters());
         spill.addInMemory(state.pending()); // in the filters and the budget already: not offered again
         restored.readmit(replay.admitted()); // spends the budget again, as the admissions did
         return new Frontier(dir, restored, hosts, spill, replay.journal(), recorder,

@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
+import org.sievecrawler.politeness.AddressClocks;
 import org.sievecrawler.politeness.HostBudget;
 import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.politeness.Monitor;
@@ -51,15 +52,17 @@ public final class FrontierGroup {
         Objects.requireNonNull(links, "links");
         Objects.requireNonNull(startAt, "startAt");
         SieveConfig sieve = settings.sieve();
-        HostScheduler hosts = new HostScheduler(settings.politeness(), clock, startAt, monitor);
+        HostScheduler hosts = new HostScheduler(settings.politeness(), clock, startAt, monitor)
+                .perAddress(AddressClocks.of(settings.politeness(), settings.addresses()));
         SpillingQueue queue = SpillingQueue.create(new SkipCompleted(hosts, done), Integer.MAX_VALUE, settings.dir(),
                 SpillingQueue.SEGMENT_BYTES);
         HostBudget budget = settings.hostBudget(state);
         AdmissionBudget admitted = new AdmissionBudget(queue, budget, recorder::overHostBudget);
         Sieve filter = state.isPresent()
-                ? Sieve.restore(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), admitted,
-                        state.get().filters())
-                : Sieve.create(sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(), admitted);
+                ? Sieve.restore(sieve.layout(), sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(),
+                        admitted, state.get().filters())
+                : Sieve.create(sieve.layout(), sieve.expectedUrls(), sieve.falsePositiveRate(), sieve.onOverflow(),
+                        admitted);
         state.ifPresent(s -> queue.addInMemory(s.pending())); // in the filters already: not offered again
         return new Frontier(settings.dir(), filter, hosts, queue, Journal.NONE, recorder, leases,
                 Optional.of(links), budget);

@@ -2,7 +2,7 @@ package org.sievecrawler.frontier;
 
 import java.util.List;
 import java.util.Map;
-import org.sievecrawler.sieve.BloomFilter;
+import org.sievecrawler.sieve.FilterLayer;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.SpillPosition;
 
@@ -10,7 +10,7 @@ import org.sievecrawler.sieve.SpillPosition;
  * The {@link Frontier}'s state at one moment, as a checkpoint saves it: with the spill segments and the journal
  * entries after it, everything a resume needs to go on as the crawl would have.
  *
- * @param filters the Sieve's Bloom filter layers, oldest first
+ * @param filters the Sieve's Bloom filter layers, oldest first, all of one layout
  * @param pending the URLs leased (fetched again on resume) and then the pending URLs held in memory
  * @param spill where the spilled pending URLs start and end in the frontier's segment files
  * @param journalSegment the first journal segment written after this state: a resume replays it and those after;
@@ -18,7 +18,7 @@ import org.sievecrawler.sieve.SpillPosition;
  * @param admittedPerHost URLs admitted per host key, spent of {@code limits.max-pages-per-host}; empty for a
  *     checkpoint written before admissions were counted (a resume then counts every host from 0)
  */
-public record FrontierState(List<BloomFilter> filters, List<PendingUrl> pending, SpillPosition spill,
+public record FrontierState(List<FilterLayer> filters, List<PendingUrl> pending, SpillPosition spill,
         int journalSegment, Map<String, Long> admittedPerHost) {
     /** The journal segment of a checkpoint that has none to replay. */
     public static final int NO_JOURNAL = -1;
@@ -33,7 +33,7 @@ public record FrontierState(List<BloomFilter> filters, List<PendingUrl> pending,
     }
 
     /** A state with no admissions counted per host. */
-    public FrontierState(List<BloomFilter> filters, List<PendingUrl> pending, SpillPosition spill,
+    public FrontierState(List<FilterLayer> filters, List<PendingUrl> pending, SpillPosition spill,
             int journalSegment) {
         this(filters, pending, spill, journalSegment, Map.of());
     }
@@ -42,7 +42,7 @@ public record FrontierState(List<BloomFilter> filters, List<PendingUrl> pending,
      * The state of a frontier that neither spills nor keeps a journal (one of a frontier group): its filter layers
      * and pending URLs alone.
      */
-    public static FrontierState of(List<BloomFilter> filters, List<PendingUrl> pending) {
+    public static FrontierState of(List<FilterLayer> filters, List<PendingUrl> pending) {
         return new FrontierState(filters, pending, SpillPosition.empty(), NO_JOURNAL);
     }
 }

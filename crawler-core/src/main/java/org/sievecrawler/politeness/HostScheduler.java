@@ -62,6 +62,8 @@ public final class HostScheduler implements PendingQueue {
     private int inFlight;
     /** No request before this time, epoch ms: the first allowed time of every new host. */
     private final long startAt;
+    /** Politeness per IP address as well ({@code politeness.per: ip}), else nothing. */
+    private AddressClocks addresses = AddressClocks.perHost();
 
     /** A scheduler with a monitor of its own, whose hosts may be asked at once. */
     public HostScheduler(PolitenessConfig config, Clock clock) {
@@ -80,6 +82,15 @@ public final class HostScheduler implements PendingQueue {
         this.monitor = monitor;
         this.lock = monitor.lock;
         this.changed = monitor.changed;
+    }
+
+    /**
+     * Applies the delay and connections of {@code politeness.per: ip} per address too, hosts' addresses from
+     * {@code clocks} (see {@link AddressClocks}); call it before any URL is added.
+     */
+    public HostScheduler perAddress(AddressClocks clocks) {
+        this.addresses = clocks;
+        return this;
     }
 
     /**
@@ -142,7 +153,15 @@ public final class HostScheduler implements PendingQueue {
                 }
                 tickets.poll();
                 host.ticketed = false;
+                if (addresses.unresolved(host.key)) { // per IP: its address first, without the lock (a lookup)
+                    resolveUnlocked(host);
+                    now = clock.millis();
+                    continue;
+                }
                 PendingUrl task = take(host, now);
+                if (task != null) {
+                    addresses.started(host.key);
+                }
                 schedule(host, now);
                 if (task != null) {
                     Ticket next = firstLiveTicket();
@@ -202,6 +221,7 @@ public final class HostScheduler implements PendingQueue {
             Host host = hosts.get(HostKey.of(robotsTask.url()));
             host.inFlight--;
             inFlight--;
+            addressEnded(host, now, host.delayMillis);
             host.robots.retry(now, backoff);
             wakeOneIfReady(schedule(host, now), now);
         } finally {
@@ -221,6 +241,7 @@ public final class HostScheduler implements PendingQueue {
             Host host = hosts.get(HostKey.of(task.url()));
             host.inFlight--;
             inFlight--;
+            addressEnded(host, now, host.delayMillis);
             if (host.unreachable == null && unreachableHosts.add(host.key, reason, host.queue.size())) {
                 host.unreachable = reason;
             }
@@ -259,6 +280,7 @@ public final class HostScheduler implements PendingQueue {
                 host.maxConnections = rules.crawlDelay().isZero() ? config.maxConnectionsPerHost() : 1;
             }
             host.nextAllowed = Math.max(host.nextAllowed, now + host.delayMillis);
+            addressEnded(host, now, host.delayMillis);
             wakeOneIfReady(schedule(host, now), now);
         } finally {
             lock.unlock();
@@ -369,6 +391,7 @@ public final class HostScheduler implements PendingQueue {
             inFlight--;
             long wait = requestMade ? Math.max(waitMillis, host.delayMillis) : waitMillis;
             host.nextAllowed = Math.max(host.nextAllowed, now + wait);
+            addressEnded(host, now, requestMade ? host.delayMillis : 0);
             if (again != null) {
                 host.queue.addFirst(again);
                 queued++;
@@ -384,6 +407,9 @@ public final class HostScheduler implements PendingQueue {
 
     /** The task {@code host} hands out now, or null. Called with the lock held and the host's ticket taken. */
     private PendingUrl take(Host host, long now) {
+        if (host.unreachable == null && !addresses.mayStart(host.key, now)) {
+            return null; // its address is busy or in its delay: schedule() asks it again
+        }
         if (needsRobots(host, now)) {
             PendingUrl robotsTask = host.robots.start(now); // null while a failed one waits for its retry time
             if (robotsTask != null) {
@@ -436,6 +462,12 @@ public final class HostScheduler implements PendingQueue {
             }
             readyAt = host.nextAllowed;
         }
+        if (host.unreachable == null) {
+            readyAt = addresses.readyAt(host.key, readyAt, now);
+            if (readyAt < 0) {
+                return -1; // its address has its connections in flight: addressEnded() schedules it again
+            }
+        }
         host.version++;
         host.ticketed = true;
         readyAt = Math.max(readyAt, 0);
@@ -451,6 +483,33 @@ public final class HostScheduler implements PendingQueue {
         if (readyAt >= 0 && readyAt <= now) {
             changed.signal();
         }
+    }
+
+    /**
+     * Politeness per IP: a task of {@code host} ended at {@code now}, its address waits {@code delayMillis}, and the
+     * hosts that waited for the address's connections are scheduled again. Lock held.
+     */
+    private void addressEnded(Host host, long now, long delayMillis) {
+        for (String waiting : addresses.ended(host.key, now, delayMillis)) {
+            Host other = hosts.get(waiting);
+            if (other != null && !other.ticketed) {
+                wakeOneIfReady(schedule(other, now), now);
+            }
+        }
+    }
+
+    /**
+     * Politeness per IP: resolves {@code host}'s address with the lock released (a lookup may take seconds), then
+     * schedules it again. Lock held on entry and on return.
+     */
+    private void resolveUnlocked(Host host) {
+        lock.unlock();
+        try {
+            addresses.resolve(host.key);
+        } finally {
+            lock.lock();
+        }
+        schedule(host, clock.millis());
     }
 
     /** Whether {@code host}'s next task is its robots.txt, or it is being fetched: never an unreachable host's. */

@@ -27,10 +27,12 @@ import org.sievecrawler.trust.TrustStore;
  * @param headers extra request headers, each {@code Name: value}, sent with every request
  * @param trustStore the certificate authorities trusted for https besides the system's ({@link TrustStore#SYSTEM}:
  *     none)
+ * @param dnsTtl how long a host name's addresses are kept once resolved (0: not kept)
+ * @param dnsNegativeTtl how long a host name that did not resolve is kept as unknown (0: not kept)
  */
 public record FetchConfig(int threads, int maxConnections, String userAgent, Duration connectTimeout, Duration readTimeout,
         Duration callTimeout, int maxRedirects, int retries, List<String> accept, boolean allowPrivateAddresses,
-        String proxy, List<String> headers, TrustStore trustStore) {
+        String proxy, List<String> headers, TrustStore trustStore, Duration dnsTtl, Duration dnsNegativeTtl) {
 
     public static final String DEFAULT_USER_AGENT =
             "SieveCrawler/0.1 (+https://github.com/sievecrawler/sievecrawler)";
@@ -62,6 +64,8 @@ public record FetchConfig(int threads, int maxConnections, String userAgent, Dur
         ProfileKeys.FETCH_RETRIES.require(retries);
         ProfileKeys.FETCH_PROXY.require(proxy);
         ProfileKeys.FETCH_TRUST_STORE.require(trustStore);
+        ProfileKeys.FETCH_DNS_TTL.require(dnsTtl);
+        ProfileKeys.FETCH_DNS_NEGATIVE_TTL.require(dnsNegativeTtl);
     }
 
     public static FetchConfig defaults() {

@@ -12,9 +12,10 @@ import java.time.Duration;
  * @param robotsRetry wait before fetching an unavailable robots.txt again (doubling, three attempts in all)
  * @param maxRetryAfter the longest Retry-After waited for before another attempt; a URL whose server asks for
  *     longer is not retried
+ * @param per what the delay and the connections apply to: each host, or each IP address as well
  */
 public record PolitenessConfig(Duration delay, int maxConnectionsPerHost, boolean respectRobots,
-        Duration maxCrawlDelay, Duration robotsRetry, Duration maxRetryAfter) {
+        Duration maxCrawlDelay, Duration robotsRetry, Duration maxRetryAfter, PolitenessUnit per) {
 
     public PolitenessConfig {
         ProfileKeys.POLITENESS_DELAY.require(delay);
@@ -22,6 +23,7 @@ public record PolitenessConfig(Duration delay, int maxConnectionsPerHost, boolea
         ProfileKeys.POLITENESS_MAX_CRAWL_DELAY.require(maxCrawlDelay);
         ProfileKeys.POLITENESS_ROBOTS_RETRY.require(robotsRetry);
         ProfileKeys.POLITENESS_MAX_RETRY_AFTER.require(maxRetryAfter);
+        ProfileKeys.POLITENESS_PER.require(per);
     }
 
     public static PolitenessConfig defaults() {

@@ -2,6 +2,8 @@ package org.sievecrawler.profile;
 
 import java.util.Optional;
 import org.sievecrawler.sieve.OverflowPolicy;
+import org.sievecrawler.sieve.FilterPlan;
+import org.sievecrawler.sieve.SieveLayout;
 import org.sievecrawler.sieve.SievePlan;
 
 /**
@@ -11,9 +13,10 @@ import org.sievecrawler.sieve.SievePlan;
  * @param falsePositiveRate p at n: the share of new URLs wrongly dropped as seen
  * @param onOverflow what happens past n
  * @param maxInMemoryUrls pending URLs held in memory at most; the rest spill to segment files in the output folder
+ * @param layout the filter's layout, classic or blocked, each sized by its own plan for n at p
  */
 public record SieveConfig(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow,
-        int maxInMemoryUrls) {
+        int maxInMemoryUrls, SieveLayout layout) {
     public static final int DEFAULT_MAX_IN_MEMORY_URLS = 100_000;
     /** A pending URL held in memory, roughly: the string, its record and the queue's slot. */
     static final int BYTES_PER_PENDING_URL = 100;
@@ -25,7 +28,18 @@ public record SieveConfig(long expectedUrls, double falsePositiveRate, OverflowP
         ProfileKeys.SIEVE_FALSE_POSITIVE_RATE.require(falsePositiveRate);
         ProfileKeys.SIEVE_ON_OVERFLOW.require(onOverflow);
         ProfileKeys.SIEVE_MAX_IN_MEMORY_URLS.require(maxInMemoryUrls);
-        SievePlan.of(expectedUrls, falsePositiveRate); // the filter must fit in memory
+        ProfileKeys.SIEVE_LAYOUT.require(layout);
+        layout.plan(expectedUrls, falsePositiveRate); // the filter must fit in memory
+    }
+
+    /** A Sieve of the classic layout. */
+    public SieveConfig(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow, int maxInMemoryUrls) {
+        this(expectedUrls, falsePositiveRate, onOverflow, maxInMemoryUrls, SieveLayout.CLASSIC);
+    }
+
+    /** The plan of the first filter layer: the layout's sizing for n at p. */
+    public FilterPlan plan() {
+        return layout.plan(expectedUrls, falsePositiveRate);
     }
 
     public static SieveConfig defaults() {
@@ -40,7 +54,7 @@ public record SieveConfig(long expectedUrls, double falsePositiveRate, OverflowP
      * foreseen. {@code maxHeap} is {@link Runtime#maxMemory()}; Long.MAX_VALUE when the JVM sets no limit.
      */
     public Optional<String> heapShortfall(long maxHeap) {
-        long filter = SievePlan.of(expectedUrls, falsePositiveRate).bytes();
+        long filter = plan().bytes();
         long needed = 2 * filter + (long) maxInMemoryUrls * BYTES_PER_PENDING_URL + HEAP_HEADROOM_MB * 1_000_000L;
         if (maxHeap == Long.MAX_VALUE || needed <= maxHeap) {
             return Optional.empty();

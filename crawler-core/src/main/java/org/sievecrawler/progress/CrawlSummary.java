@@ -40,6 +40,7 @@ import org.sievecrawler.sink.Outcome;
  *     (a resumed crawl counts from the resume)
  * @param descriptorWaits times a request waited for the process to have file descriptors again ("Too many open
  *     files": back-pressure, no failure of the URL or its host), in this run
+ * @param dns what the DNS cache did in this run
  * @param unreachableHosts the hosts found unreachable in this run, by host key (sorted), with why, e.g.
  *     {@code http://127.0.0.1:9} → {@code connection refused}
  * @param sitemapUrls URLs listed in the sitemaps read in this run (a resumed crawl counts from the resume); the
@@ -49,7 +50,7 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
         long fetchedThisRun, long bytes, Map<String, Long> outcomes, Map<Integer, Long> statuses,
         Map<String, Long> linkRejections, long sieveExpected, double sieveEstimate, double sieveFalsePositiveRate,
         long pending, Parsing parsing, long errors, long retries, long reconnects,
-        long descriptorWaits, Map<String, String> unreachableHosts, long sitemapUrls) {
+        long descriptorWaits, Dns dns, Map<String, String> unreachableHosts, long sitemapUrls) {
     /** The fallback reasons summary.json lists, the most frequent first. */
     static final int MAX_REASONS = 20;
 
@@ -58,6 +59,7 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
         statuses = Map.copyOf(statuses);
         linkRejections = Map.copyOf(linkRejections);
         Objects.requireNonNull(parsing, "parsing");
+        Objects.requireNonNull(dns, "dns");
         unreachableHosts = Collections.unmodifiableMap(new java.util.TreeMap<>(unreachableHosts));
     }
 
@@ -75,6 +77,20 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
         public Parsing {
             fallbackReasons = Collections.unmodifiableMap(new LinkedHashMap<>(fallbackReasons));
         }
+    }
+
+    /**
+     * What the crawl's DNS cache did in this run (a resumed crawl counts from the resume; {@code fetch.dns-ttl}).
+     *
+     * @param lookups host names asked of it, one per connection opened
+     * @param hits names answered from the cache with addresses
+     * @param negativeHits names answered from the cache as unknown
+     * @param failures names the resolver could not resolve (not counting lookups that failed for want of file
+     *     descriptors: those wait, see {@code descriptorWaits})
+     */
+    public record Dns(long lookups, long hits, long negativeHits, long failures) {
+        /** No lookup at all. */
+        public static final Dns NONE = new Dns(0, 0, 0, 0);
     }
 
     /** Responses per second in this run: its responses over its duration (a resume does not count earlier runs). */
@@ -165,6 +181,12 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
             json.writeNumberField("retries", retries);
             json.writeNumberField("reconnects", reconnects);
             json.writeNumberField("descriptorWaits", descriptorWaits);
+            json.writeObjectFieldStart("dns");
+            json.writeNumberField("lookups", dns.lookups());
+            json.writeNumberField("hits", dns.hits());
+            json.writeNumberField("negativeHits", dns.negativeHits());
+            json.writeNumberField("failures", dns.failures());
+            json.writeEndObject();
             json.writeArrayFieldStart("unreachableHosts");
             for (Map.Entry<String, String> host : unreachableHosts.entrySet()) {
                 json.writeStartObject();

@@ -20,6 +20,9 @@ import org.sievecrawler.profile.ProfileUnits;
  * closed by the server is neither (summary.json counts it in {@code reconnects}) unless it fails again. The URLs
  * that ended without an answer are in summary.json's outcomes ({@code error}, {@code unreachable}).
  *
+ * <p>{@code over-host-budget} is written only when some URL was refused at admission because its host's budget
+ * ({@code limits.max-pages-per-host}) was spent, after {@code robots-refused}.
+ *
  * <p>{@code bad-records} is written only by a crawl that reads its URLs from records others write (the records it
  * refused as bad, after {@code robots-refused}); a crawl whose frontier is its own has none.
  *
@@ -39,13 +42,25 @@ import org.sievecrawler.profile.ProfileUnits;
  * @param bytes body bytes read
  * @param elapsedSeconds seconds since the start
  * @param badRecords records read from outside and refused as bad; empty when the crawl reads no records
+ * @param overHostBudget URLs new to the Sieve refused at admission because their host's budget was spent
+ *     ({@code limits.max-pages-per-host}; summary.json's {@code linkRejections.over-host-budget}); written only when
+ *     not 0
  */
 public record ProgressLine(long fetched, double ratePerSecond, double averagePerSecond, long queued, long seen,
         double falsePositiveRate, double fallbackShare, int hosts, int active, int threads, long errors,
-        long retries, long robotsRefused, long bytes, long elapsedSeconds, OptionalLong badRecords) {
+        long retries, long robotsRefused, long bytes, long elapsedSeconds, OptionalLong badRecords,
+        long overHostBudget) {
 
     public ProgressLine {
         Objects.requireNonNull(badRecords, "badRecords");
+    }
+
+    /** A line without URLs over their host's budget. */
+    public ProgressLine(long fetched, double ratePerSecond, double averagePerSecond, long queued, long seen,
+            double falsePositiveRate, double fallbackShare, int hosts, int active, int threads, long errors,
+            long retries, long robotsRefused, long bytes, long elapsedSeconds, OptionalLong badRecords) {
+        this(fetched, ratePerSecond, averagePerSecond, queued, seen, falsePositiveRate, fallbackShare, hosts, active,
+                threads, errors, retries, robotsRefused, bytes, elapsedSeconds, badRecords, 0);
     }
 
     /** The line of a crawl that reads no records: no {@code bad-records}. */
@@ -60,10 +75,11 @@ public record ProgressLine(long fetched, double ratePerSecond, double averagePer
     public String toString() {
         return String.format(Locale.ROOT,
                 "fetched=%d rate=%s/s avg=%s/s queued=%d seen~%d fpr=%s%% fallback=%.1f%% hosts=%d active=%d/%d"
-                        + " errors=%d retries=%d robots-refused=%d%s bytes=%s elapsed=%ds",
+                        + " errors=%d retries=%d robots-refused=%d%s%s bytes=%s elapsed=%ds",
                 fetched, rate(ratePerSecond), rate(averagePerSecond), queued, seen, percent(falsePositiveRate),
                 fallbackShare * 100, hosts, active,
                 threads, errors, retries, robotsRefused,
+                overHostBudget > 0 ? " over-host-budget=" + overHostBudget : "",
                 badRecords.isPresent() ? " bad-records=" + badRecords.getAsLong() : "", megabytes(bytes),
                 elapsedSeconds);
     }

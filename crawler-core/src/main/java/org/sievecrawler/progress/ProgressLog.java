@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * {@code at}, the time it was written (ISO-8601, to the millisecond; {@code elapsed} is in whole seconds):
  * {@code {"at":"2026-11-23T19:34:05.120Z","fetched":12034,"rate":2510.3,"avg":2400.1,"queued":8123,"seen":20155,
  * "fpr":2.0E-4,"fallback":0.003,"hosts":3,"active":16,"threads":16,"errors":12,"retries":8,"robotsRefused":4,
- * "bytes":146800640,"elapsed":5}}; the lines of a process that reads records others write have {@code "badRecords"} after
- * {@code "robotsRefused"}.
+ * "bytes":146800640,"elapsed":5}}; a line with URLs refused over their host's budget has {@code "overHostBudget"} after
+ * {@code "robotsRefused"}, and the lines of a process that reads records others write have {@code "badRecords"} after
+ * those.
  *
  * <p>Thread-safe: lines are written whole, one at a time. Reading the file is the report's
  * ({@link org.sievecrawler.report.CrawlReport}).
@@ -88,6 +89,9 @@ public final class ProgressLog implements Consumer<ProgressLine>, AutoCloseable 
             json.writeNumberField("errors", line.errors());
             json.writeNumberField("retries", line.retries());
             json.writeNumberField("robotsRefused", line.robotsRefused());
+            if (line.overHostBudget() > 0) {
+                json.writeNumberField("overHostBudget", line.overHostBudget());
+            }
             if (line.badRecords().isPresent()) {
                 json.writeNumberField("badRecords", line.badRecords().getAsLong());
             }

@@ -1,5 +1,8 @@
 package org.sievecrawler.sieve;
 
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
@@ -60,15 +63,16 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>Threads</h2>
  * Safe for any number of threads, lock-free: {@link #put} gathers its k bits by word, reads the words of its
  * block (one line), and if a bit is clear sets each word's bits by one atomic OR, counting those it found clear. Two threads that put the same new URL at the same instant may both get
- * {@code true}, as with {@link BloomFilter}. Out of scope for now: writing and reading the filter (checkpoints)
- * and the Sieve's hash-batch lookups.
+ * {@code true}, as with {@link BloomFilter}. The Sieve's batches ({@link #lookUp}) read each URL's one line with
+ * plain loads in one loop, so the lines of several URLs are in flight at once. {@link #writeTo} may run during
+ * puts: it then captures every put that completed before it began.
  *
  * <h2>References</h2>
  * F. Putze, P. Sanders and J. Singler, "Cache-, hash- and space-efficient Bloom filters", WEA 2007.
  * Apache Parquet, "Split Block Bloom Filter" (parquet-format BloomFilter.md), after Impala.
  * D. Lemire, "Fast Random Integer Generation in an Interval", ACM TOMACS 2019.
  */
-public final class BlockedBloomFilter {
+public final class BlockedBloomFilter extends FilterLayer {
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final long C = 0x9E3779B97F4A7C15L;
     /** Words before the first block of a page: 16-byte array header + 6·8 bytes = one 64-byte line. */
@@ -121,17 +125,6 @@ public final class BlockedBloomFilter {
     }
 
     /**
-     * Adds {@code url}. Lock-free; the bits are set by atomic OR, so no concurrent put is lost.
-     *
-     * @return true iff this call changed the filter, i.e. the URL was definitely not in it before;
-     *     false if it was (or is a false positive)
-     */
-    public boolean put(CharSequence url) {
-        UrlHash hash = UrlHash.forCurrentThread().hash(url);
-        return put(hash.h1(), hash.h2());
-    }
-
-    /**
      * Adds every URL of {@code urls}, with the outcome of as many calls of {@link #put(CharSequence)} in list
      * order: the URLs are hashed and their blocks read first, so that the cache misses of different URLs overlap,
      * then put one by one on lines now in cache.
@@ -157,39 +150,42 @@ public final class BlockedBloomFilter {
         return added;
     }
 
-    /** @return true if {@code url} might have been put; false means definitely not */
-    public boolean mightContain(CharSequence url) {
-        UrlHash hash = UrlHash.forCurrentThread().hash(url);
-        return mightContain(hash.h1(), hash.h2());
-    }
 
+    @Override
     boolean put(long h1, long h2) {
         long block = block(h1);
         long[] page = page(block);
         int base = offset(block);
-        // The URL's bits gathered by word, so a word takes one atomic OR however many of its bits are in it;
-        // a small array the JIT allocates in the thread's buffer.
+        // Read-only pass without early exit: one line, one miss; a URL already seen ends here without a write.
+        if (clearBits(page, base, h2) == 0) {
+            return false;
+        }
+        return setBits(page, base, h2);
+    }
+
+    /**
+     * Sets the URL's bits in its block by one atomic OR per word that holds any of them, counting those it found
+     * clear. The bits are gathered by word first, into a small array the JIT allocates in the thread's buffer.
+     *
+     * @return true iff this call set a bit
+     */
+    private boolean setBits(long[] page, int base, long h2) {
         long[] masks = new long[WORDS_PER_BLOCK];
+        int touched = 0; // bit w set iff word w holds one of the URL's bits
         Bits bits = new Bits(h2);
         for (int i = 0; i < k; i++) {
             int bit = bits.next();
             masks[bit >>> 6] |= 1L << bit;
+            touched |= 1 << (bit >>> 6);
         }
-        // Read-only pass without early exit: one line, one miss; a URL already seen ends here without a write.
-        long missing = 0;
-        for (int w = 0; w < WORDS_PER_BLOCK; w++) {
-            missing |= masks[w] & ~(long) WORDS.getAcquire(page, base + w);
-        }
-        if (missing == 0) {
-            return false;
-        }
+        // Over the touched words only: one loop exit to predict, not a coin-flip branch per word (at k = 6 a word
+        // holds a bit with probability 0.55).
         int flipped = 0;
-        for (int w = 0; w < WORDS_PER_BLOCK; w++) {
+        for (; touched != 0; touched &= touched - 1) {
+            int w = Integer.numberOfTrailingZeros(touched);
             long mask = masks[w];
-            if (mask != 0) {
-                long before = (long) WORDS.getAndBitwiseOr(page, base + w, mask);
-                flipped += Long.bitCount(mask & ~before);
-            }
+            long before = (long) WORDS.getAndBitwiseOr(page, base + w, mask);
+            flipped += Long.bitCount(mask & ~before);
         }
         if (flipped == 0) {
             return false; // another thread set every bit between our read and our writes
@@ -198,6 +194,46 @@ public final class BlockedBloomFilter {
         return true;
     }
 
+    /**
+     * The URL's bits found clear in its block, OR-ed together (each bit shifted to its place in a word, so only
+     * "zero or not" means anything): plain loads of one line, no early exit, no branch on the data.
+     */
+    private long clearBits(long[] page, int base, long h2) {
+        long missing = 0;
+        Bits bits = new Bits(h2);
+        for (int i = 0; i < k; i++) {
+            int bit = bits.next();
+            missing |= ~page[base + (bit >>> 6)] & (1L << bit);
+        }
+        return missing;
+    }
+
+    /**
+     * Looks up every selected URL of {@code batch} in one loop: its block's index goes to the batch's positions
+     * (one a URL), and the bits of it found clear to its {@code missing} mask. The loop has no branch on the loaded
+     * words, so the one line each URL touches is in flight for several URLs at once.
+     */
+    @Override
+    void lookUp(HashBatch batch) {
+        int count = batch.selectedCount();
+        long[] blocksOf = batch.positionsFor(1);
+        long[] missing = batch.missing();
+        for (int j = 0; j < count; j++) {
+            int url = batch.selected(j);
+            long block = block(batch.h1(url));
+            blocksOf[j] = block;
+            missing[j] = clearBits(page(block), offset(block), batch.h2(url));
+        }
+    }
+
+    /** Sets the bits of the j-th URL of the last {@link #lookUp}, on the line that lookup brought into cache. */
+    @Override
+    boolean putSelected(HashBatch batch, int j) {
+        long block = batch.positions()[j];
+        return setBits(page(block), offset(block), batch.h2(batch.selected(j)));
+    }
+
+    @Override
     boolean mightContain(long h1, long h2) {
         long block = block(h1);
         long[] page = page(block);
@@ -279,26 +315,36 @@ public final class BlockedBloomFilter {
         return k;
     }
 
+    @Override
+    public SieveLayout layout() {
+        return SieveLayout.BLOCKED;
+    }
+
+    @Override
     public BlockedPlan plan() {
         return plan;
     }
 
     /** X, the exact number of bits set. */
+    @Override
     public long setBitCount() {
         return setBits.sum();
     }
 
     /** Bytes held by the blocks (the padding of each page left out). */
+    @Override
     public long byteSize() {
         return plan.bytes();
     }
 
     /** n* = -b·ln(1 - X/m)/(1 - q), the estimated number of distinct URLs put; O(1). Infinite once every bit is set. */
+    @Override
     double estimatedCardinality() {
         return cardinalityFromSetBits(setBits.sum(), blocks, k);
     }
 
     /** The false-positive rate now: the plan's rate at n*. */
+    @Override
     double expectedFalsePositiveRate() {
         double cardinality = estimatedCardinality();
         return Double.isInfinite(cardinality) ? 1.0 : BlockedPlan.rate(cardinality, blocks, k);
@@ -309,10 +355,70 @@ public final class BlockedBloomFilter {
         return -blocks * Math.log1p(-setBits / bits) / (1 - BlockedPlan.clearShare(k));
     }
 
+    @Override
+    long setBitsAtCardinality(double cardinality) {
+        return setBitsAtCardinality(cardinality, blocks, k);
+    }
+
     /** The number of set bits X at which the estimate n* first exceeds {@code cardinality}. */
     static long setBitsAtCardinality(double cardinality, long blocks, int k) {
         double bits = (double) blocks * BlockedPlan.BLOCK_BITS;
         return (long) Math.floor(-bits * Math.expm1(-(1 - BlockedPlan.clearShare(k)) * cardinality / blocks));
+    }
+
+    /** A copy of the filter as it is now: every put that completed before the call is in it. */
+    @Override
+    BlockedBloomFilter copy() {
+        BlockedBloomFilter copy = new BlockedBloomFilter(plan, blockShift);
+        long set = 0;
+        for (int p = 0; p < pages.length; p++) {
+            long[] from = pages[p];
+            long[] to = copy.pages[p];
+            for (int i = PAD; i < from.length; i++) {
+                long word = (long) WORDS.getAcquire(from, i);
+                to[i] = word;
+                set += Long.bitCount(word);
+            }
+        }
+        copy.setBits.add(set);
+        return copy;
+    }
+
+    /**
+     * Writes the filter in the filter format ({@link FilterLayer#writeTo}): the header says layout blocked, b and
+     * k; then the b·8 words of the blocks in order (the pages' padding left out). Safe during concurrent puts: it
+     * captures every put that completed before it began. The stream is not closed.
+     */
+    @Override
+    public void writeTo(OutputStream out) throws IOException {
+        FilterFormat.write(out, SieveLayout.BLOCKED, plan, blocks, blocks * WORDS_PER_BLOCK,
+                index -> (long) WORDS.getAcquire(pageOfWord(index), wordOffset(index)));
+    }
+
+    /** The bit array and its count after a blocked header of n, p, b and k (see {@link FilterFormat}). */
+    static BlockedBloomFilter readBits(DataInputStream data, long n, double p, long blocks, int k, long maxBytes)
+            throws IOException {
+        BlockedPlan plan;
+        try {
+            plan = new BlockedPlan(n, p, blocks, k);
+        } catch (IllegalArgumentException e) {
+            throw new CorruptFilterException("Bloom filter header is invalid: " + e.getMessage());
+        }
+        FilterFormat.requireRoom(blocks + " blocks of 512 bits", plan.bytes(), maxBytes);
+        BlockedBloomFilter filter = create(plan);
+        long setBits = FilterFormat.readWords(data, blocks * WORDS_PER_BLOCK,
+                (index, word) -> filter.pageOfWord(index)[filter.wordOffset(index)] = word);
+        filter.setBits.add(setBits);
+        return filter;
+    }
+
+    /** The page holding word {@code index} of the blocks, counted without padding. */
+    private long[] pageOfWord(long index) {
+        return page(index / WORDS_PER_BLOCK);
+    }
+
+    private int wordOffset(long index) {
+        return offset(index / WORDS_PER_BLOCK) + (int) (index % WORDS_PER_BLOCK);
     }
 
     /** Sum of {@link Long#bitCount} over all blocks: the set bits counted the slow way; for tests. */

@@ -1,19 +1,12 @@
 package org.sievecrawler.sieve;
 
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.zip.CRC32C;
-import java.util.zip.CheckedInputStream;
-import java.util.zip.CheckedOutputStream;
 
 /**
  * A lock-free Bloom filter of URLs: a set that answers "seen before?" in about 1.2 bytes per URL at a 1 %
@@ -82,12 +75,7 @@ import java.util.zip.CheckedOutputStream;
  * P. C. Dillinger and P. Manolios, "Bloom filters in probabilistic verification", FMCAD 2004.
  * S. J. Swamidass and P. Baldi, "Mathematical correction for fingerprint similarity measures", 2007.
  */
-public final class BloomFilter {
-    private static final int MAGIC = 0x53434246; // "SCBF": Sieve Crawler Bloom Filter
-    private static final int FORMAT_VERSION = 1;
-    /** Identifies the hash and position scheme; a filter written with another one would be meaningless. */
-    private static final int HASHING_MURMUR3_128_EDH_MULHI = 1;
-
+public final class BloomFilter extends FilterLayer {
     private final SievePlan plan;
     private final long bits;
     private final int k;
@@ -117,17 +105,6 @@ public final class BloomFilter {
     /** For tests: a filter whose storage pages are 2^pageShift words, to cross page boundaries cheaply. */
     static BloomFilter create(SievePlan plan, int pageShift) {
         return new BloomFilter(plan, new LongPages((plan.bits() + 63) >>> 6, pageShift));
-    }
-
-    /**
-     * Adds {@code url}. Lock-free; the bits are set by atomic compare-and-set, so no concurrent put is lost.
-     *
-     * @return true iff this call changed the filter, i.e. the URL was definitely not in it before;
-     *     false if it was (or is a false positive)
-     */
-    public boolean put(CharSequence url) {
-        UrlHash hash = UrlHash.forCurrentThread().hash(url);
-        return put(hash.h1(), hash.h2());
     }
 
     /**
@@ -180,6 +157,7 @@ public final class BloomFilter {
      * loads: a URL found with every bit set was put (or is a false positive); one found with a bit clear may
      * have been put since, which the atomic writes of {@link #putAll(HashBatch)} and {@link #putSelected} find.
      */
+    @Override
     void lookUp(HashBatch batch) {
         int count = batch.selectedCount();
         long[] positions = batch.positionsFor(k);
@@ -199,6 +177,7 @@ public final class BloomFilter {
      *
      * @return true iff this call changed the filter, as {@link #put(long, long)} returns
      */
+    @Override
     boolean putSelected(HashBatch batch, int j) {
         int flipped = setBits(batch.positions(), j * k);
         if (flipped == 0) {
@@ -225,12 +204,8 @@ public final class BloomFilter {
         return flipped;
     }
 
-    /** @return true if {@code url} might have been put; false means definitely not */
-    public boolean mightContain(CharSequence url) {
-        UrlHash hash = UrlHash.forCurrentThread().hash(url);
-        return mightContain(hash.h1(), hash.h2());
-    }
 
+    @Override
     boolean put(long h1, long h2) {
         // First pass: read-only and without early exit, so all k (likely cache-missing) loads overlap and the
         // compare-and-sets below find their lines in cache; a lock-prefixed instruction would wait for each
@@ -275,6 +250,7 @@ public final class BloomFilter {
         return 0;
     }
 
+    @Override
     boolean mightContain(long h1, long h2) {
         DoubleHashing positions = new DoubleHashing(h1, h2, bits);
         for (int i = 0; i < k; i++) {
@@ -298,22 +274,24 @@ public final class BloomFilter {
         return k;
     }
 
-    /** n, the number of distinct URLs the filter was sized for. */
-    long expectedInsertions() {
-        return plan.expectedInsertions();
+    @Override
+    public SieveLayout layout() {
+        return SieveLayout.CLASSIC;
     }
 
-    /** p, the false-positive rate the filter was sized for, reached at n distinct URLs. */
-    double configuredFalsePositiveRate() {
-        return plan.falsePositiveRate();
+    @Override
+    public SievePlan plan() {
+        return plan;
     }
 
     /** X, the exact number of bits set. */
+    @Override
     public long setBitCount() {
         return setBits.sum();
     }
 
     /** Bytes held by the bit array. */
+    @Override
     public long byteSize() {
         return words.length() * Long.BYTES;
     }
@@ -322,17 +300,24 @@ public final class BloomFilter {
      * n* = -(m/k)·ln(1 - X/m), the estimated number of distinct URLs put; O(1).
      * Infinite once every bit is set.
      */
+    @Override
     double estimatedCardinality() {
         return cardinalityFromSetBits(setBits.sum(), bits, k);
     }
 
     /** (X/m)^k, the probability that a URL never put is reported present, now. */
+    @Override
     double expectedFalsePositiveRate() {
         return Math.pow((double) setBits.sum() / bits, k);
     }
 
     static double cardinalityFromSetBits(long setBits, long bits, int k) {
         return -((double) bits / k) * Math.log1p(-(double) setBits / bits);
+    }
+
+    @Override
+    long setBitsAtCardinality(double cardinality) {
+        return setBitsAtCardinality(cardinality, bits, k);
     }
 
     /** The number of set bits X at which the estimate n* first exceeds {@code cardinality}. */
@@ -344,6 +329,7 @@ public final class BloomFilter {
      * A copy of the filter as it is now: every put that completed before the call is in it. For a checkpoint,
      * which copies under its lock and writes the copy after.
      */
+    @Override
     BloomFilter copy() {
         BloomFilter copy = create(plan);
         long length = words.length();
@@ -358,41 +344,19 @@ public final class BloomFilter {
     }
 
     /**
-     * Writes the filter: a versioned header with its parameters, the bit array, and a CRC-32C of all of it.
+     * Writes the filter in the filter format ({@link FilterLayer#writeTo}): the header says layout classic, m and k.
      * Safe during concurrent puts (see the class notes). The stream is not closed.
      */
+    @Override
     public void writeTo(OutputStream out) throws IOException {
-        CRC32C crc = new CRC32C();
-        DataOutputStream data = new DataOutputStream(new CheckedOutputStream(out, crc));
-        data.writeInt(MAGIC);
-        data.writeInt(FORMAT_VERSION);
-        data.writeInt(HASHING_MURMUR3_128_EDH_MULHI);
-        data.writeLong(plan.expectedInsertions());
-        data.writeDouble(plan.falsePositiveRate());
-        data.writeLong(bits);
-        data.writeInt(k);
-        byte[] chunk = new byte[64 * 1024];
-        ByteBuffer buffer = ByteBuffer.wrap(chunk).order(ByteOrder.BIG_ENDIAN);
-        long length = words.length();
-        for (long i = 0; i < length; i++) {
-            buffer.putLong(words.getAcquire(i));
-            if (!buffer.hasRemaining()) {
-                data.write(chunk, 0, buffer.position());
-                buffer.clear();
-            }
-        }
-        data.write(chunk, 0, buffer.position());
-        data.flush();
-        // The checksum itself is written outside the checked stream.
-        new DataOutputStream(out).writeInt((int) crc.getValue());
-        out.flush();
+        FilterFormat.write(out, SieveLayout.CLASSIC, plan, bits, words.length(), words::getAcquire);
     }
 
     /**
-     * Reads a filter written by {@link #writeTo}. The count of set bits is recomputed from the array.
+     * Reads a classic filter written by {@link #writeTo} (or by a build before the blocked layout). The count of set
+     * bits is recomputed from the array.
      *
-     * @throws CorruptFilterException if the stream is not a filter, was written by an unknown format version or
-     *     hash scheme, is truncated, or fails its checksum; the message says which and what was found
+     * @throws CorruptFilterException as {@link FilterLayer#read}, or if the stream holds a filter of another layout
      */
     public static BloomFilter readFrom(InputStream in) throws IOException {
         return readFrom(in, Long.MAX_VALUE);
@@ -401,87 +365,36 @@ public final class BloomFilter {
     /**
      * {@link #readFrom(InputStream)} from a stream of at most {@code maxBytes} (a file's length): a header whose bit
      * array would be longer is refused before the array is allocated, so a header that lies costs no memory.
-     *
-     * @throws CorruptFilterException as {@link #readFrom(InputStream)}, or naming the sizes when the header says more
-     *     bits than the stream can hold
      */
     public static BloomFilter readFrom(InputStream in, long maxBytes) throws IOException {
-        CRC32C crc = new CRC32C();
-        DataInputStream data = new DataInputStream(new CheckedInputStream(in, crc));
-        try {
-            int magic = data.readInt();
-            if (magic != MAGIC) {
-                throw new CorruptFilterException(String.format(Locale.ROOT,
-                        "not a Bloom filter: the stream starts with 0x%08x, expected 0x%08x (\"SCBF\")",
-                        magic, MAGIC));
-            }
-            int version = data.readInt();
-            if (version != FORMAT_VERSION) {
-                throw new CorruptFilterException("Bloom filter format version " + version
-                        + " is not supported; this build reads version " + FORMAT_VERSION);
-            }
-            int hashing = data.readInt();
-            if (hashing != HASHING_MURMUR3_128_EDH_MULHI) {
-                throw new CorruptFilterException("Bloom filter hash scheme " + hashing
-                        + " is not supported; this build reads scheme " + HASHING_MURMUR3_128_EDH_MULHI);
-            }
-            long n = data.readLong();
-            double p = data.readDouble();
-            long m = data.readLong();
-            int k = data.readInt();
-            SievePlan plan;
-            try {
-                plan = new SievePlan(n, p, m, k);
-            } catch (IllegalArgumentException e) {
-                throw new CorruptFilterException("Bloom filter header is invalid: " + e.getMessage());
-            }
-            long arrayBytes = (plan.bits() + 63) / 64 * Long.BYTES;
-            if (arrayBytes > maxBytes) {
-                throw new CorruptFilterException("Bloom filter header says " + plan.bits() + " bits (" + arrayBytes
-                        + " bytes), more than the " + maxBytes + " bytes the stream holds");
-            }
-            BloomFilter filter = create(plan);
-            long length = filter.words.length();
-            byte[] chunk = new byte[64 * 1024];
-            ByteBuffer buffer = ByteBuffer.wrap(chunk).order(ByteOrder.BIG_ENDIAN);
-            long setBits = 0;
-            for (long i = 0; i < length; ) {
-                int wordsInChunk = (int) Math.min(chunk.length / Long.BYTES, length - i);
-                readFully(data, chunk, wordsInChunk * Long.BYTES, i, length);
-                buffer.clear();
-                for (int w = 0; w < wordsInChunk; w++, i++) {
-                    long word = buffer.getLong();
-                    filter.words.setPlain(i, word);
-                    setBits += Long.bitCount(word);
-                }
-            }
-            long lastWordBits = m & 63;
-            if (lastWordBits != 0 && (filter.words.getAcquire(length - 1) >>> lastWordBits) != 0) {
-                throw new CorruptFilterException("Bloom filter has bits set beyond its size of " + m + " bits");
-            }
-            int expectedCrc = (int) crc.getValue();
-            int storedCrc = new DataInputStream(in).readInt();
-            if (storedCrc != expectedCrc) {
-                throw new CorruptFilterException(String.format(Locale.ROOT,
-                        "Bloom filter checksum mismatch: stored 0x%08x, computed 0x%08x (the data is corrupt)",
-                        storedCrc, expectedCrc));
-            }
-            filter.setBits.add(setBits);
-            return filter;
-        } catch (EOFException e) {
-            throw new CorruptFilterException("Bloom filter stream is truncated: it ended before the "
-                    + "header, bit array and checksum were complete");
+        FilterLayer layer = FilterLayer.read(in, maxBytes);
+        if (layer instanceof BloomFilter classic) {
+            return classic;
         }
+        throw new CorruptFilterException("the stream holds a Bloom filter of the " + layer.layout().key()
+                + " layout, not a classic one");
     }
 
-    private static void readFully(DataInputStream data, byte[] chunk, int length, long wordIndex, long words)
+    /** The bit array and its count after a classic header of n, p, m and k (see {@link FilterFormat}). */
+    static BloomFilter readBits(DataInputStream data, long n, double p, long m, int k, long maxBytes)
             throws IOException {
-        int read = data.readNBytes(chunk, 0, length);
-        if (read < length) {
-            throw new CorruptFilterException(String.format(Locale.ROOT,
-                    "Bloom filter stream is truncated: the bit array has %d words, the stream ended at word %d",
-                    words, wordIndex + read / Long.BYTES));
+        SievePlan plan;
+        try {
+            plan = new SievePlan(n, p, m, k);
+        } catch (IllegalArgumentException e) {
+            throw new CorruptFilterException("Bloom filter header is invalid: " + e.getMessage());
         }
+        long arrayBytes = (plan.bits() + 63) / 64 * Long.BYTES;
+        FilterFormat.requireRoom(plan.bits() + " bits", arrayBytes, maxBytes);
+        BloomFilter filter = create(plan);
+        long length = filter.words.length();
+        long setBits = FilterFormat.readWords(data, length, filter.words::setPlain);
+        long lastWordBits = m & 63;
+        if (lastWordBits != 0 && (filter.words.getAcquire(length - 1) >>> lastWordBits) != 0) {
+            throw new CorruptFilterException("Bloom filter has bits set beyond its size of " + m + " bits");
+        }
+        filter.setBits.add(setBits);
+        return filter;
     }
 
     @Override

@@ -36,6 +36,13 @@ import org.slf4j.LoggerFactory;
  * with {@link OverflowPolicy#GROW} it adds a layer of twice the capacity and half the rate whenever the
  * newest layer is full (Almeida et al., "Scalable Bloom Filters", 2007), so the compound rate stays under 2p.
  *
+ * <p>Layouts: every layer is a {@link FilterLayer} of the Sieve's {@link SieveLayout} ({@code sieve.layout}): a
+ * classic {@link BloomFilter} (k words a URL, k cache misses for a new one) or a {@link BlockedBloomFilter} (all k
+ * bits in one 64-byte block, one miss, 3-15 % more bits for the same p). Each layout sizes its layers by its own
+ * plan, and estimates n* and its rate by its own formula, so WARN warns when the layout's n* passes n and GROW adds
+ * layers of the same layout; a batch's lookup touches k words a URL in a classic layer and one line in a blocked
+ * one.
+ *
  * <p>Pending URLs wait in a {@link PendingQueue}: a plain FIFO by default, or the crawl's per-host
  * politeness scheduler, which then decides what {@link #poll()} hands out and when.
  *
@@ -47,6 +54,7 @@ public final class Sieve {
     private static final int STRIPE_BITS = 6;
     private static final int RECENT_SLOTS = 8192;
 
+    private final SieveLayout layout;
     private final long expectedUrls;
     private final double falsePositiveRate;
     private final OverflowPolicy policy;
@@ -67,14 +75,15 @@ public final class Sieve {
     private final AtomicLong nextWarnAtSetBits;
     private volatile double nextWarnAtEstimate;
 
-    private Sieve(long expectedUrls, double falsePositiveRate, OverflowPolicy policy, PendingQueue pending,
-            BloomFilter[] restored) {
+    private Sieve(SieveLayout layout, long expectedUrls, double falsePositiveRate, OverflowPolicy policy,
+            PendingQueue pending, FilterLayer[] restored) {
         this.pending = pending;
-        BloomFilter first = restored == null ? BloomFilter.create(expectedUrls, falsePositiveRate) : restored[0];
+        this.layout = layout;
+        FilterLayer first = restored == null ? layout.newFilter(expectedUrls, falsePositiveRate) : restored[0];
         this.expectedUrls = expectedUrls;
         this.falsePositiveRate = falsePositiveRate;
         this.policy = policy;
-        this.layers = new AtomicReference<>(new Layers(restored == null ? new BloomFilter[] {first} : restored));
+        this.layers = new AtomicReference<>(new Layers(restored == null ? new FilterLayer[] {first} : restored));
         for (int i = 0; i < stripes.length; i++) {
             stripes[i] = new Object();
         }
@@ -93,13 +102,24 @@ public final class Sieve {
      * @throws IllegalArgumentException naming the argument and value when n &lt; 1 or p is not in (0, 1)
      */
     public static Sieve create(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow) {
-        return new Sieve(expectedUrls, falsePositiveRate, onOverflow, PendingQueue.fifo(), null);
+        return create(SieveLayout.CLASSIC, expectedUrls, falsePositiveRate, onOverflow, PendingQueue.fifo());
     }
 
-    /** A Sieve whose admitted URLs wait in {@code pending}, e.g. a per-host politeness scheduler. */
+    /** A classic Sieve whose admitted URLs wait in {@code pending}, e.g. a per-host politeness scheduler. */
     public static Sieve create(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow,
             PendingQueue pending) {
-        return new Sieve(expectedUrls, falsePositiveRate, onOverflow, pending, null);
+        return create(SieveLayout.CLASSIC, expectedUrls, falsePositiveRate, onOverflow, pending);
+    }
+
+    /**
+     * A Sieve whose filter has {@code layout}, sized by that layout's plan for {@code expectedUrls} at
+     * {@code falsePositiveRate}, its admitted URLs waiting in {@code pending}.
+     *
+     * @throws IllegalArgumentException naming the argument and value when n &lt; 1 or p is not in (0, 1)
+     */
+    public static Sieve create(SieveLayout layout, long expectedUrls, double falsePositiveRate,
+            OverflowPolicy onOverflow, PendingQueue pending) {
+        return new Sieve(layout, expectedUrls, falsePositiveRate, onOverflow, pending, null);
     }
 
     /**
@@ -109,20 +129,38 @@ public final class Sieve {
      * @throws IllegalArgumentException if {@code layers} is empty
      */
     public static Sieve restore(long expectedUrls, double falsePositiveRate, OverflowPolicy onOverflow,
-            PendingQueue pending, List<BloomFilter> layers) {
+            PendingQueue pending, List<? extends FilterLayer> layers) {
+        return restore(SieveLayout.CLASSIC, expectedUrls, falsePositiveRate, onOverflow, pending, layers);
+    }
+
+    /**
+     * {@link #restore(long, double, OverflowPolicy, PendingQueue, List)} for a Sieve of {@code layout}: its layers
+     * (and those it grows) are of that layout.
+     *
+     * @throws IllegalArgumentException if {@code layers} is empty, or holds a layer of another layout, naming both
+     */
+    public static Sieve restore(SieveLayout layout, long expectedUrls, double falsePositiveRate,
+            OverflowPolicy onOverflow, PendingQueue pending, List<? extends FilterLayer> layers) {
         if (layers.isEmpty()) {
             throw new IllegalArgumentException("a restored Sieve needs at least one filter layer");
         }
-        return new Sieve(expectedUrls, falsePositiveRate, onOverflow, pending, layers.toArray(new BloomFilter[0]));
+        for (int i = 0; i < layers.size(); i++) {
+            if (layers.get(i).layout() != layout) {
+                throw new IllegalArgumentException("filter layer " + (i + 1) + " of " + layers.size() + " has the "
+                        + layers.get(i).layout() + " layout; this Sieve's sieve.layout is " + layout);
+            }
+        }
+        return new Sieve(layout, expectedUrls, falsePositiveRate, onOverflow, pending,
+                layers.toArray(new FilterLayer[0]));
     }
 
     /**
      * Copies of the filter layers, oldest first. Consistent with the pending URLs only while no URL is
      * admitted: a checkpoint calls it under its exclusive lock.
      */
-    public List<BloomFilter> copyFilters() {
-        List<BloomFilter> copies = new ArrayList<>();
-        for (BloomFilter layer : layers.get().filters) {
+    public List<FilterLayer> copyFilters() {
+        List<FilterLayer> copies = new ArrayList<>();
+        for (FilterLayer layer : layers.get().filters) {
             copies.add(layer.copy());
         }
         return copies;
@@ -151,7 +189,7 @@ public final class Sieve {
             return false;
         }
         Layers current = layers.get();
-        for (BloomFilter layer : current.filters) {
+        for (FilterLayer layer : current.filters) {
             if (layer.mightContain(h1, h2)) {
                 remember(h1, h2);
                 return false;
@@ -192,7 +230,7 @@ public final class Sieve {
             }
         }
         Layers current = layers.get();
-        for (BloomFilter layer : current.filters) {
+        for (FilterLayer layer : current.filters) {
             if (batch.select() == 0) {
                 return 0;
             }
@@ -319,7 +357,7 @@ public final class Sieve {
     /** n*, the estimated number of distinct URLs seen, summed over the layers. */
     public double estimatedSeen() {
         double sum = 0;
-        for (BloomFilter layer : layers.get().filters) {
+        for (FilterLayer layer : layers.get().filters) {
             sum += layer.estimatedCardinality();
         }
         return sum;
@@ -328,7 +366,7 @@ public final class Sieve {
     /** The probability, now, that a new URL is wrongly dropped as seen: 1 - Π(1 - p_i) over the layers. */
     public double falsePositiveRate() {
         double allClear = 1;
-        for (BloomFilter layer : layers.get().filters) {
+        for (FilterLayer layer : layers.get().filters) {
             allClear *= 1 - layer.expectedFalsePositiveRate();
         }
         return 1 - allClear;
@@ -356,6 +394,11 @@ public final class Sieve {
         return policy;
     }
 
+    /** The layout of the filter layers. */
+    SieveLayout layout() {
+        return layout;
+    }
+
     /** The number of filter layers: 1, or more once a GROW Sieve has grown. */
     int layerCount() {
         return layers.get().filters.length;
@@ -364,13 +407,13 @@ public final class Sieve {
     /** Bytes held by the filter layers (not the pending URLs). */
     long filterBytes() {
         long sum = 0;
-        for (BloomFilter layer : layers.get().filters) {
+        for (FilterLayer layer : layers.get().filters) {
             sum += layer.byteSize();
         }
         return sum;
     }
 
-    private void warnIfOverflowing(BloomFilter filter) {
+    private void warnIfOverflowing(FilterLayer filter) {
         long threshold = nextWarnAtSetBits.get();
         long setBits = filter.setBitCount();
         if (setBits <= threshold) {
@@ -397,14 +440,14 @@ public final class Sieve {
     }
 
     private void growIfFull(Layers current) {
-        BloomFilter newest = current.newest();
+        FilterLayer newest = current.newest();
         if (newest.setBitCount() <= current.fullAtSetBits) {
             return;
         }
         long capacity = Math.multiplyExact(newest.expectedInsertions(), 2);
         double rate = newest.configuredFalsePositiveRate() / 2;
-        BloomFilter layer = BloomFilter.create(capacity, rate);
-        BloomFilter[] grown = Arrays.copyOf(current.filters, current.filters.length + 1);
+        FilterLayer layer = layout.newFilter(capacity, rate);
+        FilterLayer[] grown = Arrays.copyOf(current.filters, current.filters.length + 1);
         grown[current.filters.length] = layer;
         if (layers.compareAndSet(current, new Layers(grown))) {
             LOG.info(String.format(Locale.ROOT,
@@ -415,29 +458,29 @@ public final class Sieve {
         }
     }
 
-    private static long capacitySetBits(BloomFilter filter, double cardinality) {
-        return BloomFilter.setBitsAtCardinality(cardinality, filter.bitSize(), filter.hashCount());
+    private static long capacitySetBits(FilterLayer filter, double cardinality) {
+        return filter.setBitsAtCardinality(cardinality);
     }
 
     /** The filter layers, oldest first, and the set-bit count at which the newest is full. Immutable. */
     private static final class Layers {
-        final BloomFilter[] filters;
+        final FilterLayer[] filters;
         final long fullAtSetBits;
 
-        Layers(BloomFilter[] filters) {
+        Layers(FilterLayer[] filters) {
             this.filters = filters;
-            BloomFilter newest = filters[filters.length - 1];
+            FilterLayer newest = filters[filters.length - 1];
             this.fullAtSetBits = capacitySetBits(newest, newest.expectedInsertions());
         }
 
-        BloomFilter newest() {
+        FilterLayer newest() {
             return filters[filters.length - 1];
         }
     }
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "Sieve[pending=%d, seen~%.0f, fpr=%.3g, layers=%d, policy=%s]",
-                size(), estimatedSeen(), falsePositiveRate(), layerCount(), policy);
+        return String.format(Locale.ROOT, "Sieve[pending=%d, seen~%.0f, fpr=%.3g, layers=%d, layout=%s, policy=%s]",
+                size(), estimatedSeen(), falsePositiveRate(), layerCount(), layout, policy);
     }
 }

@@ -18,8 +18,25 @@ public enum SieveLayout {
                 : BlockedPlan.of(expectedInsertions, falsePositiveRate);
     }
 
+    /**
+     * An empty filter layer of this layout for {@code expectedInsertions} URLs at {@code falsePositiveRate}.
+     *
+     * @throws IllegalArgumentException naming the argument and value when n &lt; 1 or p is not in (0, 1)
+     */
+    FilterLayer newFilter(long expectedInsertions, double falsePositiveRate) {
+        return this == CLASSIC
+                ? BloomFilter.create(expectedInsertions, falsePositiveRate)
+                : BlockedBloomFilter.create(expectedInsertions, falsePositiveRate);
+    }
+
     /** The name as written in a profile or on the command line: "classic" or "blocked". */
     public String key() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** {@link #key()}: how a profile, a message and {@code --help} spell the layout. */
+    @Override
+    public String toString() {
+        return key();
     }
 }

@@ -86,6 +86,9 @@
     fact('ended', s.endReason);
     fact('MB', (s.bytes / 1048576).toFixed(1));
     fact('failed attempts', number(s.errors));
+    if (s.linkRejections && s.linkRejections['over-host-budget'] > 0) {
+      fact('over host budget (limits.max-pages-per-host)', number(s.linkRejections['over-host-budget']));
+    }
     fact('seen~', number(s.sieve.estimatedSeen) + ' of ' + number(s.sieve.expectedUrls) + ' expected');
     fact('fpr', (s.sieve.falsePositiveRate * 100).toPrecision(3) + ' %');
   } else {
@@ -122,6 +125,12 @@
 
   bars('Top errors', data.errors.map(function (e) { return cut(e[0], 50); }),
     data.errors.map(function (e) { return e[1]; }), '#d62728', true, 'no errors');
+
+  var rejections = s && s.linkRejections ? s.linkRejections : {};
+  var reasons = Object.keys(rejections).sort(function (a, b) { return rejections[b] - rejections[a]; });
+  bars('Links not followed (by reason)', reasons, reasons.map(function (k) { return rejections[k]; }),
+    reasons.map(function (k) { return k === 'over-host-budget' ? '#d62728' : '#8c564b'; }), true,
+    s ? 'every link found was followed' : 'no summary yet');
 
   var expectedUrls = s ? s.sieve.expectedUrls : null;
   var sieve = [

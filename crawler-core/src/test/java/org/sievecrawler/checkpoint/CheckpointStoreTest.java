@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
 import static org.sievecrawler.profile.ProfileKeys.SEEDS;
+import static org.sievecrawler.profile.ProfileKeys.SIEVE_LAYOUT;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +19,11 @@ import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlCounters;
 import org.sievecrawler.shell.Program;
 import org.sievecrawler.seed.SeedPosition;
+import org.sievecrawler.sieve.BlockedBloomFilter;
 import org.sievecrawler.sieve.BloomFilter;
+import org.sievecrawler.sieve.FilterLayer;
 import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sieve.SieveLayout;
 import org.sievecrawler.sieve.SpillPosition;
 
 class CheckpointStoreTest {
@@ -37,6 +41,31 @@ class CheckpointStoreTest {
                 new SpillPosition(2, 40, 3, 120, 7), 4, Map.of("https://example.org", 2L, "http://a.test:8080", 9L)),
                 new CrawlCounters(5, 4, 1234, Map.of("fetched", 4L, "http-error", 1L), Map.of(200, 4L, 404, 1L),
                         Map.of("out-of-scope-host", 3L), 6, 2), 987);
+    }
+
+    /** {@link #sample()} with one filter of {@code layout} and a profile of {@code profileLayout}. */
+    private Checkpoint sample(SieveLayout layout, SieveLayout profileLayout) {
+        Checkpoint sample = sample();
+        FilterLayer filter = layout == SieveLayout.CLASSIC ? BloomFilter.create(1_000, 0.01)
+                : BlockedBloomFilter.create(1_000, 0.01);
+        filter.put("https://example.org/");
+        filter.put("https://example.org/a");
+        FrontierState frontier = sample.frontier();
+        return new Checkpoint(sample.state(), sample.endReason(), sample.profile().with(SIEVE_LAYOUT, profileLayout),
+                new FrontierState(List.of(filter), frontier.pending(), frontier.spill(), frontier.journalSegment(),
+                        frontier.admittedPerHost()), sample.counters(), sample.pagesBytes());
+    }
+
+    /** Replaces a part of the current checkpoint with {@code bytes}, its length and CRC in the manifest to match. */
+    private void replacePart(String name, byte[] bytes) throws Exception {
+        Files.write(folderFile(name), bytes);
+        Path manifest = dir.resolve("checkpoint").resolve(CheckpointStore.MANIFEST);
+        Map<String, String> entries = new java.util.TreeMap<>(Manifest.read(manifest, dir.resolve("checkpoint")).entries);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(bytes);
+        entries.put("file." + name + ".bytes", Long.toString(bytes.length));
+        entries.put("file." + name + ".crc32c", Long.toHexString(crc.getValue()));
+        Files.write(manifest, Manifest.text(entries, "a checkpoint changed by a test"));
     }
 
     private Path folderFile(String name) throws IOException {
@@ -66,6 +95,75 @@ class CheckpointStoreTest {
         assertThat(read.frontier().filters().get(0).mightContain("https://example.org/a")).isTrue();
         assertThat(read.frontier().filters().get(0).setBitCount())
                 .isEqualTo(written.frontier().filters().get(0).setBitCount());
+    }
+
+    @Test
+    void readsBackTheFiltersOfTheBlockedLayout() throws Exception {
+        CheckpointStore store = new CheckpointStore(dir);
+        Checkpoint written = sample(SieveLayout.BLOCKED, SieveLayout.BLOCKED);
+        store.write(written);
+
+        Checkpoint read = store.read();
+
+        assertThat(read.profile().sieve().layout()).isEqualTo(SieveLayout.BLOCKED);
+        FilterLayer filter = read.frontier().filters().get(0);
+        assertThat(filter).isInstanceOf(BlockedBloomFilter.class);
+        assertThat(filter.plan()).isEqualTo(written.frontier().filters().get(0).plan());
+        assertThat(filter.mightContain("https://example.org/a")).isTrue();
+        assertThat(filter.setBitCount()).isEqualTo(written.frontier().filters().get(0).setBitCount());
+    }
+
+    @Test
+    void refusesFiltersOfAnotherLayoutThanItsProfileSays() throws Exception {
+        new CheckpointStore(dir).write(sample(SieveLayout.BLOCKED, SieveLayout.CLASSIC));
+        Path filters = folderFile(CheckpointStore.FILTERS);
+
+        assertThatThrownBy(() -> new CheckpointStore(dir).read()).isInstanceOf(CheckpointException.class)
+                .hasMessage(filters + " holds filters of the blocked layout, but the checkpoint's profile.yaml says"
+                        + " sieve.layout: classic; the checkpoint is inconsistent and cannot be resumed");
+    }
+
+    @Test
+    void refusesATruncatedOrDamagedBlockedFilterNamingTheFileAndTheProblem() throws Exception {
+        new CheckpointStore(dir).write(sample(SieveLayout.BLOCKED, SieveLayout.BLOCKED));
+        Path filters = folderFile(CheckpointStore.FILTERS);
+        byte[] bytes = Files.readAllBytes(filters);
+
+        // Cut short: the header's blocks no longer fit the file, which is found before they are allocated.
+        replacePart(CheckpointStore.FILTERS, java.util.Arrays.copyOf(bytes, bytes.length - 100));
+        assertThatThrownBy(() -> new CheckpointStore(dir).read()).isInstanceOf(CheckpointException.class)
+                .hasMessage(filters + " is corrupt: Bloom filter header says 20 blocks of 512 bits (1280 bytes), more"
+                        + " than the " + (bytes.length - 100) + " bytes the stream holds");
+
+        byte[] damaged = bytes.clone();
+        damaged[bytes.length / 2] ^= 0x01;
+        replacePart(CheckpointStore.FILTERS, damaged);
+        assertThatThrownBy(() -> new CheckpointStore(dir).read()).isInstanceOf(CheckpointException.class)
+                .hasMessageStartingWith(filters + " is corrupt: ").hasMessageContaining("checksum mismatch");
+    }
+
+    @Test
+    void readsTheClassicFiltersOfACheckpointWrittenBeforeTheLayoutField() throws Exception {
+        new CheckpointStore(dir).write(sample());
+        byte[] bytes = Files.readAllBytes(folderFile(CheckpointStore.FILTERS));
+        // filters.bin: the layer count, then the filter; format version 1 lacks the layout field (bytes 8-11 of
+        // the filter) and has its own checksum.
+        java.io.ByteArrayOutputStream old = new java.io.ByteArrayOutputStream();
+        old.write(bytes, 4, 8);
+        old.write(bytes, 16, bytes.length - 16 - 4);
+        byte[] body = old.toByteArray();
+        java.nio.ByteBuffer.wrap(body).putInt(4, 1);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(body);
+        java.nio.ByteBuffer file = java.nio.ByteBuffer.allocate(4 + body.length + 4);
+        file.putInt(1).put(body).putInt((int) crc.getValue());
+        replacePart(CheckpointStore.FILTERS, file.array());
+
+        Checkpoint read = new CheckpointStore(dir).read();
+
+        assertThat(read.profile().sieve().layout()).isEqualTo(SieveLayout.CLASSIC);
+        assertThat(read.frontier().filters().get(0).layout()).isEqualTo(SieveLayout.CLASSIC);
+        assertThat(read.frontier().filters().get(0).mightContain("https://example.org/a")).isTrue();
     }
 
     @Test

@@ -13,11 +13,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.BooleanSupplier;
+import okhttp3.Call;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import okhttp3.internal.connection.ConnectionListener;
 import org.junit.jupiter.api.Test;
 
 class PoolSweeperTest {
@@ -34,6 +36,39 @@ class PoolSweeperTest {
     @AfterAll
     static void stopServer() {
         server.stop();
+    }
+
+    @Test
+    void countsAConnectsSocketFromItsStartUntilItsCallAcquiresTheConnectionNotOnlyUntilTheConnectEnds() {
+        try (PoolSweeper sweeper = new PoolSweeper(new SocketBudget(4, 2, Duration.ofMinutes(5), -1))) {
+            OkHttpClient client = new OkHttpClient.Builder().connectionPool(sweeper.pool()).build();
+            Call connecting = client.newCall(new Request.Builder().url("http://127.0.0.1:1/").build());
+            Call reusing = client.newCall(new Request.Builder().url("http://127.0.0.1:1/").build());
+            ConnectionListener okhttp = sweeper.listener(); // played as OkHttp calls it: connection and route unused
+
+            okhttp.connectStart(null, connecting);
+            assertThat(sweeper.open()).as("connecting").isEqualTo(1);
+            okhttp.connectEnd(null, null, connecting);
+            assertThat(sweeper.open()).as("connected, not yet in the pool: OkHttp pools it after connectEnd")
+                    .isEqualTo(1);
+            okhttp.connectionAcquired(null, reusing);
+            assertThat(sweeper.open()).as("another call taking a pooled connection changes nothing").isEqualTo(1);
+            okhttp.connectionAcquired(null, connecting);
+            assertThat(sweeper.open()).as("acquired: counted by the pool from now on (nothing pooled here)")
+                    .isZero();
+        }
+    }
+
+    @Test
+    void countsNoSocketOnceEveryConnectionIsClosed() throws Exception {
+        try (PoolSweeper sweeper = new PoolSweeper(new SocketBudget(4, 3, Duration.ofMinutes(5), -1))) {
+            OkHttpClient client = new OkHttpClient.Builder().connectionPool(sweeper.pool()).build();
+            getAtOnce(client, 3);
+
+            assertThat(sweeper.open()).as("three pooled, none counted twice").isEqualTo(3);
+            sweeper.pool().evictAll();
+            assertThat(sweeper.open()).isZero();
+        }
     }
 
     @Test

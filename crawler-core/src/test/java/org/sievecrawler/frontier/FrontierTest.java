@@ -38,6 +38,7 @@ import org.sievecrawler.profile.PolitenessConfig;
 import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.BloomFilter;
+import org.sievecrawler.sieve.FilterLayer;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.SpillPosition;
 import org.sievecrawler.sink.Outcome;
@@ -460,10 +461,10 @@ class FrontierTest {
         }
     }
 
-    private static byte[] bytes(List<BloomFilter> filters) {
+    private static byte[] bytes(List<FilterLayer> filters) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            for (BloomFilter filter : filters) {
+            for (FilterLayer filter : filters) {
                 filter.writeTo(out);
             }
         } catch (IOException e) {

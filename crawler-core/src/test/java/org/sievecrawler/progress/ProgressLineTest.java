@@ -34,4 +34,18 @@ class ProgressLineTest {
         assertThat(single.toString()).contains(" robots-refused=4 bytes=500KB ").doesNotContain("bad-records");
         assertThat(cluster.toString()).contains(" robots-refused=4 bad-records=9 bytes=500KB ");
     }
+
+    @Test
+    void showsUrlsOverTheirHostsBudgetOnlyWhenThereAreAny() {
+        ProgressLine none = new ProgressLine(120, 3, 3, 8, 200, 0, 0, 1, 1, 1, 0, 0, 4, 512_000, 480,
+                OptionalLong.empty(), 0);
+        ProgressLine some = new ProgressLine(120, 3, 3, 8, 200, 0, 0, 1, 1, 1, 0, 0, 4, 512_000, 480,
+                OptionalLong.empty(), 67_657);
+        ProgressLine cluster = new ProgressLine(120, 3, 3, 8, 200, 0, 0, 1, 1, 1, 0, 0, 4, 512_000, 480,
+                OptionalLong.of(9), 5);
+
+        assertThat(none.toString()).contains(" robots-refused=4 bytes=500KB ").doesNotContain("over-host-budget");
+        assertThat(some.toString()).contains(" robots-refused=4 over-host-budget=67657 bytes=500KB ");
+        assertThat(cluster.toString()).contains(" robots-refused=4 over-host-budget=5 bad-records=9 bytes=500KB ");
+    }
 }

@@ -60,6 +60,17 @@ class ProgressLogTest {
     }
 
     @Test
+    void aLineWithUrlsOverTheirHostsBudgetHasThemAfterRobotsRefusedAndOneWithoutHasNoField() throws Exception {
+        ProgressLine over = new ProgressLine(120, 25.456, 20.0, 8, 200, 0.0002, 0.003, 2, 3, 4, 5, 6, 7, 512_000, 9,
+                OptionalLong.empty(), 42);
+
+        assertThat(ProgressLog.json(over, Instant.parse("2026-11-23T19:34:05Z")))
+                .contains("\"robotsRefused\":7,\"overHostBudget\":42,\"bytes\":512000");
+        assertThat(ProgressLog.json(line(120, 9), Instant.parse("2026-11-23T19:34:05Z")))
+                .doesNotContain("overHostBudget");
+    }
+
+    @Test
     void linesAreAppendedAcrossRunsOneALine() throws Exception {
         Path file = dir.resolve("progress.jsonl");
         try (ProgressLog log = ProgressLog.append(file, CLOCK)) {

@@ -4,6 +4,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_RETRIES;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGES_PER_HOST;
 import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_ROBOTS_RETRY;
@@ -79,7 +80,7 @@ class CrawlReportChromiumTest {
         CrawlProfile profile = CrawlProfile.defaults()
                 .with(SEEDS, List.of(site.url("/index.html"), "http://localhost:" + site.port() + "/p30"))
                 .with(POLITENESS_DELAY, Duration.ofMillis(20)).with(POLITENESS_ROBOTS_RETRY, Duration.ofMillis(100))
-                .with(FETCH_THREADS, 4).with(FETCH_RETRIES, 0)
+                .with(FETCH_THREADS, 4).with(FETCH_RETRIES, 0).with(LIMITS_MAX_PAGES_PER_HOST, 20L)
                 .with(SIEVE_EXPECTED_URLS, 1_000L).with(SIEVE_FALSE_POSITIVE_RATE, 0.01)
                 .with(PROGRESS_INTERVAL, Duration.ofMillis(200))
                 .with(OUTPUT_DIR, out);
@@ -93,11 +94,15 @@ class CrawlReportChromiumTest {
         String dom = run(chromium, "--dump-dom", report.toUri().toString());
         Map<String, String> attributes = htmlAttributes(dom);
         assertThat(attributes).doesNotContainKey("data-errors");
-        assertThat(attributes).containsEntry("data-charts-expected", "7").containsEntry("data-charts", "7")
-                .containsEntry("data-charts-painted", "7");
-        assertThat(Pattern.compile("<canvas").matcher(dom).results().count()).isEqualTo(7);
+        assertThat(attributes).containsEntry("data-charts-expected", "8").containsEntry("data-charts", "8")
+                .containsEntry("data-charts-painted", "8");
+        assertThat(Pattern.compile("<canvas").matcher(dom).results().count()).isEqualTo(8);
         assertThat(dom).contains("Pages per second", "Outcomes", "HTTP statuses", "Depth", "Top hosts", "Top errors",
-                "Sieve: seen~ and false-positive rate");
+                "Links not followed (by reason)", "Sieve: seen~ and false-positive rate");
+        long overBudget = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.resolve("summary.json").toFile()).path("linkRejections")
+                .path("over-host-budget").asLong();
+        assertThat(overBudget).as("60 pages a host, 20 admitted").isPositive();
+        assertThat(dom).contains("over host budget (limits.max-pages-per-host): <b>" + overBudget + "</b>");
 
         Path screenshot = Path.of("target", "report-screenshot.png").toAbsolutePath();
         Files.deleteIfExists(screenshot);

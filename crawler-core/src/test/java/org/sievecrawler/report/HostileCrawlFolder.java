@@ -18,12 +18,12 @@ import org.sievecrawler.sink.PageRecord;
 /**
  * A crawl's output folder written by the crawler's own writers, with one text in every place of pages.jsonl and
  * summary.json the report shows (titles, errors, the end reason, an unreachable host's reason, a link rejection's and
- * a fallback's reason) and enough of everything else for each of the report's 7 charts: outcomes, statuses, depths,
- * two hosts, errors, and progress lines.
+ * a fallback's reason) and enough of everything else for each of the report's 8 charts: outcomes, statuses, depths,
+ * two hosts, errors, link rejections, and progress lines.
  */
 final class HostileCrawlFolder {
     /** The charts the report of such a folder draws: all of them. */
-    static final int CHARTS = 7;
+    static final int CHARTS = 8;
 
     private HostileCrawlFolder() {
     }
@@ -44,6 +44,7 @@ final class HostileCrawlFolder {
         new CrawlSummary(start, Duration.ofSeconds(2), text, 3, 2, 2, 3000,
                 Map.of("fetched", 1L, "error", 1L, "http-error", 1L), Map.of(200, 1L, 404, 1L), Map.of(text, 1L),
                 1000, 3, 0.002, 0, new CrawlSummary.Parsing(1, 1, Map.of(text, 1L)), 1, 0, 0, 0,
+                CrawlSummary.Dns.NONE,
                 Map.of("http://c.test", text), 0).writeTo(dir.resolve(CrawlFolder.SUMMARY));
     }
 

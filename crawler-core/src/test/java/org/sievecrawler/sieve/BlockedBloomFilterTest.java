@@ -1,8 +1,13 @@
 package org.sievecrawler.sieve;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -142,6 +147,96 @@ class BlockedBloomFilterTest {
             }
         });
         assertHoldsAllWithExactCount(filter);
+    }
+
+    @ParameterizedTest(name = "pages of 2^{0} blocks")
+    @ValueSource(ints = {4, 21})
+    void survivesWriteAndReadWithTheSameAnswersCountEstimateAndRate(int blockShift) throws IOException {
+        BlockedBloomFilter filter = BlockedBloomFilter.create(BlockedPlan.of(100_000, 0.01), blockShift);
+        for (int i = 0; i < 100_000; i++) {
+            filter.put(present[i]);
+        }
+        byte[] bytes = serialized(filter);
+        FilterLayer read = FilterLayer.read(new ByteArrayInputStream(bytes), bytes.length);
+
+        assertThat(read).isInstanceOf(BlockedBloomFilter.class);
+        BlockedBloomFilter copy = (BlockedBloomFilter) read;
+        assertThat(copy.layout()).isEqualTo(SieveLayout.BLOCKED);
+        assertThat(copy.plan()).isEqualTo(filter.plan());
+        assertThat(copy.setBitCount()).isEqualTo(filter.setBitCount()).isEqualTo(copy.popCount());
+        assertThat(copy.estimatedCardinality()).isEqualTo(filter.estimatedCardinality());
+        assertThat(copy.expectedFalsePositiveRate()).isEqualTo(filter.expectedFalsePositiveRate());
+        for (int i = 0; i < 100_000; i++) {
+            assertThat(copy.mightContain(present[i])).isTrue();
+            assertThat(copy.mightContain(absent[i])).isEqualTo(filter.mightContain(absent[i]));
+        }
+        // The same bytes whatever the pages: the file holds the blocks, not the padding.
+        assertThat(serialized(copy)).isEqualTo(bytes);
+        assertThat(serialized(filter.copy())).isEqualTo(bytes);
+        assertThat(copy.put(absent[0])).isEqualTo(filter.put(absent[0]));
+    }
+
+    @Test
+    void refusesACorruptTruncatedOrLyingStreamSayingWhich() throws IOException {
+        BlockedBloomFilter filter = BlockedBloomFilter.create(1_000, 0.01);
+        for (int i = 0; i < 1_000; i++) {
+            filter.put(present[i]);
+        }
+        byte[] bytes = serialized(filter);
+
+        byte[] corrupt = bytes.clone();
+        corrupt[bytes.length / 2] ^= 0x10;
+        assertThatThrownBy(() -> FilterLayer.read(new ByteArrayInputStream(corrupt), corrupt.length))
+                .isInstanceOf(CorruptFilterException.class).hasMessageContaining("checksum mismatch");
+        for (int cut : new int[] {0, 10, 40, bytes.length / 2, bytes.length - 1}) {
+            byte[] truncated = Arrays.copyOf(bytes, cut);
+            assertThatThrownBy(() -> FilterLayer.read(new ByteArrayInputStream(truncated), bytes.length))
+                    .as("cut at %d of %d bytes", cut, bytes.length)
+                    .isInstanceOf(CorruptFilterException.class).hasMessageContaining("truncated");
+        }
+        byte[] lying = bytes.clone();
+        ByteBuffer.wrap(lying).putLong(32, 1L << 31); // b, after magic, version, layout, scheme, n and p
+        assertThatThrownBy(() -> FilterLayer.read(new ByteArrayInputStream(lying), lying.length))
+                .isInstanceOf(CorruptFilterException.class)
+                .hasMessage("Bloom filter header says 2147483648 blocks of 512 bits (137438953472 bytes), more than the "
+                        + lying.length + " bytes the stream holds");
+        byte[] otherLayout = bytes.clone();
+        otherLayout[11] = 7; // layout 7
+        assertThatThrownBy(() -> FilterLayer.read(new ByteArrayInputStream(otherLayout), otherLayout.length))
+                .isInstanceOf(CorruptFilterException.class)
+                .hasMessage("Bloom filter layout 7 is not supported; this build reads layouts 1 (classic) and 2"
+                        + " (blocked)");
+        assertThatThrownBy(() -> BloomFilter.readFrom(new ByteArrayInputStream(bytes)))
+                .isInstanceOf(CorruptFilterException.class)
+                .hasMessage("the stream holds a Bloom filter of the blocked layout, not a classic one");
+    }
+
+    @Test
+    void aBatchLookUpAndItsWritesAnswerAsSinglePutsInListOrder() {
+        BlockedBloomFilter batched = BlockedBloomFilter.create(BlockedPlan.of(50_000, 0.01), 4);
+        BlockedBloomFilter single = BlockedBloomFilter.create(BlockedPlan.of(50_000, 0.01), 4);
+        List<String> urls = BloomFilterTest.withRepeats(Arrays.asList(present).subList(0, 60_000), 3);
+        for (List<String> batch : BloomFilterTest.batches(urls, 200, 5)) {
+            HashBatch hashes = HashBatch.forCurrentThread();
+            for (String url : batch) {
+                hashes.add(url);
+            }
+            hashes.select();
+            batched.lookUp(hashes);
+            for (int j = 0; j < batch.size(); j++) {
+                boolean expected = single.put(batch.get(j));
+                // A URL found whole is not new; one with a bit clear is new unless an earlier URL set it.
+                boolean added = hashes.missing(j) != 0 && batched.putSelected(hashes, j);
+                assertThat(added).as(batch.get(j)).isEqualTo(expected);
+            }
+        }
+        assertThat(batched.setBitCount()).isEqualTo(single.setBitCount()).isEqualTo(batched.popCount());
+    }
+
+    private static byte[] serialized(FilterLayer filter) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        filter.writeTo(out);
+        return out.toByteArray();
     }
 
     private static void assertMeasuredRateWithinFourSigma(BlockedBloomFilter filter, int insertions) {

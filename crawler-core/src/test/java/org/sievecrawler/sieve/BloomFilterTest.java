@@ -166,7 +166,8 @@ class BloomFilterTest {
     @Test
     void refusesAHeaderClaimingMoreBitsThanTheStreamHoldsBeforeAllocatingThem() throws IOException {
         byte[] bytes = serialized(smallFilter());
-        java.nio.ByteBuffer.wrap(bytes).putLong(28, 1L << 40); // m, after magic, version, scheme, n and p: 1 TiB of bits
+        // m, after magic, version, layout, scheme, n and p: 1 TiB of bits
+        java.nio.ByteBuffer.wrap(bytes).putLong(32, 1L << 40);
 
         assertThatThrownBy(() -> BloomFilter.readFrom(new ByteArrayInputStream(bytes), bytes.length))
                 .isInstanceOf(CorruptFilterException.class)
@@ -185,7 +186,29 @@ class BloomFilterTest {
         future[7] = 9; // format version 9
         assertThatThrownBy(() -> BloomFilter.readFrom(new ByteArrayInputStream(future)))
                 .isInstanceOf(CorruptFilterException.class)
-                .hasMessage("Bloom filter format version 9 is not supported; this build reads version 1");
+                .hasMessage("Bloom filter format version 9 is not supported; this build reads versions 1 and 2");
+    }
+
+    @Test
+    void readsAFilterOfFormatVersionOneWrittenBeforeTheLayoutFieldAsClassic() throws IOException {
+        BloomFilter filter = smallFilter();
+        byte[] current = serialized(filter);
+        // Version 1 is version 2 without the layout field (bytes 8-11) and with its own checksum.
+        ByteArrayOutputStream old = new ByteArrayOutputStream();
+        old.write(current, 0, 8);
+        old.write(current, 12, current.length - 12 - 4);
+        byte[] body = old.toByteArray();
+        java.nio.ByteBuffer.wrap(body).putInt(4, 1);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(body);
+        old.reset();
+        old.write(body);
+        new java.io.DataOutputStream(old).writeInt((int) crc.getValue());
+
+        FilterLayer read = FilterLayer.read(new ByteArrayInputStream(old.toByteArray()), old.size());
+
+        assertThat(read.layout()).isEqualTo(SieveLayout.CLASSIC);
+        assertThat(serialized((BloomFilter) read)).isEqualTo(current);
     }
 
     @Test

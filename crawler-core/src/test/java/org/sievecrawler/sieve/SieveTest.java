@@ -2,6 +2,7 @@ package org.sievecrawler.sieve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -296,6 +297,147 @@ class SieveTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(OverflowPolicy.class)
+    void withTheBlockedLayoutOfferAllAdmitsWhatSingleOffersAdmitAndGrowsBlockedLayers(OverflowPolicy policy) {
+        // As offerAllAdmitsWhatSingleOffersAdmitInTheSameOrderWithTheSameCounts, the filter blocked: 60,000 URLs
+        // into a Sieve for 10,000, so a WARN Sieve warns at 1x, 2x and 4x its blocked n* (it degrades more slowly
+        // than the classic filter, so it admits more: the classic one stops short of 4x) and a GROW one grows 2
+        // layers.
+        List<String> urls = BloomFilterTest.withRepeats(Arrays.asList(CORPUS.urls(2_000_000, 2_060_000)), 5);
+        Sieve single = Sieve.create(SieveLayout.BLOCKED, 10_000, 0.01, policy, PendingQueue.fifo());
+        for (String url : urls) {
+            single.offer(url);
+        }
+        int singleWarnings = warnings().size();
+        Sieve batched = Sieve.create(SieveLayout.BLOCKED, 10_000, 0.01, policy, PendingQueue.fifo());
+        long admitted = 0;
+        for (List<String> batch : BloomFilterTest.batches(urls, 300, 6)) {
+            admitted += batched.offerAll(batch.stream().map(PendingUrl::seed).toList());
+        }
+
+        assertThat(pendingUrls(batched)).isEqualTo(pendingUrls(single));
+        assertThat(admitted).isEqualTo(batched.admittedCount()).isEqualTo(single.admittedCount());
+        assertThat(batched.layerCount()).isEqualTo(single.layerCount())
+                .isEqualTo(policy == OverflowPolicy.GROW ? 3 : 1);
+        assertThat(batched.copyFilters()).extracting(FilterLayer::layout).containsOnly(SieveLayout.BLOCKED);
+        assertThat(batched.estimatedSeen()).isEqualTo(single.estimatedSeen());
+        assertThat(singleWarnings).isEqualTo(policy == OverflowPolicy.GROW ? 0 : 3);
+        assertThat(warnings()).hasSize(2 * singleWarnings);
+        if (policy == OverflowPolicy.GROW) {
+            // Layers of 10k, 20k, 40k at 1 %, 0.5 %, 0.25 %: the compound rate stays under 2p.
+            assertThat(batched.copyFilters()).extracting(layer -> layer.plan().expectedInsertions())
+                    .containsExactly(10_000L, 20_000L, 40_000L);
+            assertThat(batched.falsePositiveRate()).isLessThan(0.02);
+        }
+        assertThat(batched.offerAll(urls.stream().map(PendingUrl::seed).toList())).isZero();
+        for (String url : urls) {
+            assertThat(batched.offer(url)).isFalse();
+        }
+    }
+
+    @Test
+    void withTheBlockedLayoutWarnsWhenItsEstimatePassesTheExpectedSize() {
+        int expected = 10_000;
+        Sieve sieve = Sieve.create(SieveLayout.BLOCKED, expected, 0.01, OverflowPolicy.WARN, PendingQueue.fifo());
+        long[] next = {0};
+
+        offerUntilEstimateExceeds(sieve, 0.98 * expected, next);
+        assertThat(warnings()).isEmpty();
+        offerUntilEstimateExceeds(sieve, 1.02 * expected, next);
+        assertThat(warnings()).hasSize(1);
+        assertThat(warnings().get(0)).contains("past its expected size of 10,000", "configured 1.00%",
+                "Next warning at 20,000");
+    }
+
+    @Test
+    void admitsEachUrlExactlyOnceWhenFourThreadsOfferOverlappingBatchesToABlockedSieve() throws Exception {
+        String[] urls = CORPUS.urls(3_000_000, 3_020_000);
+        List<PendingUrl> pending = Arrays.stream(urls).map(PendingUrl::seed).toList();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            for (int round = 0; round < 10; round++) {
+                // GROW from 2,000 URLs: 3 layers grown during the round; p = 1e-7 per layer.
+                Sieve sieve = Sieve.create(SieveLayout.BLOCKED, 2_000, 1e-7, OverflowPolicy.GROW,
+                        PendingQueue.fifo());
+                CyclicBarrier start = new CyclicBarrier(4);
+                List<Callable<Long>> tasks = new ArrayList<>();
+                for (int t = 0; t < 4; t++) {
+                    int thread = t;
+                    long seed = 100L * round + t;
+                    tasks.add(() -> {
+                        start.await();
+                        long admitted = 0;
+                        if (thread == 3) {
+                            for (PendingUrl url : pending) {
+                                admitted += sieve.offer(url) ? 1 : 0;
+                            }
+                        } else {
+                            for (List<PendingUrl> batch : BloomFilterTest.batches(pending, 40 << thread, seed)) {
+                                admitted += sieve.offerAll(batch);
+                            }
+                        }
+                        return admitted;
+                    });
+                }
+                long admitted = 0;
+                for (Future<Long> f : pool.invokeAll(tasks)) {
+                    admitted += f.get();
+                }
+                assertThat(admitted).as("round %d", round).isEqualTo(urls.length);
+                List<String> polled = pendingUrls(sieve);
+                assertThat(new HashSet<>(polled)).as("round %d", round).hasSize(urls.length);
+                assertThat(sieve.layerCount()).isEqualTo(4);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * The Sieve with the blocked layout, filled to its plan's n with distinct URLs, drops a new URL at the plan's
+     * rate. Bound: A = 10^6 absent URLs probed against a copy of its filter at n (probing the Sieve itself would admit
+     * them and fill it further): the hit count is binomial around the filter's own rate, which itself is within a
+     * few per cent of the plan's rate at n (BlockedBloomFilterTest); we allow 5 binomial standard deviations plus
+     * 3 % of the rate, with a fixed corpus seed. While it fills, the Sieve drops fewer than n·p of the n URLs
+     * (the rate climbs from 0 to p). Its estimate n* is within 1 % of the URLs it admitted.
+     */
+    @ParameterizedTest(name = "p = {0}")
+    @org.junit.jupiter.params.provider.ValueSource(doubles = {1e-2, 1e-4})
+    void withTheBlockedLayoutDropsNewUrlsAtThePlansRateAtNAndEstimatesItsCount(double p) {
+        int n = 500_000;
+        Sieve sieve = Sieve.create(SieveLayout.BLOCKED, n, p, OverflowPolicy.WARN, PendingQueue.fifo());
+        List<PendingUrl> fill = Arrays.stream(CORPUS.urls(20_000_000, 20_000_000 + n)).map(PendingUrl::seed).toList();
+        for (int from = 0; from < n; from += 500) {
+            sieve.offerAll(fill.subList(from, from + 500));
+        }
+        long admitted = sieve.admittedCount();
+        assertThat(n - admitted).as("new URLs dropped while filling").isLessThan((long) (n * p));
+        assertThat(sieve.estimatedSeen()).isCloseTo(admitted, within(0.01 * admitted));
+
+        FilterLayer filter = sieve.copyFilters().get(0);
+        double rate = ((BlockedPlan) filter.plan()).rateAt(admitted);
+        int probes = 1_000_000;
+        long hits = 0;
+        for (String url : CORPUS.urls(40_000_000, 40_000_000 + probes)) {
+            hits += filter.mightContain(url) ? 1 : 0;
+        }
+        double bound = 5 * Math.sqrt(probes * rate) + 0.03 * probes * rate;
+        assertThat((double) hits).as("false positives among %d new URLs, plan's rate %.4g", probes, rate)
+                .isCloseTo(probes * rate, within(bound));
+        assertThat(sieve.falsePositiveRate()).isCloseTo(rate, within(0.01 * rate));
+    }
+
+    @Test
+    void refusesToRestoreLayersOfTheOtherLayoutNamingBoth() {
+        List<FilterLayer> classic = List.of(BloomFilter.create(1_000, 0.01));
+
+        assertThatThrownBy(() -> Sieve.restore(SieveLayout.BLOCKED, 1_000, 0.01, OverflowPolicy.WARN,
+                PendingQueue.fifo(), classic))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("filter layer 1 of 1 has the classic layout; this Sieve's sieve.layout is blocked");
     }
 
     @Test
