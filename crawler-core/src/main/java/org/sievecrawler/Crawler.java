@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import okhttp3.HttpUrl;
 import org.sievecrawler.checkpoint.Checkpoint;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
@@ -24,17 +25,22 @@ import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.Folders;
 import org.sievecrawler.input.InputFileException;
+import org.sievecrawler.link.SeedHosts;
 import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.pipeline.FetcherThreads;
 import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileChange;
+import org.sievecrawler.profile.ScopeConfig;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.report.CrawlReport;
+import org.sievecrawler.seed.SeedFeed;
+import org.sievecrawler.seed.SeedFile;
+import org.sievecrawler.seed.SeedPosition;
 import org.sievecrawler.shell.Program;
 import org.sievecrawler.sieve.CorruptFilterException;
 import org.sievecrawler.sieve.PendingUrl;
@@ -47,14 +53,15 @@ import org.slf4j.LoggerFactory;
  * {@code fetch.threads} named fetcher threads, with checkpoints, then writes the summary:
  *
  * <pre>
- *   seeds -> Frontier (Sieve, spill, per-host politeness, leases, journal)
+ *   seeds (the profile's; a seed file streamed by SeedFeed) -> Frontier (Sieve, spill, politeness, leases, journal)
  *         -> Fetching: FetchWorker -> PageSteps: checks -> fetch -> archive -> parse (ParsePool) -> links -> record
  *         -> lease closed with its record and links -> Frontier -> its Recorder: pages.jsonl, counters
  *   records -> pages.jsonl and counters, exchanges -> WARC, progress lines (Fetching); checkpoints (Checkpointer)
  *   at the end: summary.json, then report.html (CrawlReport; a failure to write it is a warning)
  * </pre>
  *
- * <p>Before it: the seeds ({@link Seeds}), the heap the Sieve needs
+ * <p>Before it: the seeds ({@link Seeds}; a seed file copied into the folder once, {@link SeedFile}, and read on
+ * while the crawl runs, from where its checkpoint says on resume), the heap the Sieve needs
  * ({@link org.sievecrawler.profile.SieveConfig#heapShortfall}), and what the crawl does with its output folder
  * ({@link CrawlStart}: begin, begin afresh, go on). The fetcher threads and the end of the crawl:
  * {@link FetcherThreads}.
@@ -90,6 +97,8 @@ public final class Crawler {
     private final AtomicBoolean stopRequested = new AtomicBoolean();
     /** This program as the user started it, for the commands the crawl's messages suggest. */
     private final Program program;
+    /** A new crawl's seed file ({@code --seeds FILE}), streamed besides the profile's seeds; empty for none. */
+    private final Optional<Path> seedFile;
 
     /** What a crawl does with its output folder: begin there, begin afresh, or go on. */
     public enum Start {
@@ -103,7 +112,7 @@ public final class Crawler {
 
     /** A new crawl ({@link Start#NEW}) whose messages name the {@code crawler} command. */
     public static Crawler newCrawl(CrawlProfile profile) {
-        return new Crawler(profile, Start.NEW, Program.CRAWLER, FetcherThreads.STOP_GRACE);
+        return new Crawler(profile, Optional.empty(), Start.NEW, Program.CRAWLER, FetcherThreads.STOP_GRACE);
     }
 
     /**
@@ -111,7 +120,7 @@ public final class Crawler {
      * {@link CheckpointStore#readProfile()} gives, its limits possibly raised.
      */
     public static Crawler resuming(CrawlProfile profile) {
-        return new Crawler(profile, Start.RESUME, Program.CRAWLER, FetcherThreads.STOP_GRACE);
+        return new Crawler(profile, Optional.empty(), Start.RESUME, Program.CRAWLER, FetcherThreads.STOP_GRACE);
     }
 
     /**
@@ -119,15 +128,29 @@ public final class Crawler {
      * ("resume with: PROGRAM crawl --resume DIR"): the program as the user started it.
      */
     public static Crawler of(CrawlProfile profile, Start start, Program program) {
-        return new Crawler(profile, start, program, FetcherThreads.STOP_GRACE);
+        return new Crawler(profile, Optional.empty(), start, program, FetcherThreads.STOP_GRACE);
     }
 
     /**
-     * The one constructor: a crawl on the system clock whose requests in flight at its end get {@code stopGrace}
+     * As {@link #of(CrawlProfile, Start, Program)}, a new crawl also streaming the seeds of {@code seedFile}
+     * (copied into the crawl's folder first, {@link SeedFile}) after the profile's: a resume reads its copy.
+     */
+    public static Crawler of(CrawlProfile profile, Optional<Path> seedFile, Start start, Program program) {
+        return new Crawler(profile, seedFile, start, program, FetcherThreads.STOP_GRACE);
+    }
+
+    /**
+     * A crawl on the system clock whose requests in flight at its end get {@code stopGrace}
      * ({@link FetcherThreads#STOP_GRACE} but in tests).
      */
     Crawler(CrawlProfile profile, Start start, Program program, Duration stopGrace) {
+        this(profile, Optional.empty(), start, program, stopGrace);
+    }
+
+    /** As {@link #Crawler(CrawlProfile, Start, Program, Duration)}, a new crawl streaming {@code seedFile} too. */
+    Crawler(CrawlProfile profile, Optional<Path> seedFile, Start start, Program program, Duration stopGrace) {
         this.profile = profile;
+        this.seedFile = seedFile;
         this.clock = Clock.systemUTC();
         this.start = start;
         this.stopGrace = stopGrace;
@@ -156,7 +179,7 @@ public final class Crawler {
         try {
             Claim claim = claim(out, claimed);
             try (Fetching fetching = Fetching.open(profile, clock,
-                    new Fetching.Setup(claim.lock(), claim.seeds(), stats, stopGrace,
+                    new Fetching.Setup(claim.lock(), claim.seedHosts(), stats, stopGrace,
                             "resume with: " + ResumeCommand.of(program, out)))) {
                 running.set(fetching);
                 if (stopRequested.get()) { // stop() came before there was anything to stop
@@ -178,11 +201,14 @@ public final class Crawler {
      * heap, what the crawl does with the folder ({@link CrawlStart}), then {@code claimed}, then on resume
      * pages.jsonl and the counters as the crawl left them. The lock is released if the crawl is refused.
      *
+     * @param seeds the profile's seeds, normalized
+     * @param seedFile the crawl's seed file and where its stream goes on ({@link SeedPosition#NONE} for none)
+     * @param seedHosts the seeds' hosts and origins: the profile's, and a seed file's as it is read
      * @param restored the checkpoint a resume goes on from, null for a new crawl
      * @param recorded the URLs pages.jsonl records after that checkpoint (none for a new crawl)
      */
-    private record Claim(Instant startedAt, CrawlLock lock, Seeds seeds, CheckpointStore checkpoints,
-            Checkpoint restored, CompletedUrls recorded) {
+    private record Claim(Instant startedAt, CrawlLock lock, Seeds seeds, SeedPosition seedFile, SeedHosts seedHosts,
+            CheckpointStore checkpoints, Checkpoint restored, CompletedUrls recorded) {
     }
 
     private Claim claim(Path out, Runnable claimed) throws CrawlException, CheckpointException, IOException {
@@ -191,7 +217,7 @@ public final class Crawler {
         try {
             Seeds seeds = Seeds.normalize(profile.seeds(), new UrlNormalizer());
             seeds.problems().forEach(LOG::warn);
-            if (seeds.urls().isEmpty()) {
+            if (seeds.urls().isEmpty() && seedFile.isEmpty() && start != Start.RESUME) {
                 throw new CrawlException(seeds.whyNone());
             }
             Optional<String> shortfall = profile.sieve().heapShortfall(Runtime.getRuntime().maxMemory());
@@ -207,9 +233,24 @@ public final class Crawler {
                 case RESUME -> restored = folder.goOn(profile);
             }
             claimed.run();
+            SeedPosition seedStream = seedStream(checkpoints, restored);
             CompletedUrls recorded = restored == null ? CompletedUrls.none() // pages.jsonl and the counters as
                     : folder.restorePages(restored, stats);                  // the crawl left them
-            return new Claim(startedAt, lock, seeds, checkpoints, restored, recorded);
+            Optional<SeedHosts> kept = seedStream.hasFile() && gathersSeedHosts() // a resume's, gathered before
+                    ? SeedFile.readHosts(checkpoints.seedHostsFile(), seedStream) : Optional.empty();
+            SeedHosts seedHosts = kept.orElseGet(SeedHosts::filling);
+            seeds.urls().forEach(url -> seedHosts.add(HttpUrl.get(url)));
+            if (!seedStream.hasFile() || !gathersSeedHosts() || kept.isPresent()) {
+                seedHosts.complete();
+            }
+            return new Claim(startedAt, lock, seeds, seedStream, seedHosts, checkpoints, restored, recorded);
+        } catch (InputFileException e) {
+            try {
+                lock.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw CrawlException.refused((start == Start.RESUME ? "" : "--seeds ") + e.getMessage(), e);
         } catch (CrawlException | CheckpointException | IOException | RuntimeException e) {
             try {
                 lock.close();
@@ -221,42 +262,84 @@ public final class Crawler {
     }
 
     /**
+     * The seed file a new crawl copies into its folder, or the one a resumed crawl goes on reading (its copy checked
+     * against the checkpoint); {@link SeedPosition#NONE} for a crawl without one.
+     */
+    private SeedPosition seedStream(CheckpointStore checkpoints, Checkpoint restored) throws InputFileException {
+        if (restored != null) {
+            if (restored.seeds().hasFile()) {
+                SeedFile.verify(checkpoints.seedFile(), restored.seeds());
+            }
+            return restored.seeds();
+        }
+        if (seedFile.isEmpty()) {
+            return SeedPosition.NONE;
+        }
+        Folders.make(checkpoints.seedFile().getParent());
+        return SeedFile.copy(seedFile.get(), checkpoints.seedFile());
+    }
+
+    /** Whether the seeds' hosts are asked about: by the scope (same-as-seeds), or for private addresses. */
+    private boolean gathersSeedHosts() {
+        return profile.scope().hosts().contains(ScopeConfig.SAME_AS_SEEDS) || !profile.fetch().allowPrivateAddresses();
+    }
+
+    /** Offers normalized {@code seeds} to {@code frontier}, then their hosts' sitemaps if scope.sitemaps says so. */
+    private void offerSeeds(Frontier frontier, List<String> seeds) {
+        frontier.offerSeeds(seeds);
+        if (profile.scope().sitemaps()) { // after the seeds: a host's pages first, then its sitemap
+            frontier.offer(seeds.stream().map(HostKey::of).distinct()
+                    .map(host -> PendingUrl.sitemap(HostKey.sitemapUrl(host), 0, null)).toList());
+        }
+    }
+
+    /**
      * The crawl itself, its output open: the frontier, the fetchers ({@link Fetching}), checkpoints and the
      * summary.
      */
     private CrawlSummary crawl(Path out, Claim claim, Fetching fetching) throws CrawlException, CheckpointException,
             IOException {
         Checkpoint restored = claim.restored();
-        try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), claim, fetching)) {
+        SeedPosition seedStream = claim.seedFile();
+        try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), claim, fetching);
+                SeedFeed feed = new SeedFeed(claim.checkpoints().seedFile(), claim.checkpoints().seedHostsFile(),
+                        seedFile.map(Path::toString).orElse(claim.checkpoints().seedFile().toString()), seedStream,
+                        claim.seedHosts(), !claim.seedHosts().isComplete(), seeds -> offerSeeds(frontier, seeds),
+                        fetching::stop)) {
             Checkpointer checkpointer = new Checkpointer(claim.checkpoints(), frontier, state -> new Checkpoint(
-                    Checkpoint.State.RUNNING, null, profile, state, stats.snapshot(), pagesLength(fetching)));
+                    Checkpoint.State.RUNNING, null, profile, state, stats.snapshot(), pagesLength(fetching),
+                    feed.position()));
             if (restored == null) {
-                List<String> seeds = claim.seeds().urls();
-                frontier.offerSeeds(seeds);
-                if (profile.scope().sitemaps()) { // after the seeds: a host's pages first, then its sitemap
-                    frontier.offer(seeds.stream().map(HostKey::of).distinct()
-                            .map(host -> PendingUrl.sitemap(HostKey.sitemapUrl(host), 0, null)).toList());
-                }
+                offerSeeds(frontier, claim.seeds().urls()); // the profile's seeds, then the seed file's, streamed
                 checkpointer.write(null, null); // a crawl killed before the first interval is resumable too
-                LOG.info("crawl started: {} seeds, {} fetcher threads, output {}", seeds.size(),
-                        profile.fetch().threads(), out);
+                LOG.info("crawl started: {} seeds{}, {} fetcher threads, output {}", claim.seeds().urls().size(),
+                        seedStream.hasFile() ? " and the seed file " + seedFile.orElseThrow() + " (" + seedStream
+                                .fileBytes() + " bytes, streamed)" : "", profile.fetch().threads(), out);
             } else {
                 List<ProfileChange> changes = ProfileChange.between(restored.profile(), profile);
                 LOG.info("crawl resumed: {} URLs pending ({} spilled), {} decided before, {} fetcher threads,"
-                        + " output {}{}", frontier.size(), frontier.spilled(), stats.decided(),
-                        profile.fetch().threads(), out, changes.isEmpty() ? "" : "; changed: " + changes.stream()
+                        + " output {}{}{}", frontier.size(), frontier.spilled(), stats.decided(),
+                        profile.fetch().threads(), out, seedStream.hasFile() && !seedStream.atEnd()
+                                ? "; the seed file goes on from line " + (seedStream.lines() + 1) : "",
+                        changes.isEmpty() ? "" : "; changed: " + changes.stream()
                                 .map(ProfileChange::toString).collect(Collectors.joining(", ")));
                 if (!changes.isEmpty()) { // recorded at once: a crash before the next checkpoint keeps them
                     checkpointer.write(null, null);
                 }
             }
+            feed.start();
             profile.fetch().placeholderContact().ifPresent(LOG::warn);
             LOG.info(fetching.sockets().describe());
             long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's
             Instant startedAt = claim.startedAt();
             String reason;
             try (Checkpointer periodic = checkpointer.every(profile.checkpoint().interval())) {
-                reason = fetching.run(frontier, startedAt); // fetchers end, parsing ends, the frontier is sealed
+                reason = fetching.run(frontier, feed, startedAt); // fetchers end, parsing ends, the feed
+            }                                                        // stops, the frontier is sealed
+            if (feed.failure().isPresent()) { // the seed file could not be read: stopped where it was offered to
+                checkpointer.write(Checkpoint.State.STOPPED, "failed");
+                throw new CrawlException(feed.failure().get() + "; then resume with: "
+                        + ResumeCommand.of(program, out), null);
             }
             if (profile.output().warc()) {
                 LOG.info("WARC files: {}", fetching.warcFiles());

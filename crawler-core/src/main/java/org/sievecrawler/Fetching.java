@@ -27,6 +27,7 @@ import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.LinkScope;
 import org.sievecrawler.link.RejectReason;
+import org.sievecrawler.link.SeedHosts;
 import org.sievecrawler.link.Seeds;
 import org.sievecrawler.link.UrlNormalizer;
 import org.sievecrawler.parse.PageParser;
@@ -41,6 +42,7 @@ import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressLog;
 import org.sievecrawler.progress.ProgressReporter;
+import org.sievecrawler.seed.SeedFeed;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.warc.Archive;
@@ -103,14 +105,14 @@ public final class Fetching implements AutoCloseable {
      * What the fetch side of a crawl starts from in a folder its caller holds.
      *
      * @param lock the folder's lock, held: closed with the {@link Fetching}, or at once if it cannot be opened
-     * @param seeds the profile's seeds, normalized: their hosts set the scope's seed hosts, their origins the
-     *     fetcher's
+     * @param seeds the seeds' hosts and origins: the scope's seed hosts and the origins the fetcher may reach on a
+     *     private address (still being filled while a seed file is read)
      * @param stats the crawl's counters (a resumed crawl's as it left them), counted on by the records
      * @param stopGrace how long the requests in flight at the end may go on before they are cancelled
      * @param goOn how a user goes on after the JVM ran out of memory, the end of that failure's message: the
      *     command that resumes a single-node crawl, or how its caller's process goes on
      */
-    record Setup(CrawlLock lock, Seeds seeds, CrawlStats stats, Duration stopGrace, String goOn) {
+    record Setup(CrawlLock lock, SeedHosts seeds, CrawlStats stats, Duration stopGrace, String goOn) {
     }
 
     private Fetching(CrawlProfile profile, Clock clock, Setup setup, HttpFetcher fetcher, JsonlSink pages,
@@ -125,7 +127,7 @@ public final class Fetching implements AutoCloseable {
         this.stats = setup.stats();
         this.output = new FolderSink(pages, archive, stats);
         this.links = new LinkResolver(new UrlNormalizer(),
-                new LinkScope(profile.scope(), setup.seeds().urls(), profile.fetch().allowPrivateAddresses()));
+                new LinkScope(profile.scope(), setup.seeds(), profile.fetch().allowPrivateAddresses()));
         this.fetchers = new FetcherThreads(profile.fetch().threads(), profile.limits().maxPages(),
                 profile.limits().maxDuration(), setup.stopGrace());
         this.goOn = setup.goOn();
@@ -141,7 +143,7 @@ public final class Fetching implements AutoCloseable {
      */
     public static Fetching open(CrawlProfile profile, Clock clock, String goOn) throws CrawlException {
         Path out = profile.output().dir();
-        Seeds seeds = Seeds.normalize(profile.seeds(), new UrlNormalizer());
+        SeedHosts seeds = SeedHosts.of(Seeds.normalize(profile.seeds(), new UrlNormalizer()).urls());
         try {
             Folders.make(out);
             CrawlLock lock = CrawlLock.acquire(out);
@@ -170,7 +172,7 @@ public final class Fetching implements AutoCloseable {
         try {
             boolean warc = profile.output().warc();
             HttpFetcher fetcher = keep(opened, new HttpFetcher(profile.fetch(), profile.limits(),
-                    new HttpFetcher.Settings(setup.seeds().origins(), clock, warc,
+                    new HttpFetcher.Settings(setup.seeds(), clock, warc,
                             SocketBudget.of(profile.fetch(), profile.politeness()), System.getenv())));
             JsonlSink pages = keep(opened, JsonlSink.open(profile.output().dir().resolve(CrawlFolder.PAGES)));
             Archive archive = warc ? WarcArchive.open(profile, clock) : Archive.NONE;
@@ -256,14 +258,18 @@ public final class Fetching implements AutoCloseable {
     }
 
     /**
-     * {@link #run(LeaseSource, Supplier)} on a single-node crawl's one {@code frontier}, which gives the gauges; the
-     * frontier is sealed once the fetchers and parse threads end, before the last progress line (a thread left
-     * behind records nothing after the final checkpoint). The progress line's elapsed time and average count from
+     * {@link #run(LeaseSource, Supplier)} on a single-node crawl's one {@code frontier}, which gives the gauges, fed
+     * by {@code seeds} (the crawl is out of work only once they were all offered); once the fetchers and parse
+     * threads end, the feed is stopped and the frontier sealed, before the last progress line (a thread left behind
+     * records nothing after the final checkpoint). The progress line's elapsed time and average count from
      * {@code startedAt}, when the crawl started.
      */
-    String run(Frontier frontier, Instant startedAt) throws CrawlException {
-        return run(frontier, () -> new Gauges(frontier.size(), Math.round(frontier.estimatedSeen()),
-                frontier.falsePositiveRate(), frontier.hostCount()), startedAt, frontier::seal, Optional.empty());
+    String run(Frontier frontier, SeedFeed seeds, Instant startedAt) throws CrawlException {
+        return run(seeds.feeding(frontier), () -> new Gauges(frontier.size(), Math.round(frontier.estimatedSeen()),
+                frontier.falsePositiveRate(), frontier.hostCount()), startedAt, () -> {
+                    seeds.close();
+                    frontier.seal();
+                }, Optional.empty());
     }
 
     private String run(LeaseSource source, Supplier<Gauges> gauges, Instant startedAt, Runnable fetchersEnded,

@@ -13,12 +13,14 @@ import org.sievecrawler.Crawler;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.checkpoint.CrawlStart;
+import org.sievecrawler.input.InputFile;
 import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileException;
 import org.sievecrawler.profile.ProfileKey;
 import org.sievecrawler.profile.ProfileKeys;
 import org.sievecrawler.profile.ProfileOverrides;
+import org.sievecrawler.seed.SeedFeed;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -63,7 +65,9 @@ final class CrawlCommand implements Callable<Integer> {
 
     @Option(names = "--seeds", paramLabel = "FILE",
             description = "A seed file: one URL per line, # starting a comment (at a line's start or after a space);"
-                    + " blank lines are skipped, and bad ones, each named.")
+                    + " blank lines are skipped, and bad ones, each named (the first 20, then counted). Any length"
+                    + " (up to 16 GiB): copied once into the output folder and streamed into the crawl, which"
+                    + " starts fetching at once; a resume goes on reading the copy.")
     Path seedFile;
 
     @Option(names = "--profile", paramLabel = "FILE", description = "A YAML crawl profile.")
@@ -136,16 +140,22 @@ final class CrawlCommand implements Callable<Integer> {
             }
         }
         seeds.addArguments(urls);
-        if (seedFile != null) {
+        seeds.report("crawl").forEach(line -> UsageErrors.print(err, line));
+        boolean fileSeeds = false;
+        if (seedFile != null) { // streamed into the crawl: read here only up to its first usable seed
+            List<String> problems = new ArrayList<>();
             try {
-                seeds.addFile(seedFile);
+                InputFile.requireRegularFile(seedFile, "a seed file");
+                fileSeeds = SeedFeed.hasSeed(seedFile, problems::add);
             } catch (InputFileException e) {
                 UsageErrors.print(err, "crawl: --seeds " + seedFile + ": " + e.reason());
                 return CrawlerCommand.USAGE;
             }
+            if (!fileSeeds) {
+                problems.forEach(line -> UsageErrors.print(err, line));
+            }
         }
-        seeds.report("crawl").forEach(line -> UsageErrors.print(err, line));
-        if (seeds.seeds().isEmpty()) {
+        if (seeds.seeds().isEmpty() && !fileSeeds) {
             err.println("crawl: no usable seed: give URLs as arguments, a seed file with --seeds FILE,"
                     + " or seeds in the --profile");
             return CrawlerCommand.USAGE;
@@ -159,8 +169,9 @@ final class CrawlCommand implements Callable<Integer> {
         if (!CrawlRun.makeOutputFolder("crawl", out != null ? "--out" : "output.dir", profile.output().dir(), err)) {
             return CrawlerCommand.USAGE;
         }
-        return CrawlRun.run(profile, overwrite ? Crawler.Start.OVERWRITE : Crawler.Start.NEW, root.program(),
-                root.stopSignal(), logging.format, terminal(), spec.commandLine().getOut(), err);
+        return CrawlRun.run(profile, Optional.ofNullable(seedFile), overwrite ? Crawler.Start.OVERWRITE
+                : Crawler.Start.NEW, root.program(), root.stopSignal(), logging.format, terminal(),
+                spec.commandLine().getOut(), err);
     }
 
     /**
@@ -199,8 +210,8 @@ final class CrawlCommand implements Callable<Integer> {
             UsageErrors.print(err, "crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
-        return CrawlRun.run(profile, Crawler.Start.RESUME, root.program(), root.stopSignal(), logging.format,
-                terminal(), spec.commandLine().getOut(), err);
+        return CrawlRun.run(profile, Optional.empty(), Crawler.Start.RESUME, root.program(), root.stopSignal(),
+                logging.format, terminal(), spec.commandLine().getOut(), err);
     }
 
     /** The profile key an option is the shorthand of ({@code --delay}: politeness.delay), or null. */

@@ -62,19 +62,21 @@ final class CrawlRun {
      * PrintWriter)} without a live progress line. */
     static int run(CrawlProfile profile, Crawler.Start start, Program program, StopSignal signal,
             LogSetup.Format logFormat, PrintWriter out, PrintWriter err) {
-        return run(profile, start, program, signal, logFormat, Optional.empty(), out, err);
+        return run(profile, Optional.empty(), start, program, signal, logFormat, Optional.empty(), out, err);
     }
 
     /**
      * Runs the crawl; with a {@code terminal}, a live progress line is drawn on it while the fetchers run
      * ({@link LiveProgress}), erased before the summary is printed.
      *
+     * @param seedFile a new crawl's seed file, streamed into it ({@code --seeds FILE}); empty for none
      * @param program this program as the user started it, which the commands the run suggests start with
      */
-    static int run(CrawlProfile profile, Crawler.Start start, Program program, StopSignal signal,
-            LogSetup.Format logFormat, Optional<ErrTerminal> terminal, PrintWriter out, PrintWriter console) {
+    static int run(CrawlProfile profile, Optional<Path> seedFile, Crawler.Start start, Program program,
+            StopSignal signal, LogSetup.Format logFormat, Optional<ErrTerminal> terminal, PrintWriter out,
+            PrintWriter console) {
         Path dir = profile.output().dir();
-        Crawler crawler = Crawler.of(profile, start, program);
+        Crawler crawler = Crawler.of(profile, seedFile, start, program);
         LiveProgress live = LiveProgress.start(terminal, crawler::progressNow);
         PrintWriter err = live.messages(console);
         AtomicReference<StopSignal.Request> stopped = new AtomicReference<>();
@@ -140,6 +142,12 @@ final class CrawlRun {
             }
             failed(err, e.getMessage());
             return stopped.get() != null ? stopped.get().exitCode() : FAILED;
+        } catch (OutOfMemoryError e) { // told in words, not as a stack trace: the user can give more heap
+            failed(err, "the JVM ran out of memory (heap -Xmx " + (Runtime.getRuntime().maxMemory() >> 20)
+                    + " MB) while the crawl " + (start == Crawler.Start.RESUME ? "was resumed" : "was started")
+                    + "; give it more heap, e.g. JAVA_OPTS=-Xmx4g, or lower sieve.max-in-memory-urls, then "
+                    + resumeWith);
+            return FAILED;
         } finally {
             live.close();
             out.flush();

@@ -10,6 +10,7 @@ import org.sievecrawler.input.InputFile;
 import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.input.TextLine;
 import org.sievecrawler.link.LinkDecision;
+import org.sievecrawler.link.SeedLine;
 import org.sievecrawler.link.UrlNormalizer;
 
 /**
@@ -18,13 +19,12 @@ import org.sievecrawler.link.UrlNormalizer;
  * skipped): {@code WHERE: problem (value); skipped}, WHERE being {@code FILE:LINE}, {@code argument N} or the
  * profile's {@code seeds[i]}.
  *
- * <p>A seed file has one URL per line. Blank lines are skipped, and so is a comment: from a {@code #} at the start
- * of a line, or after a space or tab ({@code https://example.org/ # the home page} is the URL alone: a URL holds no
- * space, so a {@code #} after one cannot be its fragment, and {@code https://example.org/#top} keeps its fragment).
- * A line is skipped, and named, when it is not UTF-8 (the file's other lines are read), when it holds a space
- * within its URL or more than one word before a comment, or when its URL is not a usable seed. The file is read
- * only when it is a regular file of at most {@link InputFile#SEED_FILE} bytes. Not thread-safe; built and read on
- * the command's thread.
+ * <p>A seed file ({@code cluster seed --seeds FILE}; {@code crawl} streams its seed file instead,
+ * {@link org.sievecrawler.seed.SeedFeed}) has one URL per line, read by the rules of {@link SeedLine}. A line is
+ * skipped, and named, when it is not UTF-8 (the file's other lines are read), when it holds a space within its URL
+ * or more than one word before a comment, or when its URL is not a usable seed. The file is read only when it is a
+ * regular file of at most {@link InputFile#SEED_FILE} bytes. Not thread-safe; built and read on the command's
+ * thread.
  */
 final class SeedList {
     private final UrlNormalizer normalizer = new UrlNormalizer();
@@ -68,26 +68,12 @@ final class SeedList {
 
     /** A seed file's line: blank, a comment, one URL with an optional comment after it, or a bad line. */
     private void addLine(String origin, String line) {
-        String text = withoutComment(line).strip();
-        if (text.isEmpty()) {
-            return;
+        SeedLine read = SeedLine.of(line);
+        if (read instanceof SeedLine.Bad bad) {
+            skip(origin, bad.problem(), bad.value());
+        } else if (read instanceof SeedLine.Url url) {
+            add(origin, url.url());
         }
-        if (text.chars().anyMatch(ch -> Character.isWhitespace(ch) || Character.isSpaceChar(ch))) {
-            skip(origin, "a space within the line: a line holds one URL (a space in it written %20), then may end"
-                    + " with \" # comment\"", line.strip());
-            return;
-        }
-        add(origin, text);
-    }
-
-    /** {@code line} without its comment: from a # at its start or after a space or tab, to its end. */
-    private static String withoutComment(String line) {
-        for (int i = 0; i < line.length(); i++) {
-            if (line.charAt(i) == '#' && (i == 0 || Character.isWhitespace(line.charAt(i - 1)))) {
-                return line.substring(0, i);
-            }
-        }
-        return line;
     }
 
     private void skip(String origin, String problem, String value) {

@@ -103,9 +103,10 @@ class CrawlCommandTest {
                 "--out", out.toString(), "--seeds", seeds.toString());
 
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(run.err()).contains(seeds + ":4: not a usable seed: ", " (\"mailto:someone@example.org\"); skipped",
-                seeds + ":6: a space within the line: ", " (\"not a url\"); skipped",
-                "crawl: skipped 2 bad seeds (named above); 2 seeds left");
+        assertThat(Files.readString(out.resolve("crawl.log"))).as("streamed: named in the log as they are read")
+                .contains(seeds + ":4: not a usable seed: ", " (\"mailto:someone@example.org\"); skipped",
+                        seeds + ":6: a space within the line: ", " (\"not a url\"); skipped",
+                        "seeds: " + seeds + " read to its end: 2 seeds offered, 2 bad lines skipped in ");
         assertThat(urls(out)).containsExactlyInAnyOrder(site.url("/a"), site.url("/b"));
     }
 
@@ -289,6 +290,20 @@ class CrawlCommandTest {
 
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("argument 1: not a usable seed: ", " (\"not-a-url\"); skipped",
+                "crawl: no usable seed: give URLs as arguments, a seed file with --seeds FILE, or seeds in the"
+                        + " --profile");
+        assertThat(dir.resolve("out")).doesNotExist();
+    }
+
+    @Test
+    void aSeedFileWithoutAUsableSeedIsAUsageErrorNamingItsBadLines() throws IOException {
+        Path seeds = Files.writeString(dir.resolve("seeds.txt"), "# nothing to crawl\nftp://example.org/\n");
+
+        CommandRun run = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--out",
+                dir.resolve("out").toString(), "--seeds", seeds.toString());
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains(seeds + ":2: not a usable seed: ", "(\"ftp://example.org/\"); skipped",
                 "crawl: no usable seed: give URLs as arguments, a seed file with --seeds FILE, or seeds in the"
                         + " --profile");
         assertThat(dir.resolve("out")).doesNotExist();

@@ -76,6 +76,12 @@ final class ProcessCrawl implements BeforeEachCallback, AfterEachCallback {
                 options);
     }
 
+    /** Starts a new crawl from the seed file {@code seeds} alone into {@link #dir()} with {@code profile}. */
+    Process startWithSeeds(Path profile, Path seeds, String... options) throws IOException {
+        return start(List.of("crawl", "--seeds", seeds.toString(), "--profile", profile.toString(), "--out",
+                dir().toString()), options);
+    }
+
     /** Starts {@code crawl --resume} of {@link #dir()} in a child JVM. */
     Process resume(String... options) throws IOException {
         return start(List.of("crawl", "--resume", dir().toString()), options);

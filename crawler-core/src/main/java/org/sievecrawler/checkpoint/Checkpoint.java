@@ -3,6 +3,7 @@ package org.sievecrawler.checkpoint;
 import org.sievecrawler.frontier.FrontierState;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlCounters;
+import org.sievecrawler.seed.SeedPosition;
 
 /**
  * A crawl's state at one moment: what a checkpoint writes and a resume reads.
@@ -13,9 +14,16 @@ import org.sievecrawler.progress.CrawlCounters;
  * @param frontier the frontier's filters, pending URLs, spill position and journal segment
  * @param counters the crawl's counters
  * @param pagesBytes the length of pages.jsonl (whole lines)
+ * @param seeds the crawl's seed file and how far it was offered ({@link SeedPosition#NONE} without one)
  */
 public record Checkpoint(State state, String endReason, CrawlProfile profile, FrontierState frontier,
-        CrawlCounters counters, long pagesBytes) {
+        CrawlCounters counters, long pagesBytes, SeedPosition seeds) {
+
+    /** A checkpoint of a crawl without a seed file. */
+    public Checkpoint(State state, String endReason, CrawlProfile profile, FrontierState frontier,
+            CrawlCounters counters, long pagesBytes) {
+        this(state, endReason, profile, frontier, counters, pagesBytes, SeedPosition.NONE);
+    }
 
     /** Whether a crawl can go on from a checkpoint. */
     public enum State {
@@ -33,6 +41,6 @@ public record Checkpoint(State state, String endReason, CrawlProfile profile, Fr
 
     /** This checkpoint in {@code state}, ended for {@code endReason}. */
     Checkpoint ended(State state, String endReason) {
-        return new Checkpoint(state, endReason, profile, frontier, counters, pagesBytes);
+        return new Checkpoint(state, endReason, profile, frontier, counters, pagesBytes, seeds);
     }
 }

@@ -36,6 +36,7 @@ import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileException;
 import org.sievecrawler.profile.ProfileLoader;
 import org.sievecrawler.profile.ProfileYaml;
+import org.sievecrawler.seed.SeedPosition;
 import org.sievecrawler.shell.Program;
 import org.sievecrawler.sieve.FilterLayer;
 import org.sievecrawler.sieve.PendingUrl;
@@ -68,6 +69,10 @@ public final class CheckpointStore {
     static final String PENDING = "pending.bin";
     /** URLs admitted per host (limits.max-pages-per-host spent); absent from checkpoints written before it. */
     static final String HOST_BUDGET = "host-budget.bin";
+    /** The copy of the crawl's seed file, beside the checkpoints: written once, not in each checkpoint. */
+    static final String SEEDS = "seeds.txt";
+    /** The seed file's hosts and origins, written once they are gathered. */
+    static final String SEED_HOSTS = "seed-hosts.bin";
 
     private final Path crawlDir;
     private final Path dir;
@@ -137,6 +142,13 @@ public final class CheckpointStore {
         Manifest.putCounters(entries, checkpoint.counters());
         entries.put("pending.count", Integer.toString(frontier.pending().size()));
         entries.put("filters.layers", Integer.toString(frontier.filters().size()));
+        SeedPosition seeds = checkpoint.seeds();
+        if (seeds.hasFile()) { // the file itself was copied once, when the crawl started: SEEDS
+            entries.put("seeds.file-bytes", Long.toString(seeds.fileBytes()));
+            entries.put("seeds.file-crc32c", Long.toHexString(seeds.fileCrc32c()));
+            entries.put("seeds.offset", Long.toString(seeds.offset()));
+            entries.put("seeds.lines", Long.toString(seeds.lines()));
+        }
 
         writeFile(folder.resolve(PROFILE), entries, out -> out.write(
                 ProfileYaml.write(checkpoint.profile()).getBytes(StandardCharsets.UTF_8)));
@@ -256,7 +268,34 @@ public final class CheckpointStore {
                 : FrontierState.NO_JOURNAL; // written before the journal: nothing to replay
         return new Checkpoint(manifest.state(), manifest.entries.get("end-reason"), profile,
                 new FrontierState(filters, pending, spill, journal, readHostBudget(manifest)), manifest.counters(),
-                manifest.number("pages-jsonl-bytes"));
+                manifest.number("pages-jsonl-bytes"), readSeeds(manifest));
+    }
+
+    /**
+     * The crawl's copy of its seed file ({@code checkpoint/seeds.txt}), made once when the crawl starts; a checkpoint
+     * records how far it was offered.
+     */
+    public Path seedFile() {
+        return dir.resolve(SEEDS);
+    }
+
+    /** The seed file's hosts, once gathered, beside its copy ({@code checkpoint/seed-hosts.bin}): for a resume. */
+    public Path seedHostsFile() {
+        return dir.resolve(SEED_HOSTS);
+    }
+
+    /** Where the seed file was offered to, or {@link SeedPosition#NONE} for a crawl without one. */
+    private static SeedPosition readSeeds(Manifest manifest) throws CheckpointException {
+        if (!manifest.entries.containsKey("seeds.file-bytes")) {
+            return SeedPosition.NONE;
+        }
+        try {
+            return new SeedPosition(manifest.number("seeds.file-bytes"),
+                    Long.parseUnsignedLong(manifest.get("seeds.file-crc32c"), 16), manifest.number("seeds.offset"),
+                    manifest.number("seeds.lines"));
+        } catch (IllegalArgumentException e) {
+            throw new CheckpointException(manifest.path + ": seeds: " + e.getMessage());
+        }
     }
 
     /** The URLs admitted per host, or none for a checkpoint written before they were counted. */

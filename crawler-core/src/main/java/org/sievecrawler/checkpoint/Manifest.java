@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
 import java.util.zip.CheckedInputStream;
@@ -29,7 +30,14 @@ import org.sievecrawler.progress.CrawlCounters;
  * which a checkpoint's files and its manifest are written ({@link CheckpointStore}).
  */
 final class Manifest {
-    static final int FORMAT_VERSION = 1;
+    /**
+     * The format written: 2 since a crawl's seed file is kept once beside its checkpoints and each manifest says how
+     * far it was offered ({@code seeds.*}), where a version-1 checkpoint held every seed in its profile. A build that
+     * reads only version 1 refuses a version-2 checkpoint rather than resume it without the rest of its seed file.
+     */
+    static final int FORMAT_VERSION = 2;
+    /** The formats read: version 1 (its seeds in its profile) is resumed as it was written. */
+    private static final Set<String> READ_VERSIONS = Set.of("1", "2");
     static final String FORMAT = "sievecrawler-checkpoint";
     private static final String CRC_KEY = "manifest-crc32c";
 
@@ -160,9 +168,9 @@ final class Manifest {
                     + ", expected \"" + FORMAT + "\")");
         }
         String version = entries.get("format-version");
-        if (!Integer.toString(FORMAT_VERSION).equals(version)) {
+        if (!READ_VERSIONS.contains(version)) {
             throw new CheckpointException(path + " was written by an incompatible version (checkpoint format "
-                    + version + "; this build reads format " + FORMAT_VERSION + "); start a new crawl");
+                    + version + "; this build reads formats 1 and " + FORMAT_VERSION + "); start a new crawl");
         }
         String storedCrc = entries.remove(CRC_KEY);
         String computed = Long.toHexString(entriesCrc(entries));

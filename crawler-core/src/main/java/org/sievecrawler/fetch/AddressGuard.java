@@ -3,11 +3,9 @@ package org.sievecrawler.fetch;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import okhttp3.Dns;
@@ -17,6 +15,7 @@ import okhttp3.Response;
 import org.sievecrawler.address.IpLiteral;
 import org.sievecrawler.address.SpecialRanges;
 import org.sievecrawler.address.Verdict;
+import org.sievecrawler.link.SeedHosts;
 
 /**
  * The address guard: keeps the crawler's connections away from the addresses the {@link SpecialRanges} table
@@ -56,40 +55,27 @@ final class AddressGuard implements Dns, Interceptor {
 
     private final Dns resolver;
     private final boolean allowPrivate;
-    /** "host:port" of each seed given with a port (as {@link HttpUrl#host()} writes the host). */
-    private final Set<String> seedOrigins;
-    /** The host names of all seeds, for {@link #forSeedOrigins()}. */
-    private final Set<String> seedHosts;
-    /** Seeds given without a port: every port allowed. */
-    private final Set<String> anyPortHosts;
+    /** The seeds' hosts and origins (a bare host given without a port: every port of it). */
+    private final SeedHosts seeds;
     private final Set<String> proxyHosts;
     private final Dns seedDns = hostname -> lookup(hostname, true);
 
     /**
      * @param resolver the DNS the guard checks the answers of
      * @param allowPrivate {@code fetch.allow-private-addresses}: no check at all
-     * @param seeds the seeds' origins, {@code host:port} (or a bare host: any port)
+     * @param seeds the seeds' hosts and origins ({@link SeedHosts#ofOrigins} for {@code host:port} strings)
      * @param proxyHosts the proxies' host names, allowed whatever they resolve to
      */
-    AddressGuard(Dns resolver, boolean allowPrivate, Set<String> seeds, Set<String> proxyHosts) {
+    AddressGuard(Dns resolver, boolean allowPrivate, SeedHosts seeds, Set<String> proxyHosts) {
         this.resolver = resolver;
         this.allowPrivate = allowPrivate;
-        Set<String> origins = new HashSet<>();
-        Set<String> hosts = new HashSet<>();
-        Set<String> anyPort = new HashSet<>();
-        for (String seed : seeds) {
-            String[] hostPort = hostAndPort(seed);
-            hosts.add(hostPort[0]);
-            if (hostPort[1] == null) {
-                anyPort.add(hostPort[0]);
-            } else {
-                origins.add(hostPort[0] + ":" + hostPort[1]);
-            }
-        }
-        this.seedOrigins = Set.copyOf(origins);
-        this.seedHosts = Set.copyOf(hosts);
-        this.anyPortHosts = Set.copyOf(anyPort);
+        this.seeds = seeds;
         this.proxyHosts = proxyHosts.stream().map(h -> hostAndPort(h)[0]).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /** A guard whose seeds are given as origins, {@code host:port}, or a bare host for every port of it. */
+    AddressGuard(Dns resolver, boolean allowPrivate, Set<String> seedOrigins, Set<String> proxyHosts) {
+        this(resolver, allowPrivate, SeedHosts.ofOrigins(seedOrigins), proxyHosts);
     }
 
     /** The strict lookup: refused addresses dropped for every name but a proxy's (and a seed's given without port). */
@@ -105,7 +91,7 @@ final class AddressGuard implements Dns, Interceptor {
 
     /** Whether {@code url} is on a seed's host and port (or a seed's host given without a port). */
     boolean isSeedOrigin(HttpUrl url) {
-        return anyPortHosts.contains(url.host()) || seedOrigins.contains(url.host() + ":" + url.port());
+        return seeds.hasOrigin(url.host(), url.port());
     }
 
     private List<InetAddress> lookup(String hostname, boolean seedOrigin) throws UnknownHostException {
@@ -114,8 +100,8 @@ final class AddressGuard implements Dns, Interceptor {
             throw new UnknownHostException(hostname + ": names under .invalid never resolve (RFC 6761)");
         }
         List<InetAddress> resolved = resolver.lookup(hostname);
-        if (allowPrivate || proxyHosts.contains(name) || anyPortHosts.contains(name)
-                || (seedOrigin && seedHosts.contains(name))) {
+        if (allowPrivate || proxyHosts.contains(name) || seeds.anyPort(name)
+                || (seedOrigin && seeds.hasHost(name))) {
             return resolved;
         }
         List<InetAddress> reachable = resolved.stream().filter(a -> !SpecialRanges.check(a).refused()).toList();
@@ -146,11 +132,9 @@ final class AddressGuard implements Dns, Interceptor {
         String listed = addresses.stream()
                 .map(a -> a.getHostAddress() + " (" + SpecialRanges.check(a).range() + ")")
                 .collect(Collectors.joining(", "));
-        String seedPorts = seedOrigins.stream().filter(o -> o.startsWith(name + ":"))
-                .map(o -> o.substring(name.length() + 1)).collect(Collectors.toCollection(TreeSet::new)).toString();
         return new PrivateAddressException("host \"" + hostname + "\" resolves only to addresses a crawl may not"
-                + " reach: " + listed + (seedHosts.contains(name)
-                        ? "; it is a seed's host, allowed on the seeds' ports " + seedPorts + " only"
+                + " reach: " + listed + (seeds.hasHost(name)
+                        ? "; it is a seed's host, allowed on its seeds' ports only"
                         : "; set fetch.allow-private-addresses to crawl them"));
     }
 

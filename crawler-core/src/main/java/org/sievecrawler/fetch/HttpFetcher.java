@@ -23,6 +23,7 @@ import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
+import org.sievecrawler.link.SeedHosts;
 import org.sievecrawler.profile.FetchConfig;
 import org.sievecrawler.profile.LimitsConfig;
 import org.sievecrawler.profile.PolitenessConfig;
@@ -114,9 +115,8 @@ public final class HttpFetcher implements AutoCloseable {
     /**
      * What a fetcher is built with besides the profile's {@code fetch} and {@code limits} groups.
      *
-     * @param seedOrigins the seeds' origins, {@code host:port} ({@code [::1]:8080} for IPv6): those may be on
-     *     refused addresses even when {@code fetch.allow-private-addresses} is false, on those ports only; a bare
-     *     host (no port) allows every port of it
+     * @param seedOrigins the seeds' hosts and origins ({@code host:port}): those may be on refused addresses even
+     *     when {@code fetch.allow-private-addresses} is false, on those ports only
      * @param clock the source of "now" for Retry-After dates and for {@code fetchMillis}
      * @param captureExchanges whether each result keeps its exchange as it crossed the wire (for WARC output)
      * @param sockets the sockets the fetcher may hold open, and how long an idle one is kept (see
@@ -125,8 +125,17 @@ public final class HttpFetcher implements AutoCloseable {
      *     when {@code fetch.proxy} is {@code none} (see {@link ProxyRoutes}); a proxy's host may resolve to a private
      *     address whatever {@code fetch.allow-private-addresses} says: the user named it
      */
-    public record Settings(Set<String> seedOrigins, Clock clock, boolean captureExchanges, SocketBudget sockets,
+    public record Settings(SeedHosts seedOrigins, Clock clock, boolean captureExchanges, SocketBudget sockets,
             Map<String, String> env) {
+        /**
+         * Settings whose seeds are given as origins, {@code host:port} ({@code [::1]:8080} for IPv6); a bare host (no
+         * port) allows every port of it.
+         */
+        public Settings(Set<String> seedOrigins, Clock clock, boolean captureExchanges, SocketBudget sockets,
+                Map<String, String> env) {
+            this(SeedHosts.ofOrigins(seedOrigins), clock, captureExchanges, sockets, env);
+        }
+
         /** A fetcher for these seeds on the system clock, capturing nothing, with the environment's proxy. */
         public static Settings of(Set<String> seedOrigins) {
             return new Settings(seedOrigins, Clock.systemUTC(), false, null, System.getenv());
@@ -149,7 +158,7 @@ public final class HttpFetcher implements AutoCloseable {
      */
     static HttpFetcher watching(FetchConfig fetch, LimitsConfig limits, AddressGuard guard, Clock clock,
             boolean captureExchanges, SocketBudget budget, SocketFactory sockets) {
-        Settings settings = new Settings(Set.of(), clock, captureExchanges, budget, Map.of());
+        Settings settings = new Settings(Set.<String>of(), clock, captureExchanges, budget, Map.of());
         return new HttpFetcher(fetch, limits, settings, ProxyRoutes.of(fetch, Map.of()), guard, sockets);
     }
 

@@ -156,7 +156,7 @@ public final class InputFile {
     }
 
     /** Line {@code number}, bytes {@code from} to {@code to} of {@code bytes}: its text, or how it is not UTF-8. */
-    private static TextLine line(int number, byte[] bytes, int from, int to) {
+    static TextLine line(long number, byte[] bytes, int from, int to) {
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
         ByteBuffer in = ByteBuffer.wrap(bytes, from, to - from);
@@ -202,6 +202,11 @@ public final class InputFile {
             }
         }
         return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** A refusal of {@code file} for {@code reason}, for a reader of this package's kinds of files elsewhere. */
+    public static InputFileException refusal(Path file, String reason) {
+        return new InputFileException(file, reason, null);
     }
 
     private static InputFileException tooLarge(Path file, Bound bound, String size) {

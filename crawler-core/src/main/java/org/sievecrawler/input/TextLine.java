@@ -5,9 +5,9 @@ package org.sievecrawler.input;
  * UTF-8, where and how it reads, so the line alone is refused and the file's other lines are read. A value; any
  * number of threads.
  */
-public sealed interface TextLine permits TextLine.Text, TextLine.NotUtf8 {
+public sealed interface TextLine permits TextLine.Text, TextLine.NotUtf8, TextLine.TooLong {
     /** The line's number in its file, from 1. */
-    int number();
+    long number();
 
     /**
      * A line of UTF-8 text.
@@ -15,7 +15,7 @@ public sealed interface TextLine permits TextLine.Text, TextLine.NotUtf8 {
      * @param number the line's number, from 1
      * @param text the line without its end (LF, CR LF or CR), and without the byte order mark of a first line
      */
-    record Text(int number, String text) implements TextLine {
+    record Text(long number, String text) implements TextLine {
     }
 
     /**
@@ -25,6 +25,16 @@ public sealed interface TextLine permits TextLine.Text, TextLine.NotUtf8 {
      * @param badByte where in the line its first malformed byte sequence starts, from 1
      * @param shown the line with each malformed byte written {@code \xHH}, for a message to show
      */
-    record NotUtf8(int number, int badByte, String shown) implements TextLine {
+    record NotUtf8(long number, int badByte, String shown) implements TextLine {
+    }
+
+    /**
+     * A line longer than its reader's bound ({@link LineReader}), kept only in part.
+     *
+     * @param number the line's number, from 1
+     * @param bytes the line's length in bytes
+     * @param start its first bytes as text, a malformed byte written {@code \xHH}
+     */
+    record TooLong(long number, long bytes, String start) implements TextLine {
     }
 }

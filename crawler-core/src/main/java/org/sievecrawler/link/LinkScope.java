@@ -43,7 +43,8 @@ import org.sievecrawler.profile.ScopeConfig;
  * address rule narrows that to port 8080, so a page cannot steer the crawler to another local service
  * ({@code http://127.0.0.1:6379/}); other private hosts stay refused.
  *
- * <p>Thread-safe: immutable after construction.
+ * <p>Thread-safe: immutable after construction. Built on seed hosts still being filled (a seed file read while the
+ * crawl runs), a decision about a host not found among them waits until they are complete ({@link SeedHosts}).
  *
  * <p>Out of scope: DNS (a public name resolving to a private address is the fetcher's to refuse), robots.txt,
  * and whether a URL was seen before (the Sieve).
@@ -60,8 +61,10 @@ public final class LinkScope {
     private final List<Pattern> exclude;
     private final int maxDepth;
     private final boolean allowPrivateAddresses;
-    /** "host:port" of each seed whose host is a private address. */
-    private final Set<String> privateSeedOrigins;
+    /** The seeds' hosts and origins: a private address is allowed on a seed's host and port. */
+    private final SeedHosts seeds;
+    /** Whether scope.hosts lists same-as-seeds: the seeds' hosts are in scope. */
+    private final boolean seedHostsInScope;
     private final String hostsDescription;
 
     /**
@@ -71,34 +74,32 @@ public final class LinkScope {
      * @throws IllegalArgumentException naming the seed or host pattern that is not valid
      */
     public LinkScope(ScopeConfig config, List<String> seeds, boolean allowPrivateAddresses) {
+        this(config, seedHosts(Objects.requireNonNull(seeds, "seeds")), allowPrivateAddresses);
+    }
+
+    /**
+     * @param config the profile's scope
+     * @param seeds the seeds' hosts and origins; while they are being filled (a seed file read), a host not found
+     *     among them waits for the rest ({@link SeedHosts})
+     * @param allowPrivateAddresses whether links to private addresses are allowed everywhere
+     * @throws IllegalArgumentException naming the host pattern that is not valid, or same-as-seeds without seeds
+     */
+    public LinkScope(ScopeConfig config, SeedHosts seeds, boolean allowPrivateAddresses) {
         Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(seeds, "seeds");
-        UrlNormalizer normalizer = new UrlNormalizer();
-        Set<String> seedHosts = new HashSet<>();
-        Set<String> privateOrigins = new HashSet<>();
-        for (String seed : seeds) {
-            LinkDecision decision = normalizer.normalize(seed);
-            if (decision instanceof Reject reject) {
-                throw new IllegalArgumentException("seed \"" + seed + "\" is not a crawlable URL: " + reject);
-            }
-            HttpUrl url = HttpUrl.get(((Accept) decision).url());
-            seedHosts.add(url.host());
-            if (SpecialRanges.checkHost(url.host()).refused()) {
-                privateOrigins.add(origin(url.host(), url.port()));
-            }
-        }
+        this.seeds = Objects.requireNonNull(seeds, "seeds");
         Set<String> exact = new HashSet<>();
         List<String> domains = new ArrayList<>();
         boolean any = false;
+        boolean sameAsSeeds = false;
         for (String pattern : config.hosts()) {
             if (pattern.equals(ScopeConfig.ANY)) {
                 any = true;
             } else if (pattern.equals(ScopeConfig.SAME_AS_SEEDS)) {
-                if (seeds.isEmpty()) {
+                if (seeds.isComplete() && seeds.hostCount() == 0) {
                     throw new IllegalArgumentException("scope.hosts: \"" + ScopeConfig.SAME_AS_SEEDS
                             + "\" needs at least one seed, got none");
                 }
-                exact.addAll(seedHosts);
+                sameAsSeeds = true;
             } else if (pattern.startsWith(SUBDOMAINS_PREFIX)) {
                 String domain = canonicalHost(pattern, pattern.substring(SUBDOMAINS_PREFIX.length()));
                 exact.add(domain);
@@ -107,6 +108,7 @@ public final class LinkScope {
                 exact.add(canonicalHost(pattern, pattern));
             }
         }
+        this.seedHostsInScope = sameAsSeeds;
         this.anyHost = any;
         this.exactHosts = Set.copyOf(exact);
         this.dottedDomains = List.copyOf(domains);
@@ -114,7 +116,6 @@ public final class LinkScope {
         this.exclude = config.exclude();
         this.maxDepth = config.maxDepth();
         this.allowPrivateAddresses = allowPrivateAddresses;
-        this.privateSeedOrigins = Set.copyOf(privateOrigins);
         this.hostsDescription = String.join(", ", config.hosts());
     }
 
@@ -192,8 +193,9 @@ public final class LinkScope {
         if (!allowPrivateAddresses) {
             Verdict verdict = SpecialRanges.checkHost(host);
             if (verdict.refused()) {
-                String origin = origin(host, port(normalizedUrl, hostEnd, authorityEnd, schemeEnd == 8));
-                if (!privateSeedOrigins.contains(origin)) {
+                int port = port(normalizedUrl, hostEnd, authorityEnd, schemeEnd == 8);
+                String origin = origin(host, port);
+                if (!seeds.hasOrigin(host, port)) {
                     return new Reject(RejectReason.PRIVATE_ADDRESS, "host \"" + host + "\" is in " + verdict.range()
                             + " and " + (host.indexOf(':') >= 0 ? "[" + host + "]" : host)
                             + origin.substring(host.length()) + " is not a seed's host and port");
@@ -247,7 +249,21 @@ public final class LinkScope {
                 return true;
             }
         }
-        return false;
+        return seedHostsInScope && seeds.hasHost(host);
+    }
+
+    /** The hosts and origins of {@code seeds}, normalized; an exception names a seed that is not crawlable. */
+    private static SeedHosts seedHosts(List<String> seeds) {
+        UrlNormalizer normalizer = new UrlNormalizer();
+        List<String> urls = new ArrayList<>();
+        for (String seed : seeds) {
+            LinkDecision decision = normalizer.normalize(seed);
+            if (decision instanceof Reject reject) {
+                throw new IllegalArgumentException("seed \"" + seed + "\" is not a crawlable URL: " + reject);
+            }
+            urls.add(((Accept) decision).url());
+        }
+        return SeedHosts.of(urls);
     }
 
     private static boolean anyFound(List<Pattern> patterns, String url) {

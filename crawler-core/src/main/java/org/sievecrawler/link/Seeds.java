@@ -1,10 +1,7 @@
 package org.sievecrawler.link;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import okhttp3.HttpUrl;
 
 /**
  * The crawl's seeds as the profile lists them, normalized: the URLs the crawl starts from, in the profile's order,
@@ -45,18 +42,5 @@ public record Seeds(List<String> urls, List<String> problems) {
     public String whyNone() {
         return problems.isEmpty() ? "no seeds: give at least one URL to start from"
                 : "no usable seed: " + String.join("; ", problems);
-    }
-
-    /**
-     * The seeds' origins, {@code host:port} ({@code [::1]:8080} for IPv6): the only ones the fetcher reaches on a
-     * special-purpose address.
-     */
-    public Set<String> origins() {
-        Set<String> origins = new HashSet<>();
-        for (String seed : urls) {
-            HttpUrl url = HttpUrl.get(seed);
-            origins.add((url.host().indexOf(':') >= 0 ? "[" + url.host() + "]" : url.host()) + ":" + url.port());
-        }
-        return origins;
     }
 }

@@ -18,6 +18,7 @@ import org.sievecrawler.frontier.FrontierState;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlCounters;
 import org.sievecrawler.shell.Program;
+import org.sievecrawler.seed.SeedPosition;
 import org.sievecrawler.sieve.BlockedBloomFilter;
 import org.sievecrawler.sieve.BloomFilter;
 import org.sievecrawler.sieve.FilterLayer;
@@ -259,11 +260,39 @@ class CheckpointStoreTest {
         CheckpointStore store = new CheckpointStore(dir);
         store.write(sample());
         Path manifest = store.manifest();
-        Files.writeString(manifest, Files.readString(manifest).replace("format-version=1", "format-version=9"));
+        Files.writeString(manifest, Files.readString(manifest).replace("format-version=2", "format-version=9"));
 
         assertThatThrownBy(store::read).isInstanceOf(CheckpointException.class)
                 .hasMessage(manifest + " was written by an incompatible version (checkpoint format 9; this build"
-                        + " reads format 1); start a new crawl");
+                        + " reads formats 1 and 2); start a new crawl");
+    }
+
+    @Test
+    void keepsHowFarTheSeedFileWasOfferedAndNotTheFile() throws Exception {
+        CheckpointStore store = new CheckpointStore(dir);
+        Checkpoint sample = sample();
+        SeedPosition seeds = new SeedPosition(30_000_000, 0xCAFEF00DL, 1_234_567, 45_678);
+        store.write(new Checkpoint(sample.state(), null, sample.profile(), sample.frontier(), sample.counters(),
+                sample.pagesBytes(), seeds));
+
+        assertThat(store.read().seeds()).isEqualTo(seeds);
+        assertThat(store.seedFile()).isEqualTo(dir.resolve("checkpoint/seeds.txt"));
+        assertThat(Files.readString(store.manifest())).contains("seeds.offset=1234567", "seeds.lines=45678");
+    }
+
+    @Test
+    void readsACheckpointOfFormatOneWhoseSeedsAreInItsProfile() throws Exception {
+        CheckpointStore store = new CheckpointStore(dir);
+        store.write(sample());
+        Manifest written = Manifest.read(store.manifest(), dir.resolve("checkpoint"));
+        Map<String, String> entries = new java.util.TreeMap<>(written.entries);
+        entries.put("format-version", "1");
+        Files.write(store.manifest(), Manifest.text(entries, "an older build's checkpoint"));
+
+        Checkpoint read = store.read();
+
+        assertThat(read.seeds()).isEqualTo(SeedPosition.NONE);
+        assertThat(read.profile().seeds()).containsExactly("https://example.org/");
     }
 
     @Test

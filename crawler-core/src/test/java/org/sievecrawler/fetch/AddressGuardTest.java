@@ -228,8 +228,8 @@ class AddressGuardTest {
             assertThat(otherPort).isInstanceOfSatisfying(FetchResult.Failure.class, f -> {
                 assertThat(f.kind()).isEqualTo(FailureKind.PRIVATE_ADDRESS);
                 assertThat(f.detail()).isEqualTo("host \"intranet.example\" resolves only to addresses a crawl may"
-                        + " not reach: 10.0.0.5 (10.0.0.0/8 private-use); it is a seed's host, allowed on the seeds'"
-                        + " ports [8080] only");
+                        + " not reach: 10.0.0.5 (10.0.0.0/8 private-use); it is a seed's host, allowed on its seeds'"
+                        + " ports only");
             });
             assertThat(sockets.connects).isEmpty();
 

@@ -23,12 +23,4 @@ class SeedsTest {
         assertThat(Seeds.normalize(List.of("ftp://example.org/"), normalizer).whyNone())
                 .startsWith("no usable seed: seed \"ftp://example.org/\": ");
     }
-
-    @Test
-    void givesTheSeedsOriginsWithIpv6HostsInBrackets() {
-        Seeds seeds = Seeds.normalize(List.of("http://127.0.0.1:8080/a", "https://example.org/", "http://[::1]/"),
-                normalizer);
-
-        assertThat(seeds.origins()).containsExactlyInAnyOrder("127.0.0.1:8080", "example.org:443", "[::1]:80");
-    }
 }
