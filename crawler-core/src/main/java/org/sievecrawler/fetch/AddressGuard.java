@@ -70,7 +70,7 @@ final class AddressGuard implements Dns, Interceptor {
         this.resolver = resolver;
         this.allowPrivate = allowPrivate;
         this.seeds = seeds;
-        this.proxyHosts = proxyHosts.stream().map(h -> hostAndPort(h)[0]).collect(Collectors.toUnmodifiableSet());
+        this.proxyHosts = proxyHosts.stream().map(h -> SeedHosts.hostAndPort(h)[0]).collect(Collectors.toUnmodifiableSet());
     }
 
     /** A guard whose seeds are given as origins, {@code host:port}, or a bare host for every port of it. */
@@ -142,26 +142,6 @@ final class AddressGuard implements Dns, Interceptor {
         return (url.host().indexOf(':') >= 0 ? "[" + url.host() + "]" : url.host()) + ":" + url.port();
     }
 
-    /** A seed or proxy entry split into its host (as {@link HttpUrl#host()} writes it) and port (or null). */
-    private static String[] hostAndPort(String entry) {
-        String e = entry.trim().toLowerCase(Locale.ROOT);
-        String host;
-        String port = null;
-        if (e.startsWith("[")) {
-            int close = e.indexOf(']');
-            host = close < 0 ? e.substring(1) : e.substring(1, close);
-            String rest = close < 0 ? "" : e.substring(close + 1);
-            port = rest.startsWith(":") ? rest.substring(1) : null;
-        } else if (e.indexOf(':') >= 0 && e.indexOf(':') == e.lastIndexOf(':')) {
-            host = e.substring(0, e.indexOf(':'));
-            port = e.substring(e.indexOf(':') + 1);
-        } else {
-            host = e;
-        }
-        return new String[] {canonicalHost(host), port};
-    }
-
-    /** A host as {@link HttpUrl#host()} writes it: lower case, IPv6 compressed and without brackets. */
     private static String canonicalHost(String host) {
         String h = host.trim().toLowerCase(Locale.ROOT);
         h = h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;

@@ -290,8 +290,11 @@ public final class SeedHosts {
         return h ^ h >>> 33;
     }
 
-    /** An origin split into its host (as {@link HttpUrl#host()} writes it) and its port (or null). */
-    private static String[] hostAndPort(String entry) {
+    /**
+     * An origin or host entry ("host", "host:port", "[v6]:port") split into its host (as {@link HttpUrl#host()}
+     * writes it) and its port (or null): for seed origins here and the proxy hosts of the address guard.
+     */
+    public static String[] hostAndPort(String entry) {
         String e = entry.trim().toLowerCase(Locale.ROOT);
         String host;
         String port = null;

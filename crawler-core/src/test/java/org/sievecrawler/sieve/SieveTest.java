@@ -260,30 +260,7 @@ class SieveTest {
         try {
             for (int round = 0; round < 40; round++) {
                 Sieve sieve = Sieve.create(policy == OverflowPolicy.GROW ? 1_000 : 50_000, 1e-7, policy);
-                CyclicBarrier start = new CyclicBarrier(4);
-                List<Callable<Long>> tasks = new ArrayList<>();
-                for (int t = 0; t < 4; t++) {
-                    int thread = t;
-                    long seed = 100L * round + t;
-                    tasks.add(() -> {
-                        start.await();
-                        long admitted = 0;
-                        if (thread == 3) {
-                            for (PendingUrl url : pending) {
-                                admitted += sieve.offer(url) ? 1 : 0;
-                            }
-                        } else {
-                            for (List<PendingUrl> batch : BloomFilterTest.batches(pending, 40 << thread, seed)) {
-                                admitted += sieve.offerAll(batch);
-                            }
-                        }
-                        return admitted;
-                    });
-                }
-                long admitted = 0;
-                for (Future<Long> f : pool.invokeAll(tasks)) {
-                    admitted += f.get();
-                }
+                long admitted = offerFromFourThreads(pool, sieve, pending, round);
                 assertThat(admitted).as("round %d", round).isEqualTo(urls.length);
                 assertThat(sieve.admittedCount()).isEqualTo(urls.length);
                 assertThat(sieve.offeredCount()).isEqualTo(4L * urls.length);
@@ -362,30 +339,7 @@ class SieveTest {
                 // GROW from 2,000 URLs: 3 layers grown during the round; p = 1e-7 per layer.
                 Sieve sieve = Sieve.create(SieveLayout.BLOCKED, 2_000, 1e-7, OverflowPolicy.GROW,
                         PendingQueue.fifo());
-                CyclicBarrier start = new CyclicBarrier(4);
-                List<Callable<Long>> tasks = new ArrayList<>();
-                for (int t = 0; t < 4; t++) {
-                    int thread = t;
-                    long seed = 100L * round + t;
-                    tasks.add(() -> {
-                        start.await();
-                        long admitted = 0;
-                        if (thread == 3) {
-                            for (PendingUrl url : pending) {
-                                admitted += sieve.offer(url) ? 1 : 0;
-                            }
-                        } else {
-                            for (List<PendingUrl> batch : BloomFilterTest.batches(pending, 40 << thread, seed)) {
-                                admitted += sieve.offerAll(batch);
-                            }
-                        }
-                        return admitted;
-                    });
-                }
-                long admitted = 0;
-                for (Future<Long> f : pool.invokeAll(tasks)) {
-                    admitted += f.get();
-                }
+                long admitted = offerFromFourThreads(pool, sieve, pending, round);
                 assertThat(admitted).as("round %d", round).isEqualTo(urls.length);
                 List<String> polled = pendingUrls(sieve);
                 assertThat(new HashSet<>(polled)).as("round %d", round).hasSize(urls.length);
@@ -394,6 +348,39 @@ class SieveTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * Offers {@code pending} to {@code sieve} from four threads at once: three in batches of 40, 80 and 160 (shuffled
+     * by the round), one single offers; the number of URLs they admitted.
+     */
+    private static long offerFromFourThreads(ExecutorService pool, Sieve sieve, List<PendingUrl> pending, int round)
+            throws Exception {
+        CyclicBarrier start = new CyclicBarrier(4);
+        List<Callable<Long>> tasks = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            int thread = t;
+            long seed = 100L * round + t;
+            tasks.add(() -> {
+                start.await();
+                long admitted = 0;
+                if (thread == 3) {
+                    for (PendingUrl url : pending) {
+                        admitted += sieve.offer(url) ? 1 : 0;
+                    }
+                } else {
+                    for (List<PendingUrl> batch : BloomFilterTest.batches(pending, 40 << thread, seed)) {
+                        admitted += sieve.offerAll(batch);
+                    }
+                }
+                return admitted;
+            });
+        }
+        long admitted = 0;
+        for (Future<Long> f : pool.invokeAll(tasks)) {
+            admitted += f.get();
+        }
+        return admitted;
     }
 
     /**
