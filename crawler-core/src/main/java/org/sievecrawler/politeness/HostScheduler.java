@@ -3,7 +3,6 @@ package org.sievecrawler.politeness;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -73,14 +72,7 @@ public final class HostScheduler implements PendingQueue {
     private final Condition changed;
     private final Map<String, Host> hosts = new HashMap<>();
     private final UnreachableHosts unreachableHosts = new UnreachableHosts();
-    private final PriorityQueue<Ticket> pageTickets = new PriorityQueue<>(Ticket.ORDER);
-    private final PriorityQueue<Ticket> robotsTickets = new PriorityQueue<>(Ticket.ORDER);
-    /**
-     * Tickets of hosts whose robots.txt was fetched and whose first page was not yet handed out: served before other
-     * ready pages, so a host's robots.txt is followed by its first page within about its delay, not after a backlog
-     * of ready pages of known hosts (robots.txt does not run ahead of the pages it lets through).
-     */
-    private final PriorityQueue<Ticket> firstPageTickets = new PriorityQueue<>(Ticket.ORDER);
+    private final Tickets tickets = new Tickets();
     /** Robots.txt tasks handed out and not yet reported back. */
     private int robotsInFlight;
     /** Hosts whose robots.txt was fetched and whose first page was not yet handed out (see SchedulerLimits). */
@@ -91,7 +83,6 @@ public final class HostScheduler implements PendingQueue {
     private final RobotsCache robotsCache;
     /** Host queues made: hosts seen, and hosts back from parking. */
     private long hostsMade;
-    private long ticketSequence;
     private int queued;
     private int inFlight;
     /** No request before this time, epoch ms: the first allowed time of every new host. */
@@ -214,23 +205,12 @@ public final class HostScheduler implements PendingQueue {
             long now = clock.millis();
             park(now);
             while (true) {
-                Ticket page = firstPage(now);
-                Ticket robots = firstLive(robotsTickets);
-                boolean pageReady = page != null && page.readyAt <= now;
-                boolean robotsReady = robots != null && robots.readyAt <= now;
-                if (!pageReady && !robotsReady) {
+                boolean robotsMay = robotsInFlight < limits.maxRobotsInFlight()
+                        && awaitingFirstPage < limits.maxAwaitingFirstPage();
+                Host host = tickets.next(now, robotsMay);
+                if (host == null) {
                     return null;
                 }
-                Ticket ticket;
-                if (pageReady && robotsReady) {
-                    boolean robotsMay = robotsInFlight < limits.maxRobotsInFlight()
-                            && awaitingFirstPage < limits.maxAwaitingFirstPage();
-                    ticket = robotsMay && Ticket.ORDER.compare(robots, page) < 0 ? robots : page;
-                } else {
-                    ticket = pageReady ? page : robots;
-                }
-                heapOf(ticket).poll();
-                Host host = ticket.host;
                 host.ticketed = false;
                 if (addresses.unresolved(host.key)) { // per IP: its address first, without the lock (a lookup)
                     resolveUnlocked(host);
@@ -243,10 +223,7 @@ public final class HostScheduler implements PendingQueue {
                 }
                 schedule(host, now);
                 if (task != null) {
-                    Ticket next = firstLiveTicket();
-                    if (next != null) {
-                        wakeOneIfReady(next.readyAt, now); // pass the wake-up on while work is ready
-                    }
+                    wakeOneIfReady(tickets.firstReadyAt(), now); // pass the wake-up on while work is ready
                     return task;
                 }
             }
@@ -467,8 +444,8 @@ public final class HostScheduler implements PendingQueue {
      * held.
      */
     private long untilReady() {
-        Ticket next = firstLiveTicket();
-        return next == null ? Long.MAX_VALUE : next.readyAt - clock.millis();
+        long readyAt = tickets.firstReadyAt();
+        return readyAt < 0 ? Long.MAX_VALUE : readyAt - clock.millis();
     }
 
     /** Wakes every thread in {@link #awaitWork}, e.g. to stop. */
@@ -591,11 +568,9 @@ public final class HostScheduler implements PendingQueue {
                 return -1; // its address has its connections in flight: addressEnded() schedules it again
             }
         }
-        host.version++;
-        host.ticketed = true;
         readyAt = Math.max(readyAt, 0);
-        Ticket ticket = new Ticket(host, readyAt, host.version, ticketSequence++);
-        (needsRobots(host, now) ? robotsTickets : host.awaitingFirstPage ? firstPageTickets : pageTickets).add(ticket);
+        tickets.issue(host, readyAt, needsRobots(host, now) ? Tickets.Kind.ROBOTS
+                : host.awaitingFirstPage ? Tickets.Kind.FIRST_PAGE : Tickets.Kind.PAGE);
         return readyAt;
     }
 
@@ -641,50 +616,10 @@ public final class HostScheduler implements PendingQueue {
         return host.unreachable == null && host.robots.due(now);
     }
 
-    /** The ticket of either heap that comes first, stale ones dropped; null if none. Lock held. */
-    private Ticket firstLiveTicket() {
-        Ticket page = earliest(firstLive(firstPageTickets), firstLive(pageTickets));
-        Ticket robots = firstLive(robotsTickets);
-        if (page == null || robots == null) {
-            return page == null ? robots : page;
-        }
-        return Ticket.ORDER.compare(robots, page) < 0 ? robots : page;
-    }
 
-    /**
-     * The page ticket to hand out first: a ready first page after robots.txt, else the earliest page ticket of
-     * either heap. Lock held.
-     */
-    private Ticket firstPage(long now) {
-        Ticket first = firstLive(firstPageTickets);
-        if (first != null && first.readyAt <= now) {
-            return first;
-        }
-        return earliest(first, firstLive(pageTickets));
-    }
 
-    private static Ticket earliest(Ticket a, Ticket b) {
-        if (a == null || b == null) {
-            return a == null ? b : a;
-        }
-        return Ticket.ORDER.compare(a, b) <= 0 ? a : b;
-    }
 
-    /** The heap {@code ticket} is at the top of. Lock held. */
-    private PriorityQueue<Ticket> heapOf(Ticket ticket) {
-        if (firstPageTickets.peek() == ticket) {
-            return firstPageTickets;
-        }
-        return pageTickets.peek() == ticket ? pageTickets : robotsTickets;
-    }
 
-    /** The first live ticket of {@code heap}, stale ones at its top dropped; null if none. Lock held. */
-    private static Ticket firstLive(PriorityQueue<Ticket> heap) {
-        while (!heap.isEmpty() && heap.peek().version != heap.peek().host.version) {
-            heap.poll();
-        }
-        return heap.peek();
-    }
 
     /**
      * Forgets the hosts that have been idle since their delay passed, by {@code now}: their robots.txt state goes to
@@ -733,37 +668,9 @@ public final class HostScheduler implements PendingQueue {
         host.maxConnections = rules.crawlDelay().isZero() ? config.maxConnectionsPerHost() : 1;
     }
 
-    /** A host's queue, politeness state and robots.txt; guarded by the scheduler's lock. */
-    private static final class Host {
-        final String key;
-        final ArrayDeque<PendingUrl> queue = new ArrayDeque<>();
-        final HostRobots robots;
-        int inFlight;
-        long nextAllowed;
-        long delayMillis;
-        int maxConnections;
-        /** Why the host cannot be reached, once the crawl knows it; null while it may be reachable. */
-        String unreachable;
-        long version;
-        boolean ticketed;
-        /** Whether it waits in the idle heap, to be parked. */
-        boolean idle;
-        /** Whether its robots.txt was fetched and its first page not yet handed out. */
-        boolean awaitingFirstPage;
-
-        Host(String key, HostRobots robots) {
-            this.key = key;
-            this.robots = robots;
-        }
-    }
 
     /** An idle host, to be parked at {@code until} (epoch ms) if it is still idle then. */
     private record Idle(Host host, long until) {
     }
 
-    private record Ticket(Host host, long readyAt, long version, long sequence) {
-        /** Ready first goes first; among those ready at once, the one ticketed first. */
-        static final Comparator<Ticket> ORDER =
-                Comparator.comparingLong(Ticket::readyAt).thenComparingLong(Ticket::sequence);
-    }
 }
