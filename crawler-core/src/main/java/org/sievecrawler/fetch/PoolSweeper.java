@@ -72,7 +72,8 @@ final class PoolSweeper implements TaskRunner.Backend, AutoCloseable {
      * Connections a call has acquired and the pools have not reported closed: the pooled ones, counted without
      * walking the pools' lists ({@code ConnectionPool.connectionCount} walks one, a cache miss a connection: 7 % of a
      * broad crawl's CPU samples when summed over the shards for every connect). A connection whose close went
-     * unreported stays counted, so the count errs towards closing more; {@link #makeRoom} drops those first.
+     * unreported stays counted, so the count errs towards closing more; {@link #makeRoom} drops those when it finds
+     * nothing idle to close.
      */
     private final Set<Connection> pooled = ConcurrentHashMap.newKeySet();
     /** Connects under way, and connects ended whose connection is not yet in the pool: each holds a socket. */
@@ -147,9 +148,6 @@ final class PoolSweeper implements TaskRunner.Backend, AutoCloseable {
      * to close its oldest idle connection by asking it to sweep at a "now" past every idle connection's keep-alive.
      */
     private void makeRoom() {
-        if (open() > maxOpen) {
-            pooled.removeIf(connection -> connection.socket().isClosed());
-        }
         int idleless = 0;
         while (open() > maxOpen && idleless < shards.length) {
             RealConnectionPool shard = shards[Math.floorMod(evictNext.getAndIncrement(), shards.length)];
@@ -158,6 +156,9 @@ final class PoolSweeper implements TaskRunner.Backend, AutoCloseable {
             } else {
                 idleless++;
             }
+        }
+        if (open() > maxOpen) { // none idle: a close the pools did not report may be counted still
+            pooled.removeIf(connection -> connection.socket().isClosed());
         }
     }
 
