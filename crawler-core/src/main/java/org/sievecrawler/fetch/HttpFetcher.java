@@ -31,7 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The crawler's HTTP client: one shared {@link OkHttpClient} that makes single attempts, never follows redirects
+ * The crawler's HTTP client: one {@link OkHttpClient} configuration (one per pool of connections: hosts are spread
+ * over a few pools, see {@link PoolSweeper}) that makes single attempts, never follows redirects
  * or retries on its own (but for a GET that met a pooled connection the server had closed: it goes out again at
  * once, see {@link StaleConnections}, and is counted in {@link #reconnects()}), sends the profile's User-Agent and
  * extra headers ({@code fetch.headers}), goes through the proxy of {@code fetch.proxy} or the environment
@@ -58,7 +59,8 @@ import org.slf4j.LoggerFactory;
  * a timeout fires. The sockets it holds open, in use and idle, stay within its {@link SocketBudget}
  * ({@code fetch.max-connections}, else derived from the threads and the process's file-descriptor limit): at most
  * {@link SocketBudget#inFlight} requests are on the wire at once (more threads wait for one to end), and before a
- * connection is opened, idle ones are closed, the least recently used first, to make room ({@link PoolSweeper}).
+ * connection is opened, idle ones are closed, each the least recently used of its pool, to make room
+ * ({@link PoolSweeper}).
  *
  * <p>A request that cannot open a socket because the process is out of file descriptors ({@code EMFILE}, "Too many
  * open files": the crawl's own doing, not the server's) is back-pressure, not a failure: the fetcher closes its idle
@@ -84,8 +86,10 @@ public final class HttpFetcher implements AutoCloseable {
     private final boolean capture;
     /** The client for every request but those to a seed's host:port: its DNS refuses special-purpose ranges. */
     private final OkHttpClient client;
-    /** {@link #client} with the DNS that lets the seeds' host names resolve to refused addresses. */
-    private final OkHttpClient seedClient;
+    /** {@link #client} on each shard's pool ({@link PoolSweeper#shardOf}), and with the seeds' DNS. */
+    private final OkHttpClient[] clients;
+    /** {@link #clients} with the DNS that lets the seeds' host names resolve to refused addresses. */
+    private final OkHttpClient[] seedClients;
     private final AddressGuard guard;
     /** {@code fetch.headers}, sent with every request. */
     private final Headers extraHeaders;
@@ -179,7 +183,7 @@ public final class HttpFetcher implements AutoCloseable {
         this.capture = captureExchanges;
         this.sweeper = new PoolSweeper(budget);
         this.onTheWire = new Semaphore(budget.inFlight());
-        this.descriptors = new DescriptorPressure(budget, () -> sweeper.pool().evictAll());
+        this.descriptors = new DescriptorPressure(budget, sweeper::evictAll);
         Dispatcher dispatcher = new Dispatcher();
         dispatcher.setMaxRequests(Math.max(64, fetch.threads()));
         dispatcher.setMaxRequestsPerHost(fetch.threads());
@@ -211,7 +215,7 @@ public final class HttpFetcher implements AutoCloseable {
                 .followSslRedirects(false)
                 .retryOnConnectionFailure(false)
                 .dispatcher(dispatcher)
-                .connectionPool(sweeper.pool())
+                .connectionPool(sweeper.pool(0))
                 .dns(guard)
                 .addInterceptor(guard)
                 .addInterceptor(stale::retry)
@@ -219,7 +223,12 @@ public final class HttpFetcher implements AutoCloseable {
                 .addNetworkInterceptor(Wire::watch)
                 .build();
         this.client = captureExchanges ? TappedSockets.tapping(built) : built;
-        this.seedClient = client.newBuilder().dns(guard.forSeedOrigins()).build(); // same pool and dispatcher
+        this.clients = new OkHttpClient[sweeper.shards()];
+        this.seedClients = new OkHttpClient[sweeper.shards()];
+        for (int shard = 0; shard < clients.length; shard++) { // each shares the dispatcher and all but the pool
+            clients[shard] = shard == 0 ? client : client.newBuilder().connectionPool(sweeper.pool(shard)).build();
+            seedClients[shard] = clients[shard].newBuilder().dns(guard.forSeedOrigins()).build();
+        }
         this.guard = guard;
     }
 
@@ -234,9 +243,13 @@ public final class HttpFetcher implements AutoCloseable {
         }
     }
 
-    /** The client for a request to {@code url}: the one whose DNS lets seeds' hosts resolve privately, or not. */
+    /**
+     * The client for a request to {@code url}: the one on its host's pool, whose DNS lets seeds' hosts resolve
+     * privately, or not.
+     */
     private OkHttpClient clientFor(HttpUrl url) {
-        return guard.isSeedOrigin(url) ? seedClient : client;
+        int shard = sweeper.shardOf(url.host());
+        return guard.isSeedOrigin(url) ? seedClients[shard] : clients[shard];
     }
 
     /**

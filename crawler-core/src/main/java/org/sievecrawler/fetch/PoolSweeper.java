@@ -29,8 +29,16 @@ import okhttp3.internal.connection.RealConnectionPool;
  * its CPU (crawler-bench/README.md, "Real pages"). Here the sweep runs on its own clock and a request only marks
  * it due; a connection is closed at most a second later than OkHttp would have closed it.
  *
- * <p>It also holds the pool to a {@link SocketBudget}: before a connection is opened, idle ones are closed, the
- * least recently used first, until the sockets open and being opened fit the budget's total; so the crawl's
+ * <p>The connections are spread by host over {@link #shards} pools (one per {@link #SOCKETS_PER_SHARD} sockets of
+ * the total): OkHttp scans a pool's one list, connection by connection, to find one to a request's host (and again
+ * after a connect, and to sweep), so with a connection kept for each of hundreds of hosts that scan took ~35 % of a
+ * broad crawl's CPU samples (crawler-bench/broad-bench.sh, 10^6 hosts, 512 sockets in one pool). A host's
+ * connections are all in its shard, so none is missed; HTTP/2 coalescing of several hosts on one connection works
+ * only within a shard (a crawl speaks HTTP/1.1 when it captures, and hosts rarely share certificates).
+ *
+ * <p>It also holds the pools to a {@link SocketBudget}: before a connection is opened, idle ones are closed, each
+ * the least recently used of its shard, the shards in turn, until the sockets open and being opened fit the
+ * budget's total; so the crawl's
  * sockets stay within it at all times, whatever the sweeper's clock. A socket is counted from its connect's start
  * until its call acquires a pooled connection: OkHttp ends the connect ({@code connectEnd}) before it puts the
  * connection in the pool, so counting it as connecting only until then left an instant when a connect on another
@@ -46,6 +54,9 @@ import okhttp3.internal.connection.RealConnectionPool;
  */
 final class PoolSweeper implements TaskRunner.Backend, AutoCloseable {
     static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
+    /** Sockets of the total per shard: a pool's scan per request stays this short, about. */
+    static final int SOCKETS_PER_SHARD = 16;
+    static final int MAX_SHARDS = 64;
 
     private final ThreadPoolExecutor threads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5, TimeUnit.SECONDS,
             new SynchronousQueue<>(), runnable -> {
@@ -54,47 +65,107 @@ final class PoolSweeper implements TaskRunner.Backend, AutoCloseable {
                 return thread;
             });
     private final TaskRunner runner = new TaskRunner(this, Logger.getLogger(PoolSweeper.class.getName()));
-    private final ConnectionPool pool;
-    private final RealConnectionPool connections;
+    /** The shards' pools, as OkHttp sees them ({@code OkHttpClient.Builder.connectionPool}), and as they are. */
+    private final ConnectionPool[] pools;
+    private final RealConnectionPool[] shards;
+    /**
+     * Connections a call has acquired and the pools have not reported closed: the pooled ones, counted without
+     * walking the pools' lists ({@code ConnectionPool.connectionCount} walks one, a cache miss a connection: 7 % of a
+     * broad crawl's CPU samples when summed over the shards for every connect). A connection whose close went
+     * unreported stays counted, so the count errs towards closing more; {@link #makeRoom} drops those when it finds
+     * nothing idle to close.
+     */
+    private final Set<Connection> pooled = ConcurrentHashMap.newKeySet();
     /** Connects under way, and connects ended whose connection is not yet in the pool: each holds a socket. */
     private final AtomicInteger connecting = new AtomicInteger();
     /** Calls whose connect ended and whose connection is not yet acquired (then pooled): still in {@link #connecting}. */
     private final Set<Call> unpooled = ConcurrentHashMap.newKeySet();
+    /** The shard whose least recently used idle connection is closed next to make room. */
+    private final AtomicInteger evictNext = new AtomicInteger();
     private final Bound bound = new Bound();
     private final int maxOpen;
+    private final long keepAliveNanos;
 
     /**
-     * A pool of up to {@code maxIdleConnections} idle connections, each kept at most {@code keepAlive}, with no
-     * bound on the sockets open but the requests' own.
+     * One pool (no shards) of up to {@code maxIdleConnections} idle connections, each kept at most {@code keepAlive},
+     * with no bound on the sockets open but the requests' own.
      */
     PoolSweeper(int maxIdleConnections, Duration keepAlive) {
-        this(maxIdleConnections, keepAlive, Integer.MAX_VALUE);
+        this(maxIdleConnections, keepAlive, Integer.MAX_VALUE, 1);
     }
 
-    /** A pool that keeps the sockets open (in use and idle) within {@code budget}. */
+    /** Pools, {@link #shardsFor} the budget's total of them, that keep the sockets open within {@code budget}. */
     PoolSweeper(SocketBudget budget) {
-        this(budget.idle(), budget.keepAlive(), budget.total());
+        this(budget, shardsFor(budget.total()));
     }
 
-    private PoolSweeper(int maxIdleConnections, Duration keepAlive, int maxOpen) {
+    /** {@code shards} pools that keep the sockets open (in use and idle, all shards) within {@code budget}. */
+    PoolSweeper(SocketBudget budget, int shards) {
+        this(budget.idle(), budget.keepAlive(), budget.total(), shards);
+    }
+
+    private PoolSweeper(int maxIdleConnections, Duration keepAlive, int maxOpen, int shardCount) {
+        if (shardCount < 1) {
+            throw new IllegalArgumentException("a pool needs at least 1 shard, not " + shardCount);
+        }
         this.maxOpen = maxOpen;
-        this.connections = new RealConnectionPool(runner, maxIdleConnections, keepAlive.toNanos(),
-                TimeUnit.NANOSECONDS, bound);
-        this.pool = new ConnectionPool(connections);
-    }
-
-    /** Sockets open in the pool (in use and idle) and being opened for it. */
-    int open() {
-        return pool.connectionCount() + connecting.get();
+        this.keepAliveNanos = keepAlive.toNanos();
+        this.shards = new RealConnectionPool[shardCount];
+        this.pools = new ConnectionPool[shardCount];
+        for (int i = 0; i < shardCount; i++) {
+            shards[i] = new RealConnectionPool(runner, maxIdleConnections, keepAliveNanos, TimeUnit.NANOSECONDS, bound);
+            pools[i] = new ConnectionPool(shards[i]);
+        }
     }
 
     /**
-     * Closes idle connections, the least recently used first, until the sockets open (this connect among them) are
-     * within the total, or none is idle.
+     * Shards for a total of {@code maxOpen} sockets: one per {@link #SOCKETS_PER_SHARD} (at least 1, at most
+     * {@link #MAX_SHARDS}), so a request scans a few dozen pooled connections, not hundreds.
+     */
+    static int shardsFor(int maxOpen) {
+        return Math.max(1, Math.min(MAX_SHARDS, maxOpen / SOCKETS_PER_SHARD));
+    }
+
+    /** How many pools the connections are spread over, by host. */
+    int shards() {
+        return shards.length;
+    }
+
+    /** The shard of {@code host}'s connections: the same for a host every time. */
+    int shardOf(String host) {
+        int h = host.hashCode() * 0x9E3779B9;
+        return Math.floorMod(h ^ (h >>> 16), shards.length);
+    }
+
+    /** Sockets open in the pools (in use and idle) and being opened for them. */
+    int open() {
+        return pooled.size() + connecting.get();
+    }
+
+    /**
+     * Closes idle connections, each the least recently used of its shard, the shards in turn, until the sockets open
+     * (this connect among them) are within the total, or a whole round of the shards found none idle. A shard is made
+     * to close its oldest idle connection by asking it to sweep at a "now" past every idle connection's keep-alive.
      */
     private void makeRoom() {
-        while (open() > maxOpen && connections.closeConnections(System.nanoTime()) == 0L) {
-            // closeConnections closed one, or lost a race for one: look again
+        int idleless = 0;
+        while (open() > maxOpen && idleless < shards.length) {
+            RealConnectionPool shard = shards[Math.floorMod(evictNext.getAndIncrement(), shards.length)];
+            if (shard.closeConnections(System.nanoTime() + keepAliveNanos + 1) == 0L) {
+                idleless = 0; // it closed one, or lost a race for one: look again
+            } else {
+                idleless++;
+            }
+        }
+        if (open() > maxOpen) { // none idle: a close the pools did not report may be counted still
+            pooled.removeIf(connection -> connection.socket().isClosed());
+        }
+    }
+
+    /** Closes every idle connection of every shard. */
+    void evictAll() {
+        for (ConnectionPool pool : pools) {
+            pool.evictAll();
         }
     }
 
@@ -124,9 +195,18 @@ final class PoolSweeper implements TaskRunner.Backend, AutoCloseable {
          */
         @Override
         public void connectionAcquired(Connection connection, Call call) {
+            if (connection != null) {
+                pooled.add(connection); // before the connect's count goes: never an instant uncounted
+            }
             if (unpooled.remove(call)) {
                 connecting.decrementAndGet();
             }
+        }
+
+        /** A pool closed it: evicted, found unhealthy, or released by its last call with no new exchanges allowed. */
+        @Override
+        public void connectionClosed(Connection connection) {
+            pooled.remove(connection);
         }
     }
 
@@ -135,9 +215,17 @@ final class PoolSweeper implements TaskRunner.Backend, AutoCloseable {
         return bound;
     }
 
-    /** The pool to give {@code OkHttpClient.Builder.connectionPool}. */
+    /** The pool of {@code shard}, to give {@code OkHttpClient.Builder.connectionPool}. */
+    ConnectionPool pool(int shard) {
+        return pools[shard];
+    }
+
+    /** The pool of a sweeper of one shard. */
     ConnectionPool pool() {
-        return pool;
+        if (pools.length != 1) {
+            throw new IllegalStateException("this sweeper has " + pools.length + " pools: use pool(shardOf(host))");
+        }
+        return pools[0];
     }
 
     @Override
@@ -178,7 +266,7 @@ final class PoolSweeper implements TaskRunner.Backend, AutoCloseable {
     /** Closes every idle connection and stops the sweeper thread (waiting up to a second for it). */
     @Override
     public void close() {
-        pool.evictAll();
+        evictAll();
         synchronized (runner) {
             runner.notifyAll(); // it finds nothing left to sweep and ends
         }

@@ -10,8 +10,8 @@ import org.sievecrawler.profile.PolitenessConfig;
 /**
  * How many sockets the crawl's HTTP client may hold open, in use and idle, across all hosts, and how long an idle
  * one is kept: a bound that does not grow with the hosts a crawl touches. Immutable; {@link HttpFetcher} enforces
- * it (see {@link PoolSweeper}: idle connections beyond it are closed, the least recently used first, before a new
- * one is opened).
+ * it (see {@link PoolSweeper}: idle connections beyond it are closed, the least recently used of a pool first,
+ * before a new one is opened).
  *
  * <p>Why: against servers that keep connections alive (nginx for 75 s, as most of the web), a pool bounded only by
  * its keep-alive held about one socket per host touched: 9,700 descriptors at 10,000 hosts, and the process's limit

@@ -212,6 +212,39 @@ class HttpFetcherTest {
     }
 
     @Test
+    void spreadsConnectionsOverPoolsByHostFindingEachHostsOwnAndKeepingTheBudgetAcrossThem() throws Exception {
+        WireMockServer everyLoopback = new WireMockServer(options().dynamicPort().bindAddress("0.0.0.0"));
+        everyLoopback.start();
+        everyLoopback.stubFor(get("/page").willReturn(aResponse().withStatus(200).withBody("ok")));
+        CountedSockets sockets = new CountedSockets(0);
+        FetchConfig open = PROFILE.with(FETCH_ALLOW_PRIVATE_ADDRESSES, true).fetch();
+        SocketBudget budget = new SocketBudget(48, 2, Duration.ofMinutes(5), -1);
+        assertThat(PoolSweeper.shardsFor(budget.total())).as("pools").isEqualTo(3);
+        AddressGuard guard = new AddressGuard(Dns.SYSTEM, true, Set.of(), Set.of());
+        try (HttpFetcher fetcher = HttpFetcher.watching(open, LIMITS, guard, Clock.systemUTC(), false, budget,
+                sockets)) {
+            int kept = 40; // fewer than the budget: every one stays pooled
+            for (int round = 0; round < 2; round++) {
+                for (int host = 1; host <= kept; host++) {
+                    assertThat(page(fetcher.fetch("http://127.0.1." + host + ":" + everyLoopback.port() + "/page"))
+                            .status()).isEqualTo(200);
+                }
+            }
+            assertThat(sockets.made()).as("one connection per host, found again in its host's pool").isEqualTo(kept);
+
+            for (int host = 1; host <= 120; host++) {
+                fetcher.fetch("http://127.0.2." + host + ":" + everyLoopback.port() + "/page");
+            }
+            assertThat(sockets.made()).isEqualTo(kept + 120);
+            assertThat(sockets.mostOpen()).as("sockets open at once across the pools, at most").isLessThanOrEqualTo(48);
+            assertThat(fetcher.openSockets()).isEqualTo(sockets.open()).isLessThanOrEqualTo(48);
+        } finally {
+            everyLoopback.stop();
+        }
+        assertThat(sockets.open()).as("closed with the fetcher").isZero();
+    }
+
+    @Test
     void fetchesAnHtmlPage() {
         String html = "<html><body><a href=\"/a\">a</a></body></html>";
         server.stubFor(get("/").willReturn(aResponse().withStatus(200)

@@ -10,6 +10,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.BooleanSupplier;
@@ -79,6 +80,7 @@ class PoolSweeperTest {
 
             awaitOrFail(() -> sweeper.pool().connectionCount() <= 1, Duration.ofSeconds(5));
             assertThat(sweeper.pool().connectionCount()).as("the limit of one idle connection").isEqualTo(1);
+            assertThat(sweeper.open()).as("sockets counted as the pool holds them").isEqualTo(1);
         }
     }
 
@@ -90,6 +92,41 @@ class PoolSweeperTest {
 
             awaitOrFail(() -> sweeper.pool().connectionCount() == 0, Duration.ofSeconds(5));
             assertThat(sweeper.pool().connectionCount()).isZero();
+            assertThat(sweeper.open()).as("sockets counted").isZero();
+        }
+    }
+
+    @Test
+    void countsNoSocketForAConnectionTheServerClosedAfterItsResponse() throws Exception {
+        server.stubFor(get("/closing").willReturn(aResponse().withStatus(200).withHeader("Connection", "close")
+                .withBody("bye")));
+        try (PoolSweeper sweeper = new PoolSweeper(new SocketBudget(4, 2, Duration.ofMinutes(5), -1))) {
+            OkHttpClient client = new OkHttpClient.Builder().connectionPool(sweeper.pool()).build();
+            for (int i = 0; i < 3; i++) {
+                try (Response response = client.newCall(new Request.Builder().url(server.baseUrl() + "/closing")
+                        .build()).execute()) {
+                    assertThat(response.body().string()).isEqualTo("bye");
+                }
+            }
+
+            assertThat(sweeper.pool().connectionCount()).as("none pooled").isZero();
+            assertThat(sweeper.open()).as("none counted: each close was reported").isZero();
+        }
+    }
+
+    @Test
+    void spreadsHostsOverShardsTheSameWayEveryTime() {
+        try (PoolSweeper sweeper = new PoolSweeper(new SocketBudget(512, 256, Duration.ofSeconds(2), -1))) {
+            assertThat(sweeper.shards()).isEqualTo(32);
+            int[] hosts = new int[sweeper.shards()];
+            for (int i = 0; i < 32_000; i++) {
+                String host = "127." + (100 + i / 10_000) + "." + (100 + i / 100 % 100) + "." + (100 + i % 100);
+                assertThat(sweeper.shardOf(host)).isEqualTo(sweeper.shardOf(new String(host)));
+                hosts[sweeper.shardOf(host)]++;
+            }
+            // 1,000 expected per shard, sd ~31: a bound of 6 sd, for this fixed set of hosts
+            assertThat(Arrays.stream(hosts).min().getAsInt()).isGreaterThanOrEqualTo(810);
+            assertThat(Arrays.stream(hosts).max().getAsInt()).isLessThanOrEqualTo(1_190);
         }
     }
 
