@@ -50,7 +50,9 @@ import org.sievecrawler.sieve.SpillPosition;
  * <p>Layout: each checkpoint is a folder {@code NNNNNN/} holding {@code profile.yaml} (the effective profile,
  * {@link ProfileYaml}), {@code filters.bin} (the layer count, then each {@link FilterLayer#writeTo}, whose header names its format
  * version and layout) and
- * {@code pending.bin} (the count, then each URL in {@link PendingUrlCodec} form: in-flight first). The current
+ * {@code pending.bin} (the count, then each URL in {@link PendingUrlCodec} form: in-flight first) and
+ * {@code host-budget.bin} (the URLs admitted per host, {@link HostCounts}: 12 bytes a host, its format in the
+ * manifest's {@code host-budget.format}; a manifest without it has the first form, by host name). The current
  * checkpoint is the one {@code manifest.properties} names ({@link Manifest}), with the format version, state,
  * counters, spill positions, the first frontier journal segment written after it (a resume replays it and those
  * after; a manifest without one, written before the journal, replays nothing), pages.jsonl length, and each file's
@@ -68,7 +70,7 @@ public final class CheckpointStore {
     static final String PROFILE = "profile.yaml";
     static final String FILTERS = "filters.bin";
     static final String PENDING = "pending.bin";
-    /** URLs admitted per host (limits.max-pages-per-host spent); absent from checkpoints written before it. */
+    /** URLs admitted per host (limits.max-pages-per-host spent), {@link HostCounts}; absent from older checkpoints. */
     static final String HOST_BUDGET = "host-budget.bin";
     /** The copy of the crawl's seed file, beside the checkpoints: written once, not in each checkpoint. */
     static final String SEEDS = "seeds.txt";

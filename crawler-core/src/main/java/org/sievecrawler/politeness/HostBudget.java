@@ -99,7 +99,7 @@ public final class HostBudget {
     }
 
     /**
-     * A copy of the counts, sorted by hash: for a checkpoint, taken while no one takes (a take during the copy waits).
+     * A copy of the counts, sorted by hash: for a checkpoint, taken while no one takes (a take meanwhile waits).
      */
     public synchronized HostCounts counts() {
         long[] sorted = new long[size];
@@ -118,7 +118,7 @@ public final class HostBudget {
     }
 
     /**
-     * Puts back {@code saved} (a checkpoint's {@link #counts()}), its hash key with them: for a resume, before any take.
+     * Puts back {@code saved} (a checkpoint's {@link #counts()}) and its hash key: for a resume, before any take.
      *
      * @throws IllegalStateException if a host was counted already (its hash under another key could not be matched)
      */
