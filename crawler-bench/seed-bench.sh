@@ -12,7 +12,8 @@
 #   crawler-bench/seed-bench.sh [CRAWLER]      CRAWLER: a launcher (crawler-cli/target/crawler by default)
 #
 # Environment: SEEDS (1000000), PORT (19700), THREADS (256), DELAY (1s), HEAP (1g), STOP_AFTER (30), RESUME_FOR (20),
-# WORK (/tmp/sieve-seed-bench), SET (extra --set arguments for the new crawl). Needs nginx, unshare, ip and jcmd;
+# WORK (/tmp/sieve-seed-bench), SET (extra --set arguments for the new crawl), RESUME_OPTS (extra JVM options for the
+# resume alone, e.g. -XX:StartFlightRecording=filename=/tmp/resume.jfr to profile it). Needs nginx, unshare, ip and jcmd;
 # runs as root (unshare -n). Prints one line
 #   SEEDS seeds=N first_fetch_s=S offered_s=O heap_after_gc=M pages_first=P resume_first_s=R pages_total=T twice=D
 #         exits=E/F
@@ -56,7 +57,7 @@ set -uo pipefail
 ip link set lo up
 nginx -c "$WORK/nginx.conf" -p "$WORK"
 trap 'kill "\$(cat "$WORK/nginx.pid")" 2>/dev/null || true' EXIT
-crawl() { JAVA_OPTS="-Xmx$HEAP" exec "$CRAWLER" crawl "\$@" --no-progress; }
+crawl() { JAVA_OPTS="-Xmx$HEAP \${EXTRA_OPTS:-}" exec "$CRAWLER" crawl "\$@" --no-progress; }
 first_request() { local since=\$1; while :; do
     line=\$(awk -v s="\$since" '\$1 >= s {print \$1; exit}' "$WORK/logs/access.log" 2>/dev/null)
     [ -n "\$line" ] && { echo "\$line - \$since" | bc; return; }; sleep 0.05; done; }
@@ -78,7 +79,7 @@ sleep $STOP_AFTER
 kill -TERM \$pid; wait \$pid; exit1=\$?
 pages1=\$(wc -l < "$WORK/out/pages.jsonl")
 start2=\$(date +%s.%N)
-( crawl --resume "$WORK/out" ) > "$WORK/crawl2.log" 2>&1 &
+( EXTRA_OPTS="${RESUME_OPTS:-}" crawl --resume "$WORK/out" ) > "$WORK/crawl2.log" 2>&1 &
 pid=\$!
 resume_first=\$(first_request "\$start2")
 sleep $RESUME_FOR

@@ -1,10 +1,12 @@
 package org.sievecrawler.bench;
 
 import java.lang.management.ManagementFactory;
+import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import org.sievecrawler.fixtures.FakeClock;
+import org.sievecrawler.politeness.HostBudget;
 import org.sievecrawler.politeness.HostScheduler;
 import org.sievecrawler.politeness.SchedulerLimits;
 import org.sievecrawler.profile.PolitenessConfig;
@@ -16,10 +18,13 @@ import org.sievecrawler.sieve.PendingUrl;
  * rounds, {@code MemoryMXBean}) before and after: bytes per host known with one URL queued (its queue, politeness
  * clock and robots.txt state, the rules parsed from a 3-line robots.txt), bytes per further queued URL (one host, N
  * URLs of ~60 characters), and bytes per host parked (nothing queued or in flight, its delay passed: what the robots
- * cache keeps of it). Time is a fake clock; robots.txt is answered at once.
+ * cache keeps of it). Time is a fake clock; robots.txt is answered at once. First, on its own, bytes per host counted in
+ * the budget of {@code limits.max-pages-per-host} ({@link HostBudget}: one URL admitted per host); with {@code budget}
+ * after the count, that alone (it uses only the budget's constructor and {@code take}, so an older build's jar put
+ * first on the class path measures that build's budget).
  *
  * <pre>
- * java -Xmx2g -cp crawler-bench/target/benchmarks.jar org.sievecrawler.bench.HostFootprint [HOSTS=200000]
+ * java -Xmx2g -cp crawler-bench/target/benchmarks.jar org.sievecrawler.bench.HostFootprint [HOSTS=200000] [budget]
  * </pre>
  */
 public final class HostFootprint {
@@ -31,6 +36,10 @@ public final class HostFootprint {
 
     public static void main(String[] args) throws InterruptedException {
         int hosts = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
+        budget(hosts);
+        if (args.length > 1 && args[1].equals("budget")) {
+            return;
+        }
         PolitenessConfig config = PolitenessConfig.defaults();
         RobotsPolicy policy = new RobotsPolicy("sievecrawler", Duration.ofSeconds(30));
         FakeClock clock = new FakeClock();
@@ -58,6 +67,20 @@ public final class HostFootprint {
         System.out.printf(Locale.ROOT, "hosts held after all drained: %d of %d; robots cache %s%n",
                 scheduler.activeHosts(), scheduler.hostCount(), scheduler.robotsCounts());
         report("host parked (its robots.txt state in the cache)", parked - empty, hosts);
+    }
+
+    /** Bytes per host in the budget of {@code limits.max-pages-per-host}, each host having one URL admitted. */
+    private static void budget(int hosts) throws InterruptedException {
+        long empty = heapAfterGc();
+        HostBudget budget = new HostBudget(10_000);
+        for (int h = 0; h < hosts; h++) {
+            if (budget.take(url(h, 0)).isPresent()) {
+                throw new IllegalStateException("host " + h + " refused its first URL");
+            }
+        }
+        long counted = heapAfterGc();
+        report("host counted in limits.max-pages-per-host's budget", counted - empty, hosts);
+        Reference.reachabilityFence(budget);
     }
 
     /** Hands out and finishes every URL, the clock moving a delay at a time, until all hosts are parked. */

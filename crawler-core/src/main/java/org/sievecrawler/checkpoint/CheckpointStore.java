@@ -32,6 +32,7 @@ import java.util.zip.CheckedOutputStream;
 import org.sievecrawler.frontier.FrontierState;
 import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.InputFile;
+import org.sievecrawler.politeness.HostCounts;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ProfileException;
 import org.sievecrawler.profile.ProfileLoader;
@@ -49,7 +50,9 @@ import org.sievecrawler.sieve.SpillPosition;
  * <p>Layout: each checkpoint is a folder {@code NNNNNN/} holding {@code profile.yaml} (the effective profile,
  * {@link ProfileYaml}), {@code filters.bin} (the layer count, then each {@link FilterLayer#writeTo}, whose header names its format
  * version and layout) and
- * {@code pending.bin} (the count, then each URL in {@link PendingUrlCodec} form: in-flight first). The current
+ * {@code pending.bin} (the count, then each URL in {@link PendingUrlCodec} form: in-flight first) and
+ * {@code host-budget.bin} (the URLs admitted per host, {@link HostCounts}: 12 bytes a host, its format in the
+ * manifest's {@code host-budget.format}; a manifest without it has the first form, by host name). The current
  * checkpoint is the one {@code manifest.properties} names ({@link Manifest}), with the format version, state,
  * counters, spill positions, the first frontier journal segment written after it (a resume replays it and those
  * after; a manifest without one, written before the journal, replays nothing), pages.jsonl length, and each file's
@@ -67,7 +70,7 @@ public final class CheckpointStore {
     static final String PROFILE = "profile.yaml";
     static final String FILTERS = "filters.bin";
     static final String PENDING = "pending.bin";
-    /** URLs admitted per host (limits.max-pages-per-host spent); absent from checkpoints written before it. */
+    /** URLs admitted per host (limits.max-pages-per-host spent), {@link HostCounts}; absent from older checkpoints. */
     static final String HOST_BUDGET = "host-budget.bin";
     /** The copy of the crawl's seed file, beside the checkpoints: written once, not in each checkpoint. */
     static final String SEEDS = "seeds.txt";
@@ -168,13 +171,10 @@ public final class CheckpointStore {
             }
             data.flush();
         });
+        entries.put("host-budget.format", Integer.toString(HostCounts.FORMAT));
         writeFile(folder.resolve(HOST_BUDGET), entries, out -> {
             DataOutputStream data = new DataOutputStream(out);
-            data.writeInt(frontier.admittedPerHost().size());
-            for (Map.Entry<String, Long> host : frontier.admittedPerHost().entrySet()) {
-                data.writeUTF(host.getKey());
-                data.writeLong(host.getValue());
-            }
+            frontier.admittedPerHost().writeTo(data);
             data.flush();
         });
         syncDirectory(folder);
@@ -298,27 +298,35 @@ public final class CheckpointStore {
         }
     }
 
-    /** The URLs admitted per host, or none for a checkpoint written before they were counted. */
-    private static Map<String, Long> readHostBudget(Manifest manifest) throws CheckpointException {
+    /**
+     * The URLs admitted per host, or none for a checkpoint written before they were counted. A manifest without
+     * {@code host-budget.format} has them in the first form: an int count, then each host key (writeUTF) and its long
+     * count; its host keys are hashed now.
+     */
+    private static HostCounts readHostBudget(Manifest manifest) throws CheckpointException {
         if (!manifest.entries.containsKey("file." + HOST_BUDGET + ".bytes")) {
-            return Map.of(); // the resumed crawl counts every host from 0, as such a crawl did
+            return HostCounts.NONE; // the resumed crawl counts every host from 0, as such a crawl did
         }
         Path file = manifest.file(HOST_BUDGET);
-        Map<String, Long> counts = new HashMap<>();
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
+            if (manifest.entries.containsKey("host-budget.format")) {
+                return HostCounts.read(in, Files.size(file));
+            }
             int hosts = in.readInt();
             if (hosts < 0) {
                 throw new CheckpointException(file + " is corrupt: it says it holds " + hosts + " hosts");
             }
+            Map<String, Long> counts = new HashMap<>();
             for (int i = 0; i < hosts; i++) {
                 counts.put(in.readUTF(), in.readLong());
             }
+            return HostCounts.ofHostKeys(counts);
         } catch (EOFException e) {
             throw new CheckpointException(file + " is truncated: it ends before its last host", e);
-        } catch (IOException e) {
-            throw new CheckpointException(file + " is corrupt: " + FileErrors.reason(file, e), e);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new CheckpointException(file + " is corrupt: " + (e instanceof IOException io
+                    ? FileErrors.reason(file, io) : e.getMessage()), e);
         }
-        return counts;
     }
 
     private CrawlProfile readProfile(Manifest manifest) throws CheckpointException {

@@ -1,7 +1,8 @@
 package org.sievecrawler.frontier;
 
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
+import org.sievecrawler.politeness.HostCounts;
 import org.sievecrawler.sieve.FilterLayer;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sieve.SpillPosition;
@@ -15,18 +16,18 @@ import org.sievecrawler.sieve.SpillPosition;
  * @param spill where the spilled pending URLs start and end in the frontier's segment files
  * @param journalSegment the first journal segment written after this state: a resume replays it and those after;
  *     {@link #NO_JOURNAL} for a checkpoint written before the journal existed
- * @param admittedPerHost URLs admitted per host key, spent of {@code limits.max-pages-per-host}; empty for a
+ * @param admittedPerHost URLs admitted per host key, spent of {@code limits.max-pages-per-host}, by hash; none for a
  *     checkpoint written before admissions were counted (a resume then counts every host from 0)
  */
 public record FrontierState(List<FilterLayer> filters, List<PendingUrl> pending, SpillPosition spill,
-        int journalSegment, Map<String, Long> admittedPerHost) {
+        int journalSegment, HostCounts admittedPerHost) {
     /** The journal segment of a checkpoint that has none to replay. */
     public static final int NO_JOURNAL = -1;
 
     public FrontierState {
         filters = List.copyOf(filters);
         pending = List.copyOf(pending);
-        admittedPerHost = Map.copyOf(admittedPerHost);
+        Objects.requireNonNull(admittedPerHost, "admittedPerHost"); // immutable
         if (journalSegment < NO_JOURNAL) {
             throw new IllegalArgumentException("journal segment must be >= -1, was " + journalSegment);
         }
@@ -35,7 +36,7 @@ public record FrontierState(List<FilterLayer> filters, List<PendingUrl> pending,
     /** A state with no admissions counted per host. */
     public FrontierState(List<FilterLayer> filters, List<PendingUrl> pending, SpillPosition spill,
             int journalSegment) {
-        this(filters, pending, spill, journalSegment, Map.of());
+        this(filters, pending, spill, journalSegment, HostCounts.NONE);
     }
 
     /**

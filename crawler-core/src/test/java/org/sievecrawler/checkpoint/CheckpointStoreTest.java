@@ -15,6 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.frontier.FrontierState;
+import org.sievecrawler.politeness.HostCounts;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.progress.CrawlCounters;
 import org.sievecrawler.shell.Program;
@@ -38,7 +39,8 @@ class CheckpointStoreTest {
         return new Checkpoint(Checkpoint.State.RUNNING, null, profile, new FrontierState(List.of(filter),
                 List.of(new PendingUrl("https://example.org/a", 1, "https://example.org/", 0, 0,
                         PendingUrl.Purpose.PAGE)),
-                new SpillPosition(2, 40, 3, 120, 7), 4, Map.of("https://example.org", 2L, "http://a.test:8080", 9L)),
+                new SpillPosition(2, 40, 3, 120, 7), 4,
+                        HostCounts.ofHostKeys(Map.of("https://example.org", 2L, "http://a.test:8080", 9L))),
                 new CrawlCounters(5, 4, 1234, Map.of("fetched", 4L, "http-error", 1L), Map.of(200, 4L, 404, 1L),
                         Map.of("out-of-scope-host", 3L), 6, 2), 987);
     }
@@ -217,7 +219,69 @@ class CheckpointStoreTest {
         entries.keySet().removeIf(key -> key.startsWith("file." + CheckpointStore.HOST_BUDGET + "."));
         Files.write(manifest, Manifest.text(entries, "a checkpoint of an earlier build"));
 
-        assertThat(new CheckpointStore(dir).read().frontier().admittedPerHost()).isEmpty();
+        assertThat(new CheckpointStore(dir).read().frontier().admittedPerHost().size()).isZero();
+    }
+
+    @Test
+    void readsTheHostBudgetOfTheFirstFormatByHostNameHashingItsHostsNow() throws Exception {
+        new CheckpointStore(dir).write(sample());
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) { // as builds before format 2 wrote
+            out.writeInt(2);
+            out.writeUTF("https://example.org");
+            out.writeLong(2);
+            out.writeUTF("http://a.test:8080");
+            out.writeLong(9);
+        }
+        replacePart(CheckpointStore.HOST_BUDGET, bytes.toByteArray());
+        Path manifest = dir.resolve("checkpoint").resolve(CheckpointStore.MANIFEST);
+        Map<String, String> entries = new java.util.TreeMap<>(Manifest.read(manifest, dir.resolve("checkpoint")).entries);
+        assertThat(entries.remove("host-budget.format")).isEqualTo("2");
+        Files.write(manifest, Manifest.text(entries, "a checkpoint of an earlier build"));
+
+        HostCounts read = new CheckpointStore(dir).read().frontier().admittedPerHost();
+
+        assertThat(read.size()).isEqualTo(2);
+        assertThat(read.count("https://example.org")).isEqualTo(2);
+        assertThat(read.count("http://a.test:8080")).isEqualTo(9);
+        assertThat(read.count("http://a.test")).isZero();
+    }
+
+    @Test
+    void writesTheHostBudgetAsTwelveBytesAHostSortedByHash() throws Exception {
+        new CheckpointStore(dir).write(sample());
+
+        byte[] file = Files.readAllBytes(folderFile(CheckpointStore.HOST_BUDGET));
+
+        assertThat(file).hasSize(20 + 2 * 12).as("no host names").asString(StandardCharsets.ISO_8859_1)
+                .doesNotContain("example");
+    }
+
+    @Test
+    void refusesAHostBudgetThatClaimsMoreHostsThanItHolds() throws Exception {
+        new CheckpointStore(dir).write(sample());
+        Path budget = folderFile(CheckpointStore.HOST_BUDGET);
+        byte[] bytes = Files.readAllBytes(budget);
+        java.nio.ByteBuffer.wrap(bytes).putInt(16, 1_000_000); // the host count, after mark, version and key
+        replacePart(CheckpointStore.HOST_BUDGET, bytes);
+
+        assertThatThrownBy(() -> new CheckpointStore(dir).read()).isInstanceOf(CheckpointException.class)
+                .hasMessageContaining(budget + " is corrupt: ")
+                .hasMessageContaining("it says it holds 1000000 hosts; 44 bytes hold at most 2");
+    }
+
+    @Test
+    void refusesAHostBudgetWhoseHashesAreOutOfOrder() throws Exception {
+        new CheckpointStore(dir).write(sample());
+        Path budget = folderFile(CheckpointStore.HOST_BUDGET);
+        byte[] bytes = Files.readAllBytes(budget);
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes);
+        long first = buffer.getLong(20);
+        buffer.putLong(20, buffer.getLong(32)).putLong(32, first);
+        replacePart(CheckpointStore.HOST_BUDGET, bytes);
+
+        assertThatThrownBy(() -> new CheckpointStore(dir).read()).isInstanceOf(CheckpointException.class)
+                .hasMessageContaining(budget + " is corrupt: ").hasMessageContaining("is 0 or not above the one before");
     }
 
     @Test
