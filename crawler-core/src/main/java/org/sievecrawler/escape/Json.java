@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.JsonGeneratorDelegate;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.Writer;
 
@@ -69,6 +70,11 @@ public final class Json {
     /** A parser of {@code text}. */
     public static JsonParser parser(String text) throws IOException {
         return FACTORY.createParser(text);
+    }
+
+    /** A parser of the JSON in {@code in} (UTF-8, or as detected), read as a stream. */
+    public static JsonParser parser(InputStream in) throws IOException {
+        return FACTORY.createParser(in);
     }
 
     /** {@code text} with each unpaired surrogate replaced by U+FFFD; {@code text} itself when it has none. */

@@ -15,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.sievecrawler.audit.Audit;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.escape.Json;
 import org.sievecrawler.input.FileErrors;
@@ -87,7 +88,7 @@ public final class CrawlReport {
         }
         String title = "Crawl report: " + dir.toAbsolutePath().normalize().getFileName();
         String data = data(title, tally, skipped.lines(), summary(dir.resolve(CrawlFolder.SUMMARY)),
-                progress(dir.resolve(CrawlFolder.PROGRESS)));
+                progress(dir.resolve(CrawlFolder.PROGRESS)), dir.resolve(Audit.FILE));
         return fill(resource("report.html"), Map.of(
                 "title", escapeHtml(Json.wellFormed(title)),
                 "chartjs", resource("chart.umd.min.js"),
@@ -97,13 +98,22 @@ public final class CrawlReport {
 
     /** The data the page's script draws, as one JSON object. */
     private static String data(String title, PageTally tally, long unreadableLines, String summary,
-            List<String> progress) {
+            List<String> progress, Path audit) throws IOException {
         StringWriter text = new StringWriter();
         try (JsonGenerator json = Json.scriptData(text)) {
             json.writeStartObject();
             json.writeStringField("title", title);
             json.writeNumberField("records", tally.records);
             json.writeNumberField("unreadableLines", unreadableLines);
+            json.writeObjectFieldStart("seeds");
+            json.writeNumberField("count", tally.seeds);
+            json.writeArrayFieldStart("first");
+            for (String seed : tally.firstSeeds) {
+                json.writeString(seed);
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+            AuditExcerpt.write(audit, json);
             json.writeObjectFieldStart("outcomes");
             for (Map.Entry<String, Long> e : tally.outcomes.entrySet()) {
                 json.writeNumberField(e.getKey(), e.getValue());
@@ -133,9 +143,7 @@ public final class CrawlReport {
             }
             json.writeEndArray();
             json.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a StringWriter does not fail
-        }
+        } // an IOException is audit.json's: a StringWriter does not fail
         return text.toString();
     }
 

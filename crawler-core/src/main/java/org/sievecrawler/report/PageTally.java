@@ -16,6 +16,8 @@ import org.sievecrawler.sink.PageRecord;
  * <p>Not thread-safe: one reader feeds it.
  */
 final class PageTally {
+    /** Seeds named in the report's header, the first in pages.jsonl's order. */
+    static final int SEEDS_SHOWN = 3;
     /** Longest error text kept; longer ones are cut, so texts that differ only at their end count together. */
     static final int MAX_ERROR_CHARS = 120;
 
@@ -25,6 +27,9 @@ final class PageTally {
     final Map<Integer, Long> depths = new TreeMap<>();
     final Map<String, Long> hosts = new HashMap<>();
     final Map<String, Long> errors = new HashMap<>();
+    /** Records of depth 0: the seeds taken (and sitemaps' URLs, which are found at depth 0 too). */
+    long seeds;
+    final List<String> firstSeeds = new ArrayList<>();
 
     void add(PageRecord page) {
         records++;
@@ -33,6 +38,12 @@ final class PageTally {
             statuses.merge(page.status(), 1L, Long::sum);
         }
         depths.merge(page.depth(), 1L, Long::sum);
+        if (page.depth() == 0 && page.referrer() == null) {
+            seeds++;
+            if (firstSeeds.size() < SEEDS_SHOWN) {
+                firstSeeds.add(page.url());
+            }
+        }
         hosts.merge(host(page.url()), 1L, Long::sum);
         if (page.error() != null) {
             String error = page.outcome().label() + ": " + page.error();

@@ -1,6 +1,9 @@
-// Draws report.html's charts from the JSON in #report-data with Chart.js. When done, <html> gets
-// data-charts (charts drawn), data-charts-painted (of those, canvases with pixels painted) and data-charts-expected
-// (charts the data called for): a headless browser checks them.
+// Draws report.html from the JSON in #report-data: what the crawl found about the site first (a summary of problems,
+// then a sortable, paged table for each section of audit.json), then the crawl's charts with Chart.js. Every text
+// of the crawl is set as text (textContent); a link's href only ever holds an http(s) URL. When done, <html> gets
+// data-charts (charts drawn), data-charts-painted (of those, canvases with pixels painted), data-charts-expected
+// (charts the data called for), data-tables (tables drawn) and data-tables-expected (lists in audit.json): a headless
+// browser checks them.
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('report-data').textContent);
@@ -54,27 +57,59 @@
     draw(card(title, labels.length ? null : empty), {
       type: 'bar',
       data: { labels: labels, datasets: [{ data: values, backgroundColor: color }] },
-      options: { indexAxis: horizontal ? 'y' : 'x', scales: { x: { ticks: { autoSkip: !horizontal } } } }
+      options: { indexAxis: horizontal ? 'y' : 'x',
+        scales: horizontal ? { x: { beginAtZero: true, ticks: { precision: 0 } }, y: { ticks: { autoSkip: false } } }
+          : { x: { ticks: { autoSkip: true } }, y: { beginAtZero: true, ticks: { precision: 0 } } } }
     });
+  }
+  // successes green, redirects blue, URLs not fetched by rule grey, failures orange (the server's) and red (ours or
+  // the network's)
+  function outcomeColor(outcome) {
+    return { fetched: '#2ca02c', sitemap: '#2ca02c', checked: '#2ca02c', 'not-modified': '#2ca02c',
+      unchanged: '#2ca02c', redirect: '#1f77b4', 'http-error': '#ff7f0e', 'not-html': '#bcbd22',
+      truncated: '#ff7f0e', error: '#d62728', unreachable: '#d62728' }[outcome] || '#7f7f7f';
   }
   function cut(text, n) {
     return text.length > n ? text.substring(0, n - 1) + '…' : text;
   }
 
-  // progress lines: x is seconds since the first line's time ("at"); lines without one (none expected) count by
-  // elapsed, which starts again at each run of a resumed crawl
-  var t0 = data.progress.length && data.progress[0].at ? Date.parse(data.progress[0].at) : null;
+  // progress lines: x is seconds since the crawl started: the line's "at" less the summary's startedAt, or else the
+  // line's elapsed (seconds since its run started; a resumed crawl's runs follow each other). The first interval
+  // starts at 0, where nothing was fetched yet.
+  var s = data.summary;
+  var started = s && s.startedAt ? Date.parse(s.startedAt) : NaN;
   var offset = 0, last = -1, points = [];
   data.progress.forEach(function (p) {
     if (p.elapsed < last) {
       offset += last;
     }
     last = p.elapsed;
-    var t = t0 !== null && p.at ? (Date.parse(p.at) - t0) / 1000 : offset + p.elapsed;
+    var t = !isNaN(started) && p.at ? (Date.parse(p.at) - started) / 1000 : offset + p.elapsed;
     points.push({ t: t, p: p });
   });
+  var rates = points.length ? [{ x: 0, y: 0 }] : [];
+  var averages = points.length ? [{ x: 0, y: 0 }] : [];
+  points.forEach(function (q) {
+    rates.push({ x: q.t, y: q.p.rate });
+    averages.push({ x: q.t, y: q.p.avg });
+  });
+  var SINCE_START = 'seconds since the crawl started';
 
-  var s = data.summary;
+  // the header: when, from where
+  var sub = [];
+  if (s && s.startedAt) {
+    sub.push('started ' + s.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z'));
+  }
+  if (data.seeds && data.seeds.count > 0) {
+    sub.push((data.seeds.count === 1 ? 'seed ' : 'seeds ') + data.seeds.first.join(', ')
+      + (data.seeds.count > data.seeds.first.length ? ' (+' + number(data.seeds.count - data.seeds.first.length)
+        + ' more)' : ''));
+  }
+  if (s) {
+    sub.push('ended: ' + s.endReason);
+  }
+  document.getElementById('sub').textContent = sub.join(' · ');
+
   fact('records', number(data.records));
   if (data.unreadableLines > 0) {
     fact('lines of pages.jsonl left out (not records)', number(data.unreadableLines));
@@ -98,18 +133,18 @@
   draw(card('Pages per second', points.length ? null : 'no progress lines (progress.jsonl)'), {
     type: 'line',
     data: { datasets: [
-      { label: 'rate (last interval)', data: points.map(function (q) { return { x: q.t, y: q.p.rate }; }),
-        borderColor: '#1f77b4', backgroundColor: '#1f77b4', pointRadius: 0 },
-      { label: 'average', data: points.map(function (q) { return { x: q.t, y: q.p.avg }; }),
-        borderColor: '#ff7f0e', backgroundColor: '#ff7f0e', pointRadius: 0, borderDash: [4, 3] }] },
+      { label: 'rate (last interval)', data: rates, borderColor: '#1f77b4', backgroundColor: '#1f77b4',
+        pointRadius: 0 },
+      { label: 'average', data: averages, borderColor: '#ff7f0e', backgroundColor: '#ff7f0e', pointRadius: 0,
+        borderDash: [4, 3] }] },
     options: { plugins: { legend: { display: true } },
-      scales: { x: { type: 'linear', title: { display: true, text: 'seconds since the first progress line' } },
+      scales: { x: { type: 'linear', min: 0, title: { display: true, text: SINCE_START } },
         y: { beginAtZero: true, title: { display: true, text: 'pages/s' } } } }
   });
 
   var outcomes = Object.keys(data.outcomes).sort(function (a, b) { return data.outcomes[b] - data.outcomes[a]; });
-  bars('Outcomes', outcomes, outcomes.map(function (k) { return data.outcomes[k]; }), '#2ca02c', true,
-    'no records');
+  bars('Outcomes', outcomes, outcomes.map(function (k) { return data.outcomes[k]; }),
+    outcomes.map(outcomeColor), true, 'no records');
 
   var statuses = Object.keys(data.statuses);
   bars('HTTP statuses', statuses, statuses.map(function (k) { return data.statuses[k]; }),
@@ -132,27 +167,279 @@
     reasons.map(function (k) { return k === 'over-host-budget' ? '#d62728' : '#8c564b'; }), true,
     s ? 'every link found was followed' : 'no summary yet');
 
+  // scaled to what the Sieve saw; sieve.expected-urls is drawn only when seen~ comes within half of it (a site's crawl
+  // against a filter sized for 10^8 was a flat line at 0), and given in the title
   var expectedUrls = s ? s.sieve.expectedUrls : null;
+  var mostSeen = points.reduce(function (m, q) { return Math.max(m, q.p.seen || 0); }, 0);
   var sieve = [
     { label: 'seen~', data: points.map(function (q) { return { x: q.t, y: q.p.seen }; }), yAxisID: 'y',
       borderColor: '#1f77b4', backgroundColor: '#1f77b4', pointRadius: 0 },
     { label: 'false-positive rate %', data: points.map(function (q) { return { x: q.t, y: q.p.fpr * 100 }; }),
       yAxisID: 'fpr', borderColor: '#d62728', backgroundColor: '#d62728', pointRadius: 0 }];
-  if (expectedUrls && points.length) {
+  if (expectedUrls && points.length && mostSeen * 2 >= expectedUrls) {
     sieve.push({ label: 'sieve.expected-urls', yAxisID: 'y', borderColor: '#7f7f7f', backgroundColor: '#7f7f7f',
       borderDash: [6, 4], pointRadius: 0,
       data: [{ x: points[0].t, y: expectedUrls }, { x: points[points.length - 1].t, y: expectedUrls }] });
   }
-  draw(card('Sieve: seen~ and false-positive rate', points.length ? null : 'no progress lines (progress.jsonl)'), {
+  draw(card('Sieve: seen~ and false-positive rate' + (expectedUrls ? ' (expected URLs: ' + number(expectedUrls) + ')'
+    : ''), points.length ? null : 'no progress lines (progress.jsonl)'), {
     type: 'line',
     data: { datasets: sieve },
     options: { plugins: { legend: { display: true } },
-      scales: { x: { type: 'linear', title: { display: true, text: 'seconds since the first progress line' } },
-        y: { beginAtZero: true, title: { display: true, text: 'URLs' } },
+      scales: { x: { type: 'linear', min: 0, title: { display: true, text: SINCE_START } },
+        y: { beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: 'URLs' } },
         fpr: { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false },
           ticks: { callback: function (v) { return Number(v).toPrecision(2); } },
           title: { display: true, text: 'fpr %' } } } }
   });
+
+  // ---- what the crawl found: audit.json ----
+  var audit = data.audit;
+  var totals = data.auditTotals || {};
+  var SECTIONS = {
+    brokenLinks: 'Broken links, with the pages linking to them',
+    redirects: 'Redirects',
+    duplicates: 'Duplicate pages',
+    titles: 'Titles',
+    orphans: 'Orphans: in a sitemap, linked from no page',
+    slowest: 'Slowest pages'
+  };
+  var PROBLEMS = [['brokenLinks', 'broken links'], ['redirects', 'redirect chains'],
+    ['duplicates', 'duplicate groups'], ['titles', 'title problems'], ['orphans', 'orphans']];
+  var tablesExpected = 0, tablesDrawn = 0;
+
+  function total(name) {
+    var t = totals[name];
+    if (t === undefined || t === null) {
+      return null;
+    }
+    if (typeof t === 'number') {
+      return t;
+    }
+    return Object.keys(t).reduce(function (sum, k) { return sum + t[k]; }, 0);
+  }
+  function problem(label, count, bad) {
+    var div = document.createElement('div');
+    div.className = 'problem' + (bad ? ' bad' : '');
+    var b = document.createElement('b');
+    b.textContent = count === null ? '-' : number(count);
+    div.appendChild(b);
+    div.appendChild(document.createTextNode(label));
+    document.getElementById('problems').appendChild(div);
+  }
+  function problems() {
+    if (!audit) {
+      var none = document.createElement('div');
+      none.className = 'none';
+      none.textContent = 'No audit.json in this folder (a crawl of an older build, or one still running): '
+        + 'run crawler report on the folder to write it.';
+      document.getElementById('problems').appendChild(none);
+    } else {
+      PROBLEMS.forEach(function (p) {
+        if (p[0] in audit) {
+          var n = total(p[0]);
+          problem(p[1], n, n > 0);
+        }
+      });
+    }
+    if (s && s.outcomes) {
+      var httpErrors = s.outcomes['http-error'] || 0;
+      var failed = (s.outcomes.error || 0) + (s.outcomes.unreachable || 0);
+      problem('HTTP errors (4xx, 5xx)', httpErrors, httpErrors > 0);
+      problem('failed (network, unreachable)', failed, failed > 0);
+    }
+  }
+
+  function isUrl(v) {
+    return typeof v === 'string' && /^https?:\/\//i.test(v);
+  }
+  function link(url) {
+    var a = document.createElement('a');
+    a.href = url; // http(s) only: isUrl
+    a.rel = 'noreferrer';
+    a.textContent = url;
+    return a;
+  }
+  // a value of a row as nodes: URLs as links, lists as their first items and how many more
+  function cell(td, value, more) {
+    if (value === null || value === undefined) {
+      return;
+    }
+    if (Array.isArray(value)) {
+      var SHOWN = 5;
+      value.slice(0, SHOWN).forEach(function (item) {
+        var line = document.createElement('div');
+        if (item !== null && typeof item === 'object') {
+          Object.keys(item).forEach(function (k, j) {
+            if (j > 0) {
+              line.appendChild(document.createTextNode(' · '));
+            }
+            var v = item[k];
+            if (isUrl(v)) {
+              line.appendChild(link(v));
+            } else if (v !== null && v !== undefined && v !== '') {
+              line.appendChild(document.createTextNode(k === 'text' ? '“' + v + '”' : String(v)));
+            }
+          });
+        } else if (isUrl(item)) {
+          line.appendChild(link(item));
+        } else {
+          line.textContent = String(item);
+        }
+        td.appendChild(line);
+      });
+      var all = more || value.length;
+      if (all > SHOWN) {
+        var rest = document.createElement('div');
+        rest.className = 'none';
+        rest.style.padding = '0';
+        rest.textContent = '… and ' + number(all - SHOWN) + ' more' + (all > value.length
+          ? ' (audit.json has them all)' : '');
+        td.appendChild(rest);
+      }
+    } else if (typeof value === 'object') {
+      td.textContent = JSON.stringify(value);
+    } else if (isUrl(value)) {
+      td.appendChild(link(value));
+    } else if (typeof value === 'number') {
+      td.className = 'n';
+      td.textContent = number(value);
+    } else if (typeof value === 'boolean') {
+      td.textContent = value ? 'yes' : '';
+    } else {
+      td.textContent = String(value);
+    }
+  }
+  function sortKey(row, column) {
+    var v = row[column];
+    if (Array.isArray(v)) {
+      return row[column + 'Total'] || v.length;
+    }
+    return v === null || v === undefined ? '' : v;
+  }
+  // a sortable table of rows (objects, or plain values), 25 rows a page, 5 items of a row's list shown
+  function table(parent, rows, whole) {
+    var PAGE = 25;
+    tablesExpected++;
+    if (!rows.length) {
+      var none = document.createElement('div');
+      none.className = 'none';
+      none.textContent = 'none found';
+      parent.appendChild(none);
+      tablesDrawn++;
+      return;
+    }
+    var objects = rows[0] !== null && typeof rows[0] === 'object' && !Array.isArray(rows[0]);
+    var columns = [];
+    if (objects) {
+      rows.slice(0, 50).forEach(function (r) {
+        Object.keys(r).forEach(function (k) {
+          if (columns.indexOf(k) < 0 && !(/Total$/.test(k) && Array.isArray(r[k.slice(0, -5)]))) {
+            columns.push(k);
+          }
+        });
+      });
+    } else {
+      columns = ['value'];
+      rows = rows.map(function (v) { return { value: v }; });
+    }
+    var t = document.createElement('table');
+    var head = document.createElement('tr');
+    var body = document.createElement('tbody');
+    var pager = document.createElement('div');
+    pager.className = 'pager';
+    var page = 0, sortBy = null, descending = false;
+    function render() {
+      body.textContent = '';
+      rows.slice(page * PAGE, (page + 1) * PAGE).forEach(function (r) {
+        var tr = document.createElement('tr');
+        columns.forEach(function (c) {
+          var td = document.createElement('td');
+          cell(td, r[c], r[c + 'Total']);
+          tr.appendChild(td);
+        });
+        body.appendChild(tr);
+      });
+      pager.textContent = '';
+      var pages = Math.ceil(rows.length / PAGE);
+      if (pages > 1) {
+        var back = document.createElement('button');
+        back.textContent = '‹ previous';
+        back.disabled = page === 0;
+        back.onclick = function () { page--; render(); };
+        var next = document.createElement('button');
+        next.textContent = 'next ›';
+        next.disabled = page >= pages - 1;
+        next.onclick = function () { page++; render(); };
+        pager.appendChild(back);
+        pager.appendChild(next);
+      }
+      pager.appendChild(document.createTextNode('rows ' + number(page * PAGE + 1) + '–'
+        + number(Math.min(rows.length, (page + 1) * PAGE)) + ' of ' + number(rows.length)
+        + (whole > rows.length ? ' shown here, of ' + number(whole) + ' in audit.json' : '')));
+    }
+    columns.forEach(function (c) {
+      var th = document.createElement('th');
+      th.textContent = c;
+      th.title = 'sort by ' + c;
+      th.onclick = function () {
+        descending = sortBy === c ? !descending : false;
+        sortBy = c;
+        rows.sort(function (a, b) {
+          var x = sortKey(a, c), y = sortKey(b, c);
+          var order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+          return descending ? -order : order;
+        });
+        page = 0;
+        render();
+      };
+      head.appendChild(th);
+    });
+    var thead = document.createElement('thead');
+    thead.appendChild(head);
+    t.appendChild(thead);
+    t.appendChild(body);
+    parent.appendChild(t);
+    parent.appendChild(pager);
+    render();
+    tablesDrawn++;
+  }
+  function tables() {
+    if (!audit) {
+      return;
+    }
+    Object.keys(audit).forEach(function (name) {
+      var value = audit[name];
+      if (name === 'stats' || value === null || typeof value !== 'object') {
+        return;
+      }
+      var div = document.createElement('div');
+      div.className = 'card';
+      var h = document.createElement('h2');
+      h.textContent = SECTIONS[name] || name;
+      div.appendChild(h);
+      document.getElementById('tables').appendChild(div);
+      if (Array.isArray(value)) {
+        table(div, value, totals[name]);
+      } else {
+        Object.keys(value).forEach(function (list) {
+          var h3 = document.createElement('h3');
+          h3.textContent = list;
+          div.appendChild(h3);
+          if (Array.isArray(value[list])) {
+            table(div, value[list], (totals[name] || {})[list]);
+          } else {
+            var p = document.createElement('div');
+            p.textContent = JSON.stringify(value[list]);
+            div.appendChild(p);
+          }
+        });
+      }
+    });
+  }
+
+  problems();
+  tables();
 
   function painted(canvas) {
     var pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
@@ -166,4 +453,6 @@
   document.documentElement.setAttribute('data-charts', String(canvases.length));
   document.documentElement.setAttribute('data-charts-painted', String(canvases.filter(painted).length));
   document.documentElement.setAttribute('data-charts-expected', String(expected));
+  document.documentElement.setAttribute('data-tables', String(tablesDrawn));
+  document.documentElement.setAttribute('data-tables-expected', String(tablesExpected));
 })();

@@ -130,6 +130,13 @@ class CrawlReportChromiumTest {
         String charts = String.valueOf(HostileCrawlFolder.CHARTS);
         assertThat(attributes).containsEntry("data-charts-expected", charts).containsEntry("data-charts", charts)
                 .containsEntry("data-charts-painted", charts);
+        String tables = String.valueOf(HostileCrawlFolder.TABLES);
+        assertThat(attributes).as("a table for each list of audit.json").containsEntry("data-tables-expected", tables)
+                .containsEntry("data-tables", tables);
+        assertThat(Pattern.compile("<table").matcher(dom).results().count()).isEqualTo(HostileCrawlFolder.TABLES);
+        assertThat(Pattern.compile("href=\"([^\"]*)\"").matcher(dom).results().map(m -> m.group(1)))
+                .as("links only to http(s) URLs").isNotEmpty().allMatch(href -> href.startsWith("http://a.test/")
+                        || href.startsWith("http://b.test/"));
         assertThat(dom).as("the end reason shown as text").contains("ended: <b>" + Json.wellFormed(row.text())
                 .replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\u00a0", "&nbsp;") + "</b>");
         assertThat(dom).doesNotContain("<img");

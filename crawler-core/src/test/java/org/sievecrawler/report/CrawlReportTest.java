@@ -70,6 +70,56 @@ class CrawlReportTest {
     }
 
     @Test
+    void theSeedsAreTheRecordsOfDepthZeroWithoutAReferrerTheFirstThreeNamed() throws Exception {
+        pages(page("http://a.test/", 200, Outcome.FETCHED, 0, null), page("http://a.test/x", 200, Outcome.FETCHED, 1,
+                null), page("http://b.test/", 200, Outcome.FETCHED, 0, null), page("http://c.test/", 0,
+                Outcome.ERROR, 0, "refused"), page("http://d.test/", 200, Outcome.FETCHED, 0, null));
+
+        JsonNode seeds = data(CrawlReport.html(dir)).get("seeds");
+
+        assertThat(seeds.toString()).isEqualTo("{\"count\":4,\"first\":[\"http://a.test/\",\"http://b.test/\","
+                + "\"http://c.test/\"]}");
+    }
+
+    @Test
+    void auditJsonIsEmbeddedWithItsListsCutAndTheirWholeCountsBeside() throws Exception {
+        pages(page("http://a.test/", 200, Outcome.FETCHED, 0, null));
+        StringBuilder audit = new StringBuilder("{\"brokenLinks\":[");
+        for (int i = 0; i < AuditExcerpt.MAX_ROWS + 7; i++) {
+            audit.append(i == 0 ? "" : ",").append("{\"url\":\"http://a.test/").append(i)
+                    .append("\",\"status\":404,\"linkedFrom\":[");
+            for (int j = 0; j < (i == 0 ? AuditExcerpt.MAX_NESTED + 5 : 2); j++) {
+                audit.append(j == 0 ? "" : ",").append("{\"page\":\"http://a.test/p").append(j).append("\"}");
+            }
+            audit.append("]}");
+        }
+        audit.append("],\"titles\":{\"missing\":[\"http://a.test/\"],\"duplicates\":[]},\"stats\":{\"n\":1}}");
+        Files.writeString(dir.resolve("audit.json"), audit);
+
+        JsonNode data = data(CrawlReport.html(dir));
+
+        JsonNode broken = data.get("audit").get("brokenLinks");
+        assertThat(broken.size()).isEqualTo(AuditExcerpt.MAX_ROWS);
+        assertThat(broken.get(0).get("linkedFrom").size()).isEqualTo(AuditExcerpt.MAX_NESTED);
+        assertThat(broken.get(0).get("linkedFromTotal").asLong()).isEqualTo(AuditExcerpt.MAX_NESTED + 5);
+        assertThat(broken.get(1).get("linkedFrom").size()).isEqualTo(2);
+        assertThat(broken.get(1).has("linkedFromTotal")).isFalse();
+        assertThat(data.get("auditTotals").toString()).isEqualTo("{\"brokenLinks\":" + (AuditExcerpt.MAX_ROWS + 7)
+                + ",\"titles\":{\"missing\":1,\"duplicates\":0}}");
+        assertThat(data.get("audit").get("stats").toString()).isEqualTo("{\"n\":1}");
+    }
+
+    @Test
+    void anAuditJsonThatIsNotJsonIsRefusedNamingItAndTheWayOut() throws Exception {
+        pages(page("http://a.test/", 200, Outcome.FETCHED, 0, null));
+        Files.writeString(dir.resolve("audit.json"), "{\"brokenLinks\": [oops");
+
+        assertThatThrownBy(() -> CrawlReport.html(dir)).isInstanceOf(IOException.class)
+                .hasMessageStartingWith(dir.resolve("audit.json") + " is not JSON (")
+                .hasMessageEndingWith("run `crawler report` again to write it anew");
+    }
+
+    @Test
     void summaryAndProgressLinesAreTakenAsTheyAreAndACutLastLineIsLeftOut() throws Exception {
         pages(page("http://a.test/", 200, Outcome.FETCHED, 0, null));
         Files.writeString(dir.resolve("summary.json"), "{\"fetched\":1,\"sieve\":{\"expectedUrls\":1000}}\n");

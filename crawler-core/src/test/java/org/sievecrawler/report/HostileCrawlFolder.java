@@ -1,13 +1,19 @@
 package org.sievecrawler.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
+import org.sievecrawler.audit.Audit;
 import org.sievecrawler.checkpoint.CrawlFolder;
+import org.sievecrawler.escape.Json;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressLog;
@@ -20,11 +26,14 @@ import org.sievecrawler.sink.PageRecord;
  * A crawl's output folder written by the crawler's own writers, with one text in every place of pages.jsonl and
  * summary.json the report shows (titles, errors, the end reason, an unreachable host's reason, a link rejection's and
  * a fallback's reason) and enough of everything else for each of the report's 8 charts: outcomes, statuses, depths,
- * two hosts, errors, link rejections, and progress lines.
+ * two hosts, errors, link rejections, and progress lines; and an audit.json with the text in each of its sections'
+ * lists, as a URL, a title, an error and a link's text, for each of the report's {@link #TABLES} tables.
  */
 final class HostileCrawlFolder {
     /** The charts the report of such a folder draws: all of them. */
     static final int CHARTS = 8;
+    /** The tables the report of such a folder draws: one per list of audit.json. */
+    static final int TABLES = 7;
 
     private HostileCrawlFolder() {
     }
@@ -47,6 +56,73 @@ final class HostileCrawlFolder {
                 1000, 3, 0.002, 0, new CrawlSummary.Parsing(1, 1, Map.of(text, 1L)), 1, 0, 0, 0,
                 CrawlSummary.Dns.NONE, Map.of("http://c.test", text), 0, RobotsCache.Counts.NONE)
                 .writeTo(dir.resolve(CrawlFolder.SUMMARY));
+        try (OutputStream out = Files.newOutputStream(dir.resolve(Audit.FILE)); JsonGenerator json = Json.writer(out)) {
+            json.writeStartObject();
+            json.writeArrayFieldStart("brokenLinks");
+            for (String url : List.of("http://b.test/y", text)) {
+                json.writeStartObject();
+                json.writeStringField("url", url);
+                json.writeNumberField("status", 404);
+                json.writeStringField("error", text);
+                json.writeArrayFieldStart("linkedFrom");
+                json.writeStartObject();
+                json.writeStringField("page", "http://a.test/");
+                json.writeStringField("text", text);
+                json.writeStringField("kind", text);
+                json.writeEndObject();
+                json.writeEndArray();
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeArrayFieldStart("redirects");
+            json.writeStartObject();
+            json.writeStringField("from", text);
+            json.writeArrayFieldStart("chain");
+            json.writeStartObject();
+            json.writeStringField("url", text);
+            json.writeNumberField("status", 301);
+            json.writeEndObject();
+            json.writeEndArray();
+            json.writeStringField("to", text);
+            json.writeNumberField("final", 200);
+            json.writeEndObject();
+            json.writeEndArray();
+            json.writeArrayFieldStart("duplicates");
+            json.writeStartObject();
+            json.writeStringField("kind", text);
+            json.writeArrayFieldStart("urls");
+            json.writeString("http://a.test/");
+            json.writeString(text);
+            json.writeEndArray();
+            json.writeEndObject();
+            json.writeEndArray();
+            json.writeObjectFieldStart("titles");
+            json.writeArrayFieldStart("duplicates");
+            json.writeStartObject();
+            json.writeStringField("title", text);
+            json.writeArrayFieldStart("urls");
+            json.writeString(text);
+            json.writeEndArray();
+            json.writeEndObject();
+            json.writeEndArray();
+            json.writeArrayFieldStart("missing");
+            json.writeString(text);
+            json.writeEndArray();
+            json.writeEndObject();
+            json.writeArrayFieldStart("orphans");
+            json.writeString(text);
+            json.writeEndArray();
+            json.writeArrayFieldStart("slowest");
+            json.writeStartObject();
+            json.writeStringField("url", text);
+            json.writeNumberField("totalMs", 5);
+            json.writeEndObject();
+            json.writeEndArray();
+            json.writeObjectFieldStart("stats");
+            json.writeStringField(text, text);
+            json.writeEndObject();
+            json.writeEndObject();
+        }
     }
 
     private static PageRecord page(String url, int status, Outcome outcome, int depth, String title, String error) {
