@@ -371,15 +371,21 @@ public final class Crawler {
             throws CheckpointException, IOException {
         Frontier.Settings settings = Frontier.Settings.of(profile, dir).withAddresses(fetching.addresses());
         Frontier.Recorder recorder = fetching.recorder();
+        Frontier frontier;
         if (claim.restored() == null) {
-            return Frontier.create(settings, clock, recorder);
+            frontier = Frontier.create(settings, clock, recorder);
+        } else {
+            try {
+                frontier = Frontier.resume(settings, clock, recorder, claim.restored().frontier(),
+                        claim.recorded()::contains);
+            } catch (CorruptFilterException e) {
+                throw new CheckpointException(e.getMessage(), e);
+            }
         }
-        try {
-            return Frontier.resume(settings, clock, recorder, claim.restored().frontier(),
-                    claim.recorded()::contains);
-        } catch (CorruptFilterException e) {
-            throw new CheckpointException(e.getMessage(), e);
+        if (profile.limits().maxPages() > 0) { // no robots.txt for a host the limit leaves no page of
+            frontier.limitPages(profile.limits().maxPages() - stats.decided());
         }
+        return frontier;
     }
 
     /** report.html, a view of the crawl's files: when it cannot be written, the crawl is not failed for it. */

@@ -337,6 +337,14 @@ public final class Frontier implements LeaseSource, AutoCloseable {
         hosts.awaitWork(maxWait);
     }
 
+    /**
+     * Hands out the first attempts of at most {@code pages} pages, and a host's robots.txt only when a page of it can
+     * follow within them ({@link HostScheduler#limitPages}): {@code limits.max-pages} less the pages decided before.
+     */
+    public void limitPages(long pages) {
+        hosts.limitPages(pages);
+    }
+
     /** Whether it may hand out a lease: not drained, not sealed (a frontier group waits on those). */
     boolean handsOut() {
         return !leases.draining() && !gate.sealed();

@@ -58,7 +58,8 @@ import org.sievecrawler.sieve.PendingUrl;
  * ready host waits behind at most the hosts that were ready before it, and no fetcher idles while a host is ready.
  * Robots.txt tasks take at most {@link SchedulerLimits#maxRobotsInFlight} fetchers while a page of another host is
  * ready: thousands of new hosts do not hold back the pages of known ones (with no page ready, robots.txt takes any).
- * A host's robots.txt is asked for when its first URL is in memory, that is when it comes up from the spill.
+ * A host's robots.txt is asked for when its first URL is in memory, that is when it comes up from the spill. With a
+ * page limit ({@link #limitPages}), robots.txt is handed out only for hosts the limit leaves a page for.
  *
  * <p>Implementation: two min-heaps of tickets, pages' and robots.txt's, ordered by the time a host is ready; a host
  * holds at most one current ticket, and a ticket made stale by a later change is dropped when it reaches the top.
@@ -87,6 +88,13 @@ public final class HostScheduler implements PendingQueue {
     private int inFlight;
     /** No request before this time, epoch ms: the first allowed time of every new host. */
     private final long startAt;
+    /**
+     * Pages it may still hand out first attempts of ({@link #limitPages}: {@code limits.max-pages} less the pages a
+     * resumed crawl decided before); unlimited by default.
+     */
+    private long pageLimit = Long.MAX_VALUE;
+    /** First attempts of pages handed out (a page put back is not counted: it is handed out again). */
+    private long pagesStarted;
     /** Politeness per IP address as well ({@code politeness.per: ip}), else nothing. */
     private AddressClocks addresses = AddressClocks.perHost();
 
@@ -129,6 +137,32 @@ public final class HostScheduler implements PendingQueue {
     public HostScheduler perAddress(AddressClocks clocks) {
         this.addresses = clocks;
         return this;
+    }
+
+    /**
+     * Hands out first attempts of at most {@code pages} pages, and robots.txt only for hosts it can then hand a page
+     * of: {@code limits.max-pages} less the pages a resumed crawl decided before, for a crawl that stops at it (its
+     * fetchers refuse the page after the last, see {@code FetchWorker}). Call it before the first poll.
+     *
+     * <p>The rule, so that no robots.txt is fetched for a host the crawl never asks a page of: a robots.txt task,
+     * while in flight, and a host whose robots.txt was fetched, until its first page is handed out, each hold one page
+     * of the limit. A robots.txt task is handed out only while the pages started and the pages held stay below the
+     * limit; while pages are held, another page (not a host's first after its robots.txt) is handed out only while
+     * that sum is below the limit too, so the pages held are always left for the hosts that hold them. A retry is the
+     * same page again and is not counted. Without a limit ({@code Long.MAX_VALUE}, the default) nothing changes.
+     *
+     * <p>What this does not cover: a crawl stopped by time ({@code limits.max-duration}) or by a signal may leave the
+     * robots.txt requests then in flight, and the hosts then waiting their delay after robots.txt for their first
+     * page (at most {@link SchedulerLimits#maxAwaitingFirstPage}), with no page; so may a host whose robots.txt
+     * disallows every queued URL, or which turns out unreachable.
+     */
+    public void limitPages(long pages) {
+        lock.lock();
+        try {
+            pageLimit = pages;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -207,7 +241,7 @@ public final class HostScheduler implements PendingQueue {
             while (true) {
                 boolean robotsMay = robotsInFlight < limits.maxRobotsInFlight()
                         && awaitingFirstPage < limits.maxAwaitingFirstPage();
-                Host host = tickets.next(now, robotsMay);
+                Host host = tickets.next(now, robotsMay, open());
                 if (host == null) {
                     return null;
                 }
@@ -223,7 +257,7 @@ public final class HostScheduler implements PendingQueue {
                 }
                 schedule(host, now);
                 if (task != null) {
-                    wakeOneIfReady(tickets.firstReadyAt(), now); // pass the wake-up on while work is ready
+                    wakeOneIfReady(tickets.firstReadyAt(open()), now); // pass the wake-up on while work is ready
                     return task;
                 }
             }
@@ -244,17 +278,17 @@ public final class HostScheduler implements PendingQueue {
 
     /** A request for {@code url} (handed out by {@link #poll}) ended now; the host's delay starts. */
     public void finished(PendingUrl url) {
-        release(url, 0, true, null);
+        release(url, 0, true, null, false);
     }
 
     /** {@code url} was handed out but not taken after all (e.g. the crawl's page limit): back first, no delay. */
     public void putBack(PendingUrl url) {
-        release(url, 0, false, url);
+        release(url, 0, false, url, url.attempt() == 0);
     }
 
     /** {@code url} was handed out but no request was made (e.g. refused by robots.txt): no delay. */
     public void skipped(PendingUrl url) {
-        release(url, 0, false, null);
+        release(url, 0, false, null, false);
     }
 
     /**
@@ -262,7 +296,7 @@ public final class HostScheduler implements PendingQueue {
      * {@code backoff} from now (the whole host waits: it is overloaded or unreachable).
      */
     public void retry(PendingUrl url, Duration backoff) {
-        release(url, backoff.toMillis(), true, url.nextAttempt());
+        release(url, backoff.toMillis(), true, url.nextAttempt(), false);
     }
 
     /**
@@ -272,11 +306,13 @@ public final class HostScheduler implements PendingQueue {
     public void retryRobots(PendingUrl robotsTask, Duration backoff) {
         lock.lock();
         try {
+            Tickets.Open before = open();
             long now = clock.millis();
             Host host = reportedBack(robotsTask);
             addressEnded(host, now, host.delayMillis);
             host.robots.retry(now, backoff);
             wakeOneIfReady(schedule(host, now), now);
+            wakeAllIfOpened(before);
         } finally {
             lock.unlock();
         }
@@ -322,6 +358,7 @@ public final class HostScheduler implements PendingQueue {
     public void robotsFetched(PendingUrl robotsTask, RobotsRules rules) {
         lock.lock();
         try {
+            Tickets.Open before = open();
             long now = clock.millis();
             Host host = reportedBack(robotsTask);
             if (host.robots.fetched(rules, now, host.queue.size())) {
@@ -334,6 +371,7 @@ public final class HostScheduler implements PendingQueue {
             host.nextAllowed = Math.max(host.nextAllowed, now + host.delayMillis);
             addressEnded(host, now, host.delayMillis);
             wakeOneIfReady(schedule(host, now), now);
+            wakeAllIfOpened(before);
         } finally {
             lock.unlock();
         }
@@ -444,7 +482,7 @@ public final class HostScheduler implements PendingQueue {
      * held.
      */
     private long untilReady() {
-        long readyAt = tickets.firstReadyAt();
+        long readyAt = tickets.firstReadyAt(open());
         return readyAt < 0 ? Long.MAX_VALUE : readyAt - clock.millis();
     }
 
@@ -455,11 +493,16 @@ public final class HostScheduler implements PendingQueue {
 
     /**
      * Reports a handed-out URL back: the host waits {@code waitMillis}, or its politeness delay if longer and
-     * {@code requestMade}; {@code again}, if not null, goes back first in the host's queue.
+     * {@code requestMade}; {@code again}, if not null, goes back first in the host's queue; {@code uncount}: its
+     * start no longer counts toward the page limit (it is handed out again).
      */
-    private void release(PendingUrl url, long waitMillis, boolean requestMade, PendingUrl again) {
+    private void release(PendingUrl url, long waitMillis, boolean requestMade, PendingUrl again, boolean uncount) {
         lock.lock();
         try {
+            Tickets.Open before = open();
+            if (uncount) {
+                pagesStarted--;
+            }
             long now = clock.millis();
             Host host = reportedBack(url);
             long wait = requestMade ? Math.max(waitMillis, host.delayMillis) : waitMillis;
@@ -473,6 +516,7 @@ public final class HostScheduler implements PendingQueue {
             if (queued == 0 && inFlight == 0) {
                 changed.signalAll(); // out of work: let every waiting fetcher see it
             }
+            wakeAllIfOpened(before);
         } finally {
             lock.unlock();
         }
@@ -519,6 +563,9 @@ public final class HostScheduler implements PendingQueue {
         queued--;
         host.inFlight++;
         inFlight++;
+        if (url.attempt() == 0) {
+            pagesStarted++;
+        }
         notAwaitingFirstPage(host);
         return url;
     }
@@ -581,6 +628,28 @@ public final class HostScheduler implements PendingQueue {
     private void wakeOneIfReady(long readyAt, long now) {
         if (readyAt >= 0 && readyAt <= now) {
             changed.signal();
+        }
+    }
+
+    /**
+     * Which ticket heaps the page limit ({@link #limitPages}) leaves open: robots.txt while the pages started and the
+     * pages held (robots.txt in flight, hosts awaiting their first page) are below it; other pages while nothing is
+     * held or the same holds. Lock held.
+     */
+    private Tickets.Open open() {
+        if (pageLimit == Long.MAX_VALUE) {
+            return Tickets.Open.ALL;
+        }
+        long held = (long) robotsInFlight + awaitingFirstPage;
+        boolean below = pagesStarted + held < pageLimit;
+        return below ? Tickets.Open.ALL : new Tickets.Open(false, held == 0);
+    }
+
+    /** Wakes every waiting fetcher if a heap the page limit closed {@code before} is open now. Lock held. */
+    private void wakeAllIfOpened(Tickets.Open before) {
+        Tickets.Open now = open();
+        if ((now.robots() && !before.robots()) || (now.pages() && !before.pages())) {
+            changed.signalAll();
         }
     }
 
