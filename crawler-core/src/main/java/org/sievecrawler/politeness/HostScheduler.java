@@ -43,9 +43,9 @@ import org.sievecrawler.sieve.PendingUrl;
  *
  * <p>Memory: a host is held while it has URLs queued or in flight, or its delay since its last request has not
  * passed; then it is parked, forgotten but for its robots.txt state, which waits in a {@link RobotsCache} of at most
- * {@value RobotsCache#DEFAULT_CAPACITY} hosts, least recently parked dropped first, for at most 24 hours; a URL of a
- * parked host brings it back, its rules (and Crawl-delay) from the cache if there, else its robots.txt is fetched
- * again. Measured ({@code crawler-bench}'s {@code HostFootprint}, 200,000 hosts, heap after GC, 64-bit JVM with
+ * {@code politeness.robots-cache-hosts} hosts (100,000 by default), least recently parked dropped first, for at most
+ * 24 hours; a URL of a parked host brings it back, its rules (and Crawl-delay) from the cache if there, else its
+ * robots.txt is fetched again. Measured ({@code crawler-bench}'s {@code HostFootprint}, 200,000 hosts, heap after GC, 64-bit JVM with
  * compressed references): ~900 bytes a held host with its robots.txt rules and one URL of ~60 characters queued,
  * ~150 bytes each further queued URL, ~600 bytes a parked host while the cache keeps it (~60 MB when full), nothing
  * after. With a host's share of the memory bounded ({@link SchedulerLimits#maxQueuedPerHost}) the hosts held are at
@@ -122,7 +122,7 @@ public final class HostScheduler implements PendingQueue {
             SchedulerLimits limits) {
         this.limits = limits;
         this.config = config;
-        this.robotsCache = new RobotsCache(config, RobotsCache.DEFAULT_CAPACITY);
+        this.robotsCache = new RobotsCache(config, config.robotsCacheHosts());
         this.clock = clock;
         this.startAt = startAt.toEpochMilli();
         this.monitor = monitor;

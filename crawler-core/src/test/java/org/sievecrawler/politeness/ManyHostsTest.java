@@ -3,6 +3,7 @@ package org.sievecrawler.politeness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_RESPECT_ROBOTS;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_ROBOTS_CACHE_HOSTS;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -380,6 +381,37 @@ class ManyHostsTest {
         assertThat(hosts.poll()).as("its Crawl-delay came back with its rules").isNull();
         assertThat(hosts.robotsCounts()).isEqualTo(new org.sievecrawler.robots.RobotsCache.Counts(1, 1, 0, 0, 0));
         assertThat(hosts.hostCount()).as("one host seen").isEqualTo(1);
+    }
+
+    @Test
+    void keepsAsManyParkedHostsRulesAsPolitenessRobotsCacheHostsSays() {
+        for (int cacheHosts : new int[] {0, 300, 1_000}) {
+            PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, DELAY)
+                    .with(POLITENESS_ROBOTS_CACHE_HOSTS, cacheHosts).politeness();
+            HostScheduler hosts = new HostScheduler(config, clock, SchedulerLimits.of(100_000, 16));
+            for (int round = 0; round < 2; round++) { // 1,000 hosts, one URL each, parked between the rounds
+                for (int h = 0; h < 1_000; h++) {
+                    hosts.add(PendingUrl.seed("https://h" + h + ".example/" + round));
+                }
+                while (hosts.size() > 0) {
+                    for (PendingUrl task = hosts.poll(); task != null; task = hosts.poll()) {
+                        if (task.isRobots()) {
+                            hosts.robotsFetched(task, RobotsRules.allowAll("test"));
+                        } else {
+                            hosts.finished(task);
+                        }
+                    }
+                    clock.advance(DELAY);
+                }
+                clock.advance(DELAY);
+                assertThat(hosts.poll()).isNull();
+                assertThat(hosts.activeHosts()).isZero();
+                assertThat(hosts.robotsCounts().cached()).as("cache of %d", cacheHosts)
+                        .isEqualTo(Math.min(cacheHosts, 1_000));
+            }
+            assertThat(hosts.robotsCounts().fetches()).as("robots.txt requests, cache of %d", cacheHosts)
+                    .isEqualTo(2_000 - Math.min(cacheHosts, 1_000));
+        }
     }
 
     @Test
