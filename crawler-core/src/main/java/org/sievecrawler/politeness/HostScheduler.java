@@ -710,6 +710,7 @@ public final class HostScheduler implements PendingQueue {
             hosts.remove(host.key);
             host.version++; // no ticket of it is live (nothing queued): made sure
             robotsCache.park(host.key, host.robots);
+            addresses.forget(host.key); // resolved again if it comes back; its address's clock stays while it runs
         }
     }
 
