@@ -291,6 +291,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
      */
     @Override
     public Lease next(Duration maxWait) throws InterruptedException {
+        hosts.resolveAddresses(); // politeness.per: ip: lookups outside the checkpoint lock
         if (!leases.reserve(maxWait)) {
             return null;
         }

@@ -3,6 +3,7 @@ package org.sievecrawler.politeness;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -97,6 +98,10 @@ public final class HostScheduler implements PendingQueue {
     private long pagesStarted;
     /** Politeness per IP address as well ({@code politeness.per: ip}), else nothing. */
     private AddressClocks addresses = AddressClocks.perHost();
+    /** Politeness per IP: hosts {@link #poll} found with their address unknown, for {@link #resolveAddresses}. */
+    private final ArrayDeque<Host> toResolve = new ArrayDeque<>();
+    /** {@code toResolve}'s size, read without the lock by {@link #resolveAddresses}. */
+    private volatile int toResolveCount;
 
     /** A scheduler with a monitor of its own, whose hosts may be asked at once. */
     public HostScheduler(PolitenessConfig config, Clock clock) {
@@ -246,9 +251,13 @@ public final class HostScheduler implements PendingQueue {
                     return null;
                 }
                 host.ticketed = false;
-                if (addresses.unresolved(host.key)) { // per IP: its address first, without the lock (a lookup)
-                    resolveUnlocked(host);
-                    now = clock.millis();
+                if (addresses.unresolved(host.key)) { // per IP: its address first, looked up outside every lock
+                    if (!host.resolving) {
+                        host.resolving = true;
+                        toResolve.addLast(host);
+                        toResolveCount = toResolve.size();
+                        changed.signal(); // a waiting fetcher comes to resolve it (untilReady is 0 now)
+                    }
                     continue;
                 }
                 PendingUrl task = take(host, now);
@@ -482,6 +491,9 @@ public final class HostScheduler implements PendingQueue {
      * held.
      */
     private long untilReady() {
+        if (!toResolve.isEmpty()) {
+            return 0; // hosts wait for a fetcher to look up their address
+        }
         long readyAt = tickets.firstReadyAt(open());
         return readyAt < 0 ? Long.MAX_VALUE : readyAt - clock.millis();
     }
@@ -667,17 +679,37 @@ public final class HostScheduler implements PendingQueue {
     }
 
     /**
-     * Politeness per IP: resolves {@code host}'s address with the lock released (a lookup may take seconds), then
-     * schedules it again. Lock held on entry and on return.
+     * Politeness per IP: looks up the addresses of the hosts {@link #poll} found with none yet, one by one with no lock
+     * held (a lookup may take seconds), and schedules each host again. A fetcher calls it before it polls, outside
+     * the frontier's checkpoint lock, so a slow lookup holds up neither a checkpoint nor the other fetchers; with
+     * {@code politeness.per: host} it returns at once. Until then such a host gets no ticket ({@link #poll} moves on to
+     * the next), and a fetcher waiting for work is not kept waiting ({@link #awaitWork} returns at once).
      */
-    private void resolveUnlocked(Host host) {
-        lock.unlock();
-        try {
-            addresses.resolve(host.key);
-        } finally {
+    public void resolveAddresses() {
+        while (toResolveCount > 0) {
+            Host host;
             lock.lock();
+            try {
+                host = toResolve.pollFirst();
+                toResolveCount = toResolve.size();
+            } finally {
+                lock.unlock();
+            }
+            if (host == null) {
+                return;
+            }
+            addresses.resolve(host.key);
+            lock.lock();
+            try {
+                host.resolving = false;
+                long now = clock.millis();
+                if (hosts.get(host.key) == host && !host.ticketed) {
+                    wakeOneIfReady(schedule(host, now), now);
+                }
+            } finally {
+                lock.unlock();
+            }
         }
-        schedule(host, clock.millis());
     }
 
     /** Whether {@code host}'s next task is its robots.txt, or it is being fetched: never an unreachable host's. */

@@ -41,6 +41,20 @@ class AddressClocksTest {
         }));
     }
 
+    /**
+     * What a fetcher does ({@code Frontier.next}): looks up the addresses of hosts found unresolved, outside the
+     * scheduler's lock, then polls; once more if the poll found hosts to resolve.
+     */
+    private static PendingUrl poll(HostScheduler scheduler) {
+        scheduler.resolveAddresses();
+        PendingUrl url = scheduler.poll();
+        if (url == null) {
+            scheduler.resolveAddresses();
+            url = scheduler.poll();
+        }
+        return url;
+    }
+
     /** Crawls {@code urls} by as many fetchers as needed, each request taking {@link #REQUEST}, in 10 ms steps. */
     private List<Request> crawl(HostScheduler scheduler, List<String> urls) {
         urls.forEach(url -> scheduler.add(PendingUrl.seed(url)));
@@ -57,7 +71,7 @@ class AddressClocksTest {
                     scheduler.finished(url);
                 }
             }
-            for (PendingUrl url = scheduler.poll(); url != null; url = scheduler.poll()) {
+            for (PendingUrl url = poll(scheduler); url != null; url = poll(scheduler)) {
                 inFlight.add(url);
                 startedAt.add(now);
             }
@@ -134,24 +148,24 @@ class AddressClocksTest {
         HostScheduler scheduler = scheduler(PolitenessUnit.IP, 1);
         scheduler.add(PendingUrl.seed("http://a.test/1"));
         scheduler.add(PendingUrl.seed("http://b.test/1"));
-        PendingUrl a = scheduler.poll();
+        PendingUrl a = poll(scheduler);
         assertThat(a.url()).isEqualTo("http://a.test/1");
         scheduler.finished(a); // at 0: 192.0.2.7 and a.test wait until 1,000
         clock.advance(DELAY);
-        PendingUrl b = scheduler.poll();
+        PendingUrl b = poll(scheduler);
         assertThat(b.url()).isEqualTo("http://b.test/1");
         clock.advance(Duration.ofMillis(500));
         scheduler.finished(b); // at 1,500: 192.0.2.7 waits until 2,500
-        assertThat(scheduler.poll()).isNull(); // a.test, idle since its own delay passed at 1,000, is parked
+        assertThat(poll(scheduler)).isNull(); // a.test, idle since its own delay passed at 1,000, is parked
         assertThat(scheduler.activeHosts()).as("b.test within its delay").isEqualTo(1);
 
         scheduler.add(PendingUrl.seed("http://a.test/2")); // at 1,500: a.test back, its address forgotten
-        assertThat(scheduler.poll()).as("resolved again, 192.0.2.7 still in its delay").isNull();
+        assertThat(poll(scheduler)).as("resolved again, 192.0.2.7 still in its delay").isNull();
         assertThat(resolved).as("a.test resolved again after parking").containsExactly("a.test", "b.test", "a.test");
         clock.advance(Duration.ofMillis(999));
-        assertThat(scheduler.poll()).as("at 2,499").isNull();
+        assertThat(poll(scheduler)).as("at 2,499").isNull();
         clock.advance(Duration.ofMillis(1));
-        assertThat(scheduler.poll().url()).as("at 2,500, the address's delay after b.test").isEqualTo("http://a.test/2");
+        assertThat(poll(scheduler).url()).as("at 2,500, the address's delay after b.test").isEqualTo("http://a.test/2");
     }
 
     @Test
@@ -164,14 +178,14 @@ class AddressClocksTest {
         int mostClocks = 0;
         for (int h = 0; h < hostCount; h++) {
             scheduler.add(PendingUrl.seed("http://h" + h + ".test/"));
-            PendingUrl url = scheduler.poll();
+            PendingUrl url = poll(scheduler);
             assertThat(url).isNotNull();
             scheduler.finished(url);
             clock.advance(Duration.ofMillis(10)); // 100 hosts a second: ~100 addresses in their delay at once
             mostClocks = Math.max(mostClocks, clocks.clockCount());
         }
         clock.advance(DELAY);
-        assertThat(scheduler.poll()).isNull();
+        assertThat(poll(scheduler)).isNull();
         assertThat(scheduler.activeHosts()).as("every host parked").isZero();
         assertThat(clocks.addressCount()).as("no address kept for a parked host").isZero();
         assertThat(mostClocks).as("clocks kept at most (~100 busy addresses at a time)")
@@ -184,8 +198,8 @@ class AddressClocksTest {
         scheduler.add(PendingUrl.seed("http://nowhere.test/1"));
         scheduler.add(PendingUrl.seed("http://a.test/1"));
 
-        PendingUrl first = scheduler.poll();
-        PendingUrl second = scheduler.poll();
+        PendingUrl first = poll(scheduler);
+        PendingUrl second = poll(scheduler);
         assertThat(List.of(first.url(), second.url())).containsExactlyInAnyOrder("http://nowhere.test/1",
                 "http://a.test/1");
         scheduler.finished(first);
