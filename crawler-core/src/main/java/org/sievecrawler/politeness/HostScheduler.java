@@ -46,10 +46,10 @@ import org.sievecrawler.sieve.PendingUrl;
  * passed; then it is parked, forgotten but for its robots.txt state, which waits in a {@link RobotsCache} of at most
  * {@code politeness.robots-cache-hosts} hosts (100,000 by default), least recently parked dropped first, for at most
  * 24 hours; a URL of a parked host brings it back, its rules (and Crawl-delay) from the cache if there, else its
- * robots.txt is fetched again. Measured ({@code crawler-bench}'s {@code HostFootprint}, 200,000 hosts, heap after GC, 64-bit JVM with
- * compressed references): ~900 bytes a held host with its robots.txt rules and one URL of ~60 characters queued,
- * ~150 bytes each further queued URL, ~600 bytes a parked host while the cache keeps it (~60 MB when full), nothing
- * after. With a host's share of the memory bounded ({@link SchedulerLimits#maxQueuedPerHost}) the hosts held are at
+ * robots.txt is fetched again. Measured ({@code crawler-bench}'s {@code HostFootprint}, 200,000 hosts, heap after GC,
+ * 64-bit JVM with compressed references): ~900 bytes a held host with its robots.txt rules and one URL of ~60
+ * characters queued, ~150 bytes each further queued URL, ~600 bytes a parked host while the cache keeps it (~60 MB
+ * when full), nothing after. With a host's share of the memory bounded ({@link SchedulerLimits#maxQueuedPerHost}) the hosts held are at
  * most the in-memory URLs, whatever the number of hosts a crawl knows.
  *
  * <p>Threads: safe for any number of threads; one lock guards all state (a few operations per page).
