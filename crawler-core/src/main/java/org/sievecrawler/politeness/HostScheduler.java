@@ -698,16 +698,19 @@ public final class HostScheduler implements PendingQueue {
             if (host == null) {
                 return;
             }
-            addresses.resolve(host.key);
-            lock.lock();
             try {
-                host.resolving = false;
-                long now = clock.millis();
-                if (hosts.get(host.key) == host && !host.ticketed) {
-                    wakeOneIfReady(schedule(host, now), now);
+                addresses.resolve(host.key);
+            } finally { // a resolver that failed leaves the host unresolved: polled, it comes back here
+                lock.lock();
+                try {
+                    host.resolving = false;
+                    long now = clock.millis();
+                    if (hosts.get(host.key) == host && !host.ticketed) {
+                        wakeOneIfReady(schedule(host, now), now);
+                    }
+                } finally {
+                    lock.unlock();
                 }
-            } finally {
-                lock.unlock();
             }
         }
     }
