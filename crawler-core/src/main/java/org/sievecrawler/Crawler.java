@@ -333,6 +333,9 @@ public final class Crawler {
             long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's
             Instant startedAt = claim.startedAt();
             String reason;
+            if (!profile.limits().maxDuration().isZero()) { // no robots.txt whose host's page would come too late
+                frontier.endsAt(clock.instant().plus(profile.limits().maxDuration()));
+            }
             try (Checkpointer periodic = checkpointer.every(profile.checkpoint().interval())) {
                 reason = fetching.run(frontier, feed, startedAt); // fetchers end, parsing ends, the feed
             }                                                        // stops, the frontier is sealed

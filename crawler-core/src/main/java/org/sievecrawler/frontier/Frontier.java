@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -344,6 +345,14 @@ public final class Frontier implements LeaseSource, AutoCloseable {
      */
     public void limitPages(long pages) {
         hosts.limitPages(pages);
+    }
+
+    /**
+     * The crawl ends at {@code end} ({@code limits.max-duration}): no robots.txt is handed out from a politeness delay
+     * before it ({@link HostScheduler#endsAt}).
+     */
+    public void endsAt(Instant end) {
+        hosts.endsAt(end);
     }
 
     /** Whether it may hand out a lease: not drained, not sealed (a frontier group waits on those). */

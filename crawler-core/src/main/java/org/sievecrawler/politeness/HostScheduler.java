@@ -96,6 +96,8 @@ public final class HostScheduler implements PendingQueue {
     private long pageLimit = Long.MAX_VALUE;
     /** First attempts of pages handed out (a page put back is not counted: it is handed out again). */
     private long pagesStarted;
+    /** No robots.txt handed out from this time on (epoch ms; {@link #endsAt}). */
+    private long robotsUntil = Long.MAX_VALUE;
     /** Politeness per IP address as well ({@code politeness.per: ip}), else nothing. */
     private AddressClocks addresses = AddressClocks.perHost();
     /** Politeness per IP: hosts {@link #poll} found with their address unknown, for {@link #resolveAddresses}. */
@@ -156,15 +158,31 @@ public final class HostScheduler implements PendingQueue {
      * that sum is below the limit too, so the pages held are always left for the hosts that hold them. A retry is the
      * same page again and is not counted. Without a limit ({@code Long.MAX_VALUE}, the default) nothing changes.
      *
-     * <p>What this does not cover: a crawl stopped by time ({@code limits.max-duration}) or by a signal may leave the
-     * robots.txt requests then in flight, and the hosts then waiting their delay after robots.txt for their first
-     * page (at most {@link SchedulerLimits#maxAwaitingFirstPage}), with no page; so may a host whose robots.txt
-     * disallows every queued URL, or which turns out unreachable.
+     * <p>What this does not cover: a crawl stopped by a signal may leave the robots.txt requests then in flight, and
+     * the hosts then waiting their delay after robots.txt for their first page (at most
+     * {@link SchedulerLimits#maxAwaitingFirstPage}), with no page (a stop by time: see {@link #endsAt}); so may a host
+     * whose robots.txt disallows every queued URL, or which turns out unreachable.
      */
     public void limitPages(long pages) {
         lock.lock();
         try {
             pageLimit = pages;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The crawl ends at {@code end} ({@code limits.max-duration} from the fetchers' start): from {@code politeness.delay}
+     * before it, no robots.txt is handed out, since its host's first page could not follow it before the end (the
+     * delay after robots.txt); pages go on. What a crawl stopped by time may still leave is the robots.txt requests
+     * started just before that (their host's first page then comes up just after the end, by the time robots.txt
+     * took). Call it before the fetchers start.
+     */
+    public void endsAt(Instant end) {
+        lock.lock();
+        try {
+            robotsUntil = end.toEpochMilli() - config.delay().toMillis();
         } finally {
             lock.unlock();
         }
@@ -644,17 +662,18 @@ public final class HostScheduler implements PendingQueue {
     }
 
     /**
-     * Which ticket heaps the page limit ({@link #limitPages}) leaves open: robots.txt while the pages started and the
-     * pages held (robots.txt in flight, hosts awaiting their first page) are below it; other pages while nothing is
-     * held or the same holds. Lock held.
+     * Which ticket heaps the page limit ({@link #limitPages}) and the end ({@link #endsAt}) leave open: robots.txt
+     * while the pages started and the pages held (robots.txt in flight, hosts awaiting their first page) are below the
+     * limit, until a delay before the end; other pages while nothing is held or the same holds. Lock held.
      */
     private Tickets.Open open() {
+        boolean robotsInTime = robotsUntil == Long.MAX_VALUE || clock.millis() < robotsUntil;
         if (pageLimit == Long.MAX_VALUE) {
-            return Tickets.Open.ALL;
+            return robotsInTime ? Tickets.Open.ALL : Tickets.Open.PAGES;
         }
         long held = (long) robotsInFlight + awaitingFirstPage;
         boolean below = pagesStarted + held < pageLimit;
-        return below ? Tickets.Open.ALL : new Tickets.Open(false, held == 0);
+        return new Tickets.Open(below && robotsInTime, below || held == 0);
     }
 
     /** Wakes every waiting fetcher if a heap the page limit closed {@code before} is open now. Lock held. */

@@ -96,10 +96,11 @@ final class Tickets {
 
     /**
      * Which heaps may be served: robots.txt's, and pages' other than a host's first page after its robots.txt (the
-     * first pages' is always open). The scheduler closes them at the end of a crawl's page limit.
+     * first pages' is always open). The scheduler closes them at the end of a crawl's page limit or time.
      */
     record Open(boolean robots, boolean pages) {
         static final Open ALL = new Open(true, true);
+        static final Open PAGES = new Open(false, true);
     }
 
     private record Ticket(Host host, long readyAt, long version, long sequence) {

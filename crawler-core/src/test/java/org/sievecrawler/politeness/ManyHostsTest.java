@@ -270,6 +270,74 @@ class ManyHostsTest {
                 .isPositive();
     }
 
+    /**
+     * A crawl stopped by limits.max-duration = 10 s over 1,000 new hosts of 3 URLs each, 8 fetchers of 100 ms
+     * requests, 1 s delay: no robots.txt in the last delay, so the only hosts left with robots.txt and no page are
+     * those whose robots.txt went out just before that, within one request's time (their first page comes up by that
+     * time after the end); without it, every host whose robots.txt came in the last delay is left so.
+     */
+    @Test
+    void noRobotsTxtInTheLastDelayBeforeTheCrawlsEnd() {
+        long request = 100;
+        Map<String, Long> robotsLate = robotsWithoutPageAtTheEnd(true, request);
+        long end = clock.millis(); // the run ends here
+        assertThat(robotsLate.values()).as("robots.txt started within a request's time before end - delay")
+                .allMatch(at -> at >= end - DELAY.toMillis() - request && at < end - DELAY.toMillis());
+        assertThat(robotsWithoutPageAtTheEnd(false, request).size()).as("the case endsAt exists for")
+                .isGreaterThan(robotsLate.size() + 8);
+    }
+
+    /**
+     * Runs 8 fetchers of {@code request} ms requests on 1,000 new hosts for 10 s (told of the end if
+     * {@code toldTheEnd}); returns the hosts with a robots.txt request and no page, with when robots.txt went out.
+     */
+    private Map<String, Long> robotsWithoutPageAtTheEnd(boolean toldTheEnd, long request) {
+        int threads = 8;
+        PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, DELAY).politeness();
+        HostScheduler hosts = new HostScheduler(config, clock, SchedulerLimits.of(100_000, threads));
+        long end = clock.millis() + 10_000;
+        if (toldTheEnd) {
+            hosts.endsAt(java.time.Instant.ofEpochMilli(end));
+        }
+        for (int h = 0; h < 1_000; h++) {
+            for (int i = 0; i < 3; i++) {
+                hosts.add(PendingUrl.seed("https://new-" + h + ".example/" + i));
+            }
+        }
+        Map<String, Long> robotsAt = new HashMap<>();
+        java.util.Set<String> paged = new java.util.HashSet<>();
+        Map<PendingUrl, Long> inFlight = new HashMap<>();
+        while (clock.millis() < end) {
+            long at = clock.millis();
+            inFlight.entrySet().removeIf(done -> {
+                if (done.getValue() > at) {
+                    return false;
+                }
+                if (done.getKey().isRobots()) {
+                    hosts.robotsFetched(done.getKey(), RobotsRules.allowAll("test"));
+                } else {
+                    hosts.finished(done.getKey());
+                }
+                return true;
+            });
+            while (inFlight.size() < threads) {
+                PendingUrl task = hosts.poll();
+                if (task == null) {
+                    break;
+                }
+                if (task.isRobots()) {
+                    robotsAt.put(HostKey.of(task.url()), at);
+                } else {
+                    paged.add(HostKey.of(task.url()));
+                }
+                inFlight.put(task, at + request);
+            }
+            clock.advance(Duration.ofMillis(10));
+        }
+        robotsAt.keySet().removeAll(paged);
+        return robotsAt;
+    }
+
     private record MaxPagesRun(java.util.Set<String> robots, java.util.Set<String> paged) {
     }
 
