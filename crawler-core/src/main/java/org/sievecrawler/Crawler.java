@@ -333,6 +333,9 @@ public final class Crawler {
             long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's
             Instant startedAt = claim.startedAt();
             String reason;
+            if (!profile.limits().maxDuration().isZero()) { // no robots.txt whose host's page would come too late
+                frontier.endsAt(clock.instant().plus(profile.limits().maxDuration()));
+            }
             try (Checkpointer periodic = checkpointer.every(profile.checkpoint().interval())) {
                 reason = fetching.run(frontier, feed, startedAt); // fetchers end, parsing ends, the feed
             }                                                        // stops, the frontier is sealed
@@ -371,15 +374,21 @@ public final class Crawler {
             throws CheckpointException, IOException {
         Frontier.Settings settings = Frontier.Settings.of(profile, dir).withAddresses(fetching.addresses());
         Frontier.Recorder recorder = fetching.recorder();
+        Frontier frontier;
         if (claim.restored() == null) {
-            return Frontier.create(settings, clock, recorder);
+            frontier = Frontier.create(settings, clock, recorder);
+        } else {
+            try {
+                frontier = Frontier.resume(settings, clock, recorder, claim.restored().frontier(),
+                        claim.recorded()::contains);
+            } catch (CorruptFilterException e) {
+                throw new CheckpointException(e.getMessage(), e);
+            }
         }
-        try {
-            return Frontier.resume(settings, clock, recorder, claim.restored().frontier(),
-                    claim.recorded()::contains);
-        } catch (CorruptFilterException e) {
-            throw new CheckpointException(e.getMessage(), e);
+        if (profile.limits().maxPages() > 0) { // no robots.txt for a host the limit leaves no page of
+            frontier.limitPages(profile.limits().maxPages() - stats.decided());
         }
+        return frontier;
     }
 
     /** report.html, a view of the crawl's files: when it cannot be written, the crawl is not failed for it. */

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -291,6 +292,7 @@ public final class Frontier implements LeaseSource, AutoCloseable {
      */
     @Override
     public Lease next(Duration maxWait) throws InterruptedException {
+        hosts.resolveAddresses(); // politeness.per: ip: lookups outside the checkpoint lock
         if (!leases.reserve(maxWait)) {
             return null;
         }
@@ -335,6 +337,22 @@ public final class Frontier implements LeaseSource, AutoCloseable {
     @Override
     public void awaitWork(Duration maxWait) throws InterruptedException {
         hosts.awaitWork(maxWait);
+    }
+
+    /**
+     * Hands out the first attempts of at most {@code pages} pages, and a host's robots.txt only when a page of it can
+     * follow within them ({@link HostScheduler#limitPages}): {@code limits.max-pages} less the pages decided before.
+     */
+    public void limitPages(long pages) {
+        hosts.limitPages(pages);
+    }
+
+    /**
+     * The crawl ends at {@code end} ({@code limits.max-duration}): no robots.txt is handed out from a politeness delay
+     * before it ({@link HostScheduler#endsAt}).
+     */
+    public void endsAt(Instant end) {
+        hosts.endsAt(end);
     }
 
     /** Whether it may hand out a lease: not drained, not sealed (a frontier group waits on those). */

@@ -19,10 +19,16 @@ import org.sievecrawler.profile.PolitenessUnit;
  * {@code politeness.per: host} ({@link #perHost()}) every method answers at once and nothing is kept.
  *
  * <p>A host's address is its name's first address, as the crawl's DNS cache gives it ({@link Resolver}), resolved
- * once, before its first request ({@link #resolve}, called by the scheduler without its lock: a lookup blocks); a name
- * that does not resolve, or an IP literal, is its own unit. Its address is kept for the crawl (a host moving to
- * another address keeps the first one's clock): one entry per host, about 100 bytes, plus one clock per address with
- * a request in flight or its delay running (dropped when both are over).
+ * before its first request ({@link #resolve}, called by the scheduler without its lock: a lookup blocks); a name
+ * that does not resolve, or an IP literal, is its own unit. Its address is kept while the scheduler holds the host and
+ * forgotten when the host is parked ({@link #forget}); a host that comes back is resolved again (through the DNS
+ * cache) and finds its address's clock if that still runs, so politeness by address holds across parking.
+ *
+ * <p>Memory, bounded by the hosts held and the addresses busy, not by the hosts a crawl knows: one entry per held
+ * host (~90 bytes: a map node, and the address as text; the host key is the scheduler's own string), plus one clock
+ * per address with a request in flight or its delay running (~150 bytes with its map entry). A clock whose request
+ * and delay are over is dropped when next looked at, and all such clocks are swept whenever the clocks have doubled
+ * since the last sweep (at least {@value #MIN_SWEEP} of them), so at most twice the busy addresses are kept.
  *
  * <p>Threads: guarded by the scheduler's lock, but for {@link #resolve} and {@link #unresolved}, which take none.
  * Out of scope: resolving names (the resolver), each host's own clock and robots.txt Crawl-delay (the scheduler's;
@@ -37,6 +43,8 @@ public final class AddressClocks {
     }
 
     private static final AddressClocks PER_HOST = new AddressClocks(null, 1);
+    /** Clocks kept before the first sweep of those whose request and delay are over. */
+    static final int MIN_SWEEP = 1_024;
 
     /** Null with {@code politeness.per: host}. */
     private final Resolver resolver;
@@ -44,6 +52,8 @@ public final class AddressClocks {
     /** Each resolved host's unit, by host key: its address, or its own name when it did not resolve. */
     private final Map<String, String> units = new ConcurrentHashMap<>();
     private final Map<String, Clock> clocks = new HashMap<>();
+    /** The clock count at which idle clocks are swept next. */
+    private int sweepAt = MIN_SWEEP;
 
     private AddressClocks(Resolver resolver, int maxConnections) {
         this.resolver = resolver;
@@ -79,6 +89,16 @@ public final class AddressClocks {
         String name = HostKey.host(hostKey);
         String address = resolver.address(name);
         units.putIfAbsent(hostKey, address == null ? "name:" + name : address);
+    }
+
+    /**
+     * Forgets {@code hostKey}'s address: the scheduler parked the host (nothing queued, nothing in flight, its delay
+     * over). Its address's clock stays while it runs; a host that comes back is resolved again. Scheduler's lock.
+     */
+    void forget(String hostKey) {
+        if (resolver != null) {
+            units.remove(hostKey);
+        }
     }
 
     /** The address of {@code hostKey}, or null while it is not resolved (or per host). */
@@ -140,19 +160,37 @@ public final class AddressClocks {
         clock.nextAllowed = Math.max(clock.nextAllowed, now + delayMillis);
         List<String> waiting = new ArrayList<>(clock.waiting);
         clock.waiting.clear();
+        if (clocks.size() >= sweepAt) {
+            sweep(now);
+        }
         return waiting;
     }
 
-    /** Addresses with a clock now (a request in flight or a delay running). */
+    /** Drops the clocks whose requests and delay are over by {@code now}; the next sweep at twice those left. */
+    private void sweep(long now) {
+        clocks.values().removeIf(clock -> idle(clock, now));
+        sweepAt = Math.max(MIN_SWEEP, 2 * clocks.size());
+    }
+
+    private static boolean idle(Clock clock, long now) {
+        return clock.inFlight == 0 && clock.waiting.isEmpty() && clock.nextAllowed <= now;
+    }
+
+    /** Addresses with a clock now (a request in flight or a delay running, or over but not swept yet). */
     int clockCount() {
         return clocks.size();
+    }
+
+    /** Hosts whose address is kept now (those resolved and not forgotten). */
+    int addressCount() {
+        return units.size();
     }
 
     /** The clock of {@code hostKey}'s address, or null; one whose requests and delay are over by {@code now} is dropped. */
     private Clock clockOf(String hostKey, long now) {
         String unit = resolver == null ? null : units.get(hostKey);
         Clock clock = unit == null ? null : clocks.get(unit);
-        if (clock != null && clock.inFlight == 0 && clock.waiting.isEmpty() && clock.nextAllowed <= now) {
+        if (clock != null && idle(clock, now)) {
             clocks.remove(unit);
             return null;
         }

@@ -21,6 +21,8 @@ final class Host {
     boolean idle;
     /** Whether its robots.txt was fetched and its first page not yet handed out. */
     boolean awaitingFirstPage;
+    /** Politeness per IP: whether it waits for its address to be looked up ({@code HostScheduler.resolveAddresses}). */
+    boolean resolving;
 
     Host(String key, HostRobots robots) {
         this.key = key;

@@ -3,6 +3,7 @@ package org.sievecrawler.politeness;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -43,12 +44,12 @@ import org.sievecrawler.sieve.PendingUrl;
  *
  * <p>Memory: a host is held while it has URLs queued or in flight, or its delay since its last request has not
  * passed; then it is parked, forgotten but for its robots.txt state, which waits in a {@link RobotsCache} of at most
- * {@value RobotsCache#DEFAULT_CAPACITY} hosts, least recently parked dropped first, for at most 24 hours; a URL of a
- * parked host brings it back, its rules (and Crawl-delay) from the cache if there, else its robots.txt is fetched
- * again. Measured ({@code crawler-bench}'s {@code HostFootprint}, 200,000 hosts, heap after GC, 64-bit JVM with
- * compressed references): ~900 bytes a held host with its robots.txt rules and one URL of ~60 characters queued,
- * ~150 bytes each further queued URL, ~600 bytes a parked host while the cache keeps it (~60 MB when full), nothing
- * after. With a host's share of the memory bounded ({@link SchedulerLimits#maxQueuedPerHost}) the hosts held are at
+ * {@code politeness.robots-cache-hosts} hosts (100,000 by default), least recently parked dropped first, for at most
+ * 24 hours; a URL of a parked host brings it back, its rules (and Crawl-delay) from the cache if there, else its
+ * robots.txt is fetched again. Measured ({@code crawler-bench}'s {@code HostFootprint}, 200,000 hosts, heap after GC,
+ * 64-bit JVM with compressed references): ~900 bytes a held host with its robots.txt rules and one URL of ~60
+ * characters queued, ~150 bytes each further queued URL, ~600 bytes a parked host while the cache keeps it (~60 MB
+ * when full), nothing after. With a host's share of the memory bounded ({@link SchedulerLimits#maxQueuedPerHost}) the hosts held are at
  * most the in-memory URLs, whatever the number of hosts a crawl knows.
  *
  * <p>Threads: safe for any number of threads; one lock guards all state (a few operations per page).
@@ -58,7 +59,8 @@ import org.sievecrawler.sieve.PendingUrl;
  * ready host waits behind at most the hosts that were ready before it, and no fetcher idles while a host is ready.
  * Robots.txt tasks take at most {@link SchedulerLimits#maxRobotsInFlight} fetchers while a page of another host is
  * ready: thousands of new hosts do not hold back the pages of known ones (with no page ready, robots.txt takes any).
- * A host's robots.txt is asked for when its first URL is in memory, that is when it comes up from the spill.
+ * A host's robots.txt is asked for when its first URL is in memory, that is when it comes up from the spill. With a
+ * page limit ({@link #limitPages}), robots.txt is handed out only for hosts the limit leaves a page for.
  *
  * <p>Implementation: two min-heaps of tickets, pages' and robots.txt's, ordered by the time a host is ready; a host
  * holds at most one current ticket, and a ticket made stale by a later change is dropped when it reaches the top.
@@ -87,8 +89,21 @@ public final class HostScheduler implements PendingQueue {
     private int inFlight;
     /** No request before this time, epoch ms: the first allowed time of every new host. */
     private final long startAt;
+    /**
+     * Pages it may still hand out first attempts of ({@link #limitPages}: {@code limits.max-pages} less the pages a
+     * resumed crawl decided before); unlimited by default.
+     */
+    private long pageLimit = Long.MAX_VALUE;
+    /** First attempts of pages handed out (a page put back is not counted: it is handed out again). */
+    private long pagesStarted;
+    /** No robots.txt handed out from this time on (epoch ms; {@link #endsAt}). */
+    private long robotsUntil = Long.MAX_VALUE;
     /** Politeness per IP address as well ({@code politeness.per: ip}), else nothing. */
     private AddressClocks addresses = AddressClocks.perHost();
+    /** Politeness per IP: hosts {@link #poll} found with their address unknown, for {@link #resolveAddresses}. */
+    private final ArrayDeque<Host> toResolve = new ArrayDeque<>();
+    /** {@code toResolve}'s size, read without the lock by {@link #resolveAddresses}. */
+    private volatile int toResolveCount;
 
     /** A scheduler with a monitor of its own, whose hosts may be asked at once. */
     public HostScheduler(PolitenessConfig config, Clock clock) {
@@ -114,7 +129,7 @@ public final class HostScheduler implements PendingQueue {
             SchedulerLimits limits) {
         this.limits = limits;
         this.config = config;
-        this.robotsCache = new RobotsCache(config, RobotsCache.DEFAULT_CAPACITY);
+        this.robotsCache = new RobotsCache(config, config.robotsCacheHosts());
         this.clock = clock;
         this.startAt = startAt.toEpochMilli();
         this.monitor = monitor;
@@ -129,6 +144,48 @@ public final class HostScheduler implements PendingQueue {
     public HostScheduler perAddress(AddressClocks clocks) {
         this.addresses = clocks;
         return this;
+    }
+
+    /**
+     * Hands out first attempts of at most {@code pages} pages, and robots.txt only for hosts it can then hand a page
+     * of: {@code limits.max-pages} less the pages a resumed crawl decided before, for a crawl that stops at it (its
+     * fetchers refuse the page after the last, see {@code FetchWorker}). Call it before the first poll.
+     *
+     * <p>The rule, so that no robots.txt is fetched for a host the crawl never asks a page of: a robots.txt task,
+     * while in flight, and a host whose robots.txt was fetched, until its first page is handed out, each hold one page
+     * of the limit. A robots.txt task is handed out only while the pages started and the pages held stay below the
+     * limit; while pages are held, another page (not a host's first after its robots.txt) is handed out only while
+     * that sum is below the limit too, so the pages held are always left for the hosts that hold them. A retry is the
+     * same page again and is not counted. Without a limit ({@code Long.MAX_VALUE}, the default) nothing changes.
+     *
+     * <p>What this does not cover: a crawl stopped by a signal may leave the robots.txt requests then in flight, and
+     * the hosts then waiting their delay after robots.txt for their first page (at most
+     * {@link SchedulerLimits#maxAwaitingFirstPage}), with no page (a stop by time: see {@link #endsAt}); so may a host
+     * whose robots.txt disallows every queued URL, or which turns out unreachable.
+     */
+    public void limitPages(long pages) {
+        lock.lock();
+        try {
+            pageLimit = pages;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The crawl ends at {@code end} ({@code limits.max-duration} from the fetchers' start): from {@code politeness.delay}
+     * before it, no robots.txt is handed out, since its host's first page could not follow it before the end (the
+     * delay after robots.txt); pages go on. What a crawl stopped by time may still leave is the robots.txt requests
+     * started just before that (their host's first page then comes up just after the end, by the time robots.txt
+     * took). Call it before the fetchers start.
+     */
+    public void endsAt(Instant end) {
+        lock.lock();
+        try {
+            robotsUntil = end.toEpochMilli() - config.delay().toMillis();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -207,14 +264,18 @@ public final class HostScheduler implements PendingQueue {
             while (true) {
                 boolean robotsMay = robotsInFlight < limits.maxRobotsInFlight()
                         && awaitingFirstPage < limits.maxAwaitingFirstPage();
-                Host host = tickets.next(now, robotsMay);
+                Host host = tickets.next(now, robotsMay, open());
                 if (host == null) {
                     return null;
                 }
                 host.ticketed = false;
-                if (addresses.unresolved(host.key)) { // per IP: its address first, without the lock (a lookup)
-                    resolveUnlocked(host);
-                    now = clock.millis();
+                if (addresses.unresolved(host.key)) { // per IP: its address first, looked up outside every lock
+                    if (!host.resolving) {
+                        host.resolving = true;
+                        toResolve.addLast(host);
+                        toResolveCount = toResolve.size();
+                        changed.signal(); // a waiting fetcher comes to resolve it (untilReady is 0 now)
+                    }
                     continue;
                 }
                 PendingUrl task = take(host, now);
@@ -223,7 +284,7 @@ public final class HostScheduler implements PendingQueue {
                 }
                 schedule(host, now);
                 if (task != null) {
-                    wakeOneIfReady(tickets.firstReadyAt(), now); // pass the wake-up on while work is ready
+                    wakeOneIfReady(tickets.firstReadyAt(open()), now); // pass the wake-up on while work is ready
                     return task;
                 }
             }
@@ -244,17 +305,17 @@ public final class HostScheduler implements PendingQueue {
 
     /** A request for {@code url} (handed out by {@link #poll}) ended now; the host's delay starts. */
     public void finished(PendingUrl url) {
-        release(url, 0, true, null);
+        release(url, 0, true, null, false);
     }
 
     /** {@code url} was handed out but not taken after all (e.g. the crawl's page limit): back first, no delay. */
     public void putBack(PendingUrl url) {
-        release(url, 0, false, url);
+        release(url, 0, false, url, url.attempt() == 0);
     }
 
     /** {@code url} was handed out but no request was made (e.g. refused by robots.txt): no delay. */
     public void skipped(PendingUrl url) {
-        release(url, 0, false, null);
+        release(url, 0, false, null, false);
     }
 
     /**
@@ -262,7 +323,7 @@ public final class HostScheduler implements PendingQueue {
      * {@code backoff} from now (the whole host waits: it is overloaded or unreachable).
      */
     public void retry(PendingUrl url, Duration backoff) {
-        release(url, backoff.toMillis(), true, url.nextAttempt());
+        release(url, backoff.toMillis(), true, url.nextAttempt(), false);
     }
 
     /**
@@ -272,11 +333,13 @@ public final class HostScheduler implements PendingQueue {
     public void retryRobots(PendingUrl robotsTask, Duration backoff) {
         lock.lock();
         try {
+            Tickets.Open before = open();
             long now = clock.millis();
             Host host = reportedBack(robotsTask);
             addressEnded(host, now, host.delayMillis);
             host.robots.retry(now, backoff);
             wakeOneIfReady(schedule(host, now), now);
+            wakeAllIfOpened(before);
         } finally {
             lock.unlock();
         }
@@ -322,6 +385,7 @@ public final class HostScheduler implements PendingQueue {
     public void robotsFetched(PendingUrl robotsTask, RobotsRules rules) {
         lock.lock();
         try {
+            Tickets.Open before = open();
             long now = clock.millis();
             Host host = reportedBack(robotsTask);
             if (host.robots.fetched(rules, now, host.queue.size())) {
@@ -334,6 +398,7 @@ public final class HostScheduler implements PendingQueue {
             host.nextAllowed = Math.max(host.nextAllowed, now + host.delayMillis);
             addressEnded(host, now, host.delayMillis);
             wakeOneIfReady(schedule(host, now), now);
+            wakeAllIfOpened(before);
         } finally {
             lock.unlock();
         }
@@ -444,7 +509,10 @@ public final class HostScheduler implements PendingQueue {
      * held.
      */
     private long untilReady() {
-        long readyAt = tickets.firstReadyAt();
+        if (!toResolve.isEmpty()) {
+            return 0; // hosts wait for a fetcher to look up their address
+        }
+        long readyAt = tickets.firstReadyAt(open());
         return readyAt < 0 ? Long.MAX_VALUE : readyAt - clock.millis();
     }
 
@@ -455,11 +523,16 @@ public final class HostScheduler implements PendingQueue {
 
     /**
      * Reports a handed-out URL back: the host waits {@code waitMillis}, or its politeness delay if longer and
-     * {@code requestMade}; {@code again}, if not null, goes back first in the host's queue.
+     * {@code requestMade}; {@code again}, if not null, goes back first in the host's queue; {@code uncount}: its
+     * start no longer counts toward the page limit (it is handed out again).
      */
-    private void release(PendingUrl url, long waitMillis, boolean requestMade, PendingUrl again) {
+    private void release(PendingUrl url, long waitMillis, boolean requestMade, PendingUrl again, boolean uncount) {
         lock.lock();
         try {
+            Tickets.Open before = open();
+            if (uncount) {
+                pagesStarted--;
+            }
             long now = clock.millis();
             Host host = reportedBack(url);
             long wait = requestMade ? Math.max(waitMillis, host.delayMillis) : waitMillis;
@@ -473,6 +546,7 @@ public final class HostScheduler implements PendingQueue {
             if (queued == 0 && inFlight == 0) {
                 changed.signalAll(); // out of work: let every waiting fetcher see it
             }
+            wakeAllIfOpened(before);
         } finally {
             lock.unlock();
         }
@@ -519,6 +593,9 @@ public final class HostScheduler implements PendingQueue {
         queued--;
         host.inFlight++;
         inFlight++;
+        if (url.attempt() == 0) {
+            pagesStarted++;
+        }
         notAwaitingFirstPage(host);
         return url;
     }
@@ -585,6 +662,29 @@ public final class HostScheduler implements PendingQueue {
     }
 
     /**
+     * Which ticket heaps the page limit ({@link #limitPages}) and the end ({@link #endsAt}) leave open: robots.txt
+     * while the pages started and the pages held (robots.txt in flight, hosts awaiting their first page) are below the
+     * limit, until a delay before the end; other pages while nothing is held or the same holds. Lock held.
+     */
+    private Tickets.Open open() {
+        boolean robotsInTime = robotsUntil == Long.MAX_VALUE || clock.millis() < robotsUntil;
+        if (pageLimit == Long.MAX_VALUE) {
+            return robotsInTime ? Tickets.Open.ALL : Tickets.Open.PAGES;
+        }
+        long held = (long) robotsInFlight + awaitingFirstPage;
+        boolean below = pagesStarted + held < pageLimit;
+        return new Tickets.Open(below && robotsInTime, below || held == 0);
+    }
+
+    /** Wakes every waiting fetcher if a heap the page limit closed {@code before} is open now. Lock held. */
+    private void wakeAllIfOpened(Tickets.Open before) {
+        Tickets.Open now = open();
+        if ((now.robots() && !before.robots()) || (now.pages() && !before.pages())) {
+            changed.signalAll();
+        }
+    }
+
+    /**
      * Politeness per IP: a task of {@code host} ended at {@code now}, its address waits {@code delayMillis}, and the
      * hosts that waited for the address's connections are scheduled again. Lock held.
      */
@@ -598,17 +698,40 @@ public final class HostScheduler implements PendingQueue {
     }
 
     /**
-     * Politeness per IP: resolves {@code host}'s address with the lock released (a lookup may take seconds), then
-     * schedules it again. Lock held on entry and on return.
+     * Politeness per IP: looks up the addresses of the hosts {@link #poll} found with none yet, one by one with no lock
+     * held (a lookup may take seconds), and schedules each host again. A fetcher calls it before it polls, outside
+     * the frontier's checkpoint lock, so a slow lookup holds up neither a checkpoint nor the other fetchers; with
+     * {@code politeness.per: host} it returns at once. Until then such a host gets no ticket ({@link #poll} moves on to
+     * the next), and a fetcher waiting for work is not kept waiting ({@link #awaitWork} returns at once).
      */
-    private void resolveUnlocked(Host host) {
-        lock.unlock();
-        try {
-            addresses.resolve(host.key);
-        } finally {
+    public void resolveAddresses() {
+        while (toResolveCount > 0) {
+            Host host;
             lock.lock();
+            try {
+                host = toResolve.pollFirst();
+                toResolveCount = toResolve.size();
+            } finally {
+                lock.unlock();
+            }
+            if (host == null) {
+                return;
+            }
+            try {
+                addresses.resolve(host.key);
+            } finally { // a resolver that failed leaves the host unresolved: polled, it comes back here
+                lock.lock();
+                try {
+                    host.resolving = false;
+                    long now = clock.millis();
+                    if (hosts.get(host.key) == host && !host.ticketed) {
+                        wakeOneIfReady(schedule(host, now), now);
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            }
         }
-        schedule(host, clock.millis());
     }
 
     /** Whether {@code host}'s next task is its robots.txt, or it is being fetched: never an unreachable host's. */
@@ -641,6 +764,7 @@ public final class HostScheduler implements PendingQueue {
             hosts.remove(host.key);
             host.version++; // no ticket of it is live (nothing queued): made sure
             robotsCache.park(host.key, host.robots);
+            addresses.forget(host.key); // resolved again if it comes back; its address's clock stays while it runs
         }
     }
 

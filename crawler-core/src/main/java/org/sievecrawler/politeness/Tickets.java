@@ -32,11 +32,12 @@ final class Tickets {
     /**
      * Takes the ticket to serve at {@code now} and returns its host, or null if none is ready: a ready first page,
      * else the earlier of the first page and robots.txt tickets when both are ready and {@code robotsMay}, else
-     * whichever is ready (robots.txt then, even past its cap: no fetcher idles while a host is ready).
+     * whichever is ready (robots.txt then, even past its cap: no fetcher idles while a host is ready). With
+     * {@code open} closing a heap, its tickets wait: neither served nor counted as ready.
      */
-    Host next(long now, boolean robotsMay) {
-        Ticket page = firstPage(now);
-        Ticket robot = firstLive(robots);
+    Host next(long now, boolean robotsMay, Open open) {
+        Ticket page = firstPage(now, open);
+        Ticket robot = open.robots() ? firstLive(robots) : null;
         boolean pageReady = page != null && page.readyAt <= now;
         boolean robotsReady = robot != null && robot.readyAt <= now;
         if (!pageReady && !robotsReady) {
@@ -52,16 +53,19 @@ final class Tickets {
         return ticket.host;
     }
 
-    /** The ready time of the first live ticket of any heap, -1 if there is none. */
-    long firstReadyAt() {
-        Ticket first = earliest(earliest(firstLive(firstPages), firstLive(pages)), firstLive(robots));
+    /** The ready time of the first live ticket of any heap {@code open} leaves open, -1 if there is none. */
+    long firstReadyAt(Open open) {
+        Ticket first = earliest(firstPage(Long.MIN_VALUE, open), open.robots() ? firstLive(robots) : null);
         return first == null ? -1 : first.readyAt;
     }
 
-    /** The page ticket to hand out first: a ready first page after robots.txt, else the earliest of either heap. */
-    private Ticket firstPage(long now) {
+    /**
+     * The page ticket to hand out first: a ready first page after robots.txt, else the earliest of either heap (of
+     * the first pages' alone while {@code open} closes the pages').
+     */
+    private Ticket firstPage(long now, Open open) {
         Ticket first = firstLive(firstPages);
-        if (first != null && first.readyAt <= now) {
+        if (!open.pages() || (first != null && first.readyAt <= now)) {
             return first;
         }
         return earliest(first, firstLive(pages));
@@ -88,6 +92,15 @@ final class Tickets {
             heap.poll();
         }
         return heap.peek();
+    }
+
+    /**
+     * Which heaps may be served: robots.txt's, and pages' other than a host's first page after its robots.txt (the
+     * first pages' is always open). The scheduler closes them at the end of a crawl's page limit or time.
+     */
+    record Open(boolean robots, boolean pages) {
+        static final Open ALL = new Open(true, true);
+        static final Open PAGES = new Open(false, true);
     }
 
     private record Ticket(Host host, long readyAt, long version, long sequence) {

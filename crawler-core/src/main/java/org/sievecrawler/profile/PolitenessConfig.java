@@ -13,9 +13,11 @@ import java.time.Duration;
  * @param maxRetryAfter the longest Retry-After waited for before another attempt; a URL whose server asks for
  *     longer is not retried
  * @param per what the delay and the connections apply to: each host, or each IP address as well
+ * @param robotsCacheHosts hosts with nothing to fetch whose robots.txt rules are kept, at most (0: none)
  */
 public record PolitenessConfig(Duration delay, int maxConnectionsPerHost, boolean respectRobots,
-        Duration maxCrawlDelay, Duration robotsRetry, Duration maxRetryAfter, PolitenessUnit per) {
+        Duration maxCrawlDelay, Duration robotsRetry, Duration maxRetryAfter, PolitenessUnit per,
+        int robotsCacheHosts) {
 
     public PolitenessConfig {
         ProfileKeys.POLITENESS_DELAY.require(delay);
@@ -24,6 +26,7 @@ public record PolitenessConfig(Duration delay, int maxConnectionsPerHost, boolea
         ProfileKeys.POLITENESS_ROBOTS_RETRY.require(robotsRetry);
         ProfileKeys.POLITENESS_MAX_RETRY_AFTER.require(maxRetryAfter);
         ProfileKeys.POLITENESS_PER.require(per);
+        ProfileKeys.POLITENESS_ROBOTS_CACHE_HOSTS.require(robotsCacheHosts);
     }
 
     public static PolitenessConfig defaults() {

@@ -235,6 +235,13 @@ public final class ProfileKeys {
             "Wait before fetching an unavailable robots.txt (5xx, timeout) again (doubling, three attempts in all),"
                     + " >= 0. A host that cannot be reached at all is retried as fetch.retries says.",
             p -> p.politeness().robotsRetry());
+    public static final ProfileKey<Integer> POLITENESS_ROBOTS_CACHE_HOSTS = key("politeness.robots-cache-hosts",
+            integer(0, 100_000_000, "must be >= 0 and <= 100000000"), 100_000,
+            "Hosts whose robots.txt rules are kept while they have nothing to fetch (about 600 bytes each), least"
+                    + " recently used dropped first, each for 24 hours at most (RFC 9309); a host that comes back"
+                    + " finds its rules instead of fetching robots.txt again; 0: none kept. Hosts being crawled"
+                    + " keep their own.",
+            p -> p.politeness().robotsCacheHosts());
     public static final ProfileKey<Duration> POLITENESS_MAX_RETRY_AFTER = key("politeness.max-retry-after",
             duration(false), Duration.ofMinutes(10),
             "The longest Retry-After (of a 429 or 503) the crawl waits for before trying the URL again, >= 0. A"
@@ -430,7 +437,8 @@ public final class ProfileKeys {
                 build("politeness", () -> new PolitenessConfig(v.get(POLITENESS_DELAY),
                         v.get(POLITENESS_MAX_CONNECTIONS_PER_HOST), v.get(POLITENESS_RESPECT_ROBOTS),
                         v.get(POLITENESS_MAX_CRAWL_DELAY), v.get(POLITENESS_ROBOTS_RETRY),
-                        v.get(POLITENESS_MAX_RETRY_AFTER), v.get(POLITENESS_PER)), CrawlProfile::politeness,
+                        v.get(POLITENESS_MAX_RETRY_AFTER), v.get(POLITENESS_PER),
+                        v.get(POLITENESS_ROBOTS_CACHE_HOSTS)), CrawlProfile::politeness,
                         onRefusal),
                 build("parse", () -> new ParseConfig(v.get(PARSE_FOLLOW_NOFOLLOW)), CrawlProfile::parse, onRefusal),
                 build("sieve", () -> sieve(v.get(SIEVE_EXPECTED_URLS), v.get(SIEVE_FALSE_POSITIVE_RATE),

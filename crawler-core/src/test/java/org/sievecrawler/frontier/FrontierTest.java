@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_PER;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_RESPECT_ROBOTS;
 import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
 import static org.sievecrawler.profile.ProfileKeys.SIEVE_FALSE_POSITIVE_RATE;
@@ -31,11 +32,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.politeness.HostCounts;
 import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.PolitenessConfig;
+import org.sievecrawler.profile.PolitenessUnit;
 import org.sievecrawler.profile.SieveConfig;
 import org.sievecrawler.robots.RobotsRules;
 import org.sievecrawler.sieve.BloomFilter;
@@ -183,6 +186,45 @@ class FrontierTest {
             assertThat(frontier.next(Duration.ofSeconds(30))).as("a lease once the put-back frees one").isNotNull();
             closer.join();
             assertThat(frontier.next()).isNull();
+        }
+    }
+
+    /**
+     * Politeness per IP: a host's address is looked up by a fetcher outside the checkpoint lock, so a lookup that
+     * hangs (a slow DNS server) holds up no checkpoint; the host is leased once its address is known.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aSlowLookupOfAHostsAddressHoldsUpNoCheckpoint() throws Exception {
+        PolitenessConfig perIp = PROFILE.with(POLITENESS_RESPECT_ROBOTS, false).with(POLITENESS_PER, PolitenessUnit.IP)
+                .politeness();
+        CountDownLatch lookingUp = new CountDownLatch(1);
+        CountDownLatch answer = new CountDownLatch(1);
+        Frontier.Settings settings = new Frontier.Settings(SIEVE, perIp, 4, dir.resolve("per-ip"))
+                .withAddresses(name -> {
+                    lookingUp.countDown();
+                    try {
+                        answer.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return "192.0.2.7";
+                });
+        try (Frontier frontier = Frontier.create(settings, Clock.systemUTC(), record -> { })) {
+            frontier.offerSeeds(List.of("http://slow.test/1"));
+            assertThat(frontier.next()).as("its address is not known yet").isNull();
+            AtomicReference<Lease> leased = new AtomicReference<>();
+            Thread fetcher = new Thread(() -> leased.set(frontier.next()), "fetcher-1");
+            fetcher.start();
+            assertThat(lookingUp.await(30, TimeUnit.SECONDS)).as("the fetcher looks the address up").isTrue();
+
+            FrontierState state = java.util.concurrent.CompletableFuture.supplyAsync(() -> frontier.snapshot(s -> s))
+                    .get(30, TimeUnit.SECONDS);
+
+            assertThat(state.pending()).extracting(PendingUrl::url).containsExactly("http://slow.test/1");
+            answer.countDown();
+            fetcher.join();
+            assertThat(leased.get().url()).as("leased once its address is known").isEqualTo("http://slow.test/1");
         }
     }
 

@@ -41,6 +41,20 @@ class AddressClocksTest {
         }));
     }
 
+    /**
+     * What a fetcher does ({@code Frontier.next}): looks up the addresses of hosts found unresolved, outside the
+     * scheduler's lock, then polls; once more if the poll found hosts to resolve.
+     */
+    private static PendingUrl poll(HostScheduler scheduler) {
+        scheduler.resolveAddresses();
+        PendingUrl url = scheduler.poll();
+        if (url == null) {
+            scheduler.resolveAddresses();
+            url = scheduler.poll();
+        }
+        return url;
+    }
+
     /** Crawls {@code urls} by as many fetchers as needed, each request taking {@link #REQUEST}, in 10 ms steps. */
     private List<Request> crawl(HostScheduler scheduler, List<String> urls) {
         urls.forEach(url -> scheduler.add(PendingUrl.seed(url)));
@@ -57,7 +71,7 @@ class AddressClocksTest {
                     scheduler.finished(url);
                 }
             }
-            for (PendingUrl url = scheduler.poll(); url != null; url = scheduler.poll()) {
+            for (PendingUrl url = poll(scheduler); url != null; url = poll(scheduler)) {
                 inFlight.add(url);
                 startedAt.add(now);
             }
@@ -130,13 +144,62 @@ class AddressClocksTest {
     }
 
     @Test
+    void perIpAHostParkedAndBackStillWaitsForItsAddressesDelay() {
+        HostScheduler scheduler = scheduler(PolitenessUnit.IP, 1);
+        scheduler.add(PendingUrl.seed("http://a.test/1"));
+        scheduler.add(PendingUrl.seed("http://b.test/1"));
+        PendingUrl a = poll(scheduler);
+        assertThat(a.url()).isEqualTo("http://a.test/1");
+        scheduler.finished(a); // at 0: 192.0.2.7 and a.test wait until 1,000
+        clock.advance(DELAY);
+        PendingUrl b = poll(scheduler);
+        assertThat(b.url()).isEqualTo("http://b.test/1");
+        clock.advance(Duration.ofMillis(500));
+        scheduler.finished(b); // at 1,500: 192.0.2.7 waits until 2,500
+        assertThat(poll(scheduler)).isNull(); // a.test, idle since its own delay passed at 1,000, is parked
+        assertThat(scheduler.activeHosts()).as("b.test within its delay").isEqualTo(1);
+
+        scheduler.add(PendingUrl.seed("http://a.test/2")); // at 1,500: a.test back, its address forgotten
+        assertThat(poll(scheduler)).as("resolved again, 192.0.2.7 still in its delay").isNull();
+        assertThat(resolved).as("a.test resolved again after parking").containsExactly("a.test", "b.test", "a.test");
+        clock.advance(Duration.ofMillis(999));
+        assertThat(poll(scheduler)).as("at 2,499").isNull();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(poll(scheduler).url()).as("at 2,500, the address's delay after b.test").isEqualTo("http://a.test/2");
+    }
+
+    @Test
+    void perIpKeepsAddressesOfHeldHostsOnlyAndSweepsClocksWhoseDelayIsOver() {
+        PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_RESPECT_ROBOTS, false)
+                .with(POLITENESS_DELAY, DELAY).with(POLITENESS_PER, PolitenessUnit.IP).politeness();
+        AddressClocks clocks = AddressClocks.of(config, name -> "10." + name.replaceAll("[^0-9]", "") + ".0.1");
+        HostScheduler scheduler = new HostScheduler(config, clock).perAddress(clocks);
+        int hostCount = 20_000; // each on an address of its own, one URL, then never again
+        int mostClocks = 0;
+        for (int h = 0; h < hostCount; h++) {
+            scheduler.add(PendingUrl.seed("http://h" + h + ".test/"));
+            PendingUrl url = poll(scheduler);
+            assertThat(url).isNotNull();
+            scheduler.finished(url);
+            clock.advance(Duration.ofMillis(10)); // 100 hosts a second: ~100 addresses in their delay at once
+            mostClocks = Math.max(mostClocks, clocks.clockCount());
+        }
+        clock.advance(DELAY);
+        assertThat(poll(scheduler)).isNull();
+        assertThat(scheduler.activeHosts()).as("every host parked").isZero();
+        assertThat(clocks.addressCount()).as("no address kept for a parked host").isZero();
+        assertThat(mostClocks).as("clocks kept at most (~100 busy addresses at a time)")
+                .isLessThanOrEqualTo(AddressClocks.MIN_SWEEP);
+    }
+
+    @Test
     void perIpANameThatDoesNotResolveIsItsOwnUnit() {
         HostScheduler scheduler = scheduler(PolitenessUnit.IP, 1);
         scheduler.add(PendingUrl.seed("http://nowhere.test/1"));
         scheduler.add(PendingUrl.seed("http://a.test/1"));
 
-        PendingUrl first = scheduler.poll();
-        PendingUrl second = scheduler.poll();
+        PendingUrl first = poll(scheduler);
+        PendingUrl second = poll(scheduler);
         assertThat(List.of(first.url(), second.url())).containsExactlyInAnyOrder("http://nowhere.test/1",
                 "http://a.test/1");
         scheduler.finished(first);

@@ -3,6 +3,7 @@ package org.sievecrawler.politeness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_RESPECT_ROBOTS;
+import static org.sievecrawler.profile.ProfileKeys.POLITENESS_ROBOTS_CACHE_HOSTS;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -242,6 +243,178 @@ class ManyHostsTest {
         assertThat(newPaged).as("the new hosts get pages too (most ahead: %d)", mostAhead).isGreaterThan(500);
     }
 
+    /**
+     * A crawl stopped by limits.max-pages = 10 over 1,000 new hosts of 3 URLs each, 8 fetchers of 100 ms requests,
+     * stopped as the fetchers stop it (the page after the 10th is refused and put back, the crawl ends): every host
+     * whose robots.txt was fetched had a page fetched.
+     */
+    @Test
+    void fetchesRobotsTxtOnlyForHostsThePageLimitLeavesAPageOf() {
+        MaxPagesRun run = crawlToMaxPages(10, 1_000, true);
+        assertThat(run.paged).as("the limit was reached").hasSize(10);
+        assertThat(run.robots).as("robots.txt of hosts paged only").isSubsetOf(run.paged);
+    }
+
+    @Test
+    void withoutThePageLimitRobotsTxtRunsAheadOfThePagesAtTheStop() {
+        MaxPagesRun run = crawlToMaxPages(10, 1_000, false);
+        assertThat(run.robots.size()).as("the case the limit exists for").isGreaterThan(run.paged.size());
+    }
+
+    @Test
+    void thePageLimitLeavesThePagesOfHostsAlreadyPagedToTheHostsWhoseRobotsTxtCame() {
+        // 20 known hosts with a backlog of ready pages compete with new hosts for the last pages of the limit
+        MaxPagesRun run = crawlToMaxPages(200, 1_000, true, 20, 40);
+        assertThat(run.robots).isSubsetOf(run.paged);
+        assertThat(run.paged.stream().filter(h -> h.contains("new-")).count()).as("new hosts got pages too")
+                .isPositive();
+    }
+
+    /**
+     * A crawl stopped by limits.max-duration = 10 s over 1,000 new hosts of 3 URLs each, 8 fetchers of 100 ms
+     * requests, 1 s delay: no robots.txt in the last delay, so the only hosts left with robots.txt and no page are
+     * those whose robots.txt went out just before that, within one request's time (their first page comes up by that
+     * time after the end); without it, every host whose robots.txt came in the last delay is left so.
+     */
+    @Test
+    void noRobotsTxtInTheLastDelayBeforeTheCrawlsEnd() {
+        long request = 100;
+        Map<String, Long> robotsLate = robotsWithoutPageAtTheEnd(true, request);
+        long end = clock.millis(); // the run ends here
+        assertThat(robotsLate.values()).as("robots.txt started within a request's time before end - delay")
+                .allMatch(at -> at >= end - DELAY.toMillis() - request && at < end - DELAY.toMillis());
+        assertThat(robotsWithoutPageAtTheEnd(false, request).size()).as("the case endsAt exists for")
+                .isGreaterThan(robotsLate.size() + 8);
+    }
+
+    /**
+     * Runs 8 fetchers of {@code request} ms requests on 1,000 new hosts for 10 s (told of the end if
+     * {@code toldTheEnd}); returns the hosts with a robots.txt request and no page, with when robots.txt went out.
+     */
+    private Map<String, Long> robotsWithoutPageAtTheEnd(boolean toldTheEnd, long request) {
+        int threads = 8;
+        PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, DELAY).politeness();
+        HostScheduler hosts = new HostScheduler(config, clock, SchedulerLimits.of(100_000, threads));
+        long end = clock.millis() + 10_000;
+        if (toldTheEnd) {
+            hosts.endsAt(java.time.Instant.ofEpochMilli(end));
+        }
+        for (int h = 0; h < 1_000; h++) {
+            for (int i = 0; i < 3; i++) {
+                hosts.add(PendingUrl.seed("https://new-" + h + ".example/" + i));
+            }
+        }
+        Map<String, Long> robotsAt = new HashMap<>();
+        java.util.Set<String> paged = new java.util.HashSet<>();
+        Map<PendingUrl, Long> inFlight = new HashMap<>();
+        while (clock.millis() < end) {
+            long at = clock.millis();
+            inFlight.entrySet().removeIf(done -> {
+                if (done.getValue() > at) {
+                    return false;
+                }
+                if (done.getKey().isRobots()) {
+                    hosts.robotsFetched(done.getKey(), RobotsRules.allowAll("test"));
+                } else {
+                    hosts.finished(done.getKey());
+                }
+                return true;
+            });
+            while (inFlight.size() < threads) {
+                PendingUrl task = hosts.poll();
+                if (task == null) {
+                    break;
+                }
+                if (task.isRobots()) {
+                    robotsAt.put(HostKey.of(task.url()), at);
+                } else {
+                    paged.add(HostKey.of(task.url()));
+                }
+                inFlight.put(task, at + request);
+            }
+            clock.advance(Duration.ofMillis(10));
+        }
+        robotsAt.keySet().removeAll(paged);
+        return robotsAt;
+    }
+
+    private record MaxPagesRun(java.util.Set<String> robots, java.util.Set<String> paged) {
+    }
+
+    private MaxPagesRun crawlToMaxPages(long maxPages, int newHosts, boolean limited) {
+        return crawlToMaxPages(maxPages, newHosts, limited, 0, 0);
+    }
+
+    /**
+     * Runs 8 fetchers of 100 ms requests on {@code newHosts} hosts of 3 URLs each (and {@code knownHosts} whose
+     * robots.txt was fetched, of {@code knownPages} URLs each), until a fetcher takes the page after
+     * {@code maxPages} (put back: the crawl ends, as FetchWorker ends it) or the pages recorded reach it; returns the
+     * hosts whose robots.txt was fetched (but for the known ones) and the hosts paged.
+     */
+    private MaxPagesRun crawlToMaxPages(long maxPages, int newHosts, boolean limited, int knownHosts,
+            int knownPages) {
+        int threads = 8;
+        PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, DELAY).politeness();
+        HostScheduler hosts = new HostScheduler(config, clock, SchedulerLimits.of(100_000, threads));
+        for (int h = 0; h < knownHosts; h++) {
+            hosts.add(PendingUrl.seed("https://known-" + h + ".example/0"));
+            hosts.robotsFetched(hosts.poll(), RobotsRules.allowAll("test"));
+            for (int i = 1; i < knownPages; i++) {
+                hosts.add(PendingUrl.seed("https://known-" + h + ".example/" + i));
+            }
+        }
+        clock.advance(DELAY);
+        if (limited) {
+            hosts.limitPages(maxPages);
+        }
+        for (int h = 0; h < newHosts; h++) {
+            for (int i = 0; i < 3; i++) {
+                hosts.add(PendingUrl.seed("https://new-" + h + ".example/" + i));
+            }
+        }
+        java.util.Set<String> robots = new java.util.HashSet<>();
+        java.util.Set<String> paged = new java.util.HashSet<>();
+        Map<PendingUrl, Long> inFlight = new HashMap<>();
+        long taken = 0;
+        long[] recorded = {0};
+        boolean ended = false;
+        for (int tick = 0; tick < 60_000 && !ended && recorded[0] < maxPages; tick++) { // 10 min at most
+            long at = clock.millis();
+            inFlight.entrySet().removeIf(request -> {
+                if (request.getValue() > at) {
+                    return false;
+                }
+                PendingUrl task = request.getKey();
+                if (task.isRobots()) {
+                    hosts.robotsFetched(task, RobotsRules.allowAll("test"));
+                } else {
+                    hosts.finished(task);
+                    recorded[0]++;
+                }
+                return true;
+            });
+            while (inFlight.size() < threads && !ended) {
+                PendingUrl task = hosts.poll();
+                if (task == null) {
+                    break;
+                }
+                if (task.isRobots()) {
+                    robots.add(HostKey.of(task.url()));
+                } else if (++taken > maxPages) {
+                    hosts.putBack(task);
+                    ended = true;
+                    break;
+                } else {
+                    paged.add(HostKey.of(task.url()));
+                }
+                inFlight.put(task, at + 100);
+            }
+            clock.advance(Duration.ofMillis(10));
+        }
+        assertThat(ended || recorded[0] >= maxPages).as("the crawl reached its page limit").isTrue();
+        return new MaxPagesRun(robots, paged);
+    }
+
     @Test
     void aHostIdleSinceItsDelayIsParkedAndComesBackWithItsRobotsRules() {
         PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, DELAY).politeness();
@@ -276,6 +449,37 @@ class ManyHostsTest {
         assertThat(hosts.poll()).as("its Crawl-delay came back with its rules").isNull();
         assertThat(hosts.robotsCounts()).isEqualTo(new org.sievecrawler.robots.RobotsCache.Counts(1, 1, 0, 0, 0));
         assertThat(hosts.hostCount()).as("one host seen").isEqualTo(1);
+    }
+
+    @Test
+    void keepsAsManyParkedHostsRulesAsPolitenessRobotsCacheHostsSays() {
+        for (int cacheHosts : new int[] {0, 300, 1_000}) {
+            PolitenessConfig config = CrawlProfile.defaults().with(POLITENESS_DELAY, DELAY)
+                    .with(POLITENESS_ROBOTS_CACHE_HOSTS, cacheHosts).politeness();
+            HostScheduler hosts = new HostScheduler(config, clock, SchedulerLimits.of(100_000, 16));
+            for (int round = 0; round < 2; round++) { // 1,000 hosts, one URL each, parked between the rounds
+                for (int h = 0; h < 1_000; h++) {
+                    hosts.add(PendingUrl.seed("https://h" + h + ".example/" + round));
+                }
+                while (hosts.size() > 0) {
+                    for (PendingUrl task = hosts.poll(); task != null; task = hosts.poll()) {
+                        if (task.isRobots()) {
+                            hosts.robotsFetched(task, RobotsRules.allowAll("test"));
+                        } else {
+                            hosts.finished(task);
+                        }
+                    }
+                    clock.advance(DELAY);
+                }
+                clock.advance(DELAY);
+                assertThat(hosts.poll()).isNull();
+                assertThat(hosts.activeHosts()).isZero();
+                assertThat(hosts.robotsCounts().cached()).as("cache of %d", cacheHosts)
+                        .isEqualTo(Math.min(cacheHosts, 1_000));
+            }
+            assertThat(hosts.robotsCounts().fetches()).as("robots.txt requests, cache of %d", cacheHosts)
+                    .isEqualTo(2_000 - Math.min(cacheHosts, 1_000));
+        }
     }
 
     @Test
