@@ -1,0 +1,179 @@
+package org.sievecrawler.parse;
+
+/**
+ * The 64-bit SimHash (Charikar, STOC 2002) of a page's visible text, over shingles of {@value #SHINGLE_WORDS}
+ * consecutive words: each shingle's 64-bit hash votes +1 or -1 on each bit, and the fingerprint keeps the bits with
+ * more +1 than -1 votes. Pages whose texts share most of their shingles get fingerprints a few bits apart; Manku,
+ * Jain and Das Sarma (WWW 2007) call two 64-bit fingerprints near-duplicates within a Hamming distance of
+ * {@value #NEAR_BITS}.
+ *
+ * <p>A word is a maximal run of letters and digits ({@link Character#isLetterOrDigit(char)} on UTF-16 code units,
+ * lower-cased by {@link Character#toLowerCase(char)}), and no word runs across the end of a text run fed by
+ * {@link #endRun()}: the scanner and jsoup feed one run per text node, so {@code foo<b>bar</b>} has two words.
+ * A text of fewer words than a shingle is one shingle of the words it has; a text without words has no
+ * fingerprint ({@link #words()} is 0). What the parsers feed as visible text (not the title, nor script, style,
+ * noscript, textarea, select or svg and math content) is described on {@link ParsedPage#simhash()}.
+ *
+ * <p>Two-word shingles: on random 500-word texts (SimHashTest) a one-word edit stays within 3 bits in 91 % of
+ * trials (mean 1.7 bits), against 83 % (2.2 bits) with three-word shingles, while single words (97.8 %) would
+ * ignore word order altogether.
+ *
+ * <p>Cost: one multiply per character (FNV-1a), a 64-bit mix per shingle and 64 counter updates per shingle; no
+ * allocation per word or shingle (ASCII text is hashed from the bytes).
+ *
+ * <p>Not thread-safe: one accumulator per page being parsed. Out of scope: deciding which text is visible, and
+ * comparing fingerprints beyond {@link #distance}.
+ */
+public final class SimHash {
+    /** Words per shingle. */
+    public static final int SHINGLE_WORDS = 2;
+    /** The Hamming distance within which two fingerprints are near-duplicates (Manku et al. for 64 bits). */
+    public static final int NEAR_BITS = 3;
+
+    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+    private static final long FNV_PRIME = 0x100000001b3L;
+
+    private final int[] votes = new int[64];
+    /** The hashes of the last {@link #SHINGLE_WORDS} words, the latest at {@code (words - 1) % SHINGLE_WORDS}. */
+    private final long[] recent = new long[SHINGLE_WORDS];
+    private long word = FNV_OFFSET;
+    private boolean inWord;
+    private int words;
+
+    /** Feeds {@code text[from, to)} as part of the current text run. */
+    public void text(CharSequence text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (c < 128 ? isAsciiLetterOrDigit(c) : Character.isLetterOrDigit(c)) {
+                letter(Character.toLowerCase(c));
+            } else if (inWord) {
+                endWord();
+            }
+        }
+    }
+
+    /** Feeds {@code b[from, to)}, which must hold ASCII bytes only, as part of the current text run. */
+    public void ascii(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            int c = b[i];
+            if (isAsciiLetterOrDigit(c)) {
+                letter(c >= 'A' && c <= 'Z' ? c + 32 : c);
+            } else if (inWord) {
+                endWord();
+            }
+        }
+    }
+
+    /** Ends the current text run: a word being read ends here. */
+    public void endRun() {
+        if (inWord) {
+            endWord();
+        }
+    }
+
+    /** The words fed so far. */
+    public int words() {
+        return words;
+    }
+
+    /** The fingerprint of the text fed so far (the current run ended), or 0 if it has no words. */
+    public long fingerprint() {
+        endRun();
+        if (words == 0) {
+            return 0;
+        }
+        if (words < SHINGLE_WORDS) {
+            int[] copy = votes.clone();
+            long h = FNV_OFFSET;
+            for (int i = 0; i < words; i++) {
+                h = Long.rotateLeft(h, 23) ^ recent[i];
+            }
+            return bitsOf(vote(copy, mix(h)));
+        }
+        return bitsOf(votes);
+    }
+
+    /** The fingerprint of {@code text} fed as one run. */
+    public static long of(CharSequence text) {
+        SimHash simHash = new SimHash();
+        simHash.text(text, 0, text.length());
+        return simHash.fingerprint();
+    }
+
+    /** The number of bits in which two fingerprints differ. */
+    public static int distance(long a, long b) {
+        return Long.bitCount(a ^ b);
+    }
+
+    /** A fingerprint as pages.jsonl writes it: 16 lower-case hex digits. */
+    public static String hex(long fingerprint) {
+        String digits = Long.toHexString(fingerprint);
+        return "0".repeat(16 - digits.length()) + digits;
+    }
+
+    /**
+     * The fingerprint written by {@link #hex}.
+     *
+     * @throws IllegalArgumentException if {@code hex} is not 16 hex digits
+     */
+    public static long parseHex(String hex) {
+        if (hex.length() != 16) {
+            throw new IllegalArgumentException("a SimHash is 16 hex digits, not \"" + hex + "\"");
+        }
+        try {
+            return Long.parseUnsignedLong(hex, 16);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("a SimHash is 16 hex digits, not \"" + hex + "\"", e);
+        }
+    }
+
+    private void letter(int c) {
+        word = (word ^ c) * FNV_PRIME;
+        inWord = true;
+    }
+
+    private void endWord() {
+        recent[words % SHINGLE_WORDS] = word;
+        words++;
+        word = FNV_OFFSET;
+        inWord = false;
+        if (words >= SHINGLE_WORDS) {
+            long h = FNV_OFFSET;
+            for (int i = words - SHINGLE_WORDS; i < words; i++) {
+                h = Long.rotateLeft(h, 23) ^ recent[i % SHINGLE_WORDS];
+            }
+            vote(votes, mix(h));
+        }
+    }
+
+    private static int[] vote(int[] votes, long h) {
+        for (int bit = 0; bit < 64; bit++) {
+            votes[bit] += (int) ((h >>> bit) & 1) * 2 - 1;
+        }
+        return votes;
+    }
+
+    private static long bitsOf(int[] votes) {
+        long bits = 0;
+        for (int bit = 0; bit < 64; bit++) {
+            if (votes[bit] > 0) {
+                bits |= 1L << bit;
+            }
+        }
+        return bits;
+    }
+
+    /** MurmurHash3's 64-bit finalizer: every input bit affects every output bit. */
+    private static long mix(long h) {
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb93fe53a87cdL;
+        h ^= h >>> 33;
+        return h;
+    }
+
+    private static boolean isAsciiLetterOrDigit(int c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    }
+}
