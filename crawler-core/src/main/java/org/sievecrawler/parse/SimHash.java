@@ -18,8 +18,9 @@ package org.sievecrawler.parse;
  * trials (mean 1.7 bits), against 83 % (2.2 bits) with three-word shingles, while single words (97.8 %) would
  * ignore word order altogether.
  *
- * <p>Cost: one multiply per character (FNV-1a), a 64-bit mix per shingle and 64 counter updates per shingle; no
- * allocation per word or shingle (ASCII text is hashed from the bytes).
+ * <p>Cost: one multiply per character (FNV-1a), and per shingle a 64-bit mix and a bit-sliced increment of the 64
+ * vote counters (a handful of word operations); no allocation per word or shingle (ASCII text is hashed from the
+ * bytes).
  *
  * <p>Not thread-safe: one accumulator per page being parsed. Out of scope: deciding which text is visible, and
  * comparing fingerprints beyond {@link #distance}.
@@ -33,7 +34,13 @@ public final class SimHash {
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
 
-    private final int[] votes = new int[64];
+    /**
+     * How many shingle hashes had each bit set, bit-sliced: bit i of {@code ones[level]} is bit {@code level} of
+     * bit i's count. Adding a hash is a ripple-carry increment of the 64 counters at once: a few word operations
+     * (the carry dies out after ~log2(64) levels) instead of 64 counter updates.
+     */
+    private final long[] ones = new long[32];
+    private int shingles;
     /** The hashes of the last {@link #SHINGLE_WORDS} words, the latest at {@code (words - 1) % SHINGLE_WORDS}. */
     private final long[] recent = new long[SHINGLE_WORDS];
     private long word = FNV_OFFSET;
@@ -83,14 +90,23 @@ public final class SimHash {
             return 0;
         }
         if (words < SHINGLE_WORDS) {
-            int[] copy = votes.clone();
             long h = FNV_OFFSET;
             for (int i = 0; i < words; i++) {
                 h = Long.rotateLeft(h, 23) ^ recent[i];
             }
-            return bitsOf(vote(copy, mix(h)));
+            return mix(h); // one shingle: its bits win every vote
         }
-        return bitsOf(votes);
+        long bits = 0;
+        for (int bit = 0; bit < 64; bit++) {
+            long count = 0;
+            for (int level = 0; level < ones.length; level++) {
+                count |= (ones[level] >>> bit & 1) << level;
+            }
+            if (2 * count > shingles) { // more +1 than -1 votes
+                bits |= 1L << bit;
+            }
+        }
+        return bits;
     }
 
     /** The fingerprint of {@code text} fed as one run. */
@@ -142,25 +158,14 @@ public final class SimHash {
             for (int i = words - SHINGLE_WORDS; i < words; i++) {
                 h = Long.rotateLeft(h, 23) ^ recent[i % SHINGLE_WORDS];
             }
-            vote(votes, mix(h));
-        }
-    }
-
-    private static int[] vote(int[] votes, long h) {
-        for (int bit = 0; bit < 64; bit++) {
-            votes[bit] += (int) ((h >>> bit) & 1) * 2 - 1;
-        }
-        return votes;
-    }
-
-    private static long bitsOf(int[] votes) {
-        long bits = 0;
-        for (int bit = 0; bit < 64; bit++) {
-            if (votes[bit] > 0) {
-                bits |= 1L << bit;
+            long carry = mix(h);
+            for (int level = 0; carry != 0; level++) {
+                long both = ones[level] & carry;
+                ones[level] ^= carry;
+                carry = both;
             }
+            shingles++;
         }
-        return bits;
     }
 
     /** MurmurHash3's 64-bit finalizer: every input bit affects every output bit. */

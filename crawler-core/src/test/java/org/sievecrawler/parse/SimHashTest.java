@@ -104,6 +104,18 @@ class SimHashTest {
     }
 
     @Test
+    void fingerprintsStayThoseEarlierCrawlsWroteToPagesJsonl() {
+        // written by the first version (64 int vote counters, before the bit-sliced ones)
+        assertThat(SimHash.hex(SimHash.of("hello"))).isEqualTo("c08774ac4a7c82d0");
+        assertThat(SimHash.hex(SimHash.of("hello world"))).isEqualTo("1e3f792ea922a92f");
+        assertThat(SimHash.hex(SimHash.of("The quick brown fox jumps over the lazy dog")))
+                .isEqualTo("222232c070c2e82a");
+        assertThat(SimHash.hex(SimHash.of(
+                "Django makes it easier to build better web apps more quickly and with less code. ".repeat(40))))
+                .isEqualTo("5b3c51fc0e66cae5");
+    }
+
+    @Test
     void hexRoundTripsAndNamesWhatIsWrong() {
         assertThat(SimHash.hex(0x00ff00000000000aL)).isEqualTo("00ff00000000000a");
         assertThat(SimHash.parseHex("fedcba9876543210")).isEqualTo(0xfedcba9876543210L);
