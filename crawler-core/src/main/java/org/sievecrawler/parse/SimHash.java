@@ -26,13 +26,15 @@ package org.sievecrawler.parse;
  * comparing fingerprints beyond {@link #distance}.
  */
 public final class SimHash {
-    /** Words per shingle. */
+    /** Words per shingle (the code below is written for 2: the last word and the current one). */
     public static final int SHINGLE_WORDS = 2;
     /** The Hamming distance within which two fingerprints are near-duplicates (Manku et al. for 64 bits). */
     public static final int NEAR_BITS = 3;
 
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
+    /** What a shingle's hash starts from: {@code rotl(h, 23) ^ word} is applied once per word of it. */
+    private static final long SHINGLE_START = Long.rotateLeft(FNV_OFFSET, 23);
 
     /**
      * How many shingle hashes had each bit set, bit-sliced: bit i of {@code ones[level]} is bit {@code level} of
@@ -41,40 +43,56 @@ public final class SimHash {
      */
     private final long[] ones = new long[32];
     private int shingles;
-    /** The hashes of the last {@link #SHINGLE_WORDS} words, the latest at {@code (words - 1) % SHINGLE_WORDS}. */
-    private final long[] recent = new long[SHINGLE_WORDS];
+    /** The hash of the last word. */
+    private long last;
     private long word = FNV_OFFSET;
     private boolean inWord;
     private int words;
 
     /** Feeds {@code text[from, to)} as part of the current text run. */
     public void text(CharSequence text, int from, int to) {
+        long w = word;
+        boolean in = inWord;
         for (int i = from; i < to; i++) {
             char c = text.charAt(i);
             if (c < 128 ? isAsciiLetterOrDigit(c) : Character.isLetterOrDigit(c)) {
-                letter(Character.toLowerCase(c));
-            } else if (inWord) {
-                endWord();
+                w = (w ^ Character.toLowerCase(c)) * FNV_PRIME;
+                in = true;
+            } else if (in) {
+                endWord(w);
+                w = FNV_OFFSET;
+                in = false;
             }
         }
+        word = w;
+        inWord = in;
     }
 
     /** Feeds {@code b[from, to)}, which must hold ASCII bytes only, as part of the current text run. */
     public void ascii(byte[] b, int from, int to) {
+        long w = word;
+        boolean in = inWord;
         for (int i = from; i < to; i++) {
             int c = b[i];
             if (isAsciiLetterOrDigit(c)) {
-                letter(c >= 'A' && c <= 'Z' ? c + 32 : c);
-            } else if (inWord) {
-                endWord();
+                w = (w ^ (c >= 'A' && c <= 'Z' ? c + 32 : c)) * FNV_PRIME;
+                in = true;
+            } else if (in) {
+                endWord(w);
+                w = FNV_OFFSET;
+                in = false;
             }
         }
+        word = w;
+        inWord = in;
     }
 
     /** Ends the current text run: a word being read ends here. */
     public void endRun() {
         if (inWord) {
-            endWord();
+            endWord(word);
+            word = FNV_OFFSET;
+            inWord = false;
         }
     }
 
@@ -90,11 +108,7 @@ public final class SimHash {
             return 0;
         }
         if (words < SHINGLE_WORDS) {
-            long h = FNV_OFFSET;
-            for (int i = 0; i < words; i++) {
-                h = Long.rotateLeft(h, 23) ^ recent[i];
-            }
-            return mix(h); // one shingle: its bits win every vote
+            return mix(SHINGLE_START ^ last); // one shingle: its bits win every vote
         }
         long bits = 0;
         for (int bit = 0; bit < 64; bit++) {
@@ -143,22 +157,12 @@ public final class SimHash {
         }
     }
 
-    private void letter(int c) {
-        word = (word ^ c) * FNV_PRIME;
-        inWord = true;
-    }
-
-    private void endWord() {
-        recent[words % SHINGLE_WORDS] = word;
-        words++;
-        word = FNV_OFFSET;
-        inWord = false;
-        if (words >= SHINGLE_WORDS) {
-            long h = FNV_OFFSET;
-            for (int i = words - SHINGLE_WORDS; i < words; i++) {
-                h = Long.rotateLeft(h, 23) ^ recent[i % SHINGLE_WORDS];
-            }
-            long carry = mix(h);
+    /** Counts a word of hash {@code w}, and votes with the shingle it ends. */
+    private void endWord(long w) {
+        long previous = last;
+        last = w;
+        if (++words >= SHINGLE_WORDS) {
+            long carry = mix(Long.rotateLeft(SHINGLE_START ^ previous, 23) ^ w);
             for (int level = 0; carry != 0; level++) {
                 long both = ones[level] & carry;
                 ones[level] ^= carry;
