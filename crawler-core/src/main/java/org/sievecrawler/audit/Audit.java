@@ -25,6 +25,8 @@ public final class Audit {
     public static List<AuditSection> sections(Path dir) throws IOException {
         List<AuditSection> sections = new ArrayList<>();
         // each section adds itself here, in audit.json's order
+        sections.add(Duplicates.of(dir));
+        sections.add(Titles.of(dir));
         return sections;
     }
 

@@ -57,7 +57,8 @@ public final class HrefScanner {
             scan.run();
             return new ScanResult.Scanned(new ParsedPage(scan.title, PageRules.base(pageUrl, scan.baseHref),
                     scan.links, scan.canonical, (scan.robots & PageRules.NOINDEX) != 0,
-                    (scan.robots & PageRules.NOFOLLOW) != 0, sniffed.charset(), ParsedPage.ParsedBy.SCANNER));
+                    (scan.robots & PageRules.NOFOLLOW) != 0, sniffed.charset(), ParsedPage.ParsedBy.SCANNER,
+                    scan.simHash.fingerprint()));
         } catch (NotSure e) {
             return new ScanResult.Unsure(e.label(), e.getMessage());
         } catch (RuntimeException e) {
@@ -78,6 +79,12 @@ public final class HrefScanner {
         String canonical;
         int robots;
         final List<Outlink> links = new ArrayList<>();
+        /** The visible text's fingerprint (see {@link ParsedPage#simhash()}), fed by {@link #visibleText}. */
+        final SimHash simHash = new SimHash();
+        /** Where the visible text not yet fed starts. */
+        private int textFrom;
+        /** Whether {@link #nextTag} is reading visible text (the main loop's, not that of an element read apart). */
+        private boolean visible;
 
         private final OpenElements open = new OpenElements();
         /** Created at the first svg or math that opens foreign content. */
@@ -111,16 +118,69 @@ public final class HrefScanner {
             if (nul >= 0) {
                 throw new NotSure("NUL byte", nul);
             }
-            for (int next = nextTag(false); next != NO_TAG; next = nextTag(false)) {
+            textFrom = pos;
+            for (int next = nextVisibleTag(); next != NO_TAG; next = nextVisibleTag()) {
                 int lt = pos;
                 if (next == END_TAG) {
+                    // jsoup's tokenizer emits nothing for "</>", so the text on both sides is one text node
+                    visibleText(lt, lt + 2 >= end || b[lt + 2] != '>');
                     TagNames.Tag tag = endTag();
                     if (tag != null) {
                         open.end(tag, lt);
                     }
                 } else {
+                    visibleText(lt, true);
                     startElement(startTag(), lt);
                 }
+                textFrom = pos;
+            }
+            visibleText(end, true);
+        }
+
+        private int nextVisibleTag() {
+            visible = true;
+            int next = nextTag(false);
+            visible = false;
+            return next;
+        }
+
+        /**
+         * Feeds the text from {@link #textFrom} to {@code to} to the fingerprint, its character references decoded,
+         * and ends the text run there if {@code endsRun} (as a text node ends at a tag or a comment).
+         *
+         * @throws NotSure for text that tree construction moves (foster-parented out of a table) and character
+         *     references {@link CharacterReferences} is unsure of
+         */
+        private void visibleText(int to, boolean endsRun) {
+            int from = textFrom;
+            boolean ascii = true;
+            boolean spaceOnly = true;
+            for (int i = from; i < to; i++) {
+                byte c = b[i];
+                if (c < 0 || c == '&') {
+                    ascii = false;
+                }
+                if (!PageRules.isHtmlSpace(c)) {
+                    spaceOnly = false;
+                }
+            }
+            if (!spaceOnly) {
+                if (open.inTableOutsideCells()) {
+                    throw new NotSure("foster-parented text", from);
+                }
+                if (ascii) {
+                    simHash.ascii(b, from, to);
+                } else {
+                    String text = CharacterReferences.decode(new String(b, from, to - from, charset));
+                    if (text == null) {
+                        throw new NotSure("character reference in text", from);
+                    }
+                    simHash.text(text, 0, text.length());
+                }
+            }
+            textFrom = to;
+            if (endsRun) {
+                simHash.endRun();
             }
         }
 
@@ -145,9 +205,17 @@ public final class HrefScanner {
                 } else if (isAsciiLetter(c)) {
                     return START_TAG;
                 } else if (c == '!') {
+                    if (visible) {
+                        visibleText(lt, true);
+                    }
                     markupDeclaration(cdataIsText);
+                    textFrom = visible ? pos : textFrom;
                 } else if (c == '?') {
+                    if (visible) {
+                        visibleText(lt, true);
+                    }
                     pos = afterGt(lt + 2, "<?");
+                    textFrom = visible ? pos : textFrom;
                 } else {
                     pos = lt + 1;
                 }

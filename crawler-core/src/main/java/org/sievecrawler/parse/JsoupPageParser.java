@@ -3,10 +3,15 @@ package org.sievecrawler.parse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import okhttp3.HttpUrl;
+import org.jsoup.nodes.CDataNode;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Node;
+import org.jsoup.nodes.TextNode;
 import org.jsoup.parser.Parser;
+import org.jsoup.select.NodeFilter;
 
 /**
  * The reference page parser: decodes the page with the charset {@link CharsetSniffer} picks, builds jsoup's DOM
@@ -17,6 +22,9 @@ import org.jsoup.parser.Parser;
  * resolving and normalizing links, and scripts (a page's DOM is read as served).
  */
 public final class JsoupPageParser {
+    /** HTML elements whose text is not part of a page's visible text (see {@link ParsedPage#simhash()}). */
+    private static final Set<String> HIDDEN_TEXT = Set.of("title", "script", "style", "noscript", "textarea",
+            "select", "iframe", "template", "noembed", "noframes", "xmp", "plaintext");
 
     /**
      * Parses {@code length} bytes of {@code body}. Never throws on malformed markup: it yields what can be read.
@@ -77,7 +85,28 @@ public final class JsoupPageParser {
         }
         return new ParsedPage(title, PageRules.base(pageUrl, baseHref), links, canonical,
                 (robots & PageRules.NOINDEX) != 0, (robots & PageRules.NOFOLLOW) != 0, sniffed.charset(),
-                ParsedPage.ParsedBy.JSOUP);
+                ParsedPage.ParsedBy.JSOUP, visibleText(doc));
+    }
+
+    /** The {@link SimHash} of the text nodes {@link ParsedPage#simhash()} counts as visible, one run each. */
+    private static long visibleText(Document doc) {
+        SimHash simHash = new SimHash();
+        doc.filter(new NodeFilter() {
+            @Override
+            public FilterResult head(Node node, int depth) {
+                if (node instanceof Element el) {
+                    return Parser.NamespaceHtml.equals(el.tag().namespace()) && !HIDDEN_TEXT.contains(el.normalName())
+                            ? FilterResult.CONTINUE : FilterResult.SKIP_ENTIRELY;
+                }
+                if (node instanceof TextNode text && !(node instanceof CDataNode)) {
+                    String whole = text.getWholeText();
+                    simHash.text(whole, 0, whole.length());
+                    simHash.endRun();
+                }
+                return FilterResult.CONTINUE;
+            }
+        });
+        return simHash.fingerprint();
     }
 
     private static void addLink(List<Outlink> links, Element el, String attribute, Outlink.Kind kind) {

@@ -142,6 +142,11 @@ final class OpenElements {
         }
     }
 
+    /** Whether text here would be in a table outside its cells, where tree construction foster-parents it. */
+    boolean inTableOutsideCells() {
+        return tableDepth > 0 && tables[tableDepth - 1] == TABLE;
+    }
+
     private void startInsideA(TagNames.Tag tag, int at) {
         String name = tag.name();
         if (tag.is(VOID | RAW_TEXT)) {

@@ -19,6 +19,12 @@ import okhttp3.HttpUrl;
  * @param nofollow whether a {@code <meta name=robots>} says {@code nofollow} or {@code none}
  * @param charset the charset the page was decoded with
  * @param parsedBy which implementation produced this page
+ * @param simhash the {@link SimHash} of the page's visible text, 0 when it has no words: the text of the HTML
+ *     elements in document order, each text node a run of its own, without the title and without the content of
+ *     {@code script}, {@code style}, {@code noscript} (jsoup parses with scripting off, but a browser with
+ *     scripting on, the usual case, hides it), {@code textarea} and {@code select} (form controls' contents),
+ *     {@code iframe} (its fallback text), {@code template}, and {@code svg} and {@code math} (drawings and
+ *     formulas, not prose). The title is left out because it is audited on its own and sites often share one
  */
 public record ParsedPage(
         String title,
@@ -28,7 +34,8 @@ public record ParsedPage(
         boolean noindex,
         boolean nofollow,
         Charset charset,
-        ParsedBy parsedBy) {
+        ParsedBy parsedBy,
+        long simhash) {
 
     /** The implementation that read a page. */
     public enum ParsedBy {
@@ -36,6 +43,12 @@ public record ParsedPage(
         SCANNER,
         /** The jsoup DOM parser ({@link JsoupPageParser}). */
         JSOUP
+    }
+
+    /** A page without a fingerprint (a page without words). */
+    public ParsedPage(String title, HttpUrl base, List<Outlink> links, String canonical, boolean noindex,
+            boolean nofollow, Charset charset, ParsedBy parsedBy) {
+        this(title, base, links, canonical, noindex, nofollow, charset, parsedBy, 0);
     }
 
     public ParsedPage {
@@ -47,8 +60,8 @@ public record ParsedPage(
 
     /**
      * The first way this reading of a page differs from {@code reference}'s in what the crawl uses (title, base,
-     * links in order with their kind and nofollow, canonical, noindex and nofollow, charset), or null when they
-     * agree: the scanner's differential contract with jsoup, checked by the tests and by the bench's ParserDiff.
+     * links in order with their kind and nofollow, canonical, noindex and nofollow, charset, SimHash), or null when
+     * they agree: the scanner's differential contract with jsoup, checked by the tests and by the bench's ParserDiff.
      */
     public String differenceFrom(ParsedPage reference) {
         if (!Objects.equals(title, reference.title)) {
@@ -75,6 +88,10 @@ public record ParsedPage(
         }
         if (!charset.equals(reference.charset)) {
             return "charset " + charset + " but " + reference.parsedBy + " " + reference.charset;
+        }
+        if (simhash != reference.simhash) {
+            return "simhash " + SimHash.hex(simhash) + " but " + reference.parsedBy + " "
+                    + SimHash.hex(reference.simhash);
         }
         return null;
     }

@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 import org.sievecrawler.escape.Json;
 import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.InputFile;
+import org.sievecrawler.parse.SimHash;
 
 /**
  * Writes {@link PageRecord}s as JSON lines (pages.jsonl), appending, and reads them back ({@link #read}). Each line
@@ -245,6 +246,8 @@ public final class JsonlSink implements AutoCloseable {
         String referrer = null;
         String error = null;
         String warcFile = null;
+        String digest = null;
+        String simhash = null;
         Outcome outcome = null;
         int status = 0;
         int depth = 0;
@@ -276,6 +279,8 @@ public final class JsonlSink implements AutoCloseable {
                     case "noindex" -> noindex = json.getBooleanValue();
                     case "warcFile" -> warcFile = json.getValueAsString();
                     case "warcOffset" -> warcOffset = json.getLongValue();
+                    case "digest" -> digest = json.getValueAsString();
+                    case "simhash" -> simhash = json.getValueAsString();
                     default -> {
                         if (value.isStructStart()) {
                             json.skipChildren();
@@ -287,8 +292,18 @@ public final class JsonlSink implements AutoCloseable {
         if (url == null || outcome == null) {
             throw new IOException("it has no " + (url == null ? "url" : "outcome"));
         }
+        if (simhash != null) {
+            try {
+                SimHash.parseHex(simhash);
+            } catch (IllegalArgumentException e) {
+                throw new IOException("simhash: " + e.getMessage(), e);
+            }
+        }
+        if (digest != null && !PayloadDigest.isDigest(digest)) {
+            throw new IOException("digest: not " + PayloadDigest.FORM);
+        }
         return new PageRecord(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo,
-                referrer, error, noindex, warcFile, warcFile == null ? -1 : warcOffset);
+                referrer, error, noindex, warcFile, warcFile == null ? -1 : warcOffset, digest, simhash);
     }
 
     /**
@@ -377,6 +392,12 @@ public final class JsonlSink implements AutoCloseable {
             if (r.warcFile() != null) {
                 json.writeStringField("warcFile", r.warcFile());
                 json.writeNumberField("warcOffset", r.warcOffset());
+            }
+            if (r.digest() != null) {
+                json.writeStringField("digest", r.digest());
+            }
+            if (r.simhash() != null) {
+                json.writeStringField("simhash", r.simhash());
             }
             json.writeEndObject();
         }

@@ -18,10 +18,22 @@ package org.sievecrawler.sink;
  * @param noindex whether the page asked not to be indexed
  * @param warcFile the name of the WARC file holding the response, or null when none was archived
  * @param warcOffset the offset of the response record in {@code warcFile} (where its gzip member starts), or -1
+ * @param digest the SHA-1 of the body as read (decompressed), {@code sha1:} and 32 base32 letters as in WARC's
+ *     digests ({@link PayloadDigest}), for a page fetched with a 2xx status (HTML or not); else null
+ * @param simhash the {@link org.sievecrawler.parse.SimHash} of a fetched HTML page's visible text, 16 hex digits;
+ *     null for other records and for pages without words
  */
 public record PageRecord(String url, int status, Outcome outcome, String contentType, int depth, long bytes,
         long fetchMs, int outlinks, String title, String redirectTo, String referrer, String error,
-        boolean noindex, String warcFile, long warcOffset) {
+        boolean noindex, String warcFile, long warcOffset, String digest, String simhash) {
+
+    /** A record without fingerprints. */
+    public PageRecord(String url, int status, Outcome outcome, String contentType, int depth, long bytes,
+            long fetchMs, int outlinks, String title, String redirectTo, String referrer, String error,
+            boolean noindex, String warcFile, long warcOffset) {
+        this(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo, referrer, error,
+                noindex, warcFile, warcOffset, null, null);
+    }
 
     /** A record without a WARC location. */
     public PageRecord(String url, int status, Outcome outcome, String contentType, int depth, long bytes,
@@ -34,7 +46,13 @@ public record PageRecord(String url, int status, Outcome outcome, String content
     /** This record with its response's place in the WARC files; {@code file} null for none. */
     public PageRecord withWarc(String file, long offset) {
         return new PageRecord(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo,
-                referrer, error, noindex, file, file == null ? -1 : offset);
+                referrer, error, noindex, file, file == null ? -1 : offset, digest, simhash);
+    }
+
+    /** This record with its body's {@code digest} and its text's {@code simhash} (either null for none). */
+    public PageRecord withFingerprints(String digest, String simhash) {
+        return new PageRecord(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo,
+                referrer, error, noindex, warcFile, warcOffset, digest, simhash);
     }
 
     /** A URL decided without a request (robots, scope): no status, no bytes. */

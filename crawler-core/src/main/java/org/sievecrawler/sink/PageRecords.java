@@ -3,6 +3,7 @@ package org.sievecrawler.sink;
 import org.sievecrawler.fetch.FailureKind;
 import org.sievecrawler.fetch.FetchResult;
 import org.sievecrawler.parse.ParsedPage;
+import org.sievecrawler.parse.SimHash;
 import org.sievecrawler.sieve.PendingUrl;
 
 /**
@@ -25,13 +26,14 @@ public final class PageRecords {
 
     /**
      * A parsed page: {@link Outcome#FETCHED}, or {@link Outcome#TRUNCATED} with an error naming the cap when its body
-     * was cut at {@code limits.max-page-bytes} ({@code maxPageBytes}).
+     * was cut at {@code limits.max-page-bytes} ({@code maxPageBytes}); with its body's digest and its text's SimHash.
      */
     public static PageRecord fetched(PendingUrl task, FetchResult.Page page, ParsedPage parsed, long maxPageBytes) {
         return new PageRecord(task.url(), page.status(), page.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED,
                 page.contentType(), task.depth(), page.length(), page.fetchMillis(), parsed.links().size(),
                 parsed.title(), null, task.referrer(),
-                page.truncated() ? "body cut at limits.max-page-bytes " + maxPageBytes : null, parsed.noindex());
+                page.truncated() ? "body cut at limits.max-page-bytes " + maxPageBytes : null, parsed.noindex())
+                .withFingerprints(digest(page), parsed.simhash() == 0 ? null : SimHash.hex(parsed.simhash()));
     }
 
     /**
@@ -57,7 +59,12 @@ public final class PageRecords {
 
     /** A page whose content type is not in {@code fetch.accept}: not parsed. */
     public static PageRecord notHtml(PendingUrl task, FetchResult.Page page) {
-        return unparsed(task, page, Outcome.NOT_HTML, null);
+        return unparsed(task, page, Outcome.NOT_HTML, null).withFingerprints(digest(page), null);
+    }
+
+    /** The {@link PayloadDigest} of a page answered with a 2xx status, else null (an error page's is no content's). */
+    private static String digest(FetchResult.Page page) {
+        return page.status() >= 200 && page.status() < 300 ? PayloadDigest.of(page.body(), page.length()) : null;
     }
 
     /** A page the parser failed on (a bug met on it): an error, its links not followed. */

@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * page the scanner must answer (no fallback, except for the pages listed in {@link #MAY_FALL_BACK}, none today),
  * and its title, base, links (href, kind, nofollow, in document order), canonical, noindex, nofollow and charset
  * must equal {@link JsoupPageParser}'s. Each page is read as served from {@code http://127.0.0.1:8080/} plus its
- * path, as {@code text/html} without a charset, so the sniffer decides.
+ * path, as {@code text/html} without a charset, so the sniffer decides. Both must also give the page's visible text
+ * the same {@link SimHash}, one that is not 0 (every page has text).
  */
 class RealPagesDifferentialTest {
     private static final String ROOT = "real-pages/";
@@ -60,10 +61,12 @@ class RealPagesDifferentialTest {
                 }
                 continue;
             }
-            String difference = ((ScanResult.Scanned) result).page()
-                    .differenceFrom(jsoup.parse(body, body.length, "text/html", url));
+            ParsedPage scanned = ((ScanResult.Scanned) result).page();
+            String difference = scanned.differenceFrom(jsoup.parse(body, body.length, "text/html", url));
             if (difference != null) {
                 problems.add(path + ": " + difference);
+            } else if (scanned.simhash() == 0) {
+                problems.add(path + ": no visible text read");
             }
         }
         assertThat(pages).as("pages of %s", pkg).hasSizeGreaterThanOrEqualTo(EXPECTED.get(pkg)[0]);

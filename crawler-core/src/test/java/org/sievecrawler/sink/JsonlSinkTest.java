@@ -23,7 +23,8 @@ import org.sievecrawler.fixtures.HostileText;
 class JsonlSinkTest {
     private static final PageRecord FULL = new PageRecord("http://a.test/é?q=\"1\"", 200, Outcome.TRUNCATED,
             "text/html; charset=utf-8", 3, 1_048_576, 42, 17, "Title\nwith \u0000 controls", "http://a.test/to",
-            "http://a.test/from", "body cut", true, "crawl-00000.warc.gz", 123_456);
+            "http://a.test/from", "body cut", true, "crawl-00000.warc.gz", 123_456,
+            "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5", "00ff00000000000a");
     private static final PageRecord BARE = PageRecord.refused("http://b.test/", Outcome.ROBOTS_DISALLOWED, 0, null,
             null);
 
@@ -38,6 +39,18 @@ class JsonlSinkTest {
             sink.accept(BARE);
         }
         assertThat(read(pages, 0)).containsExactly(FULL, BARE);
+    }
+
+    @Test
+    void aLineWhoseSimhashOrDigestIsMalformedIsNoRecord() throws IOException {
+        Path pages = dir.resolve("pages.jsonl");
+        Files.writeString(pages, "{\"url\":\"http://c.test/\",\"outcome\":\"fetched\",\"simhash\":\"12g4\"}\n"
+                + "{\"url\":\"http://d.test/\",\"outcome\":\"fetched\",\"digest\":\"md5:abc\"}\n");
+        List<PageRecord> read = new ArrayList<>();
+        JsonlSink.Skipped skipped = JsonlSink.readSkipping(pages, read::add);
+        assertThat(read).isEmpty();
+        assertThat(skipped.lines()).isEqualTo(2);
+        assertThatThrownBy(() -> read(pages, 0)).hasMessageContaining("simhash: a SimHash is 16 hex digits");
     }
 
     @Test

@@ -52,6 +52,22 @@ class PageRecordsTest {
     }
 
     @Test
+    void aFetchedPageHasItsBodysDigestAndItsTextsSimHashAnErrorPageNeither() {
+        ParsedPage parsed = new ParsedPage("T", HttpUrl.get(URL), List.of(), null, false, false,
+                StandardCharsets.UTF_8, ParsedPage.ParsedBy.SCANNER, 0x00ff00000000000aL);
+        ParsedPage noText = new ParsedPage("T", HttpUrl.get(URL), List.of(), null, false, false,
+                StandardCharsets.UTF_8, ParsedPage.ParsedBy.SCANNER);
+
+        PageRecord page = PageRecords.fetched(TASK, page(200, false), parsed, 100);
+
+        assertThat(page.digest()).isEqualTo(PayloadDigest.of(page(200, false).body(), 10)).matches("sha1:[A-Z2-7]{32}");
+        assertThat(page.simhash()).isEqualTo("00ff00000000000a");
+        assertThat(PageRecords.fetched(TASK, page(200, false), noText, 100).simhash()).isNull();
+        assertThat(PageRecords.notHtml(TASK, page(200, false)).digest()).isEqualTo(page.digest());
+        assertThat(PageRecords.httpError(TASK, page(404, false)).digest()).isNull();
+    }
+
+    @Test
     void namesTheStatusOfAnHttpError() {
         assertThat(PageRecords.httpError(TASK, page(404, false)).error()).isEqualTo("HTTP 404");
         assertThat(PageRecords.httpError(TASK, page(404, false)).outcome()).isEqualTo(Outcome.HTTP_ERROR);
