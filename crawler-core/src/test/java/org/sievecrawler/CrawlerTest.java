@@ -832,7 +832,7 @@ class CrawlerTest {
         assertThat(record.get("outcome").asText()).isEqualTo("unreachable");
         assertThat(record.get("error").asText()).isEqualTo(host + " unreachable (connection refused); not tried");
         assertThat(output.summary.get("endReason").asText()).isEqualTo("finished");
-        assertThat(output.summary.get("fetched").asLong()).isZero();
+        assertThat(output.summary.get("responses").asLong()).isZero();
         assertThat(output.summary.get("errors").asLong()).as("three robots.txt attempts").isEqualTo(3);
         assertThat(output.summary.get("retries").asLong()).isEqualTo(2);
         JsonNode down = output.summary.get("unreachableHosts");

@@ -55,6 +55,11 @@ public final class PageRecords {
         return unparsed(task, page, Outcome.HTTP_ERROR, "HTTP " + page.status());
     }
 
+    /** The probe of a seed host's {@code /sitemap.xml} answered 4xx: "no sitemap (HTTP 404)". */
+    public static PageRecord noSitemap(PendingUrl task, FetchResult.Page page) {
+        return unparsed(task, page, Outcome.NO_SITEMAP, "no sitemap (HTTP " + page.status() + ")");
+    }
+
     /** A page whose content type is not in {@code fetch.accept}: not parsed. */
     public static PageRecord notHtml(PendingUrl task, FetchResult.Page page) {
         return unparsed(task, page, Outcome.NOT_HTML, null);

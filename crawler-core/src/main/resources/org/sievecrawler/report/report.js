@@ -80,7 +80,14 @@
     fact('lines of pages.jsonl left out (not records)', number(data.unreadableLines));
   }
   if (s) {
-    fact('fetched', number(s.fetched));
+    if (s.pages !== undefined) {
+      fact('pages', number(s.pages));
+      fact('HTTP errors', number(s.httpErrors));
+      fact('failed (no answer)', number(s.failed));
+      fact('responses', number(s.responses));
+    } else {
+      fact('responses', number(s.fetched)); // summary.json of a build before "responses"
+    }
     fact('pages/s', number(s.pagesPerSecond));
     fact('duration', (s.durationMs / 1000).toFixed(1) + ' s');
     fact('ended', s.endReason);
