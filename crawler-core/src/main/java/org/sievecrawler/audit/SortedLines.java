@@ -77,6 +77,11 @@ final class SortedLines {
 
     /** Sorts the lines of {@code in} into {@code out} (replaced), deleting {@code in}; its runs go beside {@code out}. */
     static void sort(Path in, Path out) throws IOException {
+        sort(in, out, RUN_CHARS);
+    }
+
+    /** {@link #sort(Path, Path)} with runs of {@code runChars} characters (tests merge many runs with a small one). */
+    static void sort(Path in, Path out, long runChars) throws IOException {
         List<Path> runs = new ArrayList<>();
         try {
             try (BufferedReader reader = Files.newBufferedReader(in, StandardCharsets.UTF_8)) {
@@ -85,7 +90,7 @@ final class SortedLines {
                 for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                     run.add(line);
                     chars += line.length() + 16;
-                    if (chars >= RUN_CHARS) {
+                    if (chars >= runChars) {
                         runs.add(writeRun(run, out, runs.size()));
                         run.clear();
                         chars = 0;
