@@ -66,6 +66,11 @@ public final class Json {
         return json;
     }
 
+    /** A parser of the UTF-8 JSON {@code in}; closing it closes {@code in}. */
+    public static JsonParser parser(java.io.InputStream in) throws IOException {
+        return FACTORY.createParser(in);
+    }
+
     /** A parser of {@code text}. */
     public static JsonParser parser(String text) throws IOException {
         return FACTORY.createParser(text);
