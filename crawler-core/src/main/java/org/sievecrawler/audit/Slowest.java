@@ -13,8 +13,9 @@ import org.sievecrawler.sink.PageRecord;
 
 /**
  * audit.json's {@code slowest}: the {@link #SIZE} answers that took longest, slowest first (the same time by URL):
- * {@code [{url, status, outcome, totalMs}]}, {@code totalMs} the record's {@code fetchMs} (from the request to the
- * end of the body; to the headers for a redirect). Kept in a heap of {@link #SIZE} while pages.jsonl is read.
+ * {@code [{url, status, outcome, totalMs, ttfbMs}]}, {@code totalMs} the record's {@code fetchMs} (from the request
+ * to the end of the body; to the headers for a redirect), {@code ttfbMs} its time to the response headers (left out
+ * when the record has none: a redirect, a record of an older build). Kept in a heap of {@link #SIZE} while pages.jsonl is read.
  * Immutable once built.
  */
 public final class Slowest implements AuditSection {
@@ -67,6 +68,9 @@ public final class Slowest implements AuditSection {
             json.writeNumberField("status", record.status());
             json.writeStringField("outcome", record.outcome().label());
             json.writeNumberField("totalMs", record.fetchMs());
+            if (record.ttfbMs() > 0) {
+                json.writeNumberField("ttfbMs", record.ttfbMs());
+            }
             json.writeEndObject();
         }
         json.writeEndArray();

@@ -251,6 +251,7 @@ public final class JsonlSink implements AutoCloseable {
         int outlinks = 0;
         long bytes = 0;
         long fetchMs = 0;
+        long ttfbMs = 0;
         long warcOffset = -1;
         boolean noindex = false;
         try (JsonParser json = Json.parser(line)) {
@@ -268,6 +269,7 @@ public final class JsonlSink implements AutoCloseable {
                     case "depth" -> depth = json.getIntValue();
                     case "bytes" -> bytes = json.getLongValue();
                     case "fetchMs" -> fetchMs = json.getLongValue();
+                    case "ttfbMs" -> ttfbMs = json.getLongValue();
                     case "outlinks" -> outlinks = json.getIntValue();
                     case "title" -> title = json.getValueAsString();
                     case "redirectTo" -> redirectTo = json.getValueAsString();
@@ -288,7 +290,7 @@ public final class JsonlSink implements AutoCloseable {
             throw new IOException("it has no " + (url == null ? "url" : "outcome"));
         }
         return new PageRecord(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo,
-                referrer, error, noindex, warcFile, warcFile == null ? -1 : warcOffset);
+                referrer, error, noindex, warcFile, warcFile == null ? -1 : warcOffset, ttfbMs);
     }
 
     /**
@@ -366,6 +368,9 @@ public final class JsonlSink implements AutoCloseable {
             json.writeNumberField("depth", r.depth());
             json.writeNumberField("bytes", r.bytes());
             json.writeNumberField("fetchMs", r.fetchMs());
+            if (r.ttfbMs() > 0) {
+                json.writeNumberField("ttfbMs", r.ttfbMs());
+            }
             json.writeNumberField("outlinks", r.outlinks());
             writeNullable(json, "title", r.title());
             writeNullable(json, "redirectTo", r.redirectTo());

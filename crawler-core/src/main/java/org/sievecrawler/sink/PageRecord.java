@@ -18,10 +18,20 @@ package org.sievecrawler.sink;
  * @param noindex whether the page asked not to be indexed
  * @param warcFile the name of the WARC file holding the response, or null when none was archived
  * @param warcOffset the offset of the response record in {@code warcFile} (where its gzip member starts), or -1
+ * @param ttfbMs time to first byte: milliseconds from the request to the response headers, for an answer with a
+ *     body (0 when not measured: redirects, failures, records of an older build)
  */
 public record PageRecord(String url, int status, Outcome outcome, String contentType, int depth, long bytes,
         long fetchMs, int outlinks, String title, String redirectTo, String referrer, String error,
-        boolean noindex, String warcFile, long warcOffset) {
+        boolean noindex, String warcFile, long warcOffset, long ttfbMs) {
+
+    /** A record without a time to first byte. */
+    public PageRecord(String url, int status, Outcome outcome, String contentType, int depth, long bytes,
+            long fetchMs, int outlinks, String title, String redirectTo, String referrer, String error,
+            boolean noindex, String warcFile, long warcOffset) {
+        this(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo, referrer, error,
+                noindex, warcFile, warcOffset, 0);
+    }
 
     /** A record without a WARC location. */
     public PageRecord(String url, int status, Outcome outcome, String contentType, int depth, long bytes,
@@ -34,7 +44,13 @@ public record PageRecord(String url, int status, Outcome outcome, String content
     /** This record with its response's place in the WARC files; {@code file} null for none. */
     public PageRecord withWarc(String file, long offset) {
         return new PageRecord(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo,
-                referrer, error, noindex, file, file == null ? -1 : offset);
+                referrer, error, noindex, file, file == null ? -1 : offset, ttfbMs);
+    }
+
+    /** This record with its time to first byte, {@code ms}. */
+    public PageRecord withTtfb(long ms) {
+        return new PageRecord(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo,
+                referrer, error, noindex, warcFile, warcOffset, ms);
     }
 
     /** A URL decided without a request (robots, scope): no status, no bytes. */

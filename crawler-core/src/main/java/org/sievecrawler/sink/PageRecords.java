@@ -31,7 +31,8 @@ public final class PageRecords {
         return new PageRecord(task.url(), page.status(), page.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED,
                 page.contentType(), task.depth(), page.length(), page.fetchMillis(), parsed.links().size(),
                 parsed.title(), null, task.referrer(),
-                page.truncated() ? "body cut at limits.max-page-bytes " + maxPageBytes : null, parsed.noindex());
+                page.truncated() ? "body cut at limits.max-page-bytes " + maxPageBytes : null, parsed.noindex())
+                .withTtfb(page.ttfbMillis());
     }
 
     /**
@@ -42,7 +43,7 @@ public final class PageRecords {
         return new PageRecord(task.url(), page.status(), Outcome.SITEMAP, page.contentType(), task.depth(),
                 page.length(), page.fetchMillis(), found, null, null, task.referrer(),
                 listed > found ? "lists " + listed + " URLs, more than the " + found + " a sitemap may list: the first "
-                        + found + " were read" : null, false);
+                        + found + " were read" : null, false).withTtfb(page.ttfbMillis());
     }
 
     /** A sitemap that could not be read ({@code problem} says why): an error, none of its URLs followed. */
@@ -72,7 +73,7 @@ public final class PageRecords {
 
     private static PageRecord unparsed(PendingUrl task, FetchResult.Page page, Outcome outcome, String error) {
         return new PageRecord(task.url(), page.status(), outcome, page.contentType(), task.depth(), page.length(),
-                page.fetchMillis(), 0, null, null, task.referrer(), error, false);
+                page.fetchMillis(), 0, null, null, task.referrer(), error, false).withTtfb(page.ttfbMillis());
     }
 
     /** A redirect followed (or its target recorded out of scope) to {@code to}, the normalized target. */
