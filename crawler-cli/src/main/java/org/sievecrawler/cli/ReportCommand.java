@@ -100,6 +100,7 @@ final class ReportCommand implements Callable<Integer> {
             Path report = CrawlReport.write(dir);
             if (format == Format.markdown) {
                 out.print(AuditMarkdown.render(dir.toString(), AuditFindings.read(audit, AuditMarkdown.SHOWN)));
+                out.flush(); // print does not flush, and nothing else will before the process exits
             } else {
                 out.println(audit);
                 out.println(report);
