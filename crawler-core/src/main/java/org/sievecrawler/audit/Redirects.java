@@ -24,7 +24,7 @@ import org.sievecrawler.sink.PageRecord;
  *
  * <p>Built from pages.jsonl in bounded memory: a chain starts at a redirect record that no redirect led to (its
  * referrer is not a redirect to it), and is followed one hop at a time by sort-merge joins on disk
- * ({@link SortedLines}) of the chains under way with the records by URL; at most {@link #MAX_HOPS} hops (a chain
+ * ({@link SortedFile}) of the chains under way with the records by URL; at most {@link #MAX_HOPS} hops (a chain
  * through redirects reached from elsewhere can be longer than {@code fetch.max-redirects}), then it is marked
  * {@code tooLong}. The joined chains stay on disk, in a work folder inside the crawl's folder, until
  * {@link #write}, which deletes it. Not thread-safe.
@@ -55,13 +55,13 @@ public final class Redirects implements AuditSection {
                 BufferedWriter reachedLines = writer(reached)) {
             JsonlSink.readSkipping(dir.resolve(CrawlFolder.PAGES), record -> {
                 try {
-                    recordLines.write(SortedLines.line(record.url(), record.outcome().label(),
+                    recordLines.write(SortedFile.line(record.url(), record.outcome().label(),
                             String.valueOf(record.status()), record.redirectTo(), record.error()));
                     recordLines.newLine();
                     if (hops(record)) {
-                        candidateLines.write(SortedLines.line(record.url(), record.referrer()));
+                        candidateLines.write(SortedFile.line(record.url(), record.referrer()));
                         candidateLines.newLine();
-                        reachedLines.write(SortedLines.line(record.redirectTo(), record.url()));
+                        reachedLines.write(SortedFile.line(record.redirectTo(), record.url()));
                         reachedLines.newLine();
                     }
                 } catch (IOException e) {
@@ -71,16 +71,16 @@ public final class Redirects implements AuditSection {
         } catch (java.io.UncheckedIOException e) {
             throw e.getCause();
         }
-        SortedLines.sort(records, work.resolve("records.sorted"));
-        SortedLines.sort(candidates, work.resolve("candidates.sorted"));
-        SortedLines.sort(reached, work.resolve("reached.sorted"));
+        SortedFile.sort(records, work.resolve("records.sorted"));
+        SortedFile.sort(candidates, work.resolve("candidates.sorted"));
+        SortedFile.sort(reached, work.resolve("reached.sorted"));
         Path states = work.resolve("states");
         starts(work.resolve("candidates.sorted"), work.resolve("reached.sorted"), states);
         Path done = work.resolve("done");
         long count = 0;
         try (BufferedWriter doneLines = writer(done)) {
             for (int hop = 0; hop <= MAX_HOPS; hop++) {
-                SortedLines.sort(states, work.resolve("states.sorted"));
+                SortedFile.sort(states, work.resolve("states.sorted"));
                 Path next = work.resolve("states");
                 count += step(work.resolve("states.sorted"), work.resolve("records.sorted"), next, doneLines,
                         hop == MAX_HOPS);
@@ -93,7 +93,7 @@ public final class Redirects implements AuditSection {
         Files.deleteIfExists(states);
         Files.delete(work.resolve("records.sorted"));
         Path sorted = work.resolve("chains");
-        SortedLines.sort(done, sorted);
+        SortedFile.sort(done, sorted);
         return new Redirects(work, sorted, count);
     }
 
@@ -117,8 +117,8 @@ public final class Redirects implements AuditSection {
                     seen = reachedLines.readLine();
                 }
                 if (seen == null || !seen.equals(candidate)) {
-                    String url = SortedLines.fields(candidate)[0];
-                    out.write(SortedLines.line(url, url, ""));
+                    String url = SortedFile.fields(candidate)[0];
+                    out.write(SortedFile.line(url, url, ""));
                     out.newLine();
                 }
             }
@@ -139,18 +139,18 @@ public final class Redirects implements AuditSection {
                 BufferedWriter out = writer(next)) {
             String record = recordLines.readLine();
             for (String state = stateLines.readLine(); state != null; state = stateLines.readLine()) {
-                String key = SortedLines.key(state);
-                while (record != null && SortedLines.key(record).compareTo(key) < 0) {
+                String key = SortedFile.key(state);
+                while (record != null && SortedFile.key(record).compareTo(key) < 0) {
                     record = recordLines.readLine();
                 }
-                String[] s = SortedLines.fields(state);
+                String[] s = SortedFile.fields(state);
                 String current = s[0];
                 String from = s[1];
-                List<String> chain = new ArrayList<>(List.of(SortedLines.fields(s[2])));
+                List<String> chain = new ArrayList<>(List.of(SortedFile.fields(s[2])));
                 if (chain.size() == 1 && chain.get(0).isEmpty()) {
                     chain.clear();
                 }
-                String[] r = record != null && SortedLines.key(record).equals(key) ? SortedLines.fields(record) : null;
+                String[] r = record != null && SortedFile.key(record).equals(key) ? SortedFile.fields(record) : null;
                 boolean loop = false;
                 for (int i = 0; i < chain.size(); i += 2) {
                     loop |= chain.get(i).equals(current);
@@ -172,7 +172,7 @@ public final class Redirects implements AuditSection {
                     done.newLine();
                     ended++;
                 } else {
-                    out.write(SortedLines.line(r[3], from, SortedLines.line(chain.toArray(String[]::new))));
+                    out.write(SortedFile.line(r[3], from, SortedFile.line(chain.toArray(String[]::new))));
                     out.newLine();
                 }
             }
@@ -184,7 +184,7 @@ public final class Redirects implements AuditSection {
     /** A chain ended: {@code (from, chain, to, final status, outcome, error, loop, tooLong)}; no final without record. */
     private static String chainLine(String from, List<String> chain, String to, String[] record, boolean loop,
             boolean tooLong) {
-        return SortedLines.line(from, SortedLines.line(chain.toArray(String[]::new)), to,
+        return SortedFile.line(from, SortedFile.line(chain.toArray(String[]::new)), to,
                 record == null ? "" : record[2], record == null ? "" : record[1], record == null ? "" : record[4],
                 String.valueOf(loop), String.valueOf(tooLong));
     }
@@ -204,11 +204,11 @@ public final class Redirects implements AuditSection {
         json.writeStartArray();
         try (BufferedReader lines = reader(chains)) {
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                String[] f = SortedLines.fields(line);
+                String[] f = SortedFile.fields(line);
                 json.writeStartObject();
                 json.writeStringField("from", f[0]);
                 json.writeArrayFieldStart("chain");
-                String[] hops = SortedLines.fields(f[1]);
+                String[] hops = SortedFile.fields(f[1]);
                 for (int i = 0; i + 1 < hops.length; i += 2) {
                     json.writeStartObject();
                     json.writeStringField("url", hops[i]);

@@ -11,7 +11,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class SortedLinesTest {
+class SortedFileTest {
     @TempDir
     Path dir;
 
@@ -19,12 +19,12 @@ class SortedLinesTest {
     void fieldsWithTabsLineEndsAndBackslashesComeBackWhole() {
         String[] fields = {"http://a.test/x\ty", "", "two\nlines\r", "back\\slash\\", "\\t"};
 
-        String line = SortedLines.line(fields);
+        String line = SortedFile.line(fields);
 
         assertThat(line).doesNotContain("\n", "\r");
         assertThat(line.chars().filter(c -> c == '\t').count()).isEqualTo(fields.length - 1);
-        assertThat(SortedLines.fields(line)).containsExactly(fields);
-        assertThat(SortedLines.key(line)).isEqualTo("http://a.test/x\\ty");
+        assertThat(SortedFile.fields(line)).containsExactly(fields);
+        assertThat(SortedFile.key(line)).isEqualTo("http://a.test/x\\ty");
     }
 
     @Test
@@ -32,13 +32,13 @@ class SortedLinesTest {
         Random random = new Random(28);
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < 5_000; i++) {
-            lines.add(SortedLines.line("http://h" + random.nextInt(50) + ".test/" + random.nextInt(1000),
+            lines.add(SortedFile.line("http://h" + random.nextInt(50) + ".test/" + random.nextInt(1000),
                     String.valueOf(i)));
         }
         Path in = dir.resolve("in");
         Files.write(in, lines, StandardCharsets.UTF_8);
 
-        SortedLines.sort(in, dir.resolve("out"), 4_000); // about 40 runs
+        SortedFile.sort(in, dir.resolve("out"), 4_000); // about 40 runs
 
         List<String> expected = new ArrayList<>(lines);
         expected.sort(null);
@@ -51,12 +51,12 @@ class SortedLinesTest {
     @Test
     void aKeySortsBeforeTheLongerKeysItBegins() throws Exception {
         Path in = dir.resolve("in");
-        Files.write(in, List.of(SortedLines.line("http://a.test/ab", "2"), SortedLines.line("http://a.test/a", "1"),
-                SortedLines.line("http://a.test/a-b", "3")), StandardCharsets.UTF_8);
+        Files.write(in, List.of(SortedFile.line("http://a.test/ab", "2"), SortedFile.line("http://a.test/a", "1"),
+                SortedFile.line("http://a.test/a-b", "3")), StandardCharsets.UTF_8);
 
-        SortedLines.sort(in, dir.resolve("out"));
+        SortedFile.sort(in, dir.resolve("out"));
 
-        assertThat(Files.readAllLines(dir.resolve("out"))).extracting(SortedLines::key)
+        assertThat(Files.readAllLines(dir.resolve("out"))).extracting(SortedFile::key)
                 .containsExactly("http://a.test/a", "http://a.test/a-b", "http://a.test/ab");
     }
 }

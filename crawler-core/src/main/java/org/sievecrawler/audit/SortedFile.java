@@ -15,16 +15,17 @@ import java.util.PriorityQueue;
  * A file of lines sorted on disk: lines of tab-separated fields ({@link #line}), sorted by {@link String#compareTo}
  * of the whole line, so by the first field first (a tab sorts before every character a field holds). Runs of at most
  * {@link #RUN_CHARS} characters are sorted in memory and written beside the output, then merged in one pass; memory
- * is one run and one line per run whatever the file's size. The smallest external sort the audit's joins need; not
- * thread-safe (one sort at a time per output).
+ * is one run and one line per run whatever the file's size. The smallest external sort the redirect joins need; not
+ * thread-safe (one sort at a time per output). Written beside the simhash branch's {@code SortedLines} (in memory
+ * lines in, merged lines out) before it reached main: the two can become one.
  *
  * <p>Fields are escaped so that a tab or a line end inside one cannot split it ({@link #field}, {@link #fields}).
  */
-final class SortedLines {
+final class SortedFile {
     /** Characters of lines sorted in memory at once (about 2 bytes each, plus a String per line). */
     static final long RUN_CHARS = 8L << 20;
 
-    private SortedLines() {
+    private SortedFile() {
     }
 
     /** A line of {@code fields}, each escaped: {@code \} as {@code \\}, tab as {@code \t}, CR and LF as {@code \r}, {@code \n}. */
