@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import okhttp3.HttpUrl;
+import org.sievecrawler.audit.Audit;
 import org.sievecrawler.checkpoint.Checkpoint;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
@@ -391,9 +392,13 @@ public final class Crawler {
         return frontier;
     }
 
-    /** report.html, a view of the crawl's files: when it cannot be written, the crawl is not failed for it. */
+    /**
+     * audit.json and report.html, views of the crawl's files: when they cannot be written, the crawl is not failed
+     * for it.
+     */
     private void writeReport(Path out) {
         try {
+            LOG.info("audit: {}", Audit.write(out, Audit.sections(out)));
             LOG.info("report: {}", CrawlReport.write(out));
         } catch (IOException | UncheckedIOException e) {
             LOG.warn("the crawl's report could not be written: {}; to try again: {}", e.getMessage(),

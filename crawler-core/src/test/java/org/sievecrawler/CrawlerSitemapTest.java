@@ -127,6 +127,26 @@ class CrawlerSitemapTest {
     }
 
     @Test
+    void aSiteWithoutSitemapXmlIsNotCountedAsAnHttpErrorButABrokenLinkIs() throws Exception {
+        site.page("/", "<html><body><a href=\"/gone\">gone</a> <a href=\"/t1\">t1</a></body></html>")
+                .page("/t1", FixtureSite.linkPage("t1"));
+
+        CrawlOutput output = crawl(profile().with(SCOPE_SITEMAPS, true));
+
+        JsonNode probe = output.record(site.url("/sitemap.xml"));
+        assertThat(probe.get("outcome").asText()).isEqualTo("no-sitemap");
+        assertThat(probe.get("status").asInt()).isEqualTo(404);
+        assertThat(output.record(site.url("/gone")).get("outcome").asText()).isEqualTo("http-error");
+        assertThat(output.summary.get("pages").asLong()).isEqualTo(2);
+        assertThat(output.summary.get("httpErrors").asLong()).as("/gone, not the probe").isEqualTo(1);
+        assertThat(output.summaryCount("httpErrorsByStatus", "404")).isEqualTo(1);
+        assertThat(output.summary.get("responses").asLong()).as("/, /t1, /gone").isEqualTo(3);
+        assertThat(output.summaryCount("statuses", "404")).isEqualTo(1);
+        assertThat(output.summaryCount("sitemaps", "missing")).isEqualTo(1);
+        assertThat(output.summaryCount("outcomes", "no-sitemap")).isEqualTo(1);
+    }
+
+    @Test
     void aHostGetsAtMostItsSitemapsAndASitemapOverTheSizeLimitIsAnError() throws Exception {
         String big = urlset(java.util.stream.IntStream.range(0, 12).mapToObj(i -> site.url("/big" + i))
                 .toArray(String[]::new));

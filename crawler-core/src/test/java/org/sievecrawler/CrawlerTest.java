@@ -636,7 +636,7 @@ class CrawlerTest {
                 .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
                 .hasMessage(out + " holds the output of an earlier crawl (pages.jsonl, summary.json, checkpoint/);"
                         + " a new crawl would mix its pages with them: start afresh with --overwrite, which deletes"
-                        + " its pages.jsonl, summary.json, checkpoint/ and crawl.log, progress.jsonl, report.html (no"
+                        + " its pages.jsonl, summary.json, checkpoint/ and crawl.log, progress.jsonl, report.html, audit.json (no"
                         + " other file), or choose another output folder");
         assertThat(out.resolve("pages.jsonl")).hasBinaryContent(pages);
         assertThat(out.resolve("summary.json")).hasBinaryContent(summary);
@@ -832,7 +832,7 @@ class CrawlerTest {
         assertThat(record.get("outcome").asText()).isEqualTo("unreachable");
         assertThat(record.get("error").asText()).isEqualTo(host + " unreachable (connection refused); not tried");
         assertThat(output.summary.get("endReason").asText()).isEqualTo("finished");
-        assertThat(output.summary.get("fetched").asLong()).isZero();
+        assertThat(output.summary.get("responses").asLong()).isZero();
         assertThat(output.summary.get("errors").asLong()).as("three robots.txt attempts").isEqualTo(3);
         assertThat(output.summary.get("retries").asLong()).isEqualTo(2);
         JsonNode down = output.summary.get("unreachableHosts");

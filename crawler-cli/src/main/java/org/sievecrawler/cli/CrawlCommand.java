@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.sievecrawler.Crawler;
+import org.sievecrawler.audit.AuditGate;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.checkpoint.CrawlStart;
@@ -42,13 +43,14 @@ import picocli.CommandLine.Spec;
                     + " only when none are given.",
             "Flags override the profile (--set any key of it); without --profile the built-in defaults apply.",
             "Progress is logged every progress.interval (at a terminal, a live line at the bottom shows it"
-                    + " instead); pages.jsonl, summary.json, crawl.log and report.html go to the output folder."})
+                    + " instead); pages.jsonl, summary.json, crawl.log, report.html and audit.json go to the output"
+                    + " folder."})
 final class CrawlCommand implements Callable<Integer> {
     /**
      * The options a resumed crawl takes besides the logging ones and the shorthands of profile keys, whose values
      * the resume then checks ({@link CrawlStart#changesOnResume}): not seeds, another profile or --overwrite.
      */
-    private static final Set<String> WITH_RESUME = Set.of("--resume", "--set", "--no-progress");
+    private static final Set<String> WITH_RESUME = Set.of("--resume", "--set", "--no-progress", "--fail-on");
 
     @Spec
     CommandSpec spec;
@@ -104,8 +106,8 @@ final class CrawlCommand implements Callable<Integer> {
 
     @Option(names = "--overwrite",
             description = "Start afresh in an output folder that holds an earlier crawl: delete its pages.jsonl,"
-                    + " summary.json, crawl.log, progress.jsonl, report.html, checkpoint/, frontier/ and WARC files"
-                    + " (no other file) first."
+                    + " summary.json, crawl.log, progress.jsonl, report.html, audit.json, checkpoint/, frontier/ and"
+                    + " WARC files (no other file) first."
                     + " Without it such a folder is refused.")
     boolean overwrite;
 
@@ -117,6 +119,10 @@ final class CrawlCommand implements Callable<Integer> {
 
     @Option(names = "--resume", paramLabel = "DIR", descriptionKey = CrawlHelp.RESUME)
     Path resume;
+
+    @Option(names = "--fail-on", paramLabel = "LISTS", converter = FailOn.Converter.class,
+            description = FailOn.DESCRIPTION)
+    AuditGate failOn;
 
     @Override
     public Integer call() {
@@ -169,9 +175,19 @@ final class CrawlCommand implements Callable<Integer> {
         if (!CrawlRun.makeOutputFolder("crawl", out != null ? "--out" : "output.dir", profile.output().dir(), err)) {
             return CrawlerCommand.USAGE;
         }
-        return CrawlRun.run(profile, Optional.ofNullable(seedFile), overwrite ? Crawler.Start.OVERWRITE
-                : Crawler.Start.NEW, root.program(), root.stopSignal(), logging.format, terminal(),
-                spec.commandLine().getOut(), err);
+        return gated(profile, CrawlRun.run(profile, Optional.ofNullable(seedFile), overwrite
+                ? Crawler.Start.OVERWRITE : Crawler.Start.NEW, root.program(), root.stopSignal(), logging.format,
+                terminal(), spec.commandLine().getOut(), err), err);
+    }
+
+    /** {@code exit}, or after a crawl that ended well, what {@code --fail-on} says of its audit ({@link FailOn}). */
+    private int gated(CrawlProfile profile, int exit, PrintWriter err) {
+        if (failOn == null || exit != CrawlRun.FINISHED) {
+            return exit;
+        }
+        int gate = FailOn.check("crawl", failOn, profile.output().dir(), spec.commandLine().getOut(), err);
+        spec.commandLine().getOut().flush();
+        return gate;
     }
 
     /**
@@ -210,8 +226,8 @@ final class CrawlCommand implements Callable<Integer> {
             UsageErrors.print(err, "crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
-        return CrawlRun.run(profile, Optional.empty(), Crawler.Start.RESUME, root.program(), root.stopSignal(),
-                logging.format, terminal(), spec.commandLine().getOut(), err);
+        return gated(profile, CrawlRun.run(profile, Optional.empty(), Crawler.Start.RESUME, root.program(),
+                root.stopSignal(), logging.format, terminal(), spec.commandLine().getOut(), err), err);
     }
 
     /** The profile key an option is the shorthand of ({@code --delay}: politeness.delay), or null. */

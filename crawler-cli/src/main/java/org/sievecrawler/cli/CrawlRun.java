@@ -117,6 +117,9 @@ final class CrawlRun {
             if (Files.isRegularFile(dir.resolve(CrawlFolder.REPORT))) { // not when it could not be written (a warning)
                 written.add(dir.resolve(CrawlFolder.REPORT).toString());
             }
+            if (Files.isRegularFile(dir.resolve(CrawlFolder.AUDIT))) {
+                written.add(dir.resolve(CrawlFolder.AUDIT).toString());
+            }
             if (profile.output().warc()) {
                 written.add("WARC files " + dir.resolve(profile.output().warcPrefix() + "-*"
                         + profile.output().warcCompression().suffix()));

@@ -35,6 +35,7 @@ import picocli.CommandLine.Command;
             " 0:finished",
             " 1:the crawl failed (e.g. output not writable, or no page could be fetched)",
             " 2:usage or profile error, or the crawl refused",
+            FailOn.EXIT_FOUND,
             "130:stopped by Ctrl-C (SIGINT) after a graceful stop; a second Ctrl-C stops at once",
             "143:stopped by SIGTERM after a graceful stop; a second SIGTERM stops at once"},
         footer = {"", "A first crawl, no internet needed: ${ROOT-COMMAND-NAME} demo",

@@ -274,7 +274,7 @@ class CrawlCommandTest {
         assertThat(run.err().lines().filter(line -> line.startsWith("crawl failed:")))
                 .containsExactly("crawl failed: no page could be fetched: http://127.0.0.1:" + port
                         + " unreachable (connection refused)");
-        assertThat(run.out()).contains("crawl finished: decided=1 fetched=0",
+        assertThat(run.out()).contains("crawl finished: decided=1 pages=0 redirects=0 http-errors=0 failed=1 responses=0 ",
                 "unreachable: http://127.0.0.1:" + port + " (connection refused)");
         assertThat(out.resolve("summary.json")).isNotEmptyFile();
         List<String> log = Files.readAllLines(out.resolve("crawl.log"));

@@ -77,7 +77,7 @@ class LiveProgressTerminalTest {
 
         List<String> last = nonEmptyLines(screen);
         assertThat(last).as("the final screen:%n%s", screen).noneMatch(line -> line.startsWith("pages "))
-                .anyMatch(line -> line.startsWith("crawl finished: decided=121 fetched=121 "))
+                .anyMatch(line -> line.startsWith("crawl finished: decided=121 pages=121 "))
                 .anyMatch(line -> line.startsWith("wrote "));
         assertThat(Files.readString(out.resolve("crawl.log"))).as("crawl.log keeps the progress lines")
                 .containsPattern("org.sievecrawler.progress - fetched=121 rate=");
@@ -101,7 +101,7 @@ class LiveProgressTerminalTest {
         assertThat(joined).as("the screen was not cleared after the first lines:%n%s", joined)
                 .contains("crawl started", "first \\x1b[2J\\x1b]0;pwned-title\\x07 line",
                         "second \\x1b]2;pwned-again\\x1b\\ line \\u009b2J",
-                        "crawl finished: decided=121 fetched=121 ");
+                        "crawl finished: decided=121 pages=121 ");
         assertThat(screens).as("the live line was drawn").anyMatch(shown -> nonEmptyLines(shown).stream()
                 .anyMatch(line -> LIVE.matcher(line).matches()));
     }
@@ -134,7 +134,7 @@ class LiveProgressTerminalTest {
         String last = ending.get(ending.size() - 1);
         assertThat(nonEmptyLines(last)).as("the final screen:%n%s", last).contains("exit=0")
                 .noneMatch(line -> line.contains(" | "))
-                .anyMatch(line -> line.startsWith("crawl finished: decided=121 fetched=121 "));
+                .anyMatch(line -> line.startsWith("crawl finished: decided=121 pages=121 "));
     }
 
     @Test

@@ -42,7 +42,8 @@ class ReportCommandTest {
         CommandRun report = CommandRun.execute("report", out.toString());
 
         assertThat(report.exit()).as(report.err()).isZero();
-        assertThat(report.out().strip()).isEqualTo(out.resolve("report.html").toString());
+        assertThat(report.out().lines()).containsExactly(out.resolve("audit.json").toString(),
+                out.resolve("report.html").toString());
         assertThat(out.resolve("report.html")).content().contains("\"records\":3");
     }
 

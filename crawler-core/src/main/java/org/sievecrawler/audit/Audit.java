@@ -16,7 +16,7 @@ import org.sievecrawler.input.FileErrors;
  */
 public final class Audit {
     /** The file's name in a crawl's output folder. */
-    public static final String FILE = "audit.json";
+    public static final String FILE = org.sievecrawler.checkpoint.CrawlFolder.AUDIT;
 
     private Audit() {
     }
@@ -25,8 +25,11 @@ public final class Audit {
     public static List<AuditSection> sections(Path dir) throws IOException {
         List<AuditSection> sections = new ArrayList<>();
         // each section adds itself here, in audit.json's order
+        sections.add(Redirects.of(dir));
         sections.add(Duplicates.of(dir));
         sections.add(Titles.of(dir));
+        sections.add(Slowest.of(dir));
+        sections.add(Stats.of(dir));
         return sections;
     }
 

@@ -12,8 +12,8 @@ import org.sievecrawler.warc.WarcArchive;
 
 /**
  * The files a crawl keeps in its output folder, by name: {@code pages.jsonl}, {@code summary.json},
- * {@code crawl.log}, {@code progress.jsonl}, {@code report.html}, {@code checkpoint/}, {@code frontier/} and the
- * WARC files {@code PREFIX-*.warc.gz} (or {@code .warc.zst}); and what a new crawl must know of them: whether an
+ * {@code crawl.log}, {@code progress.jsonl}, {@code report.html}, {@code audit.json}, {@code checkpoint/},
+ * {@code frontier/} and the WARC files {@code PREFIX-*.warc.gz} (or {@code .warc.zst}); and what a new crawl must know of them: whether an
  * earlier crawl left its output there ({@link #earlierOutput()}), so the two are never mixed, and how to start
  * afresh ({@link #clear()}), deleting those files and no other.
  *
@@ -28,11 +28,13 @@ public final class CrawlFolder {
     public static final String PROGRESS = "progress.jsonl";
     /** The report page ({@link org.sievecrawler.report.CrawlReport}). */
     public static final String REPORT = "report.html";
+    /** What the crawl found about the site ({@link org.sievecrawler.audit.Audit}). */
+    public static final String AUDIT = "audit.json";
     /**
      * The files a crawl writes beside its output that alone do not make an earlier crawl (a refused crawl leaves a
      * crawl.log), deleted with it by {@link #clear()}.
      */
-    static final List<String> SIDE_FILES = List.of(LOG, PROGRESS, REPORT);
+    static final List<String> SIDE_FILES = List.of(LOG, PROGRESS, REPORT, AUDIT);
     /** Pending URLs spilled past sieve.max-in-memory-urls. */
     public static final String FRONTIER = "frontier";
 
@@ -67,7 +69,7 @@ public final class CrawlFolder {
     }
 
     /**
-     * Deletes the crawler's own files: pages.jsonl, summary.json, crawl.log, progress.jsonl, report.html,
+     * Deletes the crawler's own files: pages.jsonl, summary.json, crawl.log, progress.jsonl, report.html, audit.json,
      * checkpoint/, frontier/ and the WARC files of the prefix. Other files in the folder are left alone, and so is
      * the lock file.
      *

@@ -72,7 +72,7 @@ public final class Json {
         return FACTORY.createParser(text);
     }
 
-    /** A parser of the JSON in {@code in} (UTF-8, or as detected), read as a stream. */
+    /** A parser of the JSON in {@code in} (UTF-8, or as detected), read as a stream; closing it closes {@code in}. */
     public static JsonParser parser(InputStream in) throws IOException {
         return FACTORY.createParser(in);
     }

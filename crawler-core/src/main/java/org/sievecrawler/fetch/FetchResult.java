@@ -35,9 +35,17 @@ public sealed interface FetchResult {
      * @param remoteAddress the IP address connected to, or null when not known
      * @param headers the response headers as received (Content-Encoding included; the body is decoded all the same)
      * @param exchange the exchange as it crossed the wire, or null when not captured
+     * @param ttfbMillis milliseconds from the start of the attempt to the response headers (time to first byte); 0
+     *     when not measured
      */
     record Page(HttpUrl url, int status, String contentType, byte[] body, int length, boolean truncated, long fetchMillis,
-            String remoteAddress, Headers headers, HttpExchange exchange) implements FetchResult {
+            String remoteAddress, Headers headers, HttpExchange exchange, long ttfbMillis) implements FetchResult {
+        /** A page whose time to first byte was not measured. */
+        public Page(HttpUrl url, int status, String contentType, byte[] body, int length, boolean truncated,
+                long fetchMillis, String remoteAddress, Headers headers, HttpExchange exchange) {
+            this(url, status, contentType, body, length, truncated, fetchMillis, remoteAddress, headers, exchange, 0);
+        }
+
         @Override
         public String toString() {
             return "Page[status=" + status + ", contentType=" + contentType + ", length=" + length + ", truncated="

@@ -350,6 +350,7 @@ public final class HttpFetcher implements AutoCloseable {
      */
     private FetchResult toResult(Response response, HttpUrl url, long start, Wire wire, long maxBytes,
             boolean anyStatus) throws IOException {
+        long ttfb = elapsed(start); // the call returns once the response headers are in
         int status = response.code();
         boolean redirect = isRedirect(status);
         boolean retryable = !anyStatus && (status == 429 || status == 502 || status == 503 || status == 504);
@@ -378,7 +379,7 @@ public final class HttpFetcher implements AutoCloseable {
                     RetryAfter.parse(retryAfter, clock), elapsed(start), exchange);
         }
         return new FetchResult.Page(url, status, response.header("Content-Type"), body.bytes(), body.bytes().length,
-                body.truncated(), elapsed(start), wire.ip, response.headers(), exchange);
+                body.truncated(), elapsed(start), wire.ip, response.headers(), exchange, ttfb);
     }
 
     /** The body up to {@code cap}, inflated when gzip-coded; kept as transferred too when capturing. */

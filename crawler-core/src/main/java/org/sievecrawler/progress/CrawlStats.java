@@ -31,11 +31,15 @@ public final class CrawlStats {
         }
     }
 
-    /** Counts one record written to the output. */
+    /**
+     * Counts one record written to the output. Its answer, if any, is a response (and its status counted), except
+     * the answer to the sitemap probe that found none ({@link Outcome#NO_SITEMAP}): a guess of the crawl, not a URL
+     * of the site.
+     */
     public void record(PageRecord record) {
         decided.increment();
         outcomes.get(record.outcome()).increment();
-        if (record.status() > 0) {
+        if (record.status() > 0 && record.outcome() != Outcome.NO_SITEMAP) {
             fetched.increment();
             statuses.computeIfAbsent(record.status(), s -> new LongAdder()).increment();
         }
@@ -85,7 +89,7 @@ public final class CrawlStats {
         return decided.sum();
     }
 
-    /** Responses received (records with a status). */
+    /** Responses received (records with a status, the missing sitemap probe's aside): the final line's {@code responses}. */
     public long fetched() {
         return fetched.sum();
     }

@@ -24,8 +24,10 @@ import org.sievecrawler.sink.Outcome;
  * @param duration how long this run took
  * @param endReason why it ended: "finished" (no work left), "max-pages", "max-duration", "stopped", "failed"
  * @param decided URLs decided (records written)
- * @param fetched responses received
+ * @param fetched responses received (summary.json's {@code responses}; the outcome {@code fetched} is a page's, see
+ *     {@link Answers#pages()})
  * @param fetchedThisRun responses received in this run: {@code fetched} less those of the runs before a resume
+ *     ({@code responsesThisRun})
  * @param bytes body bytes read
  * @param outcomes records by outcome label
  * @param statuses responses by HTTP status
@@ -104,16 +106,23 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
     }
 
     /**
-     * The one summary line for the log, ending with the unreachable hosts if any, e.g.
-     * {@code ... errors=3 retries=2 unreachable: http://127.0.0.1:9 (connection refused)}.
+     * The one summary line for the log: what the site answered first, then how the crawl went, ending with the
+     * unreachable hosts if any, e.g. {@code crawl finished: decided=771 pages=693 redirects=0 http-errors=78 (404: 78)
+     * failed=0 responses=771 avg=2400/s ... errors=3 retries=2 unreachable: http://127.0.0.1:9 (connection refused)}.
+     * The words up to {@code responses} are {@link Answers#words()}; {@code errors} and {@code retries} count attempts
+     * ({@link ProgressLine}).
      */
     public String line() {
         String line = String.format(Locale.ROOT,
-                "crawl %s: decided=%d fetched=%d avg=%s/s bytes=%s duration=%.1fs pending=%d seen~%.0f fpr=%.3g%%"
-                        + " errors=%d retries=%d",
-                endReason, decided, fetched, ProgressLine.rate(pagesPerSecond()), ProgressLine.megabytes(bytes),
+                "crawl %s: %s avg=%s/s bytes=%s duration=%.1fs pending=%d seen~%.0f fpr=%.3g%% errors=%d retries=%d",
+                endReason, answers().words(), ProgressLine.rate(pagesPerSecond()), ProgressLine.megabytes(bytes),
                 duration.toMillis() / 1000.0, pending, sieveEstimate, sieveFalsePositiveRate * 100, errors, retries);
         return unreachableHosts.isEmpty() ? line : line + " unreachable: " + unreachableHostsText();
+    }
+
+    /** What the site answered: pages, redirects, HTTP errors by status, failures, responses. */
+    public Answers answers() {
+        return Answers.of(decided, outcomes, statuses, fetched);
     }
 
     /**
@@ -173,9 +182,19 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
             json.writeStringField("startedAt", startedAt.toString());
             json.writeNumberField("durationMs", duration.toMillis());
             json.writeStringField("endReason", endReason);
+            Answers answers = answers();
             json.writeNumberField("decided", decided);
-            json.writeNumberField("fetched", fetched);
-            json.writeNumberField("fetchedThisRun", fetchedThisRun);
+            json.writeNumberField("pages", answers.pages());
+            json.writeNumberField("redirects", answers.redirects());
+            json.writeNumberField("httpErrors", answers.httpErrors());
+            json.writeObjectFieldStart("httpErrorsByStatus");
+            for (Map.Entry<Integer, Long> e : answers.httpErrorsByStatus().entrySet()) {
+                json.writeNumberField(String.valueOf(e.getKey()), e.getValue());
+            }
+            json.writeEndObject();
+            json.writeNumberField("failed", answers.failed());
+            json.writeNumberField("responses", fetched);
+            json.writeNumberField("responsesThisRun", fetchedThisRun);
             double rate = pagesPerSecond();
             json.writeNumberField("pagesPerSecond", rate < 10 ? Math.round(rate * 100) / 100.0
                     : Math.round(rate * 10) / 10.0);
@@ -222,6 +241,7 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
             json.writeObjectFieldStart("sitemaps");
             json.writeNumberField("fetched", outcomes.getOrDefault(Outcome.SITEMAP.label(), 0L));
             json.writeNumberField("urlsFound", sitemapUrls);
+            json.writeNumberField("missing", outcomes.getOrDefault(Outcome.NO_SITEMAP.label(), 0L));
             json.writeEndObject();
             json.writeObjectFieldStart("robots");
             json.writeNumberField("fetches", robots.fetches());

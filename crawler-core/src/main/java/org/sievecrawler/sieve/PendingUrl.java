@@ -71,4 +71,12 @@ public record PendingUrl(String url, int depth, String referrer, int attempt, in
     public boolean isSitemap() {
         return purpose == Purpose.SITEMAP;
     }
+
+    /**
+     * Whether this is the crawl's guess at a seed host's {@code /sitemap.xml} ({@code scope.sitemaps}): a sitemap
+     * found on no page, robots.txt or index (no referrer), which a site may well not have.
+     */
+    public boolean isSitemapProbe() {
+        return purpose == Purpose.SITEMAP && referrer == null;
+    }
 }

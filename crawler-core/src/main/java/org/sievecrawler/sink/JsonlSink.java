@@ -254,6 +254,7 @@ public final class JsonlSink implements AutoCloseable {
         int outlinks = 0;
         long bytes = 0;
         long fetchMs = 0;
+        long ttfbMs = 0;
         long warcOffset = -1;
         boolean noindex = false;
         try (JsonParser json = Json.parser(line)) {
@@ -271,6 +272,7 @@ public final class JsonlSink implements AutoCloseable {
                     case "depth" -> depth = json.getIntValue();
                     case "bytes" -> bytes = json.getLongValue();
                     case "fetchMs" -> fetchMs = json.getLongValue();
+                    case "ttfbMs" -> ttfbMs = json.getLongValue();
                     case "outlinks" -> outlinks = json.getIntValue();
                     case "title" -> title = json.getValueAsString();
                     case "redirectTo" -> redirectTo = json.getValueAsString();
@@ -303,7 +305,7 @@ public final class JsonlSink implements AutoCloseable {
             throw new IOException("digest: not " + PayloadDigest.FORM);
         }
         return new PageRecord(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo,
-                referrer, error, noindex, warcFile, warcFile == null ? -1 : warcOffset, digest, simhash);
+                referrer, error, noindex, warcFile, warcFile == null ? -1 : warcOffset, digest, simhash, ttfbMs);
     }
 
     /**
@@ -381,6 +383,9 @@ public final class JsonlSink implements AutoCloseable {
             json.writeNumberField("depth", r.depth());
             json.writeNumberField("bytes", r.bytes());
             json.writeNumberField("fetchMs", r.fetchMs());
+            if (r.ttfbMs() > 0) {
+                json.writeNumberField("ttfbMs", r.ttfbMs());
+            }
             json.writeNumberField("outlinks", r.outlinks());
             writeNullable(json, "title", r.title());
             writeNullable(json, "redirectTo", r.redirectTo());

@@ -41,7 +41,13 @@ public enum Outcome {
      * A sitemap or sitemap index, fetched and read: {@code outlinks} is the number of URLs it lists (pages, or
      * sitemaps for an index), before scope and Sieve. One that could not be read is an {@link #ERROR}.
      */
-    SITEMAP;
+    SITEMAP,
+    /**
+     * The probe of a seed host's {@code /sitemap.xml} ({@code scope.sitemaps}) answered 4xx: the site has no sitemap
+     * there. A probe, not a link of the site: not an {@link #HTTP_ERROR}, not a broken link, and its answer is not
+     * counted among the responses and their statuses (summary.json's {@code sitemaps.missing}).
+     */
+    NO_SITEMAP;
 
     /** The kebab-case label, e.g. "robots-disallowed". */
     public String label() {

@@ -22,17 +22,19 @@ package org.sievecrawler.sink;
  *     digests ({@link PayloadDigest}), for a page fetched with a 2xx status (HTML or not); else null
  * @param simhash the {@link org.sievecrawler.parse.SimHash} of a fetched HTML page's visible text, 16 hex digits;
  *     null for other records and for pages without words
+ * @param ttfbMs time to first byte: milliseconds from the request to the response headers, for an answer with a
+ *     body (0 when not measured: redirects, failures, records of an older build)
  */
 public record PageRecord(String url, int status, Outcome outcome, String contentType, int depth, long bytes,
         long fetchMs, int outlinks, String title, String redirectTo, String referrer, String error,
-        boolean noindex, String warcFile, long warcOffset, String digest, String simhash) {
+        boolean noindex, String warcFile, long warcOffset, String digest, String simhash, long ttfbMs) {
 
-    /** A record without fingerprints. */
+    /** A record without fingerprints nor a time to first byte. */
     public PageRecord(String url, int status, Outcome outcome, String contentType, int depth, long bytes,
             long fetchMs, int outlinks, String title, String redirectTo, String referrer, String error,
             boolean noindex, String warcFile, long warcOffset) {
         this(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo, referrer, error,
-                noindex, warcFile, warcOffset, null, null);
+                noindex, warcFile, warcOffset, null, null, 0);
     }
 
     /** A record without a WARC location. */
@@ -46,13 +48,19 @@ public record PageRecord(String url, int status, Outcome outcome, String content
     /** This record with its response's place in the WARC files; {@code file} null for none. */
     public PageRecord withWarc(String file, long offset) {
         return new PageRecord(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo,
-                referrer, error, noindex, file, file == null ? -1 : offset, digest, simhash);
+                referrer, error, noindex, file, file == null ? -1 : offset, digest, simhash, ttfbMs);
     }
 
     /** This record with its body's {@code digest} and its text's {@code simhash} (either null for none). */
     public PageRecord withFingerprints(String digest, String simhash) {
         return new PageRecord(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo,
-                referrer, error, noindex, warcFile, warcOffset, digest, simhash);
+                referrer, error, noindex, warcFile, warcOffset, digest, simhash, ttfbMs);
+    }
+
+    /** This record with its time to first byte, {@code ms}. */
+    public PageRecord withTtfb(long ms) {
+        return new PageRecord(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo,
+                referrer, error, noindex, warcFile, warcOffset, digest, simhash, ms);
     }
 
     /** A URL decided without a request (robots, scope): no status, no bytes. */

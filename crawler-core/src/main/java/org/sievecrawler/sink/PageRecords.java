@@ -33,7 +33,8 @@ public final class PageRecords {
                 page.contentType(), task.depth(), page.length(), page.fetchMillis(), parsed.links().size(),
                 parsed.title(), null, task.referrer(),
                 page.truncated() ? "body cut at limits.max-page-bytes " + maxPageBytes : null, parsed.noindex())
-                .withFingerprints(digest(page), parsed.simhash() == 0 ? null : SimHash.hex(parsed.simhash()));
+                .withFingerprints(digest(page), parsed.simhash() == 0 ? null : SimHash.hex(parsed.simhash()))
+                .withTtfb(page.ttfbMillis());
     }
 
     /**
@@ -44,7 +45,7 @@ public final class PageRecords {
         return new PageRecord(task.url(), page.status(), Outcome.SITEMAP, page.contentType(), task.depth(),
                 page.length(), page.fetchMillis(), found, null, null, task.referrer(),
                 listed > found ? "lists " + listed + " URLs, more than the " + found + " a sitemap may list: the first "
-                        + found + " were read" : null, false);
+                        + found + " were read" : null, false).withTtfb(page.ttfbMillis());
     }
 
     /** A sitemap that could not be read ({@code problem} says why): an error, none of its URLs followed. */
@@ -55,6 +56,11 @@ public final class PageRecords {
     /** A final 4xx or 5xx answer: "HTTP 404". */
     public static PageRecord httpError(PendingUrl task, FetchResult.Page page) {
         return unparsed(task, page, Outcome.HTTP_ERROR, "HTTP " + page.status());
+    }
+
+    /** The probe of a seed host's {@code /sitemap.xml} answered 4xx: "no sitemap (HTTP 404)". */
+    public static PageRecord noSitemap(PendingUrl task, FetchResult.Page page) {
+        return unparsed(task, page, Outcome.NO_SITEMAP, "no sitemap (HTTP " + page.status() + ")");
     }
 
     /** A page whose content type is not in {@code fetch.accept}: not parsed. */
@@ -74,7 +80,7 @@ public final class PageRecords {
 
     private static PageRecord unparsed(PendingUrl task, FetchResult.Page page, Outcome outcome, String error) {
         return new PageRecord(task.url(), page.status(), outcome, page.contentType(), task.depth(), page.length(),
-                page.fetchMillis(), 0, null, null, task.referrer(), error, false);
+                page.fetchMillis(), 0, null, null, task.referrer(), error, false).withTtfb(page.ttfbMillis());
     }
 
     /** A redirect followed (or its target recorded out of scope) to {@code to}, the normalized target. */

@@ -115,7 +115,14 @@
     fact('lines of pages.jsonl left out (not records)', number(data.unreadableLines));
   }
   if (s) {
-    fact('fetched', number(s.fetched));
+    if (s.pages !== undefined) {
+      fact('pages', number(s.pages));
+      fact('HTTP errors', number(s.httpErrors));
+      fact('failed (no answer)', number(s.failed));
+      fact('responses', number(s.responses));
+    } else {
+      fact('responses', number(s.fetched)); // summary.json of a build before "responses"
+    }
     fact('pages/s', number(s.pagesPerSecond));
     fact('duration', (s.durationMs / 1000).toFixed(1) + ' s');
     fact('ended', s.endReason);
@@ -243,8 +250,8 @@
       });
     }
     if (s && s.outcomes) {
-      var httpErrors = s.outcomes['http-error'] || 0;
-      var failed = (s.outcomes.error || 0) + (s.outcomes.unreachable || 0);
+      var httpErrors = s.httpErrors !== undefined ? s.httpErrors : s.outcomes['http-error'] || 0;
+      var failed = s.failed !== undefined ? s.failed : (s.outcomes.error || 0) + (s.outcomes.unreachable || 0);
       problem('HTTP errors (4xx, 5xx)', httpErrors, httpErrors > 0);
       problem('failed (network, unreachable)', failed, failed > 0);
     }

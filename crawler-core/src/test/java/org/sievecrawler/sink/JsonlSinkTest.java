@@ -24,7 +24,7 @@ class JsonlSinkTest {
     private static final PageRecord FULL = new PageRecord("http://a.test/é?q=\"1\"", 200, Outcome.TRUNCATED,
             "text/html; charset=utf-8", 3, 1_048_576, 42, 17, "Title\nwith \u0000 controls", "http://a.test/to",
             "http://a.test/from", "body cut", true, "crawl-00000.warc.gz", 123_456,
-            "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5", "00ff00000000000a");
+            "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5", "00ff00000000000a", 31);
     private static final PageRecord BARE = PageRecord.refused("http://b.test/", Outcome.ROBOTS_DISALLOWED, 0, null,
             null);
 
@@ -51,6 +51,18 @@ class JsonlSinkTest {
         assertThat(read).isEmpty();
         assertThat(skipped.lines()).isEqualTo(2);
         assertThatThrownBy(() -> read(pages, 0)).hasMessageContaining("simhash: a SimHash is 16 hex digits");
+    }
+
+    @Test
+    void writesTimeToFirstByteOnlyWhenMeasured() throws IOException {
+        Path pages = dir.resolve("pages.jsonl");
+        try (JsonlSink sink = JsonlSink.open(pages)) {
+            sink.accept(FULL);
+            sink.accept(BARE);
+        }
+        List<String> lines = Files.readAllLines(pages);
+        assertThat(lines.get(0)).contains("\"fetchMs\":42,\"ttfbMs\":31,");
+        assertThat(lines.get(1)).doesNotContain("ttfbMs");
     }
 
     @Test
