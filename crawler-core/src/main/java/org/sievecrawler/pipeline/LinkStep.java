@@ -35,7 +35,8 @@ final class LinkStep {
 
     /**
      * The links of {@code task}'s page that it may follow, in document order, as links found there: none when the
-     * page says nofollow, and not those marked nofollow (unless {@code parse.follow-nofollow}).
+     * page says nofollow, and not those marked nofollow (unless {@code parse.follow-nofollow}); never images,
+     * scripts, stylesheets and icons ({@link Outlink.Kind#followed()}).
      */
     List<PendingUrl> ofPage(PendingUrl task, ParsedPage parsed) {
         if (!followNofollow && parsed.nofollow()) {
@@ -44,7 +45,7 @@ final class LinkStep {
         LinkResolver.PageLinks pageLinks = links.forPage(parsed.base(), task.url());
         List<LinkDecision> decisions = new ArrayList<>(parsed.links().size());
         for (Outlink link : parsed.links()) {
-            if (followNofollow || !link.nofollow()) {
+            if (link.kind().followed() && (followNofollow || !link.nofollow())) {
                 decisions.add(pageLinks.decide(link.href(), task.depth() + 1));
             }
         }
