@@ -1,9 +1,12 @@
 package org.sievecrawler.pipeline;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import okhttp3.HttpUrl;
+import org.sievecrawler.graph.Edge;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.RedirectTarget;
@@ -26,11 +29,13 @@ final class LinkStep {
     private final LinkResolver links;
     private final boolean followNofollow;
     private final PageOutput output;
+    private final boolean graph;
 
     LinkStep(LinkResolver links, CrawlProfile profile, PageOutput output) {
         this.links = links;
         this.followNofollow = profile.parse().followNofollow();
         this.output = output;
+        this.graph = profile.output().links();
     }
 
     /**
@@ -39,6 +44,9 @@ final class LinkStep {
      * scripts, stylesheets and icons ({@link Outlink.Kind#followed()}).
      */
     List<PendingUrl> ofPage(PendingUrl task, ParsedPage parsed) {
+        if (graph) {
+            graphOf(task, parsed);
+        }
         if (!followNofollow && parsed.nofollow()) {
             return new ArrayList<>();
         }
@@ -53,6 +61,35 @@ final class LinkStep {
     }
 
     /**
+     * Adds the page's links to the link graph, every kind, in document order: each normalized (those that give no
+     * crawlable URL, like {@code mailto:}, left out), in scope when the link decision accepts it.
+     */
+    private void graphOf(PendingUrl task, ParsedPage parsed) {
+        LinkResolver.PageLinks pageLinks = links.forPage(parsed.base(), task.url());
+        List<Edge> edges = new ArrayList<>(parsed.links().size());
+        for (Outlink link : parsed.links()) {
+            LinkDecision decision = pageLinks.decide(link.href(), task.depth() + 1);
+            String to = decision instanceof LinkDecision.Accept accept ? accept.url() : pageLinks.target(link.href());
+            if (to != null) {
+                edges.add(new Edge(task.url(), to, Edge.Kind.of(link.kind()), link.nofollow(),
+                        decision instanceof LinkDecision.Accept, link.text()));
+            }
+        }
+        link(edges);
+    }
+
+    /** Adds {@code edges} to the link graph. */
+    void link(List<Edge> edges) {
+        if (graph && !edges.isEmpty()) {
+            try {
+                output.linked(edges);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /**
      * The {@code urls} listed in the sitemap (or named in the robots.txt) at {@code at} that the crawl may follow, as
      * links found there {@code depth} from the seeds (resolved against it, normalized and scoped like a page's
      * links), each made a task by {@code task}.
@@ -64,6 +101,26 @@ final class LinkStep {
             decisions.add(pageLinks.decide(url, depth));
         }
         return accepted(decisions, task);
+    }
+
+    /**
+     * The pages the sitemap at {@code at} lists, as edges of the link graph (in scope or not; those that give no
+     * crawlable URL left out).
+     */
+    void sitemapEdges(String at, List<String> urls, int depth) {
+        if (!graph) {
+            return;
+        }
+        LinkResolver.PageLinks pageLinks = links.forPage(HttpUrl.get(at), at);
+        List<Edge> edges = new ArrayList<>(urls.size());
+        for (String url : urls) {
+            LinkDecision decision = pageLinks.decide(url, depth);
+            String to = decision instanceof LinkDecision.Accept accept ? accept.url() : pageLinks.target(url);
+            if (to != null) {
+                edges.add(new Edge(at, to, Edge.Kind.SITEMAP, false, decision instanceof LinkDecision.Accept, ""));
+            }
+        }
+        link(edges);
     }
 
     /** Where a redirect from {@code task} to {@code location} leads (see {@link LinkResolver#decideRedirect}). */
