@@ -25,6 +25,8 @@ public final class Audit {
     public static List<AuditSection> sections(Path dir) throws IOException {
         List<AuditSection> sections = new ArrayList<>();
         // each section adds itself here, in audit.json's order
+        sections.add(BrokenLinks.of(dir));
+        sections.add(Orphans.of(dir));
         return sections;
     }
 
