@@ -4,10 +4,12 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.graph.LinksFile;
 import org.sievecrawler.sink.JsonlSink;
@@ -16,14 +18,15 @@ import org.sievecrawler.sink.Outcome;
 /**
  * audit.json's {@code brokenLinks}: {@code [{url, status, error, linkedFrom: [{page, text, kind}]}]}, every link
  * target of the link graph (links.tsv.gz, any kind: links, images, scripts, redirects, sitemap entries) whose record
- * in pages.jsonl says 4xx or 5xx, {@code http-error}, {@code error} or {@code unreachable}, with all the pages linking
- * to it (each page, kind and text once), sorted by URL and then by page. A URL nothing links to (a seed, a sitemap
- * probe) is no broken link.
+ * in pages.jsonl says 4xx or 5xx, {@code http-error}, {@code error} or {@code unreachable}, or that redirects (over
+ * any number of hops) to such a URL (then its status is the final URL's and its error says {@code redirects to
+ * FINAL}), with all the pages linking to it (each page, kind and text once), sorted by URL and then by page. A URL
+ * nothing links to (a seed, a sitemap probe) is no broken link.
  *
  * <p>The join is on disk: the records and the edges become lines keyed by URL, record first, sorted together by an
- * {@link ExternalSort} and merged; the findings go to a file in the crawl folder that {@link #write} streams and
- * deletes. Memory: the sort's bound. Immutable once built. Out of scope: redirect sources whose chain ends in a broken
- * target (the target is listed, linked from the redirecting URL with kind {@code redirect}).
+ * {@link ExternalSort} and merged; redirects into broken URLs are found the same way first, one sort a hop back
+ * along the chains. The findings go to a file in the crawl folder that {@link #write} streams and deletes. Memory:
+ * the sort's bound. Immutable once built.
  */
 public final class BrokenLinks implements AuditSection {
     private final Path findingsFile;
@@ -42,29 +45,114 @@ public final class BrokenLinks implements AuditSection {
     /** The broken links of the crawl in {@code dir}, the sort holding at most about {@code maxBytes}. */
     public static BrokenLinks of(Path dir, long maxBytes) throws IOException {
         Path out = dir.resolve(".brokenLinks.tmp");
-        long[] count = {0};
-        try (ExternalSort sort = new ExternalSort(dir, maxBytes);
-                BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-            try {
-                Path pages = dir.resolve(CrawlFolder.PAGES);
-                if (Files.exists(pages)) {
-                    JsonlSink.readSkipping(pages, r -> {
-                        if (isBroken(r.status(), r.outcome())) {
-                            add(sort, r.url() + "\t0\t" + r.status() + "\t" + clean(r.error() == null ? ""
-                                    : r.error()));
-                        }
-                    });
+        Path broken = dir.resolve(".broken.tmp");
+        Path redirects = dir.resolve(".redirects.tmp");
+        Path hop = null;
+        try {
+            brokenAndRedirects(dir, broken, redirects);
+            hop = broken;
+            for (int n = 0; n < MAX_HOPS && Files.size(hop) > 0; n++) {
+                Path next = dir.resolve(".broken-" + n + ".tmp");
+                redirectsInto(dir, maxBytes, hop, redirects, next);
+                try (OutputStream append = Files.newOutputStream(broken, StandardOpenOption.APPEND)) {
+                    Files.copy(next, append);
                 }
-                LinksFile.read(dir, e -> add(sort, e.to() + "\t1\t" + e.from() + "\t" + e.kind().label() + "\t"
-                        + clean(e.text())));
+                if (hop != broken) {
+                    Files.deleteIfExists(hop);
+                }
+                hop = next;
+            }
+            long found;
+            try (ExternalSort sort = new ExternalSort(dir, maxBytes);
+                    BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+                lines(broken, sort);
+                try {
+                    LinksFile.read(dir, e -> add(sort, e.to() + "\t1\t" + e.from() + "\t" + e.kind().label() + "\t"
+                            + clean(e.text())));
+                } catch (UncheckedIOException e) {
+                    throw e.getCause();
+                }
+                Merge merge = new Merge(w);
+                sort.sorted(merge::line);
+                found = merge.found;
+            }
+            return new BrokenLinks(out, found);
+        } finally {
+            Files.deleteIfExists(broken);
+            Files.deleteIfExists(redirects);
+            if (hop != null) {
+                Files.deleteIfExists(hop);
+            }
+        }
+    }
+
+    /** Redirect chains longer than this are not followed back to their start (fetch.max-redirects is 10 at most). */
+    private static final int MAX_HOPS = 32;
+
+    /**
+     * Reads pages.jsonl: its broken records as {@code url 0 status error} lines to {@code broken}, its redirects as
+     * {@code target 1 from} lines to {@code redirects}.
+     */
+    private static void brokenAndRedirects(Path dir, Path broken, Path redirects) throws IOException {
+        try (BufferedWriter b = Files.newBufferedWriter(broken, StandardCharsets.UTF_8);
+                BufferedWriter r = Files.newBufferedWriter(redirects, StandardCharsets.UTF_8)) {
+            Path pages = dir.resolve(CrawlFolder.PAGES);
+            if (!Files.exists(pages)) {
+                return;
+            }
+            try {
+                JsonlSink.readSkipping(pages, record -> {
+                    try {
+                        if (isBroken(record.status(), record.outcome())) {
+                            b.write(record.url() + "\t0\t" + record.status() + "\t"
+                                    + clean(record.error() == null ? "" : record.error()) + "\n");
+                        } else if (record.outcome() == Outcome.REDIRECT && record.redirectTo() != null) {
+                            r.write(record.redirectTo() + "\t1\t" + record.url() + "\n");
+                        }
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }
-            Merge merge = new Merge(w);
-            sort.sorted(merge::line);
-            count[0] = merge.found;
         }
-        return new BrokenLinks(out, count[0]);
+    }
+
+    /**
+     * One hop back along the redirects: the URLs that redirect to a broken URL of {@code hop}, as broken lines of
+     * their own to {@code next}, with the final target's status and an error naming it.
+     */
+    private static void redirectsInto(Path dir, long maxBytes, Path hop, Path redirects, Path next)
+            throws IOException {
+        try (ExternalSort sort = new ExternalSort(dir, maxBytes);
+                BufferedWriter n = Files.newBufferedWriter(next, StandardCharsets.UTF_8)) {
+            lines(hop, sort);
+            lines(redirects, sort);
+            String[] target = {null, null, null}; // url, status, error
+            sort.sorted(line -> {
+                String[] f = line.split("\t", -1);
+                if (f[1].equals("0")) {
+                    target[0] = f[0];
+                    target[1] = f[2];
+                    target[2] = f[3].startsWith(REDIRECTS_TO) ? f[3]
+                            : REDIRECTS_TO + f[0] + (f[3].isEmpty() ? "" : ": " + f[3]);
+                } else if (f[0].equals(target[0])) {
+                    n.write(f[2] + "\t0\t" + target[1] + "\t" + target[2] + "\n");
+                }
+            });
+        }
+    }
+
+    private static final String REDIRECTS_TO = "redirects to ";
+
+    private static void lines(Path file, ExternalSort sort) throws IOException {
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                sort.add(line);
+            }
+        }
     }
 
     static boolean isBroken(int status, Outcome outcome) {
