@@ -44,43 +44,45 @@ final class LinkStep {
      * scripts, stylesheets and icons ({@link Outlink.Kind#followed()}).
      */
     List<PendingUrl> ofPage(PendingUrl task, ParsedPage parsed) {
-        if (graph) {
-            graphOf(task, parsed);
-        }
-        if (!followNofollow && parsed.nofollow()) {
+        boolean follow = followNofollow || !parsed.nofollow();
+        if (!follow && !graph) {
             return new ArrayList<>();
         }
         LinkResolver.PageLinks pageLinks = links.forPage(parsed.base(), task.url());
         List<LinkDecision> decisions = new ArrayList<>(parsed.links().size());
+        List<Edge> edges = graph ? new ArrayList<>(parsed.links().size()) : null;
         for (Outlink link : parsed.links()) {
-            if (link.kind().followed() && (followNofollow || !link.nofollow())) {
-                decisions.add(pageLinks.decide(link.href(), task.depth() + 1));
+            boolean followed = follow && link.kind().followed() && (followNofollow || !link.nofollow());
+            if (followed || graph) {
+                LinkDecision decision = pageLinks.decide(link.href(), task.depth() + 1);
+                if (followed) {
+                    decisions.add(decision);
+                }
+                if (graph) {
+                    edge(edges, task, pageLinks, link, decision);
+                }
             }
         }
+        link(edges);
         return accepted(decisions, url -> PendingUrl.link(url, task));
     }
 
     /**
-     * Adds the page's links to the link graph, every kind, in document order: each normalized (those that give no
-     * crawlable URL, like {@code mailto:}, left out), in scope when the link decision accepts it.
+     * Adds a link of the page to its edges: normalized (one that gives no crawlable URL, like {@code mailto:}, is
+     * left out), in scope when the link decision accepts it.
      */
-    private void graphOf(PendingUrl task, ParsedPage parsed) {
-        LinkResolver.PageLinks pageLinks = links.forPage(parsed.base(), task.url());
-        List<Edge> edges = new ArrayList<>(parsed.links().size());
-        for (Outlink link : parsed.links()) {
-            LinkDecision decision = pageLinks.decide(link.href(), task.depth() + 1);
-            String to = decision instanceof LinkDecision.Accept accept ? accept.url() : pageLinks.target(link.href());
-            if (to != null) {
-                edges.add(new Edge(task.url(), to, Edge.Kind.of(link.kind()), link.nofollow(),
-                        decision instanceof LinkDecision.Accept, link.text()));
-            }
+    private static void edge(List<Edge> edges, PendingUrl task, LinkResolver.PageLinks pageLinks, Outlink link,
+            LinkDecision decision) {
+        String to = decision instanceof LinkDecision.Accept accept ? accept.url() : pageLinks.target(link.href());
+        if (to != null) {
+            edges.add(new Edge(task.url(), to, Edge.Kind.of(link.kind()), link.nofollow(),
+                    decision instanceof LinkDecision.Accept, link.text()));
         }
-        link(edges);
     }
 
     /** Adds {@code edges} to the link graph. */
     void link(List<Edge> edges) {
-        if (graph && !edges.isEmpty()) {
+        if (graph && edges != null && !edges.isEmpty()) {
             try {
                 output.linked(edges);
             } catch (IOException e) {
