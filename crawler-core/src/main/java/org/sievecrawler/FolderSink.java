@@ -21,7 +21,7 @@ import org.sievecrawler.warc.WarcLocation;
  * The crawl's output folder, with its two faces: the steps' {@link PageOutput} (exchanges to the WARC files, or to
  * {@link Archive#NONE} with {@code output.warc} off, and the counts that are not records) and the frontier's
  * {@link #recorder()}, the one writer of records (to pages.jsonl through {@link JsonlSink}, each counted in the
- * {@link CrawlStats}), which the frontier calls when a lease closes; and the link graph (links.tsv.gz with
+ * {@link CrawlStats}), which the frontier calls when a lease closes; and the link graph (links.tsv.zst with
  * {@code output.links}, else {@link LinkGraph#NONE}).
  *
  * <p>Thread-safe as its parts are. It opens and closes nothing: the crawl owns the files.

@@ -37,7 +37,7 @@ import org.sievecrawler.profile.CrawlProfile;
 
 /**
  * The link graph end to end: a site with broken links from several pages, a redirect into a 404, an image, a
- * stylesheet, a link out of scope and a page only its sitemap lists; links.tsv.gz holds every edge, audit.json's
+ * stylesheet, a link out of scope and a page only its sitemap lists; links.tsv.zst holds every edge, audit.json's
  * brokenLinks and orphans list exactly what was put there, also when the on-disk sort spills.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)

@@ -17,7 +17,7 @@ import org.sievecrawler.sink.Outcome;
 
 /**
  * audit.json's {@code brokenLinks}: {@code [{url, status, error, linkedFrom: [{page, text, kind}]}]}, every link
- * target of the link graph (links.tsv.gz, any kind: links, images, scripts, redirects, sitemap entries) whose record
+ * target of the link graph (links.tsv.zst, any kind: links, images, scripts, redirects, sitemap entries) whose record
  * in pages.jsonl says 4xx or 5xx, {@code http-error}, {@code error} or {@code unreachable}, or that redirects (over
  * any number of hops) to such a URL (then its status is the final URL's and its error says {@code redirects to
  * FINAL}), with all the pages linking to it (each page, kind and text once), sorted by URL and then by page. A URL

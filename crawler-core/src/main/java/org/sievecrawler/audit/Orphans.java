@@ -15,7 +15,7 @@ import org.sievecrawler.graph.LinksFile;
  * audit.json's {@code orphans}: {@code [{url, listedIn: [sitemap...]}]}, the URLs in scope that a sitemap lists and
  * no page links to (a link from the page to itself, a redirect and another sitemap do not count), sorted by URL.
  *
- * <p>From the link graph (links.tsv.gz) alone, sorted on disk by target with an {@link ExternalSort}; the findings go
+ * <p>From the link graph (links.tsv.zst) alone, sorted on disk by target with an {@link ExternalSort}; the findings go
  * to a file in the crawl folder that {@link #write} streams and deletes. Immutable once built.
  */
 public final class Orphans implements AuditSection {

@@ -14,7 +14,7 @@ import org.sievecrawler.warc.WarcArchive;
 /**
  * The files a crawl keeps in its output folder, by name: {@code pages.jsonl}, {@code summary.json},
  * {@code crawl.log}, {@code progress.jsonl}, {@code report.html}, {@code checkpoint/}, {@code frontier/},
- * {@code links.tsv.gz} (the link graph) and the
+ * {@code links.tsv.zst} (the link graph) and the
  * WARC files {@code PREFIX-*.warc.gz} (or {@code .warc.zst}); and what a new crawl must know of them: whether an
  * earlier crawl left its output there ({@link #earlierOutput()}), so the two are never mixed, and how to start
  * afresh ({@link #clear()}), deleting those files and no other.
@@ -51,7 +51,7 @@ public final class CrawlFolder {
     }
 
     /**
-     * The output an earlier crawl left: pages.jsonl, summary.json, checkpoint/, frontier/, links.tsv.gz and WARC
+     * The output an earlier crawl left: pages.jsonl, summary.json, checkpoint/, frontier/, links.tsv.zst and WARC
      * files, those that exist, in that order. A crawl.log, progress.jsonl or report.html alone does not count (a crawl refused before
      * it started leaves a crawl.log).
      *
@@ -70,7 +70,7 @@ public final class CrawlFolder {
 
     /**
      * Deletes the crawler's own files: pages.jsonl, summary.json, crawl.log, progress.jsonl, report.html,
-     * checkpoint/, frontier/, links.tsv.gz and the WARC files of the prefix. Other files in the folder are left alone, and so is
+     * checkpoint/, frontier/, links.tsv.zst and the WARC files of the prefix. Other files in the folder are left alone, and so is
      * the lock file.
      *
      * @throws IOException naming the file that could not be deleted

@@ -25,7 +25,7 @@ public record Edge(String from, String to, Kind kind, boolean nofollow, boolean 
         /** A URL a sitemap lists: from the sitemap to the URL. */
         SITEMAP;
 
-        /** The label in links.tsv.gz and audit.json: the element's name, {@code redirect} or {@code sitemap}. */
+        /** The label in links.tsv.zst and audit.json: the element's name, {@code redirect} or {@code sitemap}. */
         public String label() {
             return name().toLowerCase(Locale.ROOT);
         }

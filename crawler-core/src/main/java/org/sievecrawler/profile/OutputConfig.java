@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * @param warcCompression how the WARC files are compressed, record by record: gzip ({@code .warc.gz}) or zstd
  *     ({@code .warc.zst})
  * @param links whether the link graph is written: every link of every page, redirect and sitemap entry, to
- *     links.tsv.gz beside pages.jsonl (see {@link org.sievecrawler.graph.LinksFile})
+ *     links.tsv.zst beside pages.jsonl (see {@link org.sievecrawler.graph.LinksFile})
  */
 public record OutputConfig(Path dir, boolean warc, String warcPrefix, long warcMaxSize, boolean warcMetadata,
         WarcCompression warcCompression, boolean links) {

@@ -306,7 +306,7 @@ public final class ProfileKeys {
                     + " dictionary, per the IIPC WARC-zstd proposal: faster and smaller, read by fewer tools).",
             p -> p.output().warcCompression());
     public static final ProfileKey<Boolean> OUTPUT_LINKS = key("output.links", bool(), false,
-            "Whether the link graph is written to links.tsv.gz beside pages.jsonl: every link of every parsed page"
+            "Whether the link graph is written to links.tsv.zst beside pages.jsonl: every link of every parsed page"
                     + " (a, area, frame, iframe, link, img, script, stylesheet, icon; normalized target, text,"
                     + " nofollow, in scope or not), every redirect and every URL a sitemap lists; crawler report"
                     + " joins it with pages.jsonl for audit.json's broken links and orphans.",
