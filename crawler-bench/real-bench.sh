@@ -49,7 +49,8 @@
 # Environment: ROUNDS (3 cold, 2 sustained), THREADS (32), WGET_THREADS (16 cold, 32 sustained), COPIES (ports
 # per package in sustained mode, 4: ~116,000 pages), ADDR (127.0.0.2), BASE_PORT (19100; ports BASE_PORT to
 # BASE_PORT + 10 * COPIES), WORK (/tmp/sieve-real-bench), CRAWLER, KEEP (1 keeps wget2's files), CRAWL_TIMEOUT
-# (600 s per crawl), NGINX_WORKERS (1), REBUILD (1 to run mvn package even if the jar exists), SCRAPY (1 adds
+# (600 s per crawl), LINKS (1 adds sieve-links: the same crawl with --set output.links=true, the link graph
+# written), WGET2 (0 leaves wget2 and wget2-ram out), NGINX_WORKERS (1), REBUILD (1 to run mvn package even if the jar exists), SCRAPY (1 adds
 # Scrapy), SCRAPY_CONCURRENCY (16), WGET2_RAM (1; 0 leaves wget2-ram out), RAM_DIR (/dev/shm/sieve-real-bench).
 # Missing packages (the doc packages, nginx, wget2, time; python3-scrapy with SCRAPY=1) are installed with
 # apt-get install -y --no-install-recommends.
@@ -90,8 +91,10 @@ RAM_DIR=${RAM_DIR:-/dev/shm/sieve-real-bench}
 # there, their writes stalled nginx and so the next crawl, whichever crawler it was (a third longer at the same CPU).
 LOGS=$RAM_DIR/logs
 WGET2_RAM=${WGET2_RAM:-1}
-CRAWLERS=(sieve wget2)
-[ "$WGET2_RAM" = 1 ] && CRAWLERS+=(wget2-ram)
+CRAWLERS=(sieve)
+[ "${LINKS:-0}" = 1 ] && CRAWLERS+=(sieve-links)
+[ "${WGET2:-1}" = 1 ] && CRAWLERS+=(wget2)
+[ "${WGET2:-1}" = 1 ] && [ "$WGET2_RAM" = 1 ] && CRAWLERS+=(wget2-ram)
 [ "$SCRAPY" = 1 ] && CRAWLERS+=(scrapy)
 PROFILE=$ROOT/crawler-bench/real-bench.yaml
 [ "$COPIES" -ge 1 ] && [ "$COPIES" -le 9 ] || { echo "real-bench: COPIES=$COPIES must be 1 to 9" >&2; exit 2; }
@@ -191,10 +194,12 @@ crawl() { # WHO ROUND: runs one crawl, keeps its access log in $WORK/crawls/ROUN
   for port in "${SRV_PORTS[@]}"; do : > "$LOGS/$port.log"; done
   before=$(nginx_ticks)
   case "$who" in
-    sieve)
+    sieve|sieve-links)
+      local links=false
+      [ "$who" = sieve-links ] && links=true
       # shellcheck disable=SC2086
       /usr/bin/time -f '%e %U %S %M' -o "$dir/time" timeout "$CRAWL_TIMEOUT" $CRAWLER crawl --profile "$PROFILE" \
-        --threads "$THREADS" --out "$dir/out" -q "${SEEDS[@]}" > "$dir/crawler.out" 2>&1 &
+        --threads "$THREADS" --out "$dir/out" --set output.links=$links -q "${SEEDS[@]}" > "$dir/crawler.out" 2>&1 &
       ;;
     wget2|wget2-ram)
       /usr/bin/time -f '%e %U %S %M' -o "$dir/time" timeout "$CRAWL_TIMEOUT" wget2 -q --recursive --level=inf \

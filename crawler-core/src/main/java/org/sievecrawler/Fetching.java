@@ -44,6 +44,8 @@ import org.sievecrawler.progress.ProgressLog;
 import org.sievecrawler.progress.ProgressReporter;
 import org.sievecrawler.seed.SeedFeed;
 import org.sievecrawler.sink.JsonlSink;
+import org.sievecrawler.graph.LinkGraph;
+import org.sievecrawler.graph.LinksFile;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.warc.Archive;
 import org.sievecrawler.warc.WarcArchive;
@@ -116,7 +118,7 @@ public final class Fetching implements AutoCloseable {
     }
 
     private Fetching(CrawlProfile profile, Clock clock, Setup setup, HttpFetcher fetcher, JsonlSink pages,
-            Archive archive) {
+            Archive archive, LinkGraph graph) {
         this.profile = profile;
         this.clock = clock;
         this.out = profile.output().dir();
@@ -125,7 +127,7 @@ public final class Fetching implements AutoCloseable {
         this.pages = pages;
         this.archive = archive;
         this.stats = setup.stats();
-        this.output = new FolderSink(pages, archive, stats);
+        this.output = new FolderSink(pages, archive, stats, graph);
         this.links = new LinkResolver(new UrlNormalizer(),
                 new LinkScope(profile.scope(), setup.seeds(), profile.fetch().allowPrivateAddresses()));
         this.fetchers = new FetcherThreads(profile.fetch().threads(), profile.limits().maxPages(),
@@ -176,7 +178,9 @@ public final class Fetching implements AutoCloseable {
                             SocketBudget.of(profile.fetch(), profile.politeness()), System.getenv())));
             JsonlSink pages = keep(opened, JsonlSink.open(profile.output().dir().resolve(CrawlFolder.PAGES)));
             Archive archive = warc ? WarcArchive.open(profile, clock) : Archive.NONE;
-            return new Fetching(profile, clock, setup, fetcher, pages, archive);
+            LinkGraph graph = profile.output().links()
+                    ? keep(opened, LinksFile.open(profile.output().dir())) : LinkGraph.NONE;
+            return new Fetching(profile, clock, setup, fetcher, pages, archive, graph);
         } catch (IOException | RuntimeException e) {
             closeAll(opened, e);
             throw e;
@@ -329,7 +333,8 @@ public final class Fetching implements AutoCloseable {
     /** Closes the HTTP client, pages.jsonl, the WARC files and the folder's lock. */
     @Override
     public void close() throws IOException {
-        try (CrawlLock held = lock; JsonlSink file = pages; Archive warc = archive; HttpFetcher client = fetcher) {
+        try (CrawlLock held = lock; JsonlSink file = pages; Archive warc = archive; HttpFetcher client = fetcher;
+                LinksFile links = output.graph() instanceof LinksFile f ? f : null) {
             // closed in reverse order
         }
     }

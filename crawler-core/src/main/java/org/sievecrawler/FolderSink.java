@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.graph.Edge;
+import org.sievecrawler.graph.LinkGraph;
 import org.sievecrawler.link.RejectReason;
 import org.sievecrawler.pipeline.PageOutput;
 import org.sievecrawler.progress.CrawlStats;
@@ -19,11 +21,22 @@ import org.sievecrawler.warc.WarcLocation;
  * The crawl's output folder, with its two faces: the steps' {@link PageOutput} (exchanges to the WARC files, or to
  * {@link Archive#NONE} with {@code output.warc} off, and the counts that are not records) and the frontier's
  * {@link #recorder()}, the one writer of records (to pages.jsonl through {@link JsonlSink}, each counted in the
- * {@link CrawlStats}), which the frontier calls when a lease closes.
+ * {@link CrawlStats}), which the frontier calls when a lease closes; and the link graph (links.tsv.zst with
+ * {@code output.links}, else {@link LinkGraph#NONE}).
  *
  * <p>Thread-safe as its parts are. It opens and closes nothing: the crawl owns the files.
  */
-record FolderSink(JsonlSink pages, Archive archive, CrawlStats stats) implements PageOutput {
+record FolderSink(JsonlSink pages, Archive archive, CrawlStats stats, LinkGraph graph) implements PageOutput {
+
+    /** Without a link graph. */
+    FolderSink(JsonlSink pages, Archive archive, CrawlStats stats) {
+        this(pages, archive, stats, LinkGraph.NONE);
+    }
+
+    @Override
+    public void linked(List<Edge> edges) throws IOException {
+        graph.add(edges);
+    }
 
     /** Where the records of completed pages go: pages.jsonl and the counters; synced for a checkpoint. */
     Frontier.Recorder recorder() {

@@ -25,9 +25,11 @@ public final class Audit {
     public static List<AuditSection> sections(Path dir) throws IOException {
         List<AuditSection> sections = new ArrayList<>();
         // each section adds itself here, in audit.json's order
+        sections.add(BrokenLinks.of(dir));
         sections.add(Redirects.of(dir));
         sections.add(Duplicates.of(dir));
         sections.add(Titles.of(dir));
+        sections.add(Orphans.of(dir));
         sections.add(Slowest.of(dir));
         sections.add(Stats.of(dir));
         return sections;

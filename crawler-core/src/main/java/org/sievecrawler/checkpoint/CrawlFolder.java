@@ -7,13 +7,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.sievecrawler.graph.LinksFile;
 import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.warc.WarcArchive;
 
 /**
  * The files a crawl keeps in its output folder, by name: {@code pages.jsonl}, {@code summary.json},
  * {@code crawl.log}, {@code progress.jsonl}, {@code report.html}, {@code audit.json}, {@code checkpoint/},
- * {@code frontier/} and the WARC files {@code PREFIX-*.warc.gz} (or {@code .warc.zst}); and what a new crawl must know of them: whether an
+ * {@code frontier/}, {@code links.tsv.zst} (the link graph) and the WARC files {@code PREFIX-*.warc.gz} (or
+ * {@code .warc.zst}); and what a new crawl must know of them: whether an
  * earlier crawl left its output there ({@link #earlierOutput()}), so the two are never mixed, and how to start
  * afresh ({@link #clear()}), deleting those files and no other.
  *
@@ -51,15 +53,15 @@ public final class CrawlFolder {
     }
 
     /**
-     * The output an earlier crawl left: pages.jsonl, summary.json, checkpoint/, frontier/ and WARC files, those that
-     * exist, in that order. A crawl.log, progress.jsonl or report.html alone does not count (a crawl refused before
+     * The output an earlier crawl left: pages.jsonl, summary.json, checkpoint/, frontier/, links.tsv.zst and WARC
+     * files, those that exist, in that order. A crawl.log, progress.jsonl or report.html alone does not count (a crawl refused before
      * it started leaves a crawl.log).
      *
      * @throws IOException naming the folder when it cannot be listed
      */
     List<Path> earlierOutput() throws IOException {
         List<Path> found = new ArrayList<>();
-        for (String name : List.of(PAGES, SUMMARY, CheckpointStore.DIR, FRONTIER)) {
+        for (String name : List.of(PAGES, SUMMARY, CheckpointStore.DIR, FRONTIER, LinksFile.FILE)) {
             if (Files.exists(dir.resolve(name))) {
                 found.add(dir.resolve(name));
             }
@@ -70,7 +72,8 @@ public final class CrawlFolder {
 
     /**
      * Deletes the crawler's own files: pages.jsonl, summary.json, crawl.log, progress.jsonl, report.html, audit.json,
-     * checkpoint/, frontier/ and the WARC files of the prefix. Other files in the folder are left alone, and so is
+     * checkpoint/, frontier/, links.tsv.zst and the WARC files of the prefix. Other files in the folder are left
+     * alone, and so is
      * the lock file.
      *
      * @throws IOException naming the file that could not be deleted

@@ -95,6 +95,14 @@ public final class LinkResolver {
             this.sameOrigin = baseNormal ? scope.onOrigin(url) : null;
         }
 
+        /**
+         * The normalized URL of {@code href} on this page whatever the scope says (for the link graph's links out of
+         * scope), or null when it gives no crawlable URL.
+         */
+        public String target(String href) {
+            return normalizer.resolve(base, href) instanceof Accept accept ? accept.url() : null;
+        }
+
         /** The decision for {@code href} found on this page, for a link {@code depth} from the seeds. */
         public LinkDecision decide(String href, int depth) {
             String fast = sameOrigin != null ? fastPath(href) : null;

@@ -95,6 +95,11 @@ public final class HrefScanner {
         private int hrefEnd;
         private int srcStart;
         private int srcEnd;
+        private int altStart;
+        private int altEnd;
+        /** The index in {@link #links} of the open {@code <a href>} whose text is being read, or -1. */
+        private int anchorLink = -1;
+        private LinkText anchorText;
         private int relStart;
         private int relEnd;
         private int nameStart;
@@ -127,6 +132,9 @@ public final class HrefScanner {
                     TagNames.Tag tag = endTag();
                     if (tag != null) {
                         open.end(tag, lt);
+                        if (tag.name().equals("a")) {
+                            endAnchor();
+                        }
                     }
                 } else {
                     visibleText(lt, true);
@@ -135,11 +143,12 @@ public final class HrefScanner {
                 textFrom = pos;
             }
             visibleText(end, true);
+            endAnchor();
         }
 
         private int nextVisibleTag() {
             visible = true;
-            int next = nextTag(false);
+            int next = nextTag(false, true);
             visible = false;
             return next;
         }
@@ -184,22 +193,59 @@ public final class HrefScanner {
             }
         }
 
+        /** Gives the open {@code <a href>}, if any, the text read since it opened. */
+        private void endAnchor() {
+            if (anchorLink >= 0) {
+                Outlink a = links.get(anchorLink);
+                links.set(anchorLink, new Outlink(a.href(), a.kind(), a.nofollow(), anchorText.text()));
+                anchorLink = -1;
+                anchorText = null;
+            }
+        }
+
+        /** The longest run of text between two tags read as link text; a longer one is left to jsoup. */
+        private static final int MAX_TEXT_RUN = 16 << 10;
+
+        /** Adds the text {@code [from, to)} to the open {@code <a href>}'s, if one is open and wants more. */
+        private void anchorText(int from, int to) {
+            if (anchorLink < 0 || from >= to || anchorText.full()) {
+                return;
+            }
+            if (to - from > MAX_TEXT_RUN) {
+                throw new NotSure("long text in an <a>", from);
+            }
+            String text = CharacterReferences.decode(new String(b, from, to - from, charset));
+            if (text == null) {
+                throw new NotSure("character reference in the text of an <a>", from);
+            }
+            anchorText.append(text);
+        }
+
         /**
          * Moves {@code pos} to the next start tag ({@code <} and a letter) or end tag ({@code </}) and says which,
          * skipping text, comments, declarations, processing instructions and a {@code <} that opens nothing; at
          * the end of the body, {@code pos} is there and the answer is {@link #NO_TAG}.
          *
          * @param cdataIsText whether a CDATA section is text to skip (foreign content) rather than a bogus comment
+         * @param linkText whether the text skipped is HTML text, for the open {@code <a href>}'s text
          */
-        private int nextTag(boolean cdataIsText) {
+        private int nextTag(boolean cdataIsText, boolean linkText) {
+            int text = pos;
             while (true) {
                 int lt = TagLexer.indexOf(b, pos, end, (byte) '<');
                 if (lt < 0 || lt + 1 >= end) {
+                    if (linkText) {
+                        anchorText(text, end);
+                    }
                     pos = end;
                     return NO_TAG;
                 }
                 pos = lt;
                 byte c = b[lt + 1];
+                boolean tag = c == '/' || isAsciiLetter(c) || c == '!' || c == '?';
+                if (tag && linkText) {
+                    anchorText(text, lt);
+                }
                 if (c == '/') {
                     return END_TAG;
                 } else if (isAsciiLetter(c)) {
@@ -210,12 +256,14 @@ public final class HrefScanner {
                     }
                     markupDeclaration(cdataIsText);
                     textFrom = visible ? pos : textFrom;
+                    text = pos;
                 } else if (c == '?') {
                     if (visible) {
                         visibleText(lt, true);
                     }
                     pos = afterGt(lt + 2, "<?");
                     textFrom = visible ? pos : textFrom;
+                    text = pos;
                 } else {
                     pos = lt + 1;
                 }
@@ -258,7 +306,7 @@ public final class HrefScanner {
             int at = pos;
             int nameEnd = tagNameEnd(at + 1);
             TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 1, nameEnd, nameHash);
-            hrefStart = srcStart = relStart = nameStart = contentStart = lastValueEnd = -1;
+            hrefStart = srcStart = altStart = relStart = nameStart = contentStart = lastValueEnd = -1;
             pos = checked(TagLexer.readAttributes(b, nameEnd, end, this), at);
             return tag;
         }
@@ -326,8 +374,15 @@ public final class HrefScanner {
 
         private void startElement(TagNames.Tag tag, int at) {
             open.start(tag, at);
+            if (tag.name().equals("a")) {
+                endAnchor(); // an <a> closes the one open (or there is none: the scanner is unsure of the rest)
+            }
             if (tag.is(OpenElements.READ)) {
                 readLinks(tag);
+                if (tag.name().equals("a") && hrefStart >= 0) {
+                    anchorLink = links.size() - 1;
+                    anchorText = new LinkText();
+                }
             }
             if (tag.is(OpenElements.CONTENT_APART)) {
                 if (tag.is(OpenElements.RAW_TEXT)) {
@@ -349,6 +404,8 @@ public final class HrefScanner {
             switch (tag.name()) {
                 case "a" -> link(hrefStart, hrefEnd, Outlink.Kind.A);
                 case "area" -> link(hrefStart, hrefEnd, Outlink.Kind.AREA);
+                case "img" -> link(srcStart, srcEnd, Outlink.Kind.IMG);
+                case "script" -> link(srcStart, srcEnd, Outlink.Kind.SCRIPT);
                 case "iframe" -> link(srcStart, srcEnd, Outlink.Kind.IFRAME);
                 case "frame" -> link(srcStart, srcEnd, Outlink.Kind.FRAME);
                 case "link" -> {
@@ -383,17 +440,40 @@ public final class HrefScanner {
          * open elements outside are as they were when the island ends.
          */
         private void island() {
-            for (int next = nextTag(false); next != NO_TAG; next = nextTag(false)) {
+            int outerLink = anchorLink; // an <a> open outside: the noscript's text is not its text
+            LinkText outerText = anchorText;
+            anchorLink = -1;
+            anchorText = null;
+            islandTags();
+            endAnchor();
+            anchorLink = outerLink;
+            anchorText = outerText;
+        }
+
+        /** The tags of a noscript island (see {@link #island()}), the text of its {@code <a href>} read. */
+        private void islandTags() {
+            for (int next = nextTag(false, true); next != NO_TAG; next = nextTag(false, true)) {
                 int lt = pos;
                 if (next == END_TAG) {
                     TagNames.Tag tag = endTag();
                     if (tag != null && tag.is(OpenElements.ISLAND)) {
                         return;
                     }
+                    if (tag != null && tag.name().equals("a")) {
+                        endAnchor();
+                    }
                 } else {
                     TagNames.Tag tag = startTag();
+                    boolean anchor = tag.name().equals("a");
+                    if (anchor && anchorLink >= 0) {
+                        throw new NotSure("<a> inside an <a> in a <noscript>", lt);
+                    }
                     if (tag.is(OpenElements.READ)) {
                         readLinks(tag);
+                        if (anchor && hrefStart >= 0) {
+                            anchorLink = links.size() - 1;
+                            anchorText = new LinkText();
+                        }
                     }
                     boolean selfClosing = selfClosing();
                     if (!selfClosing && tag.is(OpenElements.RAW_TEXT | OpenElements.ISLAND_RAW_TEXT)) {
@@ -416,7 +496,7 @@ public final class HrefScanner {
             }
             foreign.open(at + 1, at + (math ? 5 : 4), math);
             while (foreign.isOpen()) {
-                int next = nextTag(true);
+                int next = nextTag(true, false);
                 if (next == NO_TAG) {
                     return;
                 }
@@ -567,7 +647,9 @@ public final class HrefScanner {
                 return;
             }
             boolean nofollow = relStart >= 0 && PageRules.relHas(value(relStart, relEnd), "nofollow");
-            links.add(new Outlink(value(start, stop), kind, nofollow));
+            String text = (kind == Outlink.Kind.IMG || kind == Outlink.Kind.AREA) && altStart >= 0
+                    ? LinkText.of(value(altStart, altEnd)) : "";
+            links.add(new Outlink(value(start, stop), kind, nofollow, text));
         }
 
         /** An attribute value decoded with the page charset and its character references decoded. */
@@ -590,6 +672,9 @@ public final class HrefScanner {
             } else if (len == 3 && srcStart < 0 && TagLexer.nameIs(b, ns, ne, "src")) {
                 srcStart = vs;
                 srcEnd = ve;
+            } else if (len == 3 && altStart < 0 && TagLexer.nameIs(b, ns, ne, "alt")) {
+                altStart = vs;
+                altEnd = ve;
             } else if (len == 3 && relStart < 0 && TagLexer.nameIs(b, ns, ne, "rel")) {
                 relStart = vs;
                 relEnd = ve;

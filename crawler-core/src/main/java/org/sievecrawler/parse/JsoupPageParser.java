@@ -12,6 +12,7 @@ import org.jsoup.nodes.Node;
 import org.jsoup.nodes.TextNode;
 import org.jsoup.parser.Parser;
 import org.jsoup.select.NodeFilter;
+import org.jsoup.select.NodeTraversor;
 
 /**
  * The reference page parser: decodes the page with the charset {@link CharsetSniffer} picks, builds jsoup's DOM
@@ -53,6 +54,8 @@ public final class JsoupPageParser {
             switch (el.normalName()) {
                 case "a" -> addLink(links, el, "href", Outlink.Kind.A);
                 case "area" -> addLink(links, el, "href", Outlink.Kind.AREA);
+                case "img" -> addLink(links, el, "src", Outlink.Kind.IMG);
+                case "script" -> addLink(links, el, "src", Outlink.Kind.SCRIPT);
                 case "frame" -> addLink(links, el, "src", Outlink.Kind.FRAME);
                 case "iframe" -> addLink(links, el, "src", Outlink.Kind.IFRAME);
                 case "link" -> {
@@ -111,8 +114,38 @@ public final class JsoupPageParser {
 
     private static void addLink(List<Outlink> links, Element el, String attribute, Outlink.Kind kind) {
         if (el.hasAttr(attribute)) {
+            String text = switch (kind) {
+                case A -> anchorText(el);
+                case IMG, AREA -> LinkText.of(el.attr("alt"));
+                default -> "";
+            };
             links.add(new Outlink(Objects.requireNonNull(el.attr(attribute)), kind,
-                    PageRules.relHas(el.attr("rel"), "nofollow")));
+                    PageRules.relHas(el.attr("rel"), "nofollow"), text));
         }
+    }
+
+    /** Elements whose text is no link text: raw text and RCDATA, noscript, select, and any non-HTML element. */
+    private static final Set<String> NOT_LINK_TEXT = Set.of("textarea", "title", "iframe", "xmp", "noembed",
+            "noframes", "noscript", "select", "option", "optgroup", "script", "style", "plaintext", "template");
+
+    /** The text nodes of {@code a}, outside the elements of {@link #NOT_LINK_TEXT} (see {@link Outlink#text()}). */
+    private static String anchorText(Element a) {
+        LinkText text = new LinkText();
+        NodeTraversor.filter(new NodeFilter() {
+            @Override
+            public FilterResult head(Node node, int depth) {
+                if (text.full()) {
+                    return FilterResult.STOP;
+                }
+                if (node instanceof TextNode t) {
+                    text.append(t.getWholeText());
+                } else if (node != a && node instanceof Element el && (!Parser.NamespaceHtml.equals(
+                        el.tag().namespace()) || NOT_LINK_TEXT.contains(el.normalName()))) {
+                    return FilterResult.SKIP_ENTIRELY;
+                }
+                return FilterResult.CONTINUE;
+            }
+        }, a);
+        return text.text();
     }
 }

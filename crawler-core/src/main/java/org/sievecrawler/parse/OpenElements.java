@@ -44,7 +44,8 @@ final class OpenElements {
             "code", "dd", "div", "dl", "dt", "em", "embed", "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i",
             "img", "li", "listing", "menu", "meta", "nobr", "ol", "p", "pre", "ruby", "s", "small", "span", "strike",
             "strong", "sub", "sup", "table", "tt", "u", "ul", "var");
-    private static final Set<String> READ_NAMES = Set.of("a", "area", "iframe", "frame", "link", "base", "meta");
+    private static final Set<String> READ_NAMES = Set.of("a", "area", "iframe", "frame", "link", "base", "meta",
+            "img", "script");
     /** Elements whose content is raw text inside a noscript island, beyond {@link #RAW_TEXT_NAMES}. */
     private static final Set<String> ISLAND_RAW_TEXT_NAMES = Set.of("xmp", "noembed", "noframes");
     /** Non-special elements (the spec's "ordinary" and formatting ones) safe to open and close inside an a. */

@@ -46,9 +46,9 @@ final class PageRules {
 
     /**
      * What kind of link a {@code <link href>} with this {@code rel} is: {@link Outlink.Kind#CANONICAL} when rel holds
-     * {@code canonical}, {@link Outlink.Kind#LINK} when it holds a page relation (see {@link #PAGE_RELATIONS}) and
-     * neither {@code stylesheet} nor {@code icon} (an {@code alternate stylesheet} is a stylesheet), else null: not
-     * a link to follow.
+     * {@code canonical}, else {@link Outlink.Kind#STYLESHEET} when it holds {@code stylesheet} (an {@code alternate
+     * stylesheet} is a stylesheet), else {@link Outlink.Kind#ICON} for {@code icon} or {@code apple-touch-icon}, else
+     * {@link Outlink.Kind#LINK} when it holds a page relation (see {@link #PAGE_RELATIONS}), else null: not a link.
      */
     static Outlink.Kind linkKind(String rel) {
         if (rel == null) {
@@ -57,8 +57,11 @@ final class PageRules {
         if (relHas(rel, "canonical")) {
             return Outlink.Kind.CANONICAL;
         }
-        if (relHas(rel, "stylesheet") || relHas(rel, "icon")) {
-            return null;
+        if (relHas(rel, "stylesheet")) {
+            return Outlink.Kind.STYLESHEET;
+        }
+        if (relHas(rel, "icon") || relHas(rel, "apple-touch-icon")) {
+            return Outlink.Kind.ICON;
         }
         for (String relation : PAGE_RELATIONS) {
             if (relHas(rel, relation)) {
@@ -85,10 +88,11 @@ final class PageRules {
      */
     static String title(String text) {
         String t = collapseWhitespace(text);
-        if (t.length() <= MAX_TITLE_CHARS) {
+        int max = MAX_TITLE_CHARS;
+        if (t.length() <= max) {
             return t;
         }
-        int end = Character.isLowSurrogate(t.charAt(MAX_TITLE_CHARS)) ? MAX_TITLE_CHARS - 1 : MAX_TITLE_CHARS;
+        int end = Character.isLowSurrogate(t.charAt(max)) ? max - 1 : max;
         return t.substring(0, end);
     }
 

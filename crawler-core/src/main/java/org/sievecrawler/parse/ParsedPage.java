@@ -13,7 +13,7 @@ import okhttp3.HttpUrl;
  * @param base the first {@code <base href>} resolved against the page URL if present and valid, else the page URL
  * @param links every {@code a[href]}, {@code area[href]}, {@code frame[src]}, {@code iframe[src]},
  *     {@code link[rel=canonical][href]} and {@code link[href]} whose rel names another page (next, prev, alternate,
- *     search, ...), in document order
+ *     search, ...), a stylesheet or an icon, {@code img[src]} and {@code script[src]}, in document order
  * @param canonical the raw href of the first {@code link[rel=canonical][href]}, or null
  * @param noindex whether a {@code <meta name=robots>} says {@code noindex} or {@code none}
  * @param nofollow whether a {@code <meta name=robots>} says {@code nofollow} or {@code none}
@@ -58,10 +58,22 @@ public record ParsedPage(
         Objects.requireNonNull(parsedBy, "parsedBy");
     }
 
+    /** How many of the links lead to pages ({@link Outlink.Kind#followed()}): a record's {@code outlinks}. */
+    public int followable() {
+        int n = 0;
+        for (Outlink link : links) {
+            if (link.kind().followed()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /**
      * The first way this reading of a page differs from {@code reference}'s in what the crawl uses (title, base,
-     * links in order with their kind and nofollow, canonical, noindex and nofollow, charset, SimHash), or null when
-     * they agree: the scanner's differential contract with jsoup, checked by the tests and by the bench's ParserDiff.
+     * links in order with their kind, nofollow and text, canonical, noindex and nofollow, charset, SimHash), or null
+     * when they agree: the scanner's differential contract with jsoup, checked by the tests and by the bench's
+     * ParserDiff.
      */
     public String differenceFrom(ParsedPage reference) {
         if (!Objects.equals(title, reference.title)) {

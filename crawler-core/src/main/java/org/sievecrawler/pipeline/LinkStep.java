@@ -1,9 +1,12 @@
 package org.sievecrawler.pipeline;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import okhttp3.HttpUrl;
+import org.sievecrawler.graph.Edge;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.RedirectTarget;
@@ -26,29 +29,66 @@ final class LinkStep {
     private final LinkResolver links;
     private final boolean followNofollow;
     private final PageOutput output;
+    private final boolean graph;
 
     LinkStep(LinkResolver links, CrawlProfile profile, PageOutput output) {
         this.links = links;
         this.followNofollow = profile.parse().followNofollow();
         this.output = output;
+        this.graph = profile.output().links();
     }
 
     /**
      * The links of {@code task}'s page that it may follow, in document order, as links found there: none when the
-     * page says nofollow, and not those marked nofollow (unless {@code parse.follow-nofollow}).
+     * page says nofollow, and not those marked nofollow (unless {@code parse.follow-nofollow}); never images,
+     * scripts, stylesheets and icons ({@link Outlink.Kind#followed()}).
      */
     List<PendingUrl> ofPage(PendingUrl task, ParsedPage parsed) {
-        if (!followNofollow && parsed.nofollow()) {
+        boolean follow = followNofollow || !parsed.nofollow();
+        if (!follow && !graph) {
             return new ArrayList<>();
         }
         LinkResolver.PageLinks pageLinks = links.forPage(parsed.base(), task.url());
         List<LinkDecision> decisions = new ArrayList<>(parsed.links().size());
+        List<Edge> edges = graph ? new ArrayList<>(parsed.links().size()) : null;
         for (Outlink link : parsed.links()) {
-            if (followNofollow || !link.nofollow()) {
-                decisions.add(pageLinks.decide(link.href(), task.depth() + 1));
+            boolean followed = follow && link.kind().followed() && (followNofollow || !link.nofollow());
+            if (followed || graph) {
+                LinkDecision decision = pageLinks.decide(link.href(), task.depth() + 1);
+                if (followed) {
+                    decisions.add(decision);
+                }
+                if (graph) {
+                    edge(edges, task, pageLinks, link, decision);
+                }
             }
         }
+        link(edges);
         return accepted(decisions, url -> PendingUrl.link(url, task));
+    }
+
+    /**
+     * Adds a link of the page to its edges: normalized (one that gives no crawlable URL, like {@code mailto:}, is
+     * left out), in scope when the link decision accepts it.
+     */
+    private static void edge(List<Edge> edges, PendingUrl task, LinkResolver.PageLinks pageLinks, Outlink link,
+            LinkDecision decision) {
+        String to = decision instanceof LinkDecision.Accept accept ? accept.url() : pageLinks.target(link.href());
+        if (to != null) {
+            edges.add(new Edge(task.url(), to, Edge.Kind.of(link.kind()), link.nofollow(),
+                    decision instanceof LinkDecision.Accept, link.text()));
+        }
+    }
+
+    /** Adds {@code edges} to the link graph. */
+    void link(List<Edge> edges) {
+        if (graph && edges != null && !edges.isEmpty()) {
+            try {
+                output.linked(edges);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     /**
@@ -63,6 +103,26 @@ final class LinkStep {
             decisions.add(pageLinks.decide(url, depth));
         }
         return accepted(decisions, task);
+    }
+
+    /**
+     * The pages the sitemap at {@code at} lists, as edges of the link graph (in scope or not; those that give no
+     * crawlable URL left out).
+     */
+    void sitemapEdges(String at, List<String> urls, int depth) {
+        if (!graph) {
+            return;
+        }
+        LinkResolver.PageLinks pageLinks = links.forPage(HttpUrl.get(at), at);
+        List<Edge> edges = new ArrayList<>(urls.size());
+        for (String url : urls) {
+            LinkDecision decision = pageLinks.decide(url, depth);
+            String to = decision instanceof LinkDecision.Accept accept ? accept.url() : pageLinks.target(url);
+            if (to != null) {
+                edges.add(new Edge(at, to, Edge.Kind.SITEMAP, false, decision instanceof LinkDecision.Accept, ""));
+            }
+        }
+        link(edges);
     }
 
     /** Where a redirect from {@code task} to {@code location} leads (see {@link LinkResolver#decideRedirect}). */

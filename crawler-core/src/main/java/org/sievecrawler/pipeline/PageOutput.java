@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.sievecrawler.fetch.HttpExchange;
+import org.sievecrawler.graph.Edge;
 import org.sievecrawler.warc.Archive;
 import org.sievecrawler.warc.WarcLocation;
 
@@ -38,4 +39,8 @@ public interface PageOutput {
 
     /** Counts a link not offered to the Sieve, by its reason's label. */
     void linkRejected(String reason);
+
+    /** Adds edges to the link graph ({@code output.links}); by default there is none. */
+    default void linked(List<Edge> edges) throws IOException {
+    }
 }

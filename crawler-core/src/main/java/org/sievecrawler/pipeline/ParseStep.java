@@ -154,13 +154,14 @@ final class ParseStep {
     /**
      * The metadata fields of a page's outlinks, in document order, as Heritrix writes them:
      * {@code outlink: URL HOP CONTEXT}, the URL resolved against the page's base (links that resolve to no
-     * http(s) URL are left out), HOP {@code L} for a link and {@code E} for an embedded frame, CONTEXT the element
+     * http(s) URL are left out, and so are images, scripts, stylesheets and icons, as before the link graph
+     * recorded them), HOP {@code L} for a link and {@code E} for an embedded frame, CONTEXT the element
      * and attribute.
      */
     static List<Map.Entry<String, String>> outlinks(ParsedPage parsed) {
         List<Map.Entry<String, String>> fields = new ArrayList<>(parsed.links().size());
         for (Outlink link : parsed.links()) {
-            HttpUrl url = parsed.base().resolve(link.href());
+            HttpUrl url = link.kind().followed() ? parsed.base().resolve(link.href()) : null;
             if (url != null) {
                 String via = switch (link.kind()) {
                     case A -> "L a/@href";
@@ -168,6 +169,7 @@ final class ParseStep {
                     case CANONICAL, LINK -> "L link/@href";
                     case FRAME -> "E frame/@src";
                     case IFRAME -> "E iframe/@src";
+                    default -> throw new IllegalStateException("not followed: " + link.kind());
                 };
                 fields.add(Map.entry("outlink", url + " " + via));
             }

@@ -2,6 +2,7 @@ package org.sievecrawler.pipeline;
 
 import java.util.List;
 import org.sievecrawler.fetch.FetchResult;
+import org.sievecrawler.graph.Edge;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.RedirectTarget;
 import org.sievecrawler.sieve.PendingUrl;
@@ -37,6 +38,8 @@ final class RedirectStep {
             return Ending.of(PageRecords.redirectChainTooLong(task, redirect, to, maxRedirects));
         }
         PageRecord record = PageRecords.redirect(task, redirect, to);
+        links.link(List.of(new Edge(task.url(), to, Edge.Kind.REDIRECT, false,
+                !(resolved.scope() instanceof LinkDecision.Reject), "")));
         if (resolved.scope() instanceof LinkDecision.Reject reject) {
             return Ending.withTarget(record, PageRecords.outOfScopeTarget(to, task, reject.detail()));
         }

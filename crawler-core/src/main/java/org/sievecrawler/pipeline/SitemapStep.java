@@ -48,6 +48,7 @@ final class SitemapStep {
             LOG.info("sitemap {} lists {} URLs, more than the {} a sitemap may list: the first {} are read", task.url(),
                     content.listed(), SitemapReader.MAX_URLS, content.found());
         }
+        links.sitemapEdges(task.url(), content.pages(), task.depth() + 1);
         List<PendingUrl> found = links.listed(task.url(), content.pages(), task.depth() + 1,
                 url -> PendingUrl.link(url, task));
         found.addAll(links.listed(task.url(), content.sitemaps(), task.depth(),

@@ -14,9 +14,11 @@ import java.util.regex.Pattern;
  * @param warcMetadata whether each parsed page also gets a WARC metadata record listing its outlinks
  * @param warcCompression how the WARC files are compressed, record by record: gzip ({@code .warc.gz}) or zstd
  *     ({@code .warc.zst})
+ * @param links whether the link graph is written: every link of every page, redirect and sitemap entry, to
+ *     links.tsv.zst beside pages.jsonl (see {@link org.sievecrawler.graph.LinksFile})
  */
 public record OutputConfig(Path dir, boolean warc, String warcPrefix, long warcMaxSize, boolean warcMetadata,
-        WarcCompression warcCompression) {
+        WarcCompression warcCompression, boolean links) {
     /** What a WARC prefix may be: a plain file-name part. */
     public static final Pattern WARC_PREFIX = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
@@ -25,6 +27,12 @@ public record OutputConfig(Path dir, boolean warc, String warcPrefix, long warcM
         ProfileKeys.OUTPUT_WARC_PREFIX.require(warcPrefix);
         ProfileKeys.OUTPUT_WARC_MAX_SIZE.require(warcMaxSize);
         ProfileKeys.OUTPUT_WARC_COMPRESSION.require(warcCompression);
+    }
+
+    /** Without the link graph. */
+    public OutputConfig(Path dir, boolean warc, String warcPrefix, long warcMaxSize, boolean warcMetadata,
+            WarcCompression warcCompression) {
+        this(dir, warc, warcPrefix, warcMaxSize, warcMetadata, warcCompression, false);
     }
 
     public static OutputConfig defaults() {

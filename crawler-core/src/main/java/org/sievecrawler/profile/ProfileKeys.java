@@ -312,6 +312,12 @@ public final class ProfileKeys {
                     + " (.warc.gz, read by every WARC tool) or zstd (.warc.zst, one Zstandard frame per record, no"
                     + " dictionary, per the IIPC WARC-zstd proposal: faster and smaller, read by fewer tools).",
             p -> p.output().warcCompression());
+    public static final ProfileKey<Boolean> OUTPUT_LINKS = key("output.links", bool(), false,
+            "Whether the link graph is written to links.tsv.zst beside pages.jsonl: every link of every parsed page"
+                    + " (a, area, frame, iframe, link, img, script, stylesheet, icon; normalized target, text,"
+                    + " nofollow, in scope or not), every redirect and every URL a sitemap lists; crawler report"
+                    + " joins it with pages.jsonl for audit.json's broken links and orphans.",
+            p -> p.output().links());
 
     static {
         group("progress", "The progress line in the log (logger org.sievecrawler.progress).", OnResume.MAY_CHANGE);
@@ -445,7 +451,8 @@ public final class ProfileKeys {
                         v.get(SIEVE_ON_OVERFLOW), v.get(SIEVE_MAX_IN_MEMORY_URLS), v.get(SIEVE_LAYOUT)),
                         CrawlProfile::sieve, onRefusal),
                 build("output", () -> new OutputConfig(v.get(OUTPUT_DIR), v.get(OUTPUT_WARC), v.get(OUTPUT_WARC_PREFIX),
-                        v.get(OUTPUT_WARC_MAX_SIZE), v.get(OUTPUT_WARC_METADATA), v.get(OUTPUT_WARC_COMPRESSION)),
+                        v.get(OUTPUT_WARC_MAX_SIZE), v.get(OUTPUT_WARC_METADATA), v.get(OUTPUT_WARC_COMPRESSION),
+                        v.get(OUTPUT_LINKS)),
                         CrawlProfile::output, onRefusal),
                 build("progress", () -> new ProgressConfig(v.get(PROGRESS_INTERVAL)), CrawlProfile::progress,
                         onRefusal),

@@ -30,7 +30,7 @@ public final class PageRecords {
      */
     public static PageRecord fetched(PendingUrl task, FetchResult.Page page, ParsedPage parsed, long maxPageBytes) {
         return new PageRecord(task.url(), page.status(), page.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED,
-                page.contentType(), task.depth(), page.length(), page.fetchMillis(), parsed.links().size(),
+                page.contentType(), task.depth(), page.length(), page.fetchMillis(), parsed.followable(),
                 parsed.title(), null, task.referrer(),
                 page.truncated() ? "body cut at limits.max-page-bytes " + maxPageBytes : null, parsed.noindex())
                 .withFingerprints(digest(page), parsed.simhash() == 0 ? null : SimHash.hex(parsed.simhash()))

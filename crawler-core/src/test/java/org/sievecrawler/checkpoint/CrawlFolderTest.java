@@ -34,18 +34,19 @@ class CrawlFolderTest {
         Files.createDirectories(dir.resolve("checkpoint"));
         Files.writeString(dir.resolve("summary.json"), "{}");
         Files.writeString(dir.resolve("pages.jsonl"), "");
+        Files.writeString(dir.resolve("links.tsv.zst"), "");
         Files.writeString(dir.resolve("crawl-20261121143151-00001.warc.gz"), "");
         Files.writeString(dir.resolve("crawl-20261121143151-00000.warc.gz"), "");
 
         assertThat(new CrawlFolder(dir, "crawl").earlierOutput()).containsExactly(dir.resolve("pages.jsonl"),
-                dir.resolve("summary.json"), dir.resolve("checkpoint"),
+                dir.resolve("summary.json"), dir.resolve("checkpoint"), dir.resolve("links.tsv.zst"),
                 dir.resolve("crawl-20261121143151-00000.warc.gz"), dir.resolve("crawl-20261121143151-00001.warc.gz"));
     }
 
     @Test
     void clearDeletesTheCrawlersOwnFilesAndNoOther() throws IOException {
         for (String name : new String[] {"pages.jsonl", "summary.json", "crawl.log", "progress.jsonl", "report.html",
-            "crawl.lock", "notes.txt",
+            "links.tsv.zst", "crawl.lock", "notes.txt",
             "crawl-20261121143151-00000.warc.gz", "other-20261121143151-00000.warc.gz", "crawl-notes.warc.gz"}) {
             Files.writeString(dir.resolve(name), name);
         }

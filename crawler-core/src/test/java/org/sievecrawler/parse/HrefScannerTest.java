@@ -59,6 +59,32 @@ class HrefScannerTest {
         }
     }
 
+    @Test
+    void readsLinkTextAsJsoupDoesInEachCaseOfTheTextCaseFile() throws IOException {
+        JsoupPageParser jsoup = new JsoupPageParser();
+        List<String[]> cases = readCases("parse/link-text-cases.tsv");
+        assertThat(cases).hasSizeGreaterThan(15);
+        for (String[] c : cases) {
+            byte[] html = unescape(c[1]).getBytes(StandardCharsets.UTF_8);
+            ScanResult result = scanner.scan(html, html.length, null, PAGE);
+            if (c[2].equals("UNSURE")) {
+                assertThat(result).as("case '%s': %s", c[0], c[1]).isInstanceOf(ScanResult.Unsure.class);
+                continue;
+            }
+            assertThat(result).as("case '%s': %s", c[0], c[1]).isInstanceOf(ScanResult.Scanned.class);
+            assertThat(texts(((ScanResult.Scanned) result).page())).as("case '%s': %s", c[0], c[1])
+                    .isEqualTo(c[2]);
+            assertThat(texts(jsoup.parse(html, html.length, null, PAGE))).as("jsoup on case '%s': %s", c[0], c[1])
+                    .isEqualTo(c[2]);
+        }
+    }
+
+    private static String texts(ParsedPage page) {
+        return page.links().stream()
+                .map(l -> l.kind() + ":\"" + l.text() + "\"")
+                .collect(Collectors.joining(" | "));
+    }
+
     private static String shown(ParsedPage page) {
         return page.links().stream()
                 .map(l -> l.kind() + ":" + l.href() + ":" + l.nofollow())
@@ -183,9 +209,13 @@ class HrefScannerTest {
     }
 
     private static List<String[]> readCases() throws IOException {
+        return readCases("parse/scanner-cases.tsv");
+    }
+
+    private static List<String[]> readCases(String resource) throws IOException {
         List<String[]> cases = new ArrayList<>();
-        try (InputStream in = HrefScannerTest.class.getResourceAsStream("/parse/scanner-cases.tsv")) {
-            assertThat(in).as("parse/scanner-cases.tsv").isNotNull();
+        try (InputStream in = HrefScannerTest.class.getResourceAsStream("/" + resource)) {
+            assertThat(in).as(resource).isNotNull();
             for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
                 if (!line.isBlank() && !line.startsWith("#")) {
                     cases.add(line.split("\t", -1));

@@ -17,7 +17,7 @@ class JsoupPageParserTest {
                 + "<iframe src=/i></iframe><a name=anchor>no href</a>");
         assertThat(page.links()).containsExactly(
                 new Outlink("/c", Outlink.Kind.CANONICAL, false),
-                new Outlink("/a", Outlink.Kind.A, false),
+                new Outlink("/a", Outlink.Kind.A, false, "a"),
                 new Outlink("/m", Outlink.Kind.AREA, false),
                 new Outlink("/i", Outlink.Kind.IFRAME, false));
         assertThat(page.parsedBy()).isEqualTo(ParsedPage.ParsedBy.JSOUP);

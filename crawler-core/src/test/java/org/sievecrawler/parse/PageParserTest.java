@@ -16,7 +16,7 @@ class PageParserTest {
         PageParser parser = new PageParser();
         ParsedPage page = parse(parser, "<title>t</title><a href=/x>x</a>", null);
         assertThat(page.parsedBy()).isEqualTo(ParsedPage.ParsedBy.SCANNER);
-        assertThat(page.links()).containsExactly(new Outlink("/x", Outlink.Kind.A, false));
+        assertThat(page.links()).containsExactly(new Outlink("/x", Outlink.Kind.A, false, "x"));
         assertThat(parser.scannedPages()).isEqualTo(1);
         assertThat(parser.fallbackPages()).isZero();
     }

@@ -1,0 +1,184 @@
+package org.sievecrawler.graph;
+
+import com.github.luben.zstd.ZstdIOException;
+import com.github.luben.zstd.ZstdInputStream;
+import com.github.luben.zstd.ZstdOutputStream;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * links.tsv.zst, the link graph of a crawl on disk, Zstandard-compressed (level 1) text: a page's edges are a
+ * line holding the page's URL alone, then one line per edge, {@code to TAB kind TAB flags TAB text}, flags {@code -}
+ * or any of {@code n} (nofollow) and {@code o} (out of scope), the text with backslash, tab, CR and LF escaped as
+ * {@code \\ \t \r \n}. Each run of the crawl appends one zstd frame (a resumed crawl adds one, and a page fetched
+ * again after a crash may have its edges twice: readers deduplicate). On rust-doc (21,738 pages, 2.35 M edges, 108 a
+ * page) it takes about 6 bytes an edge; it is appended as pages are parsed and never held in memory.
+ *
+ * <p>Thread-safe: {@link #add} from any number of threads; a page's lines are made outside the lock and written
+ * together under it. Out of scope: which links a page holds (the pipeline's link step).
+ */
+public final class LinksFile implements LinkGraph, AutoCloseable {
+    /** The file's name in a crawl's output folder. */
+    public static final String FILE = "links.tsv.zst";
+    /**
+     * Zstandard's level: 1, its fastest. zlib's fastest level took 12 % of a crawl's CPU on rust-doc (169 MB of
+     * lines); zstd at level 1 compresses several times faster, to fewer bytes.
+     */
+    private static final int LEVEL = 1;
+
+    private final Writer out;
+    private boolean closed;
+
+    private LinksFile(Writer out) {
+        this.out = out;
+    }
+
+    /** Opens {@code dir}/links.tsv.zst to append a zstd frame to it (created if absent). */
+    public static LinksFile open(Path dir) throws IOException {
+        Path path = dir.resolve(FILE);
+        OutputStream file = Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        try {
+            ZstdOutputStream zstd = new ZstdOutputStream(new BufferedOutputStream(file, 1 << 16), LEVEL);
+            return new LinksFile(new BufferedWriter(new OutputStreamWriter(zstd, StandardCharsets.UTF_8), 1 << 16));
+        } catch (IOException | RuntimeException e) {
+            file.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void add(List<Edge> edges) throws IOException {
+        StringBuilder lines = new StringBuilder(64 * edges.size() + 128);
+        String from = null;
+        for (Edge e : edges) {
+            if (!e.from().equals(from)) {
+                from = e.from();
+                lines.append(from).append('\n');
+            }
+            lines.append(e.to()).append('\t').append(e.kind().label()).append('\t');
+            if (!e.nofollow() && e.inScope()) {
+                lines.append('-');
+            }
+            if (e.nofollow()) {
+                lines.append('n');
+            }
+            if (!e.inScope()) {
+                lines.append('o');
+            }
+            lines.append('\t');
+            escape(e.text(), lines);
+            lines.append('\n');
+        }
+        synchronized (this) {
+            if (closed) {
+                throw new IOException(FILE + " is closed");
+            }
+            out.append(lines);
+        }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (!closed) {
+            closed = true;
+            out.close();
+        }
+    }
+
+    /**
+     * Reads every edge of {@code dir}/links.tsv.zst, in order (nothing if there is no file). A file cut short by a
+     * crash is read up to where it was cut; a line that is not an edge is passed over.
+     *
+     * @return the lines passed over
+     */
+    public static long read(Path dir, Consumer<Edge> each) throws IOException {
+        Path path = dir.resolve(FILE);
+        if (!Files.exists(path)) {
+            return 0;
+        }
+        long skipped = 0;
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(new ZstdInputStream(
+                new BufferedInputStream(Files.newInputStream(path), 1 << 16)), StandardCharsets.UTF_8), 1 << 16)) {
+            String line;
+            String from = null;
+            while ((line = in.readLine()) != null) {
+                if (line.indexOf('\t') < 0) {
+                    from = line.isEmpty() ? null : line;
+                    continue;
+                }
+                Edge edge = from == null ? null : parse(from, line);
+                if (edge == null) {
+                    skipped++;
+                } else {
+                    each.accept(edge);
+                }
+            }
+        } catch (ZstdIOException e) {
+            skipped++; // cut short (a crash, a second Ctrl-C): what was read stands
+        }
+        return skipped;
+    }
+
+    /** The edge of one line of page {@code from}, or null if it is not one. */
+    static Edge parse(String from, String line) {
+        String[] f = line.split("\t", -1);
+        if (f.length != 4 || f[0].isEmpty()) {
+            return null;
+        }
+        Edge.Kind kind;
+        try {
+            kind = Edge.Kind.fromLabel(f[1]);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        return new Edge(from, f[0], kind, f[2].indexOf('n') >= 0, f[2].indexOf('o') < 0, unescape(f[3]));
+    }
+
+    private static void escape(String text, StringBuilder to) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '\\' -> to.append("\\\\");
+                case '\t' -> to.append("\\t");
+                case '\n' -> to.append("\\n");
+                case '\r' -> to.append("\\r");
+                default -> to.append(c);
+            }
+        }
+    }
+
+    private static String unescape(String text) {
+        if (text.indexOf('\\') < 0) {
+            return text;
+        }
+        StringBuilder sb = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\\' && i + 1 < text.length()) {
+                char n = text.charAt(++i);
+                sb.append(switch (n) {
+                    case 't' -> '\t';
+                    case 'n' -> '\n';
+                    case 'r' -> '\r';
+                    default -> n;
+                });
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+}
