@@ -3,7 +3,8 @@
 site audit must find injected, and audit-site/expected.json, exactly what audit.json should list for it.
 
 The real pages' own links are rewritten to point among the site's pages (their texts kept), and their scripts,
-stylesheets and images removed, so the only problems are the injected ones:
+stylesheets and images removed, so the only problems are the injected ones (page-01 links home, index.html, so the
+seed is no orphan):
   * broken internal links: /missing-1.html (404) from page-01 and page-02, /gone.html (410) from page-03,
     /error.html (500) from page-04, and /moved.html, a 301 into /missing-2.html (404), from page-06;
   * broken external links: EXTERNAL/not-there (404) from page-05 and page-06; EXTERNAL/fine (200) from page-07
@@ -78,7 +79,7 @@ def main():
     pages["page-11.html"] = body.replace("</body>", STAMP % ("27", "1,204") + "</body>", 1)
     near = body.replace("</body>", STAMP % ("28", "1,205") + "</body>", 1)
     extra = {
-        "page-01.html": [("/missing-1.html", "the install guide")],
+        "page-01.html": [("/missing-1.html", "the install guide"), ("/index.html", "home")],
         "page-02.html": [("/missing-1.html", "installing")],
         "page-03.html": [("/gone.html", "an old page")],
         "page-04.html": [("/error.html", "the error page")],
@@ -124,31 +125,32 @@ def main():
              "linkedFrom": [linked("page-05.html", "a page elsewhere"), linked("page-06.html", "elsewhere, again")]},
             {"url": "SITE/error.html", "status": 500, "linkedFrom": [linked("page-04.html", "the error page")]},
             {"url": "SITE/gone.html", "status": 410, "linkedFrom": [linked("page-03.html", "an old page")]},
-            {"url": "SITE/loop-a.html", "status": 302, "linkedFrom": [linked("page-09.html", "round and round")]},
+            {"url": "SITE/loop-a.html", "status": 302, "error": "redirect loop",
+             "linkedFrom": [linked("page-09.html", "round and round")]},
             {"url": "SITE/missing-1.html", "status": 404,
              "linkedFrom": [linked("page-01.html", "the install guide"), linked("page-02.html", "installing")]},
             {"url": "SITE/moved.html", "status": 404, "linkedFrom": [linked("page-06.html", "a moved page")]}],
         "redirects": [  # chain: each URL that answered with a redirect, and its status
             {"from": "SITE/loop-a.html", "chain": [{"url": "SITE/loop-a.html", "status": 302},
                                                    {"url": "SITE/loop-b.html", "status": 302}],
-             "to": "SITE/loop-a.html", "loop": True},
+             "to": "SITE/loop-a.html", "final": {"status": 302}, "loop": True},
             {"from": "SITE/moved.html", "chain": [{"url": "SITE/moved.html", "status": 301}],
-             "to": "SITE/missing-2.html", "final": 404},
+             "to": "SITE/missing-2.html", "final": {"status": 404}},
             {"from": "SITE/old.html", "chain": [{"url": "SITE/old.html", "status": 301},
                                                {"url": "SITE/older.html", "status": 302}],
-             "to": "SITE/page-08.html", "final": 200}],
+             "to": "SITE/page-08.html", "final": {"status": 200}}],
         "duplicates": [
             {"kind": "exact", "urls": ["SITE/copy-of-page-10.html", "SITE/page-10.html"]},
             {"kind": "near", "urls": ["SITE/page-11-v2.html", "SITE/page-11.html"]}],
         "titles": {
-            "duplicates": [["SITE/copy-of-page-10.html", "SITE/page-10.html"],
-                           ["SITE/page-03.html", "SITE/page-12.html"],
-                           ["SITE/page-11-v2.html", "SITE/page-11.html"]],
+            "duplicates": [{"urls": ["SITE/copy-of-page-10.html", "SITE/page-10.html"]},
+                           {"urls": ["SITE/page-03.html", "SITE/page-12.html"]},
+                           {"urls": ["SITE/page-11-v2.html", "SITE/page-11.html"]}],
             "missing": ["SITE/no-title.html"]},
-        "orphans": ["SITE/orphan.html"],
+        "orphans": [{"url": "SITE/orphan.html", "listedIn": ["SITE/sitemap.xml"]}],
         "_comment": "what audit.json must list for this site, no more, no fewer: URLs and linking pages exactly;"
-                    " the loop's chain and the statuses of chains as the crawler records them; made by"
-                    " src-test-fixtures/make-audit-site.py"}
+                    " AuditSiteContractTest compares URLs, statuses, linking pages with their texts, chains and"
+                    " groups (not titles' texts nor error wordings); made by src-test-fixtures/make-audit-site.py"}
     with open(os.path.join(OUT, "expected.json"), "w") as f:
         json.dump(expected, f, indent=1, sort_keys=False)
         f.write("\n")

@@ -340,6 +340,7 @@ public final class Crawler {
             try (Checkpointer periodic = checkpointer.every(profile.checkpoint().interval())) {
                 reason = fetching.run(frontier, feed, startedAt); // fetchers end, parsing ends, the feed
             }                                                        // stops, the frontier is sealed
+            fetching.closeLinks(); // the graph whole for the audit below
             if (feed.failure().isPresent()) { // the seed file could not be read: stopped where it was offered to
                 checkpointer.write(Checkpoint.State.STOPPED, "failed");
                 throw new CrawlException(feed.failure().get() + "; then resume with: "

@@ -328,6 +328,18 @@ public final class Fetching implements AutoCloseable {
     void halt() throws IOException {
         stop();
         pages.close(); // waits for a line being appended; later appends fail, the process ends anyway
+        closeLinks();
+    }
+
+    /**
+     * Ends the link graph (links.tsv.zst, with {@code output.links}): its last compressed block is written, so the
+     * audit reads every edge. For when no page is fetched or parsed any more ({@link #run} returned); closing again
+     * does nothing.
+     */
+    void closeLinks() throws IOException {
+        if (output.graph() instanceof LinksFile links) {
+            links.close();
+        }
     }
 
     /** Closes the HTTP client, pages.jsonl, the WARC files and the folder's lock. */

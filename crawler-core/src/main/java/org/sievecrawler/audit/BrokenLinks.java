@@ -11,17 +11,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.sievecrawler.checkpoint.CrawlFolder;
+import org.sievecrawler.graph.Edge;
 import org.sievecrawler.graph.LinksFile;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
 
 /**
  * audit.json's {@code brokenLinks}: {@code [{url, status, error, linkedFrom: [{page, text, kind}]}]}, every link
- * target of the link graph (links.tsv.zst, any kind: links, images, scripts, redirects, sitemap entries) whose record
- * in pages.jsonl says 4xx or 5xx, {@code http-error}, {@code error} or {@code unreachable}, or that redirects (over
- * any number of hops) to such a URL (then its status is the final URL's and its error says {@code redirects to
- * FINAL}), with all the pages linking to it (each page, kind and text once), sorted by URL and then by page. A URL
- * nothing links to (a seed, a sitemap probe) is no broken link.
+ * target of the link graph (links.tsv.zst: links, images, scripts, sitemap entries; not redirects, whose source is
+ * the one listed) whose record in pages.jsonl says 4xx or 5xx, {@code http-error}, {@code error} or
+ * {@code unreachable}, that is part of a redirect loop ({@link Redirects}: its error says {@code redirect loop: A ->
+ * B -> A}), or that redirects (over any number of hops) to such a URL (then its status is the final URL's and its
+ * error says {@code redirects to FINAL}), with all the pages linking to it (each page, kind and text once), sorted
+ * by URL and then by page. A URL nothing links to (a seed, a sitemap probe, a redirect's target) is no broken link.
  *
  * <p>The join is on disk: the records and the edges become lines keyed by URL, record first, sorted together by an
  * {@link ExternalSort} and merged; redirects into broken URLs are found the same way first, one sort a hop back
@@ -50,6 +52,11 @@ public final class BrokenLinks implements AuditSection {
         Path hop = null;
         try {
             brokenAndRedirects(dir, broken, redirects);
+            try (BufferedWriter b = Files.newBufferedWriter(broken, StandardCharsets.UTF_8,
+                    StandardOpenOption.APPEND)) { // a link into a redirect loop reaches no page either
+                Redirects.of(dir).eachLooping((url, status, loop) -> b.write(url + "\t0\t" + status + "\t"
+                        + clean(loop) + "\n"));
+            }
             hop = broken;
             for (int n = 0; n < MAX_HOPS && Files.size(hop) > 0; n++) {
                 Path next = dir.resolve(".broken-" + n + ".tmp");
@@ -67,8 +74,11 @@ public final class BrokenLinks implements AuditSection {
                     BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
                 lines(broken, sort);
                 try {
-                    LinksFile.read(dir, e -> add(sort, e.to() + "\t1\t" + e.from() + "\t" + e.kind().label() + "\t"
-                            + clean(e.text())));
+                    LinksFile.read(dir, e -> { // a redirect's target is not linked: its source is listed
+                        if (e.kind() != Edge.Kind.REDIRECT) {
+                            add(sort, e.to() + "\t1\t" + e.from() + "\t" + e.kind().label() + "\t" + clean(e.text()));
+                        }
+                    });
                 } catch (UncheckedIOException e) {
                     throw e.getCause();
                 }

@@ -238,6 +238,38 @@ public final class Redirects implements AuditSection {
         }
     }
 
+    /**
+     * Gives {@code each} every URL of every chain that loops (each redirect of it leads back into it: a link to any
+     * of them never reaches a page), with its redirect status and the loop in words; then deletes the work files, as
+     * {@link #write} does: call one of the two, once.
+     */
+    void eachLooping(LoopingUrl each) throws IOException {
+        try (BufferedReader lines = reader(chains)) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                String[] f = SortedFile.fields(line);
+                if (!Boolean.parseBoolean(f[6])) {
+                    continue;
+                }
+                String[] hops = SortedFile.fields(f[1]);
+                StringBuilder loop = new StringBuilder("redirect loop: ");
+                for (int i = 0; i + 1 < hops.length; i += 2) {
+                    loop.append(hops[i]).append(" -> ");
+                }
+                loop.append(f[2]);
+                for (int i = 0; i + 1 < hops.length; i += 2) {
+                    each.accept(hops[i], Integer.parseInt(hops[i + 1]), loop.toString());
+                }
+            }
+        } finally {
+            deleteWork();
+        }
+    }
+
+    /** A URL of a redirect loop: see {@link #eachLooping}. */
+    interface LoopingUrl {
+        void accept(String url, int status, String loop) throws IOException;
+    }
+
     private void deleteWork() throws IOException {
         try (var files = Files.list(work)) {
             for (Path file : files.toList()) {

@@ -285,8 +285,30 @@ public final class HttpFetcher implements AutoCloseable {
         return attempt(url, maxBytes, true);
     }
 
+    /** Body bytes a check's GET reads at most: its status is what it is for. */
+    static final long CHECK_BYTES = 64 * 1024;
+
+    /**
+     * Checks that {@code url} answers: one HEAD attempt, and where the server refuses HEAD (405 Method Not Allowed,
+     * 501 Not Implemented) one GET reading at most {@link #CHECK_BYTES} of the body. For a link out of the crawl's
+     * scope ({@code scope.check-external}); results as {@link #fetch(String)}'s (a retryable status is a failure to
+     * retry, a redirect is not followed).
+     */
+    public FetchResult check(String url) {
+        FetchResult head = attempt(url, 0, false, true);
+        if (head instanceof FetchResult.Page page && (page.status() == 405 || page.status() == 501)) {
+            return attempt(url, Math.min(CHECK_BYTES, maxPageBytes), false, false);
+        }
+        return head;
+    }
+
     /** One attempt of {@link #fetch(String, long)}, or of {@link #fetchAnyStatus} when {@code anyStatus}. */
     private FetchResult attempt(String url, long maxBytes, boolean anyStatus) {
+        return attempt(url, maxBytes, anyStatus, false);
+    }
+
+    /** One GET attempt, or a HEAD one when {@code head}. */
+    private FetchResult attempt(String url, long maxBytes, boolean anyStatus, boolean head) {
         long start = clock.millis();
         HttpUrl parsed = url == null ? null : HttpUrl.parse(url);
         if (parsed == null) {
@@ -295,6 +317,9 @@ public final class HttpFetcher implements AutoCloseable {
         }
         Wire wire = new Wire(capture, maxBytes);
         Request request = request(parsed, wire);
+        if (head) {
+            request = request.newBuilder().head().build();
+        }
         FetchResult result;
         Call call;
         try {

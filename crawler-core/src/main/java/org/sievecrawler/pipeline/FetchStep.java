@@ -61,6 +61,9 @@ final class FetchStep {
      * {@link FailureKind#CANCELLED} failure (its flag restored): like a request the crawl cancelled, it is put back.
      */
     Fetched take(PendingUrl task) {
+        if (task.isCheck()) {
+            return new Fetched(fetcher.check(task.url()), null);
+        }
         if (!task.isSitemap()) {
             return new Fetched(fetcher.fetch(task.url()), null);
         }

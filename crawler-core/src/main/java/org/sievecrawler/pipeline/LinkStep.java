@@ -10,6 +10,7 @@ import org.sievecrawler.graph.Edge;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.RedirectTarget;
+import org.sievecrawler.link.RejectReason;
 import org.sievecrawler.parse.Outlink;
 import org.sievecrawler.parse.ParsedPage;
 import org.sievecrawler.profile.CrawlProfile;
@@ -19,7 +20,9 @@ import org.sievecrawler.sieve.PendingUrl;
  * The link step: which URLs a page links to, a sitemap lists or a robots.txt names the crawl may follow, decided by
  * the {@link LinkResolver} (resolved, normalized, scoped), honouring {@code rel=nofollow} and {@code <meta robots
  * nofollow>} unless {@code parse.follow-nofollow} is on; the accepted ones become tasks for the frontier, one batch,
- * and the refused ones are counted by reason. A redirect's target goes through the same decision.
+ * and the refused ones are counted by reason. A redirect's target goes through the same decision. With
+ * {@code scope.check-external}, a link to another host (refused as out of scope) is a check task instead, nofollow
+ * or not: fetched once, never parsed.
  *
  * <p>Thread-safe, as the resolver is; called from the fetcher and parse threads.
  *
@@ -30,12 +33,15 @@ final class LinkStep {
     private final boolean followNofollow;
     private final PageOutput output;
     private final boolean graph;
+    /** {@code scope.check-external}: links to other hosts become checks. */
+    private final boolean checkExternal;
 
     LinkStep(LinkResolver links, CrawlProfile profile, PageOutput output) {
         this.links = links;
         this.followNofollow = profile.parse().followNofollow();
         this.output = output;
         this.graph = profile.output().links();
+        this.checkExternal = profile.scope().checkExternal();
     }
 
     /**
@@ -50,12 +56,18 @@ final class LinkStep {
         }
         LinkResolver.PageLinks pageLinks = links.forPage(parsed.base(), task.url());
         List<LinkDecision> decisions = new ArrayList<>(parsed.links().size());
+        List<PendingUrl> checks = new ArrayList<>();
         List<Edge> edges = graph ? new ArrayList<>(parsed.links().size()) : null;
         for (Outlink link : parsed.links()) {
             boolean followed = follow && link.kind().followed() && (followNofollow || !link.nofollow());
-            if (followed || graph) {
+            boolean checked = checkExternal && link.kind().followed();
+            if (followed || graph || checked) {
                 LinkDecision decision = pageLinks.decide(link.href(), task.depth() + 1);
-                if (followed) {
+                String external = checked && decision instanceof LinkDecision.Reject reject
+                        && reject.reason() == RejectReason.OFF_HOST ? pageLinks.target(link.href()) : null;
+                if (external != null) {
+                    checks.add(PendingUrl.check(external, task));
+                } else if (followed) {
                     decisions.add(decision);
                 }
                 if (graph) {
@@ -64,7 +76,9 @@ final class LinkStep {
             }
         }
         link(edges);
-        return accepted(decisions, url -> PendingUrl.link(url, task));
+        List<PendingUrl> tasks = accepted(decisions, url -> PendingUrl.link(url, task));
+        tasks.addAll(checks);
+        return tasks;
     }
 
     /**

@@ -22,6 +22,7 @@ import org.sievecrawler.warc.WarcLocation;
  *   checks ({@link PageChecks}) -> fetch ({@link FetchStep}, a sitemap in a slot)
  *     -> failure: put back, retried, or given up ({@link FailureStep}) -> archive -> record
  *     -> the host released -> archive -> redirect: target decided ({@link RedirectStep}) -> record
+ *                                      -> a link out of scope checked ({@code scope.check-external}) -> record
  *                                      -> error page (a missing sitemap probe apart) or not HTML -> record
  *                                      -> sitemap: read ({@link SitemapStep}) -> record
  *                                      -> page: parse on a parse thread ({@link ParseStep}) -> links ({@link LinkStep})
@@ -106,7 +107,9 @@ public final class PageSteps {
                 return;
             }
             FetchResult.Page page = (FetchResult.Page) fetched.result();
-            if (task.isSitemapProbe() && page.status() >= 400 && page.status() < 500) {
+            if (task.isCheck()) {
+                records.close(lease, Ending.of(PageRecords.checked(task, page)), at);
+            } else if (task.isSitemapProbe() && page.status() >= 400 && page.status() < 500) {
                 records.close(lease, Ending.of(PageRecords.noSitemap(task, page)), at);
             } else if (page.status() >= 400) {
                 records.close(lease, Ending.of(PageRecords.httpError(task, page)), at);

@@ -4,6 +4,7 @@ import java.util.List;
 import org.sievecrawler.fetch.FetchResult;
 import org.sievecrawler.graph.Edge;
 import org.sievecrawler.link.LinkDecision;
+import org.sievecrawler.link.RejectReason;
 import org.sievecrawler.link.RedirectTarget;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sink.PageRecord;
@@ -40,6 +41,15 @@ final class RedirectStep {
         PageRecord record = PageRecords.redirect(task, redirect, to);
         links.link(List.of(new Edge(task.url(), to, Edge.Kind.REDIRECT, false,
                 !(resolved.scope() instanceof LinkDecision.Reject), "")));
+        if (task.isCheck()) { // checked where it leads: another host's URL checked too, one of the crawl's crawled
+            PendingUrl next = PendingUrl.redirect(to, task);
+            if (!(resolved.scope() instanceof LinkDecision.Reject)) {
+                return Ending.withLinks(record, List.of(next.asPage()));
+            }
+            if (((LinkDecision.Reject) resolved.scope()).reason() == RejectReason.OFF_HOST) {
+                return Ending.withLinks(record, List.of(next));
+            }
+        }
         if (resolved.scope() instanceof LinkDecision.Reject reject) {
             return Ending.withTarget(record, PageRecords.outOfScopeTarget(to, task, reject.detail()));
         }

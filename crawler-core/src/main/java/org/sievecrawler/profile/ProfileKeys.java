@@ -106,6 +106,11 @@ public final class ProfileKeys {
             "Bytes a sitemap may have, after decompression (the protocol's own limit is 50MB); a larger one is"
                     + " recorded as an error and none of its URLs followed.",
             p -> p.scope().maxSitemapBytes());
+    public static final ProfileKey<Boolean> SCOPE_CHECK_EXTERNAL = key("scope.check-external", bool(), false,
+            "Whether each link to another host (out of scope) is checked once: a HEAD request (a GET where HEAD is"
+                    + " refused), that host's robots.txt and politeness obeyed, the answer recorded with outcome"
+                    + " checked and not parsed, so a link checker's broken external links show in audit.json.",
+            p -> p.scope().checkExternal());
 
     static {
         group("limits", "When the crawl stops and how much of a page it reads.", OnResume.MAY_CHANGE);
@@ -428,7 +433,8 @@ public final class ProfileKeys {
         return new CrawlProfile(v.get(NAME), v.get(SEEDS),
                 build("scope", () -> new ScopeConfig(v.get(SCOPE_HOSTS), v.get(SCOPE_INCLUDE), v.get(SCOPE_EXCLUDE),
                         v.get(SCOPE_MAX_DEPTH), v.get(SCOPE_MAX_PATH_SEGMENTS), v.get(SCOPE_MAX_REPEATED_SEGMENTS),
-                        v.get(SCOPE_SITEMAPS), v.get(SCOPE_MAX_SITEMAPS_PER_HOST), v.get(SCOPE_MAX_SITEMAP_BYTES)),
+                        v.get(SCOPE_SITEMAPS), v.get(SCOPE_MAX_SITEMAPS_PER_HOST), v.get(SCOPE_MAX_SITEMAP_BYTES),
+                        v.get(SCOPE_CHECK_EXTERNAL)),
                         CrawlProfile::scope, onRefusal),
                 build("limits", () -> new LimitsConfig(v.get(LIMITS_MAX_PAGES), v.get(LIMITS_MAX_DURATION),
                         v.get(LIMITS_MAX_PAGE_BYTES), v.get(LIMITS_MAX_PAGES_PER_HOST)), CrawlProfile::limits,

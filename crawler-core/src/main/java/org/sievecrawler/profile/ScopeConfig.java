@@ -17,10 +17,12 @@ import java.util.regex.Pattern;
  * @param sitemaps whether each seed host's {@code /sitemap.xml} is fetched (robots.txt's sitemaps are, either way)
  * @param maxSitemapsPerHost sitemaps fetched from one host at most, indexes included
  * @param maxSitemapBytes bytes a sitemap may have, after decompression
+ * @param checkExternal whether each link target out of scope (another host) is checked once: HEAD, GET where HEAD
+ *     is refused, not parsed, recorded with outcome {@code checked}
  */
 public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Pattern> exclude, int maxDepth,
         int maxPathSegments, int maxRepeatedSegments, boolean sitemaps, int maxSitemapsPerHost,
-        long maxSitemapBytes) {
+        long maxSitemapBytes, boolean checkExternal) {
     public static final String SAME_AS_SEEDS = "same-as-seeds";
     /**
      * The host pattern that matches every host (a broad crawl); the address guard and the other rules still apply.
@@ -37,6 +39,14 @@ public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Patter
         ProfileKeys.SCOPE_MAX_REPEATED_SEGMENTS.require(maxRepeatedSegments);
         ProfileKeys.SCOPE_MAX_SITEMAPS_PER_HOST.require(maxSitemapsPerHost);
         ProfileKeys.SCOPE_MAX_SITEMAP_BYTES.require(maxSitemapBytes);
+    }
+
+    /** A scope that checks no link out of it. */
+    public ScopeConfig(List<String> hosts, List<Pattern> include, List<Pattern> exclude, int maxDepth,
+            int maxPathSegments, int maxRepeatedSegments, boolean sitemaps, int maxSitemapsPerHost,
+            long maxSitemapBytes) {
+        this(hosts, include, exclude, maxDepth, maxPathSegments, maxRepeatedSegments, sitemaps, maxSitemapsPerHost,
+                maxSitemapBytes, false);
     }
 
     public static ScopeConfig defaults() {

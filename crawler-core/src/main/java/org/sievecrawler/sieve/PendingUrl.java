@@ -23,7 +23,13 @@ public record PendingUrl(String url, int depth, String referrer, int attempt, in
          * politeness, robots.txt and budget apply), recorded with outcome {@code sitemap}, and its URLs offered to
          * the Sieve instead of links.
          */
-        SITEMAP
+        SITEMAP,
+        /**
+         * A link target out of scope, checked once ({@code scope.check-external}): fetched with HEAD (GET where HEAD
+         * is refused) through the frontier like a page (the host's politeness and robots.txt apply), recorded with
+         * outcome {@code checked}, never parsed.
+         */
+        CHECK
     }
 
     public PendingUrl {
@@ -59,6 +65,16 @@ public record PendingUrl(String url, int depth, String referrer, int attempt, in
         return new PendingUrl(url, depth, referrer, 0, 0, Purpose.SITEMAP);
     }
 
+    /** An out-of-scope link target found on {@code referrer}, to be checked, one level deeper. */
+    public static PendingUrl check(String url, PendingUrl referrer) {
+        return new PendingUrl(url, referrer.depth + 1, referrer.url, 0, 0, Purpose.CHECK);
+    }
+
+    /** {@code url} as a page of the crawl, found where this was: a checked link that redirects into the scope. */
+    public PendingUrl asPage() {
+        return new PendingUrl(url, depth, referrer, attempt, redirects, Purpose.PAGE);
+    }
+
     /** This URL again, for another attempt. */
     public PendingUrl nextAttempt() {
         return new PendingUrl(url, depth, referrer, attempt + 1, redirects, purpose);
@@ -66,6 +82,10 @@ public record PendingUrl(String url, int depth, String referrer, int attempt, in
 
     public boolean isRobots() {
         return purpose == Purpose.ROBOTS;
+    }
+
+    public boolean isCheck() {
+        return purpose == Purpose.CHECK;
     }
 
     public boolean isSitemap() {

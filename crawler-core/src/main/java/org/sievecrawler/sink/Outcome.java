@@ -47,7 +47,13 @@ public enum Outcome {
      * there. A probe, not a link of the site: not an {@link #HTTP_ERROR}, not a broken link, and its answer is not
      * counted among the responses and their statuses (summary.json's {@code sitemaps.missing}).
      */
-    NO_SITEMAP;
+    NO_SITEMAP,
+    /**
+     * A link target out of the crawl's scope, checked once ({@code scope.check-external}): a HEAD request (a GET
+     * where HEAD is refused, 405 or 501), not parsed, its links not followed; {@code status} is its answer, a 4xx or
+     * 5xx one a broken link. A check that got no answer is an {@link #ERROR} or {@link #UNREACHABLE} as any URL.
+     */
+    CHECKED;
 
     /** The kebab-case label, e.g. "robots-disallowed". */
     public String label() {

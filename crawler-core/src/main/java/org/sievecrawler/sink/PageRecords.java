@@ -63,6 +63,11 @@ public final class PageRecords {
         return unparsed(task, page, Outcome.NO_SITEMAP, "no sitemap (HTTP " + page.status() + ")");
     }
 
+    /** A link target out of scope, checked: its answer's status, never parsed. */
+    public static PageRecord checked(PendingUrl task, FetchResult.Page page) {
+        return unparsed(task, page, Outcome.CHECKED, null);
+    }
+
     /** A page whose content type is not in {@code fetch.accept}: not parsed. */
     public static PageRecord notHtml(PendingUrl task, FetchResult.Page page) {
         return unparsed(task, page, Outcome.NOT_HTML, null).withFingerprints(digest(page), null);

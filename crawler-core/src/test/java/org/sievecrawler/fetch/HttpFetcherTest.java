@@ -6,6 +6,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.head;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -242,6 +243,24 @@ class HttpFetcherTest {
             everyLoopback.stop();
         }
         assertThat(sockets.open()).as("closed with the fetcher").isZero();
+    }
+
+    @Test
+    void checksALinkWithHeadAndWithGetOnlyWhereHeadIsRefused() {
+        server.stubFor(head(urlEqualTo("/ok")).willReturn(aResponse().withStatus(200)));
+        server.stubFor(head(urlEqualTo("/gone")).willReturn(aResponse().withStatus(404)));
+        server.stubFor(head(urlEqualTo("/no-head")).willReturn(aResponse().withStatus(405)));
+        server.stubFor(get(urlEqualTo("/no-head")).willReturn(aResponse().withStatus(200).withBody("x".repeat(100_000))));
+
+        assertThat(page(fetcher.check(url("/ok"))).status()).isEqualTo(200);
+        assertThat(page(fetcher.check(url("/gone"))).status()).isEqualTo(404);
+        FetchResult.Page refused = page(fetcher.check(url("/no-head")));
+
+        assertThat(refused.status()).as("the GET's answer").isEqualTo(200);
+        assertThat(refused.length()).as("its body read up to the check's bound").isEqualTo(HttpFetcher.CHECK_BYTES);
+        server.verify(0, getRequestedFor(urlEqualTo("/ok")));
+        server.verify(0, getRequestedFor(urlEqualTo("/gone")));
+        server.verify(1, getRequestedFor(urlEqualTo("/no-head")));
     }
 
     @Test
