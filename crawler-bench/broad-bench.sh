@@ -39,7 +39,7 @@
 #                                                 start (nginx's log): a burst of robots.txt before pages shows here
 #   HOT ...                                       the 15 top frames of the JFR's execution samples (JFR runs)
 # where load: the 1-minute load average at the start (the machine's other work); pages: pages fetched (summary.json's
-# fetched, robots.txt not included); wall_s: process start to exit;
+# responses, before "fetched": robots.txt not included); wall_s: process start to exit;
 # first_request_s / first_page_s: from the process start to nginx's first request / first page request;
 # cpu_s: user + system CPU of the crawler (/usr/bin/time), per 1,000 pages; peak_rss_mb (/usr/bin/time %M);
 # heap_after_gc_mb: heap used after the full GC `jcmd GC.run` makes when pages.jsonl reaches 90 % of PAGES (or 90 % of
@@ -214,7 +214,7 @@ try:
     s = json.load(open(sys.argv[1]))
 except Exception:
     print("0 NA NA NA"); sys.exit()
-print(s.get("fetched", 0), s.get("errors", "NA"), s.get("descriptorWaits", "NA"), s.get("endReason", "NA"))
+print(s.get("responses", s.get("fetched", 0)), s.get("errors", "NA"), s.get("descriptorWaits", "NA"), s.get("endReason", "NA"))
 ' "$dir/out/summary.json")
   read -r pages failed dwaits reason <<< "$summary"
   python3 "$SITE" report "$LOGS/access.log" "$start" "$delay_ms" "$TOL_MS" 10 "$h" > "$dir/report.txt"

@@ -150,7 +150,8 @@ SUMMARY=$OUT/summary.json
 if [ -f "$SUMMARY" ]; then
   json() { grep -o "\"$1\" : [^,}]*" "$SUMMARY" | head -1 | sed 's/.*: //; s/"//g'; }
   END_REASON=$(json endReason)
-  FETCHED=$(json fetched)
+  FETCHED=$(json responses) # summary.json of a build before "responses": fetched
+  [ -n "$FETCHED" ] || FETCHED=$(json fetched)
   RATE=$(json pagesPerSecond)
   SECONDS_RUN=$(awk -v ms="$(json durationMs)" 'BEGIN {printf "%.1f", ms / 1000}')
   PENDING=$(json pending)
