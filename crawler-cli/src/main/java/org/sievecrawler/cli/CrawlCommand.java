@@ -172,6 +172,11 @@ final class CrawlCommand implements Callable<Integer> {
             UsageErrors.print(err, "crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
+        if (failOn != null && failOn.lists().contains("brokenLinks") && !profile.output().links()) {
+            UsageErrors.print(err, "crawl: --fail-on broken-links needs the link graph, which output.links: false"
+                    + " leaves out: add --set output.links=true (config/site.yaml has it on)");
+            return CrawlerCommand.USAGE;
+        }
         if (!CrawlRun.makeOutputFolder("crawl", out != null ? "--out" : "output.dir", profile.output().dir(), err)) {
             return CrawlerCommand.USAGE;
         }

@@ -84,17 +84,31 @@ class FailOnTest {
     }
 
     @Test
-    void aListThisBuildDoesNotAuditIsAUsageErrorNamingTheListsItHas() {
-        Path out = crawled();
+    void aCrawlFailsOnABrokenLinkPrintingThePagesLinkingToIt() {
+        site.page("/", linkPage("home", "/gone", "/a")).page("/a", linkPage("a", "/gone"));
+        Path out = dir.resolve("out");
 
-        CommandRun run = CommandRun.execute("report", "--fail-on", "duplicates", out.toString());
+        CommandRun crawl = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--fail-on",
+                "broken-links", "--set", "output.links=true", "--delay", "0ms", "--out", out.toString(),
+                site.url("/"));
 
-        if (run.exit() == 2) { // until the duplicates section is merged
-            assertThat(run.err()).contains("has no duplicates: this build does not audit it; choose from")
-                    .contains("redirects");
-        } else {
-            assertThat(run.exit()).as(run.err()).isIn(0, 6);
-        }
+        assertThat(crawl.exit()).as(crawl.err()).isEqualTo(6);
+        assertThat(crawl.out()).contains("[404] " + site.url("/gone"), "from " + site.url("/") + " ",
+                "from " + site.url("/a") + " ");
+    }
+
+    @Test
+    void brokenLinksWithoutTheLinkGraphIsAUsageErrorNamingTheKey() {
+        site.page("/", linkPage("home", "/gone"));
+
+        CommandRun crawl = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--fail-on",
+                "broken-links", "--set", "output.links=false", "--delay", "0ms", "--out",
+                dir.resolve("out").toString(), site.url("/"));
+
+        assertThat(crawl.exit()).isEqualTo(2);
+        assertThat(crawl.err()).contains("--fail-on broken-links needs the link graph",
+                "--set output.links=true");
+        assertThat(site.requests("/")).as("no crawl").isZero();
     }
 
     @Test
