@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.sievecrawler.politeness.HostKey;
+import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
 
 /**
@@ -27,7 +28,7 @@ final class PageTally {
     final Map<Integer, Long> depths = new TreeMap<>();
     final Map<String, Long> hosts = new HashMap<>();
     final Map<String, Long> errors = new HashMap<>();
-    /** Records of depth 0: the seeds taken (and sitemaps' URLs, which are found at depth 0 too). */
+    /** Records of depth 0 found on no page: the seeds taken (a seed host's sitemap probe left out). */
     long seeds;
     final List<String> firstSeeds = new ArrayList<>();
 
@@ -38,7 +39,8 @@ final class PageTally {
             statuses.merge(page.status(), 1L, Long::sum);
         }
         depths.merge(page.depth(), 1L, Long::sum);
-        if (page.depth() == 0 && page.referrer() == null) {
+        if (page.depth() == 0 && page.referrer() == null && page.outcome() != Outcome.SITEMAP
+                && page.outcome() != Outcome.NO_SITEMAP) { // a seed host's sitemap probe is no seed
             seeds++;
             if (firstSeeds.size() < SEEDS_SHOWN) {
                 firstSeeds.add(page.url());
