@@ -76,7 +76,7 @@ public final class BrokenLinks implements AuditSection {
                 try {
                     LinksFile.read(dir, e -> { // a redirect's target is not linked: its source is listed
                         if (e.kind() != Edge.Kind.REDIRECT) {
-                            add(sort, e.to() + "\t1\t" + e.from() + "\t" + e.kind().label() + "\t" + clean(e.text()));
+                            sort.add(e.to() + "\t1\t" + e.from() + "\t" + e.kind().label() + "\t" + clean(e.text()));
                         }
                     });
                 } catch (UncheckedIOException e) {
@@ -168,14 +168,6 @@ public final class BrokenLinks implements AuditSection {
     static boolean isBroken(int status, Outcome outcome) {
         return status >= 400 || outcome == Outcome.HTTP_ERROR || outcome == Outcome.ERROR
                 || outcome == Outcome.UNREACHABLE;
-    }
-
-    private static void add(ExternalSort sort, String line) {
-        try {
-            sort.add(line);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static String clean(String s) {

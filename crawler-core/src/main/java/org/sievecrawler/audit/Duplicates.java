@@ -29,7 +29,7 @@ import org.sievecrawler.sink.PageRecord;
  * <p>How near pairs are found in bounded memory (Manku et al.'s permuted tables with 4 blocks): the 64 bits are cut
  * into 4 blocks of 16; two fingerprints within 3 bits differ in at most 3 blocks, so they agree on one block
  * exactly. Each page gives 4 rows (block number, block, fingerprint, page id), sorted on disk
- * ({@link SortedLines}); only rows of one run of equal (block number, block) are compared (pairwise among their
+ * ({@link ExternalSort}); only rows of one run of equal (block number, block) are compared (pairwise among their
  * distinct fingerprints; equal fingerprints join at once), and pairs within 3 bits are joined in a union-find over
  * page ids. Memory: the union-find's two ints per HTML page with a fingerprint (80 MB at 10 M pages), one sort run,
  * and the largest run of equal blocks; random fingerprints make runs of n / 65,536 rows on average. Exact groups
@@ -48,8 +48,9 @@ public final class Duplicates implements AuditSection {
     /** The duplicates among the pages of the crawl in {@code dir} (its pages.jsonl; none when it has none). */
     public static Duplicates of(Path dir) throws IOException {
         Path pages = dir.resolve(CrawlFolder.PAGES);
-        UrlGroups groups = new UrlGroups("duplicates");
-        try (SortedLines exact = new SortedLines("exact"); SortedLines blocks = new SortedLines("blocks")) {
+        UrlGroups groups = new UrlGroups(dir);
+        try (ExternalSort exact = new ExternalSort(dir, ExternalSort.DEFAULT_MAX_BYTES);
+                ExternalSort blocks = new ExternalSort(dir, ExternalSort.DEFAULT_MAX_BYTES)) {
             Path nearPages = Files.createTempFile("sieve-audit-near-", ".tsv");
             try {
                 int near = 0;
@@ -57,7 +58,7 @@ public final class Duplicates implements AuditSection {
                     near = readPages(pages, exact, blocks, nearPages);
                 }
                 UrlGroups.Runs exactRuns = new UrlGroups.Runs((digest, urls) -> groups.add("exact", urls));
-                exact.merge(line -> {
+                exact.sorted(line -> {
                     int tab = line.indexOf('\t');
                     exactRuns.add(line.substring(0, tab), line.substring(tab + 1));
                 });
@@ -73,7 +74,7 @@ public final class Duplicates implements AuditSection {
     }
 
     /** Feeds the exact rows and the block rows; writes each near candidate's URL and digest, line i for page i. */
-    private static int readPages(Path pages, SortedLines exact, SortedLines blocks, Path nearPages)
+    private static int readPages(Path pages, ExternalSort exact, ExternalSort blocks, Path nearPages)
             throws IOException {
         int[] near = {0};
         try (BufferedWriter out = Files.newBufferedWriter(nearPages, StandardCharsets.UTF_8)) {
@@ -82,7 +83,7 @@ public final class Duplicates implements AuditSection {
                 if (failed[0] != null || r.digest() == null || !isContent(r)) {
                     return;
                 }
-                String url = SortedLines.clean(r.url());
+                String url = ExternalSort.oneLine(r.url());
                 exact.add(r.digest() + '\t' + url);
                 if (r.simhash() != null && r.outcome() == Outcome.FETCHED) {
                     long fingerprint = SimHash.parseHex(r.simhash());
@@ -122,7 +123,7 @@ public final class Duplicates implements AuditSection {
 
     /** Reads the members of clusters of two or more pages back with their URLs, and adds the near groups. */
     private static void nearGroups(Clusters clusters, Path nearPages, UrlGroups groups) throws IOException {
-        try (SortedLines members = new SortedLines("near-members")) {
+        try (ExternalSort members = new ExternalSort(nearPages.getParent(), ExternalSort.DEFAULT_MAX_BYTES)) {
             try (BufferedReader in = Files.newBufferedReader(nearPages, StandardCharsets.UTF_8)) {
                 int id = 0;
                 for (String line = in.readLine(); line != null; line = in.readLine(), id++) {
@@ -144,7 +145,7 @@ public final class Duplicates implements AuditSection {
                 differ[0] = false;
                 firstDigest[0] = null;
             };
-            members.merge(line -> {
+            members.sorted(line -> {
                 String[] fields = line.split("\t", -1);
                 if (!fields[0].equals(cluster[0])) {
                     close.run();
@@ -198,10 +199,10 @@ public final class Duplicates implements AuditSection {
         }
 
         /** Joins the pages of every pair of block rows (sorted) of one block run within 3 bits. */
-        void join(SortedLines blocks) throws IOException {
+        void join(ExternalSort blocks) throws IOException {
             String[] run = {null};
             List<long[]> distinct = new ArrayList<>();
-            blocks.merge(row -> {
+            blocks.sorted(row -> {
                 String key = row.substring(0, 5);
                 long fingerprint = Long.parseUnsignedLong(row.substring(5, 21), 16);
                 int id = Integer.parseInt(row.substring(21), 16);

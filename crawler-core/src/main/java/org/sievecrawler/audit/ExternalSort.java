@@ -39,7 +39,12 @@ public final class ExternalSort implements AutoCloseable {
         this.maxBytes = maxBytes;
     }
 
-    public void add(String line) throws IOException {
+    /**
+     * Adds {@code line}, which holds no line break (see {@link #oneLine}).
+     *
+     * @throws UncheckedIOException naming the run file when a run cannot be written
+     */
+    public void add(String line) {
         held.add(line);
         heldBytes += 2L * line.length() + LINE_OVERHEAD;
         if (heldBytes > maxBytes) {
@@ -52,7 +57,7 @@ public final class ExternalSort implements AutoCloseable {
         return runs.size();
     }
 
-    private void spill() throws IOException {
+    private void spill() {
         Collections.sort(held);
         Path run = temp.resolve("run-" + runs.size());
         try (BufferedWriter out = Files.newBufferedWriter(run, StandardCharsets.UTF_8)) {
@@ -60,10 +65,28 @@ public final class ExternalSort implements AutoCloseable {
                 out.write(line);
                 out.write('\n');
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the audit's sort run " + run + ": " + e.getMessage(), e);
         }
         runs.add(run);
         held.clear();
         heldBytes = 0;
+    }
+
+    /** {@code text} with its control characters (line breaks and tabs included) replaced by spaces: one line. */
+    static String oneLine(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) < 0x20) {
+                StringBuilder sb = new StringBuilder(text);
+                for (int j = i; j < sb.length(); j++) {
+                    if (sb.charAt(j) < 0x20) {
+                        sb.setCharAt(j, ' ');
+                    }
+                }
+                return sb.toString();
+            }
+        }
+        return text;
     }
 
     /** What receives the sorted lines. */

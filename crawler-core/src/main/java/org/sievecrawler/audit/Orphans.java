@@ -40,16 +40,12 @@ public final class Orphans implements AuditSection {
                 BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
             try {
                 LinksFile.read(dir, e -> {
-                    try {
-                        if (e.kind() == Edge.Kind.SITEMAP) {
-                            if (e.inScope()) {
-                                sort.add(e.to() + "\tS\t" + e.from());
-                            }
-                        } else if (e.kind() != Edge.Kind.REDIRECT && !e.from().equals(e.to())) {
-                            sort.add(e.to() + "\tP");
+                    if (e.kind() == Edge.Kind.SITEMAP) {
+                        if (e.inScope()) {
+                            sort.add(e.to() + "\tS\t" + e.from());
                         }
-                    } catch (IOException x) {
-                        throw new UncheckedIOException(x);
+                    } else if (e.kind() != Edge.Kind.REDIRECT && !e.from().equals(e.to())) {
+                        sort.add(e.to() + "\tP");
                     }
                 });
             } catch (UncheckedIOException e) {

@@ -15,7 +15,7 @@ import org.sievecrawler.sink.Outcome;
  * The {@code titles} of audit.json, over the HTML pages fetched with status 200 (outcome {@code fetched}):
  * {@code {"duplicates": [{title, urls}], "missing": [url]}}: titles (as in pages.jsonl: whitespace collapsed and
  * trimmed, compared exactly) that two or more pages share, sorted by their first URL, and the pages without a title
- * or with an empty one, sorted. Both are sorted on disk ({@link SortedLines}); a URL listed twice in pages.jsonl
+ * or with an empty one, sorted. Both are sorted on disk ({@link ExternalSort}); a URL listed twice in pages.jsonl
  * counts once.
  *
  * <p>Immutable once built; its lists wait in temporary files until written.
@@ -34,18 +34,19 @@ public final class Titles implements AuditSection {
     /** The titles of the pages of the crawl in {@code dir} (its pages.jsonl; none when it has none). */
     public static Titles of(Path dir) throws IOException {
         Path pages = dir.resolve(CrawlFolder.PAGES);
-        UrlGroups duplicates = new UrlGroups("titles");
+        UrlGroups duplicates = new UrlGroups(dir);
         Path missing = Files.createTempFile("sieve-audit-untitled-", ".txt");
         missing.toFile().deleteOnExit();
         long missingCount = 0;
-        try (SortedLines titled = new SortedLines("titles"); SortedLines untitled = new SortedLines("untitled")) {
+        try (ExternalSort titled = new ExternalSort(dir, ExternalSort.DEFAULT_MAX_BYTES);
+                ExternalSort untitled = new ExternalSort(dir, ExternalSort.DEFAULT_MAX_BYTES)) {
             if (Files.exists(pages)) {
                 JsonlSink.readSkipping(pages, r -> {
                     if (r.outcome() != Outcome.FETCHED || r.status() != 200) {
                         return;
                     }
-                    String url = SortedLines.clean(r.url());
-                    String title = r.title() == null ? "" : SortedLines.clean(r.title()).strip();
+                    String url = ExternalSort.oneLine(r.url());
+                    String title = r.title() == null ? "" : ExternalSort.oneLine(r.title()).strip();
                     if (title.isEmpty()) {
                         untitled.add(url);
                     } else {
@@ -54,7 +55,7 @@ public final class Titles implements AuditSection {
                 });
             }
             UrlGroups.Runs runs = new UrlGroups.Runs(duplicates::add);
-            titled.merge(line -> {
+            titled.sorted(line -> {
                 int tab = line.lastIndexOf('\t');
                 runs.add(line.substring(0, tab), line.substring(tab + 1));
             });
@@ -62,7 +63,7 @@ public final class Titles implements AuditSection {
             long[] count = {0};
             String[] last = {null};
             try (BufferedWriter out = Files.newBufferedWriter(missing, StandardCharsets.UTF_8)) {
-                untitled.merge(url -> {
+                untitled.sorted(url -> {
                     if (!url.equals(last[0])) {
                         out.write(url);
                         out.write('\n');

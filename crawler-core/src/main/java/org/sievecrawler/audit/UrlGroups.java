@@ -18,17 +18,18 @@ import java.util.List;
  * <p>Not thread-safe while adding; once {@link #sorted} it can be written any number of times.
  */
 final class UrlGroups implements AutoCloseable {
-    private final SortedLines lines;
+    private final ExternalSort lines;
     private Path file;
     private long count;
 
-    UrlGroups(String name) throws IOException {
-        this.lines = new SortedLines(name);
+    /** Groups sorted in a folder of their own inside {@code dir} (the crawl's folder). */
+    UrlGroups(Path dir) throws IOException {
+        this.lines = new ExternalSort(dir, ExternalSort.DEFAULT_MAX_BYTES);
     }
 
     /** Adds a group of two or more distinct {@code urls}, sorted, with its {@code label}. */
     void add(String label, List<String> urls) {
-        StringBuilder line = new StringBuilder(urls.get(0)).append('\t').append(SortedLines.clean(label));
+        StringBuilder line = new StringBuilder(urls.get(0)).append('\t').append(ExternalSort.oneLine(label));
         for (String url : urls) {
             line.append('\t').append(url);
         }
@@ -41,7 +42,7 @@ final class UrlGroups implements AutoCloseable {
         file = Files.createTempFile("sieve-audit-groups-", ".tsv");
         file.toFile().deleteOnExit();
         try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            lines.merge(line -> {
+            lines.sorted(line -> {
                 out.write(line);
                 out.write('\n');
             });

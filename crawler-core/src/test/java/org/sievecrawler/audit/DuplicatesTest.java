@@ -99,7 +99,7 @@ class DuplicatesTest {
                     .replace('1', 'E').replace('8', 'F').replace('9', 'G'), random.nextLong(), "noise " + i));
         }
         write();
-        SortedLines blocks = new SortedLines("test", 200);
+        ExternalSort blocks = new ExternalSort(dir, 400);
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < fingerprints.length; i++) {
             for (int block = 0; block < 4; block++) {
