@@ -89,15 +89,8 @@ public final class HostScheduler implements PendingQueue {
     private int inFlight;
     /** No request before this time, epoch ms: the first allowed time of every new host. */
     private final long startAt;
-    /**
-     * Pages it may still hand out first attempts of ({@link #limitPages}: {@code limits.max-pages} less the pages a
-     * resumed crawl decided before); unlimited by default.
-     */
-    private long pageLimit = Long.MAX_VALUE;
-    /** First attempts of pages handed out (a page put back is not counted: it is handed out again). */
-    private long pagesStarted;
-    /** No robots.txt handed out from this time on (epoch ms; {@link #endsAt}). */
-    private long robotsUntil = Long.MAX_VALUE;
+    /** The page limit ({@link #limitPages}) and the end ({@link #endsAt}) as they close the ticket heaps. */
+    private final LimitGate limit = new LimitGate();
     /** Politeness per IP address as well ({@code politeness.per: ip}), else nothing. */
     private AddressClocks addresses = AddressClocks.perHost();
     /** Politeness per IP: hosts {@link #poll} found with their address unknown, for {@link #resolveAddresses}. */
@@ -151,12 +144,9 @@ public final class HostScheduler implements PendingQueue {
      * of: {@code limits.max-pages} less the pages a resumed crawl decided before, for a crawl that stops at it (its
      * fetchers refuse the page after the last, see {@code FetchWorker}). Call it before the first poll.
      *
-     * <p>The rule, so that no robots.txt is fetched for a host the crawl never asks a page of: a robots.txt task,
-     * while in flight, and a host whose robots.txt was fetched, until its first page is handed out, each hold one page
-     * of the limit. A robots.txt task is handed out only while the pages started and the pages held stay below the
-     * limit; while pages are held, another page (not a host's first after its robots.txt) is handed out only while
-     * that sum is below the limit too, so the pages held are always left for the hosts that hold them. A retry is the
-     * same page again and is not counted. Without a limit ({@code Long.MAX_VALUE}, the default) nothing changes.
+     * <p>The rule ({@link LimitGate}), so that no robots.txt is fetched for a host the crawl never asks a page of: a
+     * robots.txt task in flight, and a host awaiting its first page after robots.txt, each hold one page of the limit.
+     * Without a limit ({@code Long.MAX_VALUE}, the default) nothing changes.
      *
      * <p>What this does not cover: a crawl stopped by a signal may leave the robots.txt requests then in flight, and
      * the hosts then waiting their delay after robots.txt for their first page (at most
@@ -166,7 +156,7 @@ public final class HostScheduler implements PendingQueue {
     public void limitPages(long pages) {
         lock.lock();
         try {
-            pageLimit = pages;
+            limit.limitPages(pages);
         } finally {
             lock.unlock();
         }
@@ -182,7 +172,7 @@ public final class HostScheduler implements PendingQueue {
     public void endsAt(Instant end) {
         lock.lock();
         try {
-            robotsUntil = end.toEpochMilli() - config.delay().toMillis();
+            limit.robotsUntil(end.toEpochMilli() - config.delay().toMillis());
         } finally {
             lock.unlock();
         }
@@ -531,7 +521,7 @@ public final class HostScheduler implements PendingQueue {
         try {
             Tickets.Open before = open();
             if (uncount) {
-                pagesStarted--;
+                limit.unstarted();
             }
             long now = clock.millis();
             Host host = reportedBack(url);
@@ -594,7 +584,7 @@ public final class HostScheduler implements PendingQueue {
         host.inFlight++;
         inFlight++;
         if (url.attempt() == 0) {
-            pagesStarted++;
+            limit.started();
         }
         notAwaitingFirstPage(host);
         return url;
@@ -667,13 +657,7 @@ public final class HostScheduler implements PendingQueue {
      * limit, until a delay before the end; other pages while nothing is held or the same holds. Lock held.
      */
     private Tickets.Open open() {
-        boolean robotsInTime = robotsUntil == Long.MAX_VALUE || clock.millis() < robotsUntil;
-        if (pageLimit == Long.MAX_VALUE) {
-            return robotsInTime ? Tickets.Open.ALL : Tickets.Open.PAGES;
-        }
-        long held = (long) robotsInFlight + awaitingFirstPage;
-        boolean below = pagesStarted + held < pageLimit;
-        return new Tickets.Open(below && robotsInTime, below || held == 0);
+        return limit.open((long) robotsInFlight + awaitingFirstPage, clock::millis);
     }
 
     /** Wakes every waiting fetcher if a heap the page limit closed {@code before} is open now. Lock held. */
