@@ -18,6 +18,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * links.tsv.zst, the link graph of a crawl on disk, Zstandard-compressed (level 1) text: a page's edges are a
@@ -31,6 +33,7 @@ import java.util.function.Consumer;
  * together under it. Out of scope: which links a page holds (the pipeline's link step).
  */
 public final class LinksFile implements LinkGraph, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LinksFile.class);
     /** The file's name in a crawl's output folder. */
     public static final String FILE = "links.tsv.zst";
     /**
@@ -100,7 +103,7 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
 
     /**
      * Reads every edge of {@code dir}/links.tsv.zst, in order (nothing if there is no file). A file cut short by a
-     * crash is read up to where it was cut; a line that is not an edge is passed over.
+     * crash is read up to where it was cut; a line that is not an edge is passed over; either is logged as a warning.
      *
      * @return the lines passed over
      */
@@ -128,6 +131,10 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
             }
         } catch (ZstdIOException e) {
             skipped++; // cut short (a crash, a second Ctrl-C): what was read stands
+        }
+        if (skipped > 0) { // a damaged graph must not pass for one without broken links
+            LOG.warn("{}: {} line(s) are not edges, or the file is cut short or damaged; what could be read is used,"
+                    + " the rest left out", path, skipped);
         }
         return skipped;
     }
