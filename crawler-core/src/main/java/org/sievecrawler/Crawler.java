@@ -12,7 +12,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import okhttp3.HttpUrl;
-import org.sievecrawler.audit.Audit;
 import org.sievecrawler.checkpoint.Checkpoint;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
@@ -38,7 +37,6 @@ import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressReporter;
-import org.sievecrawler.report.CrawlReport;
 import org.sievecrawler.seed.SeedFeed;
 import org.sievecrawler.seed.SeedFile;
 import org.sievecrawler.seed.SeedPosition;
@@ -354,16 +352,9 @@ public final class Crawler {
             if (finished) {
                 frontier.discard(); // nothing to resume: its journal and spill are of no more use
             }
-            CrawlSummary summary = new CrawlSummary(startedAt, Duration.between(startedAt, clock.instant()),
-                    reason, stats.decided(), stats.fetched(), stats.fetched() - fetchedBefore,
-                    stats.bytes(), stats.outcomes(), stats.statuses(), stats.linkRejections(),
-                    profile.sieve().expectedUrls(), frontier.estimatedSeen(), frontier.falsePositiveRate(),
-                    frontier.size(), fetching.parsing(), stats.failedAttempts(), stats.retries(),
-                    fetching.reconnects(), fetching.descriptorWaits(), fetching.dns(), frontier.unreachableHosts(),
-                    stats.sitemapUrls(), frontier.robotsCounts());
-            summary.writeTo(out.resolve(CrawlFolder.SUMMARY));
-            writeReport(out);
-            ProgressReporter.LOG.info(summary.line());
+            CrawlSummary summary = fetching.summary(startedAt, reason, fetchedBefore,
+                    Fetching.FrontierFigures.of(List.of(frontier)));
+            fetching.writeSummary(summary, program);
             return summary;
         }
     }
@@ -391,20 +382,6 @@ public final class Crawler {
             frontier.limitPages(profile.limits().maxPages() - stats.decided());
         }
         return frontier;
-    }
-
-    /**
-     * audit.json and report.html, views of the crawl's files: when they cannot be written, the crawl is not failed
-     * for it.
-     */
-    private void writeReport(Path out) {
-        try {
-            LOG.info("audit: {}", Audit.write(out, Audit.sections(out)));
-            LOG.info("report: {}", CrawlReport.write(out));
-        } catch (IOException | UncheckedIOException e) {
-            LOG.warn("the crawl's report could not be written: {}; to try again: {}", e.getMessage(),
-                    program.command("report", out.toString()));
-        }
     }
 
     private static long pagesLength(Fetching fetching) {

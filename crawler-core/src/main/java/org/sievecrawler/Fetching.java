@@ -7,12 +7,16 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import org.sievecrawler.audit.Audit;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlLock;
@@ -42,13 +46,18 @@ import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressLog;
 import org.sievecrawler.progress.ProgressReporter;
+import org.sievecrawler.report.CrawlReport;
+import org.sievecrawler.robots.RobotsCache;
 import org.sievecrawler.seed.SeedFeed;
+import org.sievecrawler.shell.Program;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.graph.LinkGraph;
 import org.sievecrawler.graph.LinksFile;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.warc.Archive;
 import org.sievecrawler.warc.WarcArchive;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The fetch side of a crawl whose frontiers are owned elsewhere, such as a {@link FrontierGroup}'s: the
@@ -71,6 +80,7 @@ import org.sievecrawler.warc.WarcArchive;
  * summary.
  */
 public final class Fetching implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Fetching.class);
     private final CrawlProfile profile;
     private final Clock clock;
     private final Path out;
@@ -340,6 +350,80 @@ public final class Fetching implements AutoCloseable {
         if (output.graph() instanceof LinksFile links) {
             links.close();
         }
+    }
+
+    /**
+     * What the summary says of the frontier the fetchers took leases from (or, for a cluster process, of the
+     * frontiers of the partitions it owned at its end).
+     */
+    public record FrontierFigures(double seen, double falsePositiveRate, long pending,
+            Map<String, String> unreachableHosts, RobotsCache.Counts robots) {
+        public FrontierFigures {
+            unreachableHosts = Map.copyOf(unreachableHosts);
+        }
+
+        /**
+         * The figures of {@code frontiers} now: seen, pending, unreachable hosts and robots.txt counts summed (each
+         * host is in one frontier), the highest false-positive rate; of none, all zero.
+         */
+        public static FrontierFigures of(Collection<Frontier> frontiers) {
+            double seen = 0;
+            double rate = 0;
+            long pending = 0;
+            Map<String, String> unreachable = new TreeMap<>();
+            long fetches = 0;
+            long hits = 0;
+            long evictions = 0;
+            long expiries = 0;
+            long cached = 0;
+            for (Frontier frontier : frontiers) {
+                seen += frontier.estimatedSeen();
+                rate = Math.max(rate, frontier.falsePositiveRate());
+                pending += frontier.size();
+                unreachable.putAll(frontier.unreachableHosts());
+                RobotsCache.Counts robots = frontier.robotsCounts();
+                fetches += robots.fetches();
+                hits += robots.hits();
+                evictions += robots.evictions();
+                expiries += robots.expiries();
+                cached += robots.cached();
+            }
+            return new FrontierFigures(seen, rate, pending, unreachable,
+                    new RobotsCache.Counts(fetches, hits, evictions, expiries, cached));
+        }
+    }
+
+    /**
+     * The crawl's summary now: its counters, the fetcher's and parser's figures and {@code frontier}'s, for a run
+     * that started at {@code startedAt} and ended for {@code reason}, its average over the responses after
+     * {@code fetchedBefore} (a resumed crawl's earlier runs excluded).
+     */
+    public CrawlSummary summary(Instant startedAt, String reason, long fetchedBefore, FrontierFigures frontier) {
+        return new CrawlSummary(startedAt, Duration.between(startedAt, clock.instant()), reason, stats.decided(),
+                stats.fetched(), stats.fetched() - fetchedBefore, stats.bytes(), stats.outcomes(), stats.statuses(),
+                stats.linkRejections(), profile.sieve().expectedUrls(), frontier.seen(),
+                frontier.falsePositiveRate(), frontier.pending(), parsing(), stats.failedAttempts(), stats.retries(),
+                reconnects(), descriptorWaits(), dns(), frontier.unreachableHosts(), stats.sitemapUrls(),
+                frontier.robots());
+    }
+
+    /**
+     * Writes {@code summary} to summary.json, then audit.json and report.html (views of the crawl's files: when they
+     * cannot be written the crawl is not failed for it; a warning gives the command that writes them again, started
+     * by {@code program}), and logs the summary's final line. For when nothing is recorded any more.
+     *
+     * @throws IOException if summary.json could not be written
+     */
+    public void writeSummary(CrawlSummary summary, Program program) throws IOException {
+        summary.writeTo(out.resolve(CrawlFolder.SUMMARY));
+        try {
+            LOG.info("audit: {}", Audit.write(out, Audit.sections(out)));
+            LOG.info("report: {}", CrawlReport.write(out));
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("the crawl's report could not be written: {}; to try again: {}", e.getMessage(),
+                    program.command("report", out.toString()));
+        }
+        ProgressReporter.LOG.info(summary.line());
     }
 
     /** Closes the HTTP client, pages.jsonl, the WARC files and the folder's lock. */

@@ -5,6 +5,7 @@ import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,6 +22,7 @@ import org.sievecrawler.Fetching;
 import org.sievecrawler.frontier.Frontier;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.profile.ScopeConfig;
+import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.shell.Program;
 import org.sievecrawler.sieve.PendingUrl;
 import org.slf4j.Logger;
@@ -88,8 +90,11 @@ public final class ClusterRun implements AutoCloseable {
     private final PartitionCheckpoints checkpoints;
     private final Rebalance rebalance;
     private final BackPressure pressure;
+    private final Program program;
     private volatile boolean stopping;
     private boolean consumerClosed;
+    /** The process's summary once {@link #run()} ended without a failure, written at {@link #close()}. */
+    private CrawlSummary summary;
 
     /**
      * The crawl a process works on.
@@ -106,8 +111,9 @@ public final class ClusterRun implements AutoCloseable {
     }
 
     private ClusterRun(Target target, CrawlProfile profile, String name, Clock clock, RunClients clients,
-            Fetching fetching) {
+            Fetching fetching, Program program) {
         this.bootstrap = target.bootstrap();
+        this.program = program;
         this.profile = profile;
         this.member = new GroupMember(target.crawl(), name, clients.consumer(), clock, target.timeout());
         this.clients = clients;
@@ -172,7 +178,7 @@ public final class ClusterRun implements AutoCloseable {
             Fetching fetching = Fetching.open(crawling, Clock.systemUTC(),
                     "start the process again: its partitions go on from their last checkpoint");
             return new ClusterRun(new Target(bootstrap, crawl, routes, timeout), crawling, member,
-                    Clock.systemUTC(), clients, fetching);
+                    Clock.systemUTC(), clients, fetching, program);
         } catch (CrawlException | RuntimeException e) {
             clients.discard();
             throw e;
@@ -221,6 +227,8 @@ public final class ClusterRun implements AutoCloseable {
         LOG.info("cluster crawl {}: member {} joining group {} ({} partitions), output {}", member.crawl(),
                 member.name(), ClusterTopics.group(member.crawl()), partitionCount, profile.output().dir());
         profile.fetch().placeholderContact().ifPresent(LOG::warn); // as a single-node crawl says at its start
+        Instant startedAt = Instant.now();
+        long fetchedBefore = fetching.stats().fetched();
         fetchers.start();
         checkpoints.start(System.nanoTime());
         try {
@@ -238,6 +246,7 @@ public final class ClusterRun implements AutoCloseable {
             fetching.stop();
             join(fetchers);
         }
+        Fetching.FrontierFigures figures = Fetching.FrontierFigures.of(List.copyOf(owned.frontiers().values()));
         if (!failure.happened()) {
             try {
                 rebalance.handBack(() -> take(poll()));
@@ -259,7 +268,9 @@ public final class ClusterRun implements AutoCloseable {
         if (end instanceof RuntimeException e) {
             throw e;
         }
-        return stopping ? "stopped" : String.valueOf(end);
+        String reason = stopping ? "stopped" : String.valueOf(end);
+        summary = fetching.summary(startedAt, reason, fetchedBefore, figures);
+        return reason;
     }
 
     /** Asks the process to stop: fetchers finish their requests, partitions are checkpointed, the member leaves. */
@@ -335,7 +346,9 @@ public final class ClusterRun implements AutoCloseable {
     /**
      * Flushes and closes the producers (waiting up to the timeout for their records; not at all after the cluster
      * failed to answer: the pages whose records are dropped were not marked done, and are fetched again) and the
-     * output. The consumer is closed by {@link #run()}.
+     * output; then, after a run that ended without a failure, writes the process's summary.json, audit.json and
+     * report.html in its output folder, as a single-node crawl does (the Sieve's figures are those of the
+     * partitions it owned at its end). The consumer is closed by {@link #run()}.
      */
     @Override
     public void close() throws IOException {
@@ -344,6 +357,9 @@ public final class ClusterRun implements AutoCloseable {
             clients.close(unanswered ? Duration.ZERO : member.timeout());
         } finally {
             fetching.close();
+        }
+        if (summary != null) {
+            fetching.writeSummary(summary, program);
         }
     }
 }

@@ -2,12 +2,16 @@ package org.sievecrawler.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.sievecrawler.checkpoint.CrawlFolder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.sievecrawler.fixtures.FixtureSite;
@@ -70,6 +74,15 @@ class ClusterRunOnKafkaTest {
             assertThat(TestProcesses.recorded(dir.resolve("first"), dir.resolve("second"))).hasSize(pages + 1)
                     .allSatisfy((url, times) -> assertThat(times).as(url).isOne());
             assertThat(TestProcesses.requested(site)).hasSize(pages + 1).allSatisfy((path, times) -> assertThat(times).as(path).isOne());
+            for (String process : List.of("first", "second")) { // a clean stop writes what a crawl's end does
+                Path out = dir.resolve(process);
+                JsonNode summary = new ObjectMapper().readTree(out.resolve(CrawlFolder.SUMMARY).toFile());
+                assertThat(summary.path("endReason").asText()).as(process).isEqualTo("stopped");
+                assertThat(summary.path("decided").asLong()).as(process + ": a record each")
+                        .isEqualTo(TestProcesses.pages(out));
+                assertThat(out.resolve("audit.json")).as(process).isRegularFile();
+                assertThat(out.resolve("report.html")).as(process).isRegularFile();
+            }
         }
     }
 }
