@@ -96,14 +96,20 @@ public final class FetchWorker {
     /**
      * Whether {@code limits.max-pages} lets the crawl start {@code lease}: the limit counts pages taken (a retry is
      * the same page again, not counted twice), so at most that many are started and at most that many recorded
-     * (but for the out-of-scope targets of redirects, recorded without a lease).
+     * (but for the out-of-scope targets of redirects, recorded without a lease). The page that reaches the limit is
+     * taken and ends the crawl: the frontier hands out no more first attempts than the limit
+     * ({@code HostScheduler.limitPages}), so by then every page it handed out has been counted, whatever the order
+     * the fetcher threads count them in; one past it (a frontier not told the limit) is refused and put back.
      */
     private boolean takePage(PageLease lease) {
-        if (maxPages > 0 && lease.task().attempt() == 0 && pagesTaken.incrementAndGet() > maxPages) {
-            limitReached.test(maxPages);
-            return false;
+        if (maxPages == 0 || lease.task().attempt() > 0) {
+            return true;
         }
-        return true;
+        long taken = pagesTaken.incrementAndGet();
+        if (taken >= maxPages) {
+            limitReached.test(maxPages);
+        }
+        return taken <= maxPages;
     }
 
     /**

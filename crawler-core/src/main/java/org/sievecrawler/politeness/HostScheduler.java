@@ -62,7 +62,7 @@ import org.sievecrawler.sieve.PendingUrl;
  * A host's robots.txt is asked for when its first URL is in memory, that is when it comes up from the spill. With a
  * page limit ({@link #limitPages}), robots.txt is handed out only for hosts the limit leaves a page for.
  *
- * <p>Implementation: two min-heaps of tickets, pages' and robots.txt's, ordered by the time a host is ready; a host
+ * <p>Implementation: three min-heaps of tickets ({@link Tickets}), ordered by the time a host is ready; a host
  * holds at most one current ticket, and a ticket made stale by a later change is dropped when it reaches the top.
  */
 public final class HostScheduler implements PendingQueue {
@@ -141,17 +141,20 @@ public final class HostScheduler implements PendingQueue {
 
     /**
      * Hands out first attempts of at most {@code pages} pages, and robots.txt only for hosts it can then hand a page
-     * of: {@code limits.max-pages} less the pages a resumed crawl decided before, for a crawl that stops at it (its
-     * fetchers refuse the page after the last, see {@code FetchWorker}). Call it before the first poll.
+     * of: {@code limits.max-pages} less the pages a resumed crawl decided before, for a crawl that stops at it (when
+     * its fetchers have taken the last, see {@code FetchWorker}). Call it before the first poll.
      *
      * <p>The rule ({@link LimitGate}), so that no robots.txt is fetched for a host the crawl never asks a page of: a
-     * robots.txt task in flight, and a host awaiting its first page after robots.txt, each hold one page of the limit.
-     * Without a limit ({@code Long.MAX_VALUE}, the default) nothing changes.
+     * host holds one page of the limit from its robots.txt handed out (again too, after a failure) to its first page
+     * handed out, and no first attempt goes out past the limit. Without a limit ({@code Long.MAX_VALUE}, the default)
+     * nothing changes.
      *
      * <p>What this does not cover: a crawl stopped by a signal may leave the robots.txt requests then in flight, and
      * the hosts then waiting their delay after robots.txt for their first page (at most
      * {@link SchedulerLimits#maxAwaitingFirstPage}), with no page (a stop by time: see {@link #endsAt}); so may a host
-     * whose robots.txt disallows every queued URL, or which turns out unreachable.
+     * whose robots.txt disallows every queued URL, or which turns out unreachable; and a crawl ended by its records
+     * ({@code RecordStep}) before its pages were all taken, which out-of-scope redirect targets (recorded without a
+     * page of their own) may do.
      */
     public void limitPages(long pages) {
         lock.lock();
@@ -328,6 +331,7 @@ public final class HostScheduler implements PendingQueue {
             Host host = reportedBack(robotsTask);
             addressEnded(host, now, host.delayMillis);
             host.robots.retry(now, backoff);
+            awaitFirstPage(host); // its robots.txt may have reached the host: it keeps its page of the limit
             wakeOneIfReady(schedule(host, now), now);
             wakeAllIfOpened(before);
         } finally {
@@ -381,10 +385,7 @@ public final class HostScheduler implements PendingQueue {
             if (host.robots.fetched(rules, now, host.queue.size())) {
                 followRules(host, rules);
             }
-            if (!host.queue.isEmpty() && !host.awaitingFirstPage) {
-                host.awaitingFirstPage = true;
-                awaitingFirstPage++;
-            }
+            awaitFirstPage(host); // robots.txt again first if it answered 5xx: the host keeps its page of the limit
             host.nextAllowed = Math.max(host.nextAllowed, now + host.delayMillis);
             addressEnded(host, now, host.delayMillis);
             wakeOneIfReady(schedule(host, now), now);
@@ -559,11 +560,15 @@ public final class HostScheduler implements PendingQueue {
             return null; // its address is busy or in its delay: schedule() asks it again
         }
         if (needsRobots(host, now)) {
+            if (!host.awaitingFirstPage && !open().robots()) {
+                return null; // come due since its ticket (rules expired): schedule() tickets it for the robots heap
+            }
             PendingUrl robotsTask = host.robots.start(now); // null while a failed one waits for its retry time
             if (robotsTask != null) {
                 host.inFlight++;
                 inFlight++;
                 robotsInFlight++;
+                notAwaitingFirstPage(host); // its page of the limit is held by its robots.txt in flight now
             }
             return robotsTask;
         }
@@ -588,6 +593,17 @@ public final class HostScheduler implements PendingQueue {
         }
         notAwaitingFirstPage(host);
         return url;
+    }
+
+    /**
+     * {@code host}, its robots.txt reported back, holds a page of the limit until its first page is handed out (or
+     * its robots.txt again, after a failure), if it has a URL queued. Lock held.
+     */
+    private void awaitFirstPage(Host host) {
+        if (!host.queue.isEmpty() && !host.awaitingFirstPage) {
+            host.awaitingFirstPage = true;
+            awaitingFirstPage++;
+        }
     }
 
     /** {@code host} no longer waits for its first page after its robots.txt (handed out, or none left). Lock held. */
@@ -636,8 +652,8 @@ public final class HostScheduler implements PendingQueue {
             }
         }
         readyAt = Math.max(readyAt, 0);
-        tickets.issue(host, readyAt, needsRobots(host, now) ? Tickets.Kind.ROBOTS
-                : host.awaitingFirstPage ? Tickets.Kind.FIRST_PAGE : Tickets.Kind.PAGE);
+        tickets.issue(host, readyAt, host.awaitingFirstPage ? Tickets.Kind.FIRST_PAGE // robots.txt again, or its page
+                : needsRobots(host, now) ? Tickets.Kind.ROBOTS : Tickets.Kind.PAGE);
         return readyAt;
     }
 
@@ -654,7 +670,7 @@ public final class HostScheduler implements PendingQueue {
     /**
      * Which ticket heaps the page limit ({@link #limitPages}) and the end ({@link #endsAt}) leave open: robots.txt
      * while the pages started and the pages held (robots.txt in flight, hosts awaiting their first page) are below the
-     * limit, until a delay before the end; other pages while nothing is held or the same holds. Lock held.
+     * limit, until a delay before the end; other pages while the same holds. Lock held.
      */
     private Tickets.Open open() {
         return limit.open((long) robotsInFlight + awaitingFirstPage, clock::millis);
@@ -723,11 +739,6 @@ public final class HostScheduler implements PendingQueue {
         return host.unreachable == null && host.robots.due(now);
     }
 
-
-
-
-
-
     /**
      * Forgets the hosts that have been idle since their delay passed, by {@code now}: their robots.txt state goes to
      * the robots cache, their politeness clock is of no more use (their next request may go at once). A host busy
@@ -775,7 +786,6 @@ public final class HostScheduler implements PendingQueue {
         host.delayMillis = Math.max(config.delay().toMillis(), rules.crawlDelay().toMillis());
         host.maxConnections = rules.crawlDelay().isZero() ? config.maxConnectionsPerHost() : 1;
     }
-
 
     /** An idle host, to be parked at {@code until} (epoch ms) if it is still idle then. */
     private record Idle(Host host, long until) {

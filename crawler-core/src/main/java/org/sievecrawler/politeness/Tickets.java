@@ -6,8 +6,9 @@ import java.util.PriorityQueue;
 /**
  * The {@link HostScheduler}'s tickets: when each host with work may next be handed out, in three min-heaps by ready
  * time (then issue order). Robots.txt tasks wait in a heap of their own, so the scheduler can cap the fetchers they
- * take; a host's first page after its robots.txt waits in another, served before other ready pages, so robots.txt
- * is followed by its host's first page within about its delay, not after a backlog of ready pages of known hosts.
+ * take; a host's first page after its robots.txt (or its robots.txt again, after a failure) waits in another, served
+ * before other ready pages and never closed, so robots.txt is followed by its host's first page within about its
+ * delay, not after a backlog of ready pages of known hosts, and a host holding a page of the limit gets it.
  *
  * <p>A host holds at most one current ticket: {@link #issue} bumps its version, and a ticket whose version is no
  * longer its host's is stale and dropped when it reaches the top of its heap. Not thread-safe: the scheduler's lock.

@@ -347,8 +347,9 @@ class ManyHostsTest {
 
     /**
      * Runs 8 fetchers of 100 ms requests on {@code newHosts} hosts of 3 URLs each (and {@code knownHosts} whose
-     * robots.txt was fetched, of {@code knownPages} URLs each), until a fetcher takes the page after
-     * {@code maxPages} (put back: the crawl ends, as FetchWorker ends it) or the pages recorded reach it; returns the
+     * robots.txt was fetched, of {@code knownPages} URLs each), until a fetcher takes the page that reaches
+     * {@code maxPages} (the crawl ends, as FetchWorker ends it; one past it is put back) or the pages recorded reach
+     * it; returns the
      * hosts whose robots.txt was fetched (but for the known ones) and the hosts paged.
      */
     private MaxPagesRun crawlToMaxPages(long maxPages, int newHosts, boolean limited, int knownHosts,
@@ -406,6 +407,7 @@ class ManyHostsTest {
                     break;
                 } else {
                     paged.add(HostKey.of(task.url()));
+                    ended = taken == maxPages;
                 }
                 inFlight.put(task, at + 100);
             }
