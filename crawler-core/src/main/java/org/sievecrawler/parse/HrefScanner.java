@@ -167,39 +167,34 @@ public final class HrefScanner {
          */
         private void visibleText(int to, boolean endsRun) {
             int from = textFrom;
-            boolean ascii = true;
-            boolean spaceOnly = true;
-            for (int i = from; i < to; i++) {
-                byte c = b[i];
-                if (c < 0 || c == '&') {
-                    ascii = false;
-                }
-                if (!PageRules.isHtmlSpace(c)) {
-                    spaceOnly = false;
-                }
-            }
-            if (!spaceOnly) {
-                if (open.inTableOutsideCells()) {
-                    throw new NotSure("foster-parented text", from);
-                }
-                if (boilerplate.inside()) {
-                    textFrom = to;
-                    return; // no run to end: the boilerplate's text is apart from the text around it
-                }
-                if (ascii) {
-                    simHash.ascii(b, from, to);
-                } else {
-                    String text = CharacterReferences.decode(new String(b, from, to - from, charset));
-                    if (text == null) {
-                        throw new NotSure("character reference in text", from);
-                    }
-                    simHash.text(text, 0, text.length());
-                }
-            }
             textFrom = to;
+            if (from < to && open.inTableOutsideCells() && !spaceOnly(from, to)) {
+                throw new NotSure("foster-parented text", from);
+            }
+            if (boilerplate.inside()) {
+                return; // no run to end: the boilerplate's text is apart from the text around it
+            }
+            // one pass over ASCII text; the rest decoded from its first non-ASCII byte or reference
+            int decodeFrom = simHash.asciiUntilDecoded(b, from, to);
+            if (decodeFrom < to) {
+                String text = CharacterReferences.decode(new String(b, decodeFrom, to - decodeFrom, charset));
+                if (text == null) {
+                    throw new NotSure("character reference in text", decodeFrom);
+                }
+                simHash.text(text, 0, text.length());
+            }
             if (endsRun) {
                 simHash.endRun();
             }
+        }
+
+        private boolean spaceOnly(int from, int to) {
+            for (int i = from; i < to; i++) {
+                if (!PageRules.isHtmlSpace(b[i])) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** Gives the open {@code <a href>}, if any, the text read since it opened. */
