@@ -53,29 +53,36 @@ public final class Duplicates implements AuditSection {
     public static Duplicates of(Path dir) throws IOException {
         Path pages = dir.resolve(CrawlFolder.PAGES);
         UrlGroups groups = new UrlGroups(dir);
-        try (ExternalSort exact = new ExternalSort(dir, ExternalSort.DEFAULT_MAX_BYTES);
-                ExternalSort candidates = new ExternalSort(dir, ExternalSort.DEFAULT_MAX_BYTES);
-                ExternalSort blocks = new ExternalSort(dir, ExternalSort.DEFAULT_MAX_BYTES);
-                ExternalSort pairs = new ExternalSort(dir, ExternalSort.DEFAULT_MAX_BYTES)) {
-            Path nearPages = Files.createTempFile(dir, ".audit-near-", ".tsv");
-            try {
-                if (Files.exists(pages)) {
-                    readPages(pages, exact, candidates);
+        Path nearPages = Files.createTempFile(dir, ".audit-near-", ".tsv");
+        try {
+            // each sort closed (its memory freed) once read, so that at most two hold lines at a time
+            int near;
+            try (ExternalSort candidates = new ExternalSort(dir, ExternalSort.DEFAULT_MAX_BYTES);
+                    ExternalSort blocks = new ExternalSort(dir, ExternalSort.DEFAULT_MAX_BYTES)) {
+                try (ExternalSort exact = new ExternalSort(dir, ExternalSort.DEFAULT_MAX_BYTES)) {
+                    if (Files.exists(pages)) {
+                        readPages(pages, exact, candidates);
+                    }
+                    UrlGroups.Runs exactRuns = new UrlGroups.Runs((digest, urls) -> groups.add("exact", urls));
+                    exact.sorted(line -> {
+                        int tab = line.indexOf('\t');
+                        exactRuns.add(line.substring(0, tab), line.substring(tab + 1));
+                    });
+                    exactRuns.flush();
                 }
-                UrlGroups.Runs exactRuns = new UrlGroups.Runs((digest, urls) -> groups.add("exact", urls));
-                exact.sorted(line -> {
-                    int tab = line.indexOf('\t');
-                    exactRuns.add(line.substring(0, tab), line.substring(tab + 1));
-                });
-                exactRuns.flush();
-                int near = numberByUrl(candidates, blocks, nearPages);
-                pairs(blocks, pairs);
-                Clusters clusters = new Clusters(near);
-                clusters.join(pairs);
-                nearGroups(clusters, nearPages, groups);
-            } finally {
-                Files.deleteIfExists(nearPages);
+                near = numberByUrl(candidates, blocks, nearPages);
+                candidates.close();
+                try (ExternalSort pairs = new ExternalSort(dir, ExternalSort.DEFAULT_MAX_BYTES)) {
+                    pairs(blocks, pairs);
+                    blocks.close();
+                    Clusters clusters = new Clusters(near);
+                    clusters.join(pairs);
+                    pairs.close();
+                    nearGroups(clusters, nearPages, groups);
+                }
             }
+        } finally {
+            Files.deleteIfExists(nearPages);
         }
         return new Duplicates(groups.sorted());
     }
