@@ -43,6 +43,9 @@ final class Boilerplate {
     /** The elements that bound the default scope. */
     private static final Set<String> SCOPE = Set.of("applet", "caption", "html", "table", "td", "th", "marquee",
             "object", "template");
+    /** Start tags tree construction ignores outside a table. */
+    private static final Set<String> TABLE_PARTS = Set.of("caption", "col", "colgroup", "tbody", "td", "tfoot", "th",
+            "thead", "tr");
     /** End tags that close (nearly) nothing: {@code </br>} is a br, {@code </body>} and {@code </html>} pop none. */
     private static final Set<String> HARMLESS_END = Set.of("br", "body", "html");
 
@@ -102,8 +105,9 @@ final class Boilerplate {
             push(tag, true);
             return;
         }
-        if (tag.is(OpenElements.VOID | OpenElements.CONTENT_APART) || name.equals("body") || name.equals("html")) {
-            return;
+        if (tag.is(OpenElements.VOID | OpenElements.CONTENT_APART) || name.equals("body") || name.equals("html")
+                || (TABLE_PARTS.contains(name) && lastIndexOf("table") < 0)) {
+            return; // no element opened (outside a table, its parts are ignored: a root never starts in a table)
         }
         switch (name) {
             case "li" -> closeListItem(tag, "li", at);
