@@ -36,6 +36,11 @@ public final class AuditMarkdown {
                     + "** HTTP errors" + byStatus + ", **" + stats.path("failed").asLong() + "** failed, "
                     + stats.path("redirects").asLong() + " redirects, " + stats.path("responses").asLong()
                     + " responses, " + stats.path("decided").asLong() + " URLs decided.");
+            long notMeasured = stats.path(Stats.NEAR_NOT_MEASURED).asLong();
+            if (notMeasured > 0) {
+                lines.add("Near duplicates not measured for **" + notMeasured + "** pages (no `simhash` in their"
+                        + " records: a crawl of an older build, pages not HTML, or without text).");
+            }
             lines.add("");
         });
         lines.add("| list | findings |");

@@ -140,9 +140,13 @@ public final class ExternalSort implements AutoCloseable {
         }
     }
 
+    /** Frees the memory and deletes the files of the sort; closing it again does nothing. */
     @Override
     public void close() throws IOException {
         held.clear();
+        if (!Files.exists(temp)) {
+            return;
+        }
         try (var files = Files.list(temp)) {
             files.forEach(f -> {
                 try {

@@ -12,17 +12,24 @@ import org.sievecrawler.sink.JsonlSink;
 /**
  * audit.json's {@code stats}: what the final line counts, from pages.jsonl (so also for a crawl stopped hard, which
  * has no summary.json): {@code {decided, pages, redirects, httpErrors, httpErrorsByStatus, failed, responses,
- * outcomes, statuses}}, as {@link Answers} and {@link CrawlStats} count them. Immutable once built.
+ * outcomes, statuses, nearDuplicatesNotMeasured}}, as {@link Answers} and {@link CrawlStats} count them, the last
+ * the pages fetched with a 2xx status without a fingerprint ({@link Duplicates#nearNotMeasured}), which
+ * {@code duplicates} cannot list as near duplicates. Immutable once built.
  */
 public final class Stats implements AuditSection {
     static final String NAME = "stats";
+    /** The member counting the pages near duplicates were not measured for. */
+    static final String NEAR_NOT_MEASURED = "nearDuplicatesNotMeasured";
 
     private final Answers answers;
     private final Map<String, Long> outcomes;
     private final Map<Integer, Long> statuses;
+    /** Pages fetched with a 2xx status whose near duplicates were not measured ({@link Duplicates#nearNotMeasured}). */
+    private final long nearNotMeasured;
 
-    private Stats(Answers answers, Map<String, Long> outcomes, Map<Integer, Long> statuses) {
+    private Stats(Answers answers, Map<String, Long> outcomes, Map<Integer, Long> statuses, long nearNotMeasured) {
         this.answers = answers;
+        this.nearNotMeasured = nearNotMeasured;
         this.outcomes = outcomes;
         this.statuses = statuses;
     }
@@ -30,9 +37,15 @@ public final class Stats implements AuditSection {
     /** The counts of the crawl in {@code dir}. */
     public static Stats of(Path dir) throws IOException {
         CrawlStats stats = new CrawlStats();
-        JsonlSink.readSkipping(dir.resolve(CrawlFolder.PAGES), stats::record);
+        long[] notMeasured = {0};
+        JsonlSink.readSkipping(dir.resolve(CrawlFolder.PAGES), r -> {
+            stats.record(r);
+            if (Duplicates.nearNotMeasured(r)) {
+                notMeasured[0]++;
+            }
+        });
         return new Stats(Answers.of(stats.decided(), stats.outcomes(), stats.statuses(), stats.fetched()),
-                stats.outcomes(), stats.statuses());
+                stats.outcomes(), stats.statuses(), notMeasured[0]);
     }
 
     /** What the site answered. */
@@ -75,6 +88,7 @@ public final class Stats implements AuditSection {
             json.writeNumberField(String.valueOf(e.getKey()), e.getValue());
         }
         json.writeEndObject();
+        json.writeNumberField(NEAR_NOT_MEASURED, nearNotMeasured);
         json.writeEndObject();
     }
 }

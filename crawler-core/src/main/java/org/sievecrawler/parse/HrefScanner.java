@@ -87,6 +87,8 @@ public final class HrefScanner {
         private boolean visible;
 
         private final OpenElements open = new OpenElements();
+        /** Whether text is navigation boilerplate, which the fingerprint leaves out. */
+        private final Boilerplate boilerplate = new Boilerplate();
         /** Created at the first svg or math that opens foreign content. */
         private ForeignElements foreign;
 
@@ -106,6 +108,8 @@ public final class HrefScanner {
         private int nameEnd;
         private int contentStart;
         private int contentEnd;
+        private int roleStart;
+        private int roleEnd;
         /** The end of the current tag's last attribute value, to tell whether it self-closes. */
         private int lastValueEnd;
         /** The hash of the tag name {@link #tagNameEnd} read last. */
@@ -132,6 +136,7 @@ public final class HrefScanner {
                     TagNames.Tag tag = endTag();
                     if (tag != null) {
                         open.end(tag, lt);
+                        boilerplate.end(tag, lt);
                         if (tag.name().equals("a")) {
                             endAnchor();
                         }
@@ -162,35 +167,34 @@ public final class HrefScanner {
          */
         private void visibleText(int to, boolean endsRun) {
             int from = textFrom;
-            boolean ascii = true;
-            boolean spaceOnly = true;
-            for (int i = from; i < to; i++) {
-                byte c = b[i];
-                if (c < 0 || c == '&') {
-                    ascii = false;
-                }
-                if (!PageRules.isHtmlSpace(c)) {
-                    spaceOnly = false;
-                }
-            }
-            if (!spaceOnly) {
-                if (open.inTableOutsideCells()) {
-                    throw new NotSure("foster-parented text", from);
-                }
-                if (ascii) {
-                    simHash.ascii(b, from, to);
-                } else {
-                    String text = CharacterReferences.decode(new String(b, from, to - from, charset));
-                    if (text == null) {
-                        throw new NotSure("character reference in text", from);
-                    }
-                    simHash.text(text, 0, text.length());
-                }
-            }
             textFrom = to;
+            if (from < to && open.inTableOutsideCells() && !spaceOnly(from, to)) {
+                throw new NotSure("foster-parented text", from);
+            }
+            if (boilerplate.inside()) {
+                return; // no run to end: the boilerplate's text is apart from the text around it
+            }
+            // one pass over ASCII text; the rest decoded from its first non-ASCII byte or reference
+            int decodeFrom = simHash.asciiUntilDecoded(b, from, to);
+            if (decodeFrom < to) {
+                String text = CharacterReferences.decode(new String(b, decodeFrom, to - decodeFrom, charset));
+                if (text == null) {
+                    throw new NotSure("character reference in text", decodeFrom);
+                }
+                simHash.text(text, 0, text.length());
+            }
             if (endsRun) {
                 simHash.endRun();
             }
+        }
+
+        private boolean spaceOnly(int from, int to) {
+            for (int i = from; i < to; i++) {
+                if (!PageRules.isHtmlSpace(b[i])) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** Gives the open {@code <a href>}, if any, the text read since it opened. */
@@ -306,7 +310,7 @@ public final class HrefScanner {
             int at = pos;
             int nameEnd = tagNameEnd(at + 1);
             TagNames.Tag tag = OpenElements.TAGS.tag(b, at + 1, nameEnd, nameHash);
-            hrefStart = srcStart = altStart = relStart = nameStart = contentStart = lastValueEnd = -1;
+            hrefStart = srcStart = altStart = relStart = nameStart = contentStart = roleStart = lastValueEnd = -1;
             pos = checked(TagLexer.readAttributes(b, nameEnd, end, this), at);
             return tag;
         }
@@ -373,7 +377,11 @@ public final class HrefScanner {
         }
 
         private void startElement(TagNames.Tag tag, int at) {
+            boolean inTable = open.inTable();
             open.start(tag, at);
+            boolean root = Boilerplate.isRoot(tag.name(), roleStart >= 0 && Boilerplate.ROLE_ROOTS.contains(tag.name())
+                    ? value(roleStart, roleEnd) : null);
+            boilerplate.start(tag, root, inTable, at);
             if (tag.name().equals("a")) {
                 endAnchor(); // an <a> closes the one open (or there is none: the scanner is unsure of the rest)
             }
@@ -681,6 +689,9 @@ public final class HrefScanner {
             } else if (len == 4 && nameStart < 0 && TagLexer.nameIs(b, ns, ne, "name")) {
                 nameStart = vs;
                 nameEnd = ve;
+            } else if (len == 4 && roleStart < 0 && TagLexer.nameIs(b, ns, ne, "role")) {
+                roleStart = vs;
+                roleEnd = ve;
             } else if (len == 7 && contentStart < 0 && TagLexer.nameIs(b, ns, ne, "content")) {
                 contentStart = vs;
                 contentEnd = ve;

@@ -99,6 +99,7 @@ public final class JsoupPageParser {
             public FilterResult head(Node node, int depth) {
                 if (node instanceof Element el) {
                     return Parser.NamespaceHtml.equals(el.tag().namespace()) && !HIDDEN_TEXT.contains(el.normalName())
+                            && !Boilerplate.isRoot(el.normalName(), el.hasAttr("role") ? el.attr("role") : null)
                             ? FilterResult.CONTINUE : FilterResult.SKIP_ENTIRELY;
                 }
                 if (node instanceof TextNode text && !(node instanceof CDataNode)) {

@@ -143,6 +143,11 @@ final class OpenElements {
         }
     }
 
+    /** Whether a table is open here (in a cell or not). */
+    boolean inTable() {
+        return tableDepth > 0;
+    }
+
     /** Whether text here would be in a table outside its cells, where tree construction foster-parents it. */
     boolean inTableOutsideCells() {
         return tableDepth > 0 && tables[tableDepth - 1] == TABLE;

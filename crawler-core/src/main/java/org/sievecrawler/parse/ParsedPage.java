@@ -24,7 +24,8 @@ import okhttp3.HttpUrl;
  *     {@code script}, {@code style}, {@code noscript} (jsoup parses with scripting off, but a browser with
  *     scripting on, the usual case, hides it), {@code textarea} and {@code select} (form controls' contents),
  *     {@code iframe} (its fallback text), {@code template}, and {@code svg} and {@code math} (drawings and
- *     formulas, not prose). The title is left out because it is audited on its own and sites often share one
+ *     formulas, not prose), nor navigation boilerplate ({@code nav}, {@code aside} and block elements of role
+ *     {@code navigation}: {@link Boilerplate}), which repeats on every page of a site. The title is left out because it is audited on its own and sites often share one
  */
 public record ParsedPage(
         String title,

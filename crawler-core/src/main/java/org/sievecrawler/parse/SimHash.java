@@ -87,6 +87,49 @@ public final class SimHash {
         inWord = in;
     }
 
+    /**
+     * Feeds {@code b[from, to)} as part of the current text run up to its first byte that is not ASCII or is an
+     * {@code &} (where the caller decodes the rest, a character or a reference starting there), and returns that
+     * byte's index, or {@code to}. The same words as {@link #ascii} on the bytes it feeds, in the same one pass that
+     * looks for the end of the ASCII text.
+     */
+    public int asciiUntilDecoded(byte[] b, int from, int to) {
+        long w = word;
+        boolean in = inWord;
+        int i = from;
+        for (; i < to; i++) {
+            int c = b[i];
+            if (c < 0) {
+                break;
+            }
+            int lower = WORD_BYTES[c];
+            if (lower != 0) {
+                w = (w ^ lower) * FNV_PRIME;
+                in = true;
+            } else if (c == '&') {
+                break;
+            } else if (in) {
+                endWord(w);
+                w = FNV_OFFSET;
+                in = false;
+            }
+        }
+        word = w;
+        inWord = in;
+        return i;
+    }
+
+    /** For each ASCII byte, its lower case if it is a letter or digit, else 0. */
+    private static final byte[] WORD_BYTES = new byte[128];
+
+    static {
+        for (int c = 0; c < 128; c++) {
+            if (isAsciiLetterOrDigit(c)) {
+                WORD_BYTES[c] = (byte) (c >= 'A' && c <= 'Z' ? c + 32 : c);
+            }
+        }
+    }
+
     /** Ends the current text run: a word being read ends here. */
     public void endRun() {
         if (inWord) {

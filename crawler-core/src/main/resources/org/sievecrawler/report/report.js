@@ -248,6 +248,10 @@
           problem(p[1], n, n > 0);
         }
       });
+      var notMeasured = audit.stats ? audit.stats.nearDuplicatesNotMeasured : 0;
+      if (notMeasured > 0) { // pages without a simhash: an older build's records, not HTML, or no text
+        problem('pages not measured for near duplicates (no simhash)', notMeasured, false);
+      }
     }
     if (s && s.outcomes) {
       var httpErrors = s.httpErrors !== undefined ? s.httpErrors : s.outcomes['http-error'] || 0;

@@ -84,13 +84,13 @@ class DuplicatesTest {
     }
 
     @Test
-    void clustersNearFingerprintsTransitivelyAcrossSortRunsAndLeavesFarOnesApart() throws IOException {
+    void groupsAroundARepresentativeWithoutChainingAcrossSortRunsAndLeavesFarOnesApart() throws IOException {
         SplittableRandom random = new SplittableRandom(4);
         long base = random.nextLong();
         long oneBit = base ^ 1L << 5;
-        long chained = oneBit ^ 0b111L << 40; // 3 bits from oneBit, 4 from base: joined through oneBit
+        long chained = oneBit ^ 0b111L << 40; // 3 bits from oneBit, 4 from base: no group with base
         long far = base ^ 0xffffL << 20;
-        long[] fingerprints = {base, oneBit, chained, far};
+        long[] fingerprints = {base, oneBit, chained, far, chained ^ 1L << 63}; // p4: 1 bit from p2, 5 from base
         for (int i = 0; i < fingerprints.length; i++) {
             records.add(page("p" + i, "sha1:" + "A".repeat(31) + (char) ('B' + i), fingerprints[i], "T" + i));
         }
@@ -100,22 +100,59 @@ class DuplicatesTest {
         }
         write();
         ExternalSort blocks = new ExternalSort(dir, 400);
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; i < fingerprints.length; i++) {
+        for (int i = 0; i < 4; i++) {
             for (int block = 0; block < 4; block++) {
                 blocks.add(Duplicates.blockRow(block, fingerprints[i], i));
             }
-            ids.add(ROOT + "p" + i);
         }
+        ExternalSort pairs = new ExternalSort(dir, 300);
+        Duplicates.pairs(blocks, pairs);
         Duplicates.Clusters clusters = new Duplicates.Clusters(4);
-        clusters.join(blocks);
+        clusters.join(pairs);
         blocks.close();
-        assertThat(clusters.root(1)).isEqualTo(clusters.root(0));
-        assertThat(clusters.root(2)).isEqualTo(clusters.root(0));
-        assertThat(clusters.root(3)).isNotEqualTo(clusters.root(0));
+        pairs.close();
+        assertThat(clusters.representative(1)).isEqualTo(0);
+        assertThat(clusters.representative(2)).as("chained through p1 only").isEqualTo(2);
+        assertThat(clusters.inGroup(2)).isFalse();
+        assertThat(clusters.representative(3)).isEqualTo(3);
 
         assertThat(audit().path("duplicates").toString()).isEqualTo("[{\"kind\":\"near\",\"urls\":[\"" + ROOT
-                + "p0\",\"" + ROOT + "p1\",\"" + ROOT + "p2\"]}]");
+                + "p0\",\"" + ROOT + "p1\"]},{\"kind\":\"near\",\"urls\":[\"" + ROOT + "p2\",\"" + ROOT
+                + "p4\"]}]");
+    }
+
+    @Test
+    void pagesOfOneFingerprintJoinTheGroupOfTheirFirstPage() throws IOException {
+        long base = 0x0123_4567_89ab_cdefL;
+        records.add(page("a", "sha1:" + "A".repeat(32), base ^ 1, "a"));
+        records.add(page("b", "sha1:" + "B".repeat(32), base ^ 0b110, "b")); // 3 bits from a, 2 from the copies
+        records.add(page("c", "sha1:" + "C".repeat(32), base, "c"));
+        records.add(page("d", "sha1:" + "D".repeat(32), base, "d"));
+        records.add(page("e", "sha1:" + "E".repeat(32), base ^ 0xf000_0000_0000_0000L, "e"));
+        write();
+        assertThat(audit().path("duplicates").toString()).isEqualTo("[{\"kind\":\"near\",\"urls\":[\"" + ROOT
+                + "a\",\"" + ROOT + "b\",\"" + ROOT + "c\",\"" + ROOT + "d\"]}]");
+    }
+
+    @Test
+    void saysForHowManyPagesNearDuplicatesWereNotMeasured() throws IOException {
+        records.add(page("fingerprinted", "sha1:" + "A".repeat(32), 42, "a"));
+        records.add(new PageRecord(ROOT + "old-build.html", 200, Outcome.FETCHED, "text/html", 1, 1000, 1, 0, "t",
+                null, ROOT, null, false));
+        records.add(new PageRecord(ROOT + "old-build-2.html", 200, Outcome.FETCHED, "text/html", 1, 1000, 1, 0, "t",
+                null, ROOT, null, false));
+        records.add(new PageRecord(ROOT + "file.pdf", 200, Outcome.NOT_HTML, "application/pdf", 1, 1000, 1, 0, null,
+                null, ROOT, null, false).withFingerprints("sha1:" + "B".repeat(32), null));
+        records.add(new PageRecord(ROOT + "missing.html", 404, Outcome.HTTP_ERROR, "text/html", 1, 10, 1, 0, null,
+                null, ROOT, "HTTP 404", false));
+        write();
+        Audit.write(dir, List.of(Duplicates.of(dir), Stats.of(dir)));
+        JsonNode audit = new ObjectMapper().readTree(dir.resolve(Audit.FILE).toFile());
+        assertThat(audit.path("duplicates")).isEmpty();
+        assertThat(audit.path("stats").path("nearDuplicatesNotMeasured").asLong()).isEqualTo(3);
+        String markdown = AuditMarkdown.render("x", AuditFindings.read(dir.resolve(Audit.FILE), 10));
+        assertThat(markdown).contains("Near duplicates not measured for **3** pages");
+
     }
 
     private JsonNode audit() throws IOException {

@@ -79,7 +79,7 @@ final class GeneratedPages {
     }
 
     private String block(int depth) {
-        int kind = random.nextInt(depth > 2 ? 10 : 28);
+        int kind = random.nextInt(depth > 2 ? 10 : 29);
         return switch (kind) {
             case 0, 1, 2, 3 -> "<p>" + text() + " " + link() + " " + text() + pick("</p>\n", "\n", "</P>");
             case 4 -> link() + "\n";
@@ -109,8 +109,41 @@ final class GeneratedPages {
             case 24 -> "<a href=\"" + href() + "\"><h2>" + text() + "</h2><p>" + text() + "</p></a>";
             case 25 -> "<li>" + link();
             case 26 -> "<link rel=canonical href=\"" + href() + "\">";
+            case 27 -> boilerplate(depth);
             default -> "<a href=\"" + href() + "\"><span>" + text() + pick("</span></a>", "</a></span>", "</a>");
         };
+    }
+
+    /**
+     * Navigation boilerplate (nav, aside, role=navigation) as pages hold it, and (on tricky pages) what closes it
+     * early or not at all: end tags of elements opened outside it, list items, headings, cells, buttons.
+     */
+    private String boilerplate(int depth) {
+        String nav = pick("<nav>" + block(depth + 1) + block(depth + 1) + pick("</nav>", "</NAV>", ""),
+                "<aside class=a>" + block(depth + 1) + "</aside>",
+                "<div role=\"" + pick("navigation", "main navigation", "NAVIGATION", "main", "navigation&#32;x")
+                        + "\">" + block(depth + 1) + block(depth + 1) + "</div>",
+                "<ul role=navigation><li>" + link() + "<li>" + text() + "</ul>",
+                "<header>" + text() + "</header><footer>" + text() + "</footer>",
+                "<nav><ul><li>" + link() + "</li><li>" + text() + "</ul></nav>" + text());
+        if (!tricky) {
+            return nav;
+        }
+        return pick(nav, "<li><nav>" + text() + "</li>" + text(), "<div><nav>" + text() + "</div>" + text(),
+                "<nav><li>" + text() + "<nav>" + text() + "</li>" + text() + "</nav>" + text(),
+                "<h2><aside>" + text() + "</h2>" + text(), "<table><tr><td><nav>" + text() + "</td><td>y</table>",
+                "<nav><table><tr><td>" + text() + "</nav>y</td></tr></table>" + text() + "</nav>" + text(),
+                "<button><nav><button>" + text() + "</nav>" + text(), "<nav><b>" + text() + "</nav>y</b>",
+                "<b><nav>" + text() + "</b>" + text() + "</nav>" + text(),
+                "<nav><span><div></span>" + text() + "</div>" + text() + "</nav>" + text(),
+                "<nav><p>" + text() + "</nav>" + text() + "</p>", "<nav><form>x</form>" + text() + "</nav>" + text(),
+                "<span role=navigation>" + text() + "</span>", "<div role=navigation><li>x<li>" + text() + "</div>",
+                "<dd><div role=navigation><dt>" + text() + "</div>" + text(), "<nav>" + text() + "</aside>" + text(),
+                "<nav><h1>" + text() + "<h2>" + text() + "</h3>" + text() + "</nav>" + text(),
+                "<p><button><nav>" + text() + "</p>" + text() + "</nav>" + text(),
+                "<nav><div>" + text() + "</div></div>" + text() + "</nav>" + text(),
+                "<nav><svg><g>" + text() + "</nav>" + text(), "<a href=/n><nav>" + text() + "</a>" + text(),
+                "<nav><select><option>" + text() + "</select>" + text() + "</nav>" + text());
     }
 
     /** SVG, MathML and noscript as pages hold them, and (on tricky pages) what ends them early or oddly. */

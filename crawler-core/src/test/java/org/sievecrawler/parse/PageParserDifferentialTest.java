@@ -73,6 +73,7 @@ class PageParserDifferentialTest {
         assertThat(actual.noindex()).as("noindex of %s", page).isEqualTo(expected.noindex());
         assertThat(actual.nofollow()).as("nofollow of %s", page).isEqualTo(expected.nofollow());
         assertThat(actual.charset()).as("charset of %s", page).isEqualTo(expected.charset());
+        assertThat(SimHash.hex(actual.simhash())).as("simhash of %s", page).isEqualTo(SimHash.hex(expected.simhash()));
     }
 
     private static Map<String, String> readHeaders() throws IOException, URISyntaxException {

@@ -95,6 +95,28 @@ class SimHashTest {
     }
 
     @Test
+    void feedingAsciiUpToTheFirstByteToDecodeGivesTheFingerprintOfTheWholeText() {
+        SplittableRandom random = new SplittableRandom(404);
+        String[] pieces = {"Vec", "vec", "2", " ", "\n", "::", "<T>", "caf\u00e9", "\u65e5\u672c", "&", "x", "Ab9", "-"};
+        for (int trial = 0; trial < 2_000; trial++) {
+            StringBuilder text = new StringBuilder();
+            for (int n = random.nextInt(12); n > 0; n--) {
+                text.append(pieces[random.nextInt(pieces.length)]);
+            }
+            byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+            SimHash fused = new SimHash();
+            fused.text("lead in", 0, 7); // a word left open before, continued by the text
+            int stop = fused.asciiUntilDecoded(bytes, 0, bytes.length);
+            String rest = new String(bytes, stop, bytes.length - stop, StandardCharsets.UTF_8);
+            assertThat(stop == bytes.length || bytes[stop] < 0 || bytes[stop] == '&').as(text.toString()).isTrue();
+            fused.text(rest, 0, rest.length());
+            SimHash whole = new SimHash();
+            whole.text("lead in" + text, 0, 7 + text.length());
+            assertThat(SimHash.hex(fused.fingerprint())).as(text.toString()).isEqualTo(SimHash.hex(whole.fingerprint()));
+        }
+    }
+
+    @Test
     void aTextWithoutWordsHasNoFingerprintAndAShortOneHasOne() {
         SimHash none = new SimHash();
         none.text("  -- !! ", 0, 8);
