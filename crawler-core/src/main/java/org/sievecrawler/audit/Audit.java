@@ -24,14 +24,19 @@ public final class Audit {
     /** The sections of the crawl in {@code dir}, in the order audit.json lists them. */
     public static List<AuditSection> sections(Path dir) throws IOException {
         List<AuditSection> sections = new ArrayList<>();
-        // each section adds itself here, in audit.json's order
-        sections.add(BrokenLinks.of(dir));
-        sections.add(Redirects.of(dir));
-        sections.add(Duplicates.of(dir));
-        sections.add(Titles.of(dir));
-        sections.add(Orphans.of(dir));
-        sections.add(Slowest.of(dir));
-        sections.add(Stats.of(dir));
+        // the two joins with the link graph share its reads
+        try (BrokenLinks.Join broken = BrokenLinks.join(dir, ExternalSort.DEFAULT_MAX_BYTES);
+                Orphans.Join orphans = Orphans.join(dir, ExternalSort.DEFAULT_MAX_BYTES)) {
+            EdgeJoin.readAll(dir, List.of(broken, orphans));
+            // each section adds itself here, in audit.json's order
+            sections.add(broken.finish());
+            sections.add(Redirects.of(dir));
+            sections.add(Duplicates.of(dir));
+            sections.add(Titles.of(dir));
+            sections.add(orphans.finish());
+            sections.add(Slowest.of(dir));
+            sections.add(Stats.of(dir));
+        }
         return sections;
     }
 

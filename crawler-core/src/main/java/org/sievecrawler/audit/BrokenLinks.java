@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.graph.Edge;
-import org.sievecrawler.graph.LinksFile;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
 
@@ -25,9 +24,10 @@ import org.sievecrawler.sink.Outcome;
  * error says {@code redirects to FINAL}), with all the pages linking to it (each page, kind and text once), sorted
  * by URL and then by page. A URL nothing links to (a seed, a sitemap probe, a redirect's target) is no broken link.
  *
- * <p>The join is on disk: the records and the edges become lines keyed by URL, record first, sorted together by an
- * {@link ExternalSort} and merged; redirects into broken URLs are found the same way first, one sort a hop back
- * along the chains. The findings go to a file in the crawl folder that {@link #write} streams and deletes. Memory:
+ * <p>The join is on disk: the records and the edges into them become lines keyed by URL, record first, sorted
+ * together by an {@link ExternalSort} and merged; redirects into broken URLs are found the same way first, one sort
+ * a hop back along the chains. The edges into URLs that are not broken (nearly all) are told apart by a
+ * {@link UrlHashes} of the broken URLs as links.tsv.zst is read and never sorted. The findings go to a file in the crawl folder that {@link #write} streams and deletes. Memory:
  * the sort's bound. Immutable once built.
  */
 public final class BrokenLinks implements AuditSection {
@@ -46,10 +46,21 @@ public final class BrokenLinks implements AuditSection {
 
     /** The broken links of the crawl in {@code dir}, the sort holding at most about {@code maxBytes}. */
     public static BrokenLinks of(Path dir, long maxBytes) throws IOException {
-        Path out = dir.resolve(".brokenLinks.tmp");
+        try (Join join = join(dir, maxBytes)) {
+            EdgeJoin.readAll(dir, java.util.List.of(join));
+            return join.finish();
+        }
+    }
+
+    /**
+     * The first half of {@link #of}, for a read of links.tsv.zst shared with other sections ({@link Audit}): the
+     * broken URLs of pages.jsonl and the redirects into them, ready for the edges; {@link Join#finish} is the rest.
+     */
+    static Join join(Path dir, long maxBytes) throws IOException {
         Path broken = dir.resolve(".broken.tmp");
         Path redirects = dir.resolve(".redirects.tmp");
         Path hop = null;
+        ExternalSort sort = null;
         try {
             brokenAndRedirects(dir, broken, redirects);
             try (BufferedWriter b = Files.newBufferedWriter(broken, StandardCharsets.UTF_8,
@@ -69,30 +80,71 @@ public final class BrokenLinks implements AuditSection {
                 }
                 hop = next;
             }
-            long found;
-            try (ExternalSort sort = new ExternalSort(dir, maxBytes);
-                    BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-                lines(broken, sort);
-                try {
-                    LinksFile.read(dir, e -> { // a redirect's target is not linked: its source is listed
-                        if (e.kind() != Edge.Kind.REDIRECT) {
-                            sort.add(e.to() + "\t1\t" + e.from() + "\t" + e.kind().label() + "\t" + clean(e.text()));
-                        }
-                    });
-                } catch (UncheckedIOException e) {
-                    throw e.getCause();
+            sort = new ExternalSort(dir, maxBytes);
+            UrlHashes urls = new UrlHashes();
+            try (BufferedReader in = Files.newBufferedReader(broken, StandardCharsets.UTF_8)) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    sort.add(line);
+                    urls.add(line.substring(0, line.indexOf('\t')));
                 }
-                Merge merge = new Merge(w);
-                sort.sorted(merge::line);
-                found = merge.found;
             }
-            return new BrokenLinks(out, found);
+            Join join = new Join(dir.resolve(".brokenLinks.tmp"), sort, urls);
+            sort = null;
+            return join;
         } finally {
+            if (sort != null) {
+                sort.close();
+            }
             Files.deleteIfExists(broken);
             Files.deleteIfExists(redirects);
             if (hop != null) {
                 Files.deleteIfExists(hop);
             }
+        }
+    }
+
+    /**
+     * The join of the broken URLs with the edges into them: only those edges are sorted ({@link UrlHashes} lets
+     * the others pass by), with the broken records, then merged ({@link #finish}). Closing deletes the sort.
+     */
+    static final class Join implements EdgeJoin, AutoCloseable {
+        private final Path out;
+        private final ExternalSort sort;
+        private final UrlHashes broken;
+
+        private Join(Path out, ExternalSort sort, UrlHashes broken) {
+            this.out = out;
+            this.sort = sort;
+            this.broken = broken;
+        }
+
+        @Override
+        public boolean wants(String to, Edge.Kind kind) { // a redirect's target is not linked: its source is listed
+            return kind != Edge.Kind.REDIRECT && broken.mightContain(to);
+        }
+
+        @Override
+        public void accept(Edge e) {
+            sort.add(e.to() + "\t1\t" + e.from() + "\t" + e.kind().label() + "\t" + clean(e.text()));
+        }
+
+        @Override
+        public boolean readAgain() {
+            return false;
+        }
+
+        /** The section, once the edges were read. */
+        BrokenLinks finish() throws IOException {
+            try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+                Merge merge = new Merge(w);
+                sort.sorted(merge::line);
+                return new BrokenLinks(out, merge.found);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            sort.close();
         }
     }
 

@@ -108,6 +108,23 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
      * @return the lines passed over
      */
     public static long read(Path dir, Consumer<Edge> each) throws IOException {
+        return read(dir, (to, kind) -> true, each);
+    }
+
+    /** Which edges a reader wants, told from the target and kind alone (before the rest of the line is read). */
+    @FunctionalInterface
+    public interface Wanted {
+        boolean test(String to, Edge.Kind kind);
+    }
+
+    /**
+     * {@link #read(Path, Consumer)} passing only the edges {@code wanted} accepts: the others are checked for their
+     * shape (a damaged line is still counted and warned of) but their flags and text are not read, and no
+     * {@link Edge} is made for them.
+     *
+     * @return the lines passed over as not edges
+     */
+    public static long read(Path dir, Wanted wanted, Consumer<Edge> each) throws IOException {
         Path path = dir.resolve(FILE);
         if (!Files.exists(path)) {
             return 0;
@@ -122,11 +139,17 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
                     from = line.isEmpty() ? null : line;
                     continue;
                 }
-                Edge edge = from == null ? null : parse(from, line);
-                if (edge == null) {
+                int tab1 = line.indexOf('\t');
+                int tab2 = line.indexOf('\t', tab1 + 1);
+                int tab3 = tab2 < 0 ? -1 : line.indexOf('\t', tab2 + 1);
+                Edge.Kind kind = tab3 < 0 ? null : Edge.Kind.fromLabel(line, tab1 + 1, tab2);
+                if (from == null || tab1 == 0 || kind == null || line.indexOf('\t', tab3 + 1) >= 0) {
                     skipped++;
-                } else {
-                    each.accept(edge);
+                    continue;
+                }
+                String to = line.substring(0, tab1);
+                if (wanted.test(to, kind)) {
+                    each.accept(edge(from, to, kind, line, tab2, tab3));
                 }
             }
         } catch (ZstdIOException e) {
@@ -139,19 +162,16 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
         return skipped;
     }
 
-    /** The edge of one line of page {@code from}, or null if it is not one. */
-    static Edge parse(String from, String line) {
-        String[] f = line.split("\t", -1);
-        if (f.length != 4 || f[0].isEmpty()) {
-            return null;
+    /** The edge of {@code line} (of page {@code from}), its flags and text after {@code tab2} and {@code tab3}. */
+    private static Edge edge(String from, String to, Edge.Kind kind, String line, int tab2, int tab3) {
+        boolean nofollow = false;
+        boolean inScope = true;
+        for (int i = tab2 + 1; i < tab3; i++) {
+            char flag = line.charAt(i);
+            nofollow |= flag == 'n';
+            inScope &= flag != 'o';
         }
-        Edge.Kind kind;
-        try {
-            kind = Edge.Kind.fromLabel(f[1]);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-        return new Edge(from, f[0], kind, f[2].indexOf('n') >= 0, f[2].indexOf('o') < 0, unescape(f[3]));
+        return new Edge(from, to, kind, nofollow, inScope, unescape(line.substring(tab3 + 1)));
     }
 
     private static void escape(String text, StringBuilder to) {

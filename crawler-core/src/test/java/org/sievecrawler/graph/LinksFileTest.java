@@ -50,6 +50,33 @@ class LinksFileTest {
     }
 
     @Test
+    void aFilteredReadPassesOnlyTheEdgesWantedAndStillCountsADamagedLine() throws Exception {
+        Edge a = new Edge("http://h/", "http://h/a", Edge.Kind.A, true, false, "Tab\there");
+        Edge img = new Edge("http://h/", "http://h/i.png", Edge.Kind.IMG, false, true, "");
+        Edge sitemap = new Edge("http://h/sitemap.xml", "http://h/a", Edge.Kind.SITEMAP, false, true, "");
+        try (LinksFile file = LinksFile.open(dir)) {
+            file.add(List.of(a, img));
+            file.add(List.of(sitemap));
+        }
+        try (LinksFile file = LinksFile.open(dir)) { // a line of an unknown kind: not an edge
+            file.add(List.of(new Edge("http://h/b", "http://h/c", Edge.Kind.A, false, true, "x")));
+        }
+        Path path = dir.resolve(LinksFile.FILE);
+        byte[] zstd = Files.readAllBytes(path);
+        try (var out = new com.github.luben.zstd.ZstdOutputStream(Files.newOutputStream(path,
+                java.nio.file.StandardOpenOption.APPEND))) {
+            out.write("http://h/b\nhttp://h/d\tblink\t-\t\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        assertThat(Files.size(path)).isGreaterThan(zstd.length);
+        List<Edge> read = new ArrayList<>();
+        assertThat(LinksFile.read(dir, (to, kind) -> to.equals("http://h/a"), read::add)).isOne();
+        assertThat(read).containsExactly(a, sitemap);
+        read.clear();
+        assertThat(LinksFile.read(dir, (to, kind) -> kind == Edge.Kind.IMG, read::add)).isOne();
+        assertThat(read).containsExactly(img);
+    }
+
+    @Test
     void noFileIsNoEdges() throws Exception {
         assertThat(LinksFile.read(dir, e -> { throw new AssertionError(e); })).isZero();
     }
