@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.graph.Edge;
+import org.sievecrawler.graph.LinksFile;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
 
@@ -61,6 +62,9 @@ public final class BrokenLinks implements AuditSection {
         Path redirects = dir.resolve(".redirects.tmp");
         Path hop = null;
         ExternalSort sort = null;
+        if (!Files.exists(dir.resolve(LinksFile.FILE))) { // no link graph: nothing links to a broken URL
+            return new Join(dir.resolve(".brokenLinks.tmp"), new ExternalSort(dir, maxBytes), new UrlHashes());
+        }
         try {
             brokenAndRedirects(dir, broken, redirects);
             try (BufferedWriter b = Files.newBufferedWriter(broken, StandardCharsets.UTF_8,

@@ -175,6 +175,10 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
     }
 
     private static void escape(String text, StringBuilder to) {
+        if (plain(text)) { // nearly all: appended in one copy
+            to.append(text);
+            return;
+        }
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             switch (c) {
@@ -185,6 +189,17 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
                 default -> to.append(c);
             }
         }
+    }
+
+    /** Whether {@code text} holds nothing to escape (no backslash, and no control character: tab, CR, LF). */
+    private static boolean plain(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c == '\\') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String unescape(String text) {
