@@ -123,8 +123,8 @@ public final class BrokenLinks implements AuditSection {
         }
 
         @Override
-        public boolean wants(String to, Edge.Kind kind) { // a redirect's target is not linked: its source is listed
-            return kind != Edge.Kind.REDIRECT && broken.mightContain(to);
+        public boolean wants(int toHash, Edge.Kind kind) { // a redirect's target is not linked: its source is listed
+            return kind != Edge.Kind.REDIRECT && broken.mightContain(toHash);
         }
 
         @Override

@@ -14,8 +14,11 @@ import org.sievecrawler.graph.LinksFile;
  * Not thread-safe.
  */
 interface EdgeJoin {
-    /** Whether the edge to {@code to} of {@code kind} may matter to this join in the read under way. */
-    boolean wants(String to, Edge.Kind kind);
+    /**
+     * Whether an edge of {@code kind} to a target of {@link LinksFile#hash} {@code toHash} may matter to this join
+     * in the read under way.
+     */
+    boolean wants(int toHash, Edge.Kind kind);
 
     /** An edge {@link #wants} said yes to. */
     void accept(Edge edge) throws IOException;
@@ -29,16 +32,17 @@ interface EdgeJoin {
         while (!reading.isEmpty()) {
             List<EdgeJoin> now = List.copyOf(reading);
             try {
-                LinksFile.read(dir, (to, kind) -> {
+                LinksFile.read(dir, (toHash, kind) -> {
                     for (EdgeJoin join : now) {
-                        if (join.wants(to, kind)) {
+                        if (join.wants(toHash, kind)) {
                             return true;
                         }
                     }
                     return false;
                 }, edge -> {
+                    int toHash = LinksFile.hash(edge.to());
                     for (EdgeJoin join : now) {
-                        if (join.wants(edge.to(), edge.kind())) {
+                        if (join.wants(toHash, edge.kind())) {
                             try {
                                 join.accept(edge);
                             } catch (IOException e) {

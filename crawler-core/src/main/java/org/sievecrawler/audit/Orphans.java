@@ -62,8 +62,8 @@ public final class Orphans implements AuditSection {
         }
 
         @Override
-        public boolean wants(String to, Edge.Kind kind) {
-            return links ? kind != Edge.Kind.SITEMAP && kind != Edge.Kind.REDIRECT && listed.mightContain(to)
+        public boolean wants(int toHash, Edge.Kind kind) {
+            return links ? kind != Edge.Kind.SITEMAP && kind != Edge.Kind.REDIRECT && listed.mightContain(toHash)
                     : kind == Edge.Kind.SITEMAP;
         }
 

@@ -1,5 +1,7 @@
 package org.sievecrawler.audit;
 
+import org.sievecrawler.graph.LinksFile;
+
 /**
  * A set of URLs held as 32-bit hashes, to keep the link graph's edges that cannot be part of a finding out of the
  * audit's sorts (brokenLinks: edges into URLs that are not broken; orphans: edges into URLs no sitemap lists). A
@@ -8,7 +10,8 @@ package org.sievecrawler.audit;
  * a wrong finding. With n URLs held, a URL not added is let through with a chance of about n / 2^32 (7 x 10^-9 at
  * 28, the broken URLs of rust-doc; 5 x 10^-4 at 2 M: ~1,100 lines more to sort out of 2.35 M edges).
  *
- * <p>An open-addressing table of {@link String#hashCode}s, mixed, at most half full: 8 to 16 bytes a URL, at most
+ * <p>An open-addressing table of the URLs' {@link LinksFile#hash}es (what a filtered read of links.tsv.zst tells of
+ * each target without decoding it), mixed, at most half full: 8 to 16 bytes a URL, at most
  * {@link #MAX} URLs (32 MB); past that it holds none and lets every URL through (the sort then takes every edge,
  * in bounded memory, as without a prefilter). Not thread-safe: {@link #add} all, then {@link #mightContain}.
  */
@@ -35,7 +38,7 @@ final class UrlHashes {
         if (everything) {
             return;
         }
-        int h = hash(url);
+        int h = mix(LinksFile.hash(url));
         if (h == 0) { // 0 marks an empty slot
             hasZero = true;
             return;
@@ -83,10 +86,15 @@ final class UrlHashes {
 
     /** Whether {@code url} may have been added: always true for one that was, and past {@link #MAX}. */
     boolean mightContain(String url) {
+        return mightContain(LinksFile.hash(url));
+    }
+
+    /** Whether a URL of {@link LinksFile#hash} {@code urlHash} may have been added. */
+    boolean mightContain(int urlHash) {
         if (everything) {
             return true;
         }
-        int h = hash(url);
+        int h = mix(urlHash);
         if (h == 0) {
             return hasZero;
         }
@@ -101,9 +109,9 @@ final class UrlHashes {
         }
     }
 
-    /** {@link String#hashCode} (cached by the String, intrinsic to the JIT) mixed so that its low bits vary. */
-    static int hash(String url) {
-        int h = url.hashCode() * 0x9E3779B9;
+    /** {@code hash} mixed so that its low bits vary with all of its bits. */
+    private static int mix(int hash) {
+        int h = hash * 0x9E3779B9;
         return h ^ (h >>> 16);
     }
 }

@@ -51,6 +51,23 @@ public record Edge(String from, String to, Kind kind, boolean nofollow, boolean 
             return kind;
         }
 
+        /** The kind whose label is the ASCII bytes {@code b[start, end)}, or null when no kind has that label. */
+        static Kind fromLabel(byte[] b, int start, int end) {
+            for (Kind kind : ALL) {
+                String label = kind.label;
+                if (label.length() == end - start) {
+                    int i = 0;
+                    while (i < label.length() && b[start + i] == label.charAt(i)) {
+                        i++;
+                    }
+                    if (i == label.length()) {
+                        return kind;
+                    }
+                }
+            }
+            return null;
+        }
+
         /** The kind labelled {@code text[start, end)}, or null when no kind has that label (no copy made). */
         static Kind fromLabel(String text, int start, int end) {
             for (Kind kind : ALL) {

@@ -5,10 +5,9 @@ import com.github.luben.zstd.ZstdInputStream;
 import com.github.luben.zstd.ZstdOutputStream;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
@@ -108,19 +107,43 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
      * @return the lines passed over
      */
     public static long read(Path dir, Consumer<Edge> each) throws IOException {
-        return read(dir, (to, kind) -> true, each);
-    }
-
-    /** Which edges a reader wants, told from the target and kind alone (before the rest of the line is read). */
-    @FunctionalInterface
-    public interface Wanted {
-        boolean test(String to, Edge.Kind kind);
+        return read(dir, (toHash, kind) -> true, each);
     }
 
     /**
-     * {@link #read(Path, Consumer)} passing only the edges {@code wanted} accepts: the others are checked for their
-     * shape (a damaged line is still counted and warned of) but their flags and text are not read, and no
-     * {@link Edge} is made for them.
+     * Which edges a reader wants, told from the {@link #hash} of the target and the kind alone, before the line is
+     * decoded. A yes for an edge it does not want (two targets with one hash) costs the reader one edge to check.
+     */
+    @FunctionalInterface
+    public interface Wanted {
+        boolean test(int toHash, Edge.Kind kind);
+    }
+
+    /**
+     * The hash of a target URL that {@link Wanted} is told: {@link String#hashCode}'s polynomial over the URL's UTF-8
+     * bytes (so {@code url.hashCode()} itself for an ASCII URL, as normalized URLs are), computed by the reader
+     * from the file's bytes without decoding them.
+     */
+    public static int hash(String url) {
+        for (int i = 0; i < url.length(); i++) {
+            if (url.charAt(i) >= 0x80) {
+                int h = 0;
+                for (byte b : url.getBytes(StandardCharsets.UTF_8)) {
+                    h = 31 * h + (b & 0xff);
+                }
+                return h;
+            }
+        }
+        return url.hashCode();
+    }
+
+    /** The longest line read; a longer one (a damaged file: a page's URL and a link are a few KB) is passed over. */
+    private static final int MAX_LINE = 1 << 20;
+
+    /**
+     * {@link #read(Path, Consumer)} passing only the edges {@code wanted} accepts. The file is read as bytes: an
+     * edge not wanted is checked for its shape (a damaged line is still counted and warned of), its target hashed,
+     * and nothing decoded or made for it.
      *
      * @return the lines passed over as not edges
      */
@@ -129,37 +152,102 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
         if (!Files.exists(path)) {
             return 0;
         }
-        long skipped = 0;
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(new ZstdInputStream(
-                new BufferedInputStream(Files.newInputStream(path), 1 << 16)), StandardCharsets.UTF_8), 1 << 16)) {
-            String line;
-            String from = null;
-            while ((line = in.readLine()) != null) {
-                if (line.indexOf('\t') < 0) {
-                    from = line.isEmpty() ? null : line;
-                    continue;
+        Lines lines = new Lines(wanted, each);
+        try (InputStream in = new ZstdInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16))) {
+            byte[] b = new byte[1 << 16];
+            int start = 0; // of the line under way
+            int limit = 0; // of the bytes read
+            int scan = 0; // where its end is looked for next
+            boolean overlong = false;
+            for (int n = in.read(b, limit, b.length - limit); ; n = in.read(b, limit, b.length - limit)) {
+                if (n < 0) {
+                    if (start < limit && !overlong) { // the last line, without its line end
+                        lines.line(b, start, limit);
+                    }
+                    break;
                 }
-                int tab1 = line.indexOf('\t');
-                int tab2 = line.indexOf('\t', tab1 + 1);
-                int tab3 = tab2 < 0 ? -1 : line.indexOf('\t', tab2 + 1);
-                Edge.Kind kind = tab3 < 0 ? null : Edge.Kind.fromLabel(line, tab1 + 1, tab2);
-                if (from == null || tab1 == 0 || kind == null || line.indexOf('\t', tab3 + 1) >= 0) {
-                    skipped++;
-                    continue;
+                limit += n;
+                for (int nl = indexOf(b, scan, limit, (byte) '\n'); nl >= 0; nl = indexOf(b, start, limit, (byte) '\n')) {
+                    if (overlong) {
+                        overlong = false;
+                    } else {
+                        lines.line(b, start, nl);
+                    }
+                    start = nl + 1;
                 }
-                String to = line.substring(0, tab1);
-                if (wanted.test(to, kind)) {
-                    each.accept(edge(from, to, kind, line, tab2, tab3));
+                if (start == limit || overlong) {
+                    start = 0;
+                    limit = 0;
+                } else if (start > 0) { // the line under way to the front
+                    System.arraycopy(b, start, b, 0, limit - start);
+                    limit -= start;
+                    start = 0;
+                } else if (limit == b.length) {
+                    if (b.length >= MAX_LINE) {
+                        overlong = true;
+                        lines.skipped++;
+                        limit = 0;
+                    } else {
+                        b = java.util.Arrays.copyOf(b, 2 * b.length);
+                    }
                 }
+                scan = limit;
             }
         } catch (ZstdIOException e) {
-            skipped++; // cut short (a crash, a second Ctrl-C): what was read stands
+            lines.skipped++; // cut short (a crash, a second Ctrl-C): what was read stands
         }
-        if (skipped > 0) { // a damaged graph must not pass for one without broken links
+        if (lines.skipped > 0) { // a damaged graph must not pass for one without broken links
             LOG.warn("{}: {} line(s) are not edges, or the file is cut short or damaged; what could be read is used,"
-                    + " the rest left out", path, skipped);
+                    + " the rest left out", path, lines.skipped);
         }
-        return skipped;
+        return lines.skipped;
+    }
+
+    private static int indexOf(byte[] b, int from, int to, byte value) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == value) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The lines of one read, as they come: a page's URL, then its edges. */
+    private static final class Lines {
+        private final Wanted wanted;
+        private final Consumer<Edge> each;
+        private String from;
+        long skipped;
+
+        Lines(Wanted wanted, Consumer<Edge> each) {
+            this.wanted = wanted;
+            this.each = each;
+        }
+
+        /** The line {@code b[start, end)}, its line end left out. */
+        void line(byte[] b, int start, int end) {
+            int h = 0;
+            int tab1 = start;
+            while (tab1 < end && b[tab1] != '\t') {
+                h = 31 * h + (b[tab1] & 0xff);
+                tab1++;
+            }
+            if (tab1 == end) {
+                from = start == end ? null : new String(b, start, end - start, StandardCharsets.UTF_8);
+                return;
+            }
+            int tab2 = indexOf(b, tab1 + 1, end, (byte) '\t');
+            int tab3 = tab2 < 0 ? -1 : indexOf(b, tab2 + 1, end, (byte) '\t');
+            Edge.Kind kind = tab3 < 0 ? null : Edge.Kind.fromLabel(b, tab1 + 1, tab2);
+            if (from == null || tab1 == start || kind == null || indexOf(b, tab3 + 1, end, (byte) '\t') >= 0) {
+                skipped++;
+            } else if (wanted.test(h, kind)) {
+                String line = new String(b, start, end - start, StandardCharsets.UTF_8);
+                int t1 = line.indexOf('\t');
+                int t2 = line.indexOf('\t', t1 + 1);
+                each.accept(edge(from, line.substring(0, t1), kind, line, t2, line.indexOf('\t', t2 + 1)));
+            }
+        }
     }
 
     /** The edge of {@code line} (of page {@code from}), its flags and text after {@code tab2} and {@code tab3}. */

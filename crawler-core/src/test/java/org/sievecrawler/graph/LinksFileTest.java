@@ -69,11 +69,27 @@ class LinksFileTest {
         }
         assertThat(Files.size(path)).isGreaterThan(zstd.length);
         List<Edge> read = new ArrayList<>();
-        assertThat(LinksFile.read(dir, (to, kind) -> to.equals("http://h/a"), read::add)).isOne();
+        assertThat(LinksFile.read(dir, (toHash, kind) -> toHash == LinksFile.hash("http://h/a"), read::add)).isOne();
         assertThat(read).containsExactly(a, sitemap);
         read.clear();
-        assertThat(LinksFile.read(dir, (to, kind) -> kind == Edge.Kind.IMG, read::add)).isOne();
+        assertThat(LinksFile.read(dir, (toHash, kind) -> kind == Edge.Kind.IMG, read::add)).isOne();
         assertThat(read).containsExactly(img);
+    }
+
+    @Test
+    void aLineLongerThanTheReadBufferAndANonAsciiTargetAreReadWhole() throws Exception {
+        Edge longText = new Edge("http://h/", "http://h/long", Edge.Kind.A, false, true, "x".repeat(200_000));
+        Edge accented = new Edge("http://h/", "http://h/caf\u00e9/\u65e5\u672c", Edge.Kind.A, false, true, "caf\u00e9");
+        try (LinksFile file = LinksFile.open(dir)) {
+            file.add(List.of(longText, accented));
+        }
+        List<Edge> read = new ArrayList<>();
+        assertThat(LinksFile.read(dir, read::add)).isZero();
+        assertThat(read).containsExactly(longText, accented);
+        read.clear();
+        assertThat(LinksFile.read(dir, (toHash, kind) -> toHash == LinksFile.hash(accented.to()), read::add))
+                .isZero();
+        assertThat(read).containsExactly(accented);
     }
 
     @Test
