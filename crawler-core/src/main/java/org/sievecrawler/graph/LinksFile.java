@@ -5,12 +5,9 @@ import com.github.luben.zstd.ZstdInputStream;
 import com.github.luben.zstd.ZstdOutputStream;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * again after a crash may have its edges twice: readers deduplicate). On rust-doc (21,738 pages, 2.35 M edges, 108 a
  * page) it takes about 6 bytes an edge; it is appended as pages are parsed and never held in memory.
  *
- * <p>Thread-safe: {@link #add} from any number of threads; a page's lines are made outside the lock and written
- * together under it. Out of scope: which links a page holds (the pipeline's link step).
+ * <p>Thread-safe: {@link #add} from any number of threads; a page's lines are made and encoded outside the lock and
+ * compressed together under it. Out of scope: which links a page holds (the pipeline's link step).
  */
 public final class LinksFile implements LinkGraph, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LinksFile.class);
@@ -41,10 +38,10 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
      */
     private static final int LEVEL = 1;
 
-    private final Writer out;
+    private final OutputStream out;
     private boolean closed;
 
-    private LinksFile(Writer out) {
+    private LinksFile(OutputStream out) {
         this.out = out;
     }
 
@@ -53,8 +50,7 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
         Path path = dir.resolve(FILE);
         OutputStream file = Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         try {
-            ZstdOutputStream zstd = new ZstdOutputStream(new BufferedOutputStream(file, 1 << 16), LEVEL);
-            return new LinksFile(new BufferedWriter(new OutputStreamWriter(zstd, StandardCharsets.UTF_8), 1 << 16));
+            return new LinksFile(new ZstdOutputStream(new BufferedOutputStream(file, 1 << 16), LEVEL));
         } catch (IOException | RuntimeException e) {
             file.close();
             throw e;
@@ -84,11 +80,12 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
             escape(e.text(), lines);
             lines.append('\n');
         }
+        byte[] bytes = lines.toString().getBytes(StandardCharsets.UTF_8); // outside the lock, and at once
         synchronized (this) {
             if (closed) {
                 throw new IOException(FILE + " is closed");
             }
-            out.append(lines);
+            out.write(bytes); // a page's edges a call: zstd compresses them into its own buffer
         }
     }
 
