@@ -52,10 +52,14 @@ public final class Audit {
         return List.of(joined[0], redirects, duplicates, titles, joined[1], slowest, stats);
     }
 
-    /** brokenLinks and orphans, sharing the reads of the link graph. */
+    /**
+     * brokenLinks and orphans, sharing the reads of the link graph; their two sorts fill at once, so each holds half
+     * of {@link ExternalSort#DEFAULT_MAX_BYTES}: the audit holds at most about two sorts' worth of lines at a time,
+     * one a thread.
+     */
     private static AuditSection[] graphSections(Path dir) throws IOException {
-        try (BrokenLinks.Join broken = BrokenLinks.join(dir, ExternalSort.DEFAULT_MAX_BYTES);
-                Orphans.Join orphans = Orphans.join(dir, ExternalSort.DEFAULT_MAX_BYTES)) {
+        long half = ExternalSort.DEFAULT_MAX_BYTES / 2;
+        try (BrokenLinks.Join broken = BrokenLinks.join(dir, half); Orphans.Join orphans = Orphans.join(dir, half)) {
             EdgeJoin.readAll(dir, List.of(broken, orphans));
             return new AuditSection[] {broken.finish(), orphans.finish()};
         }

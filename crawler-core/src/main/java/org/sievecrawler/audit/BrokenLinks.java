@@ -26,10 +26,10 @@ import org.sievecrawler.sink.Outcome;
  * by URL and then by page. A URL nothing links to (a seed, a sitemap probe, a redirect's target) is no broken link.
  *
  * <p>The join is on disk: the records and the edges into them become lines keyed by URL, record first, sorted
- * together by an {@link ExternalSort} and merged; redirects into broken URLs are found the same way first, one sort
- * a hop back along the chains. The edges into URLs that are not broken (nearly all) are told apart by a
- * {@link UrlHashes} of the broken URLs as links.tsv.zst is read and never sorted. The findings go to a file in the crawl folder that {@link #write} streams and deletes. Memory:
- * the sort's bound. Immutable once built.
+ * together by an {@link ExternalSort} and merged; redirects into broken URLs are found the same way first, one sort a
+ * hop back along the chains. The edges into URLs that are not broken (nearly all) are told apart by a {@link
+ * UrlHashes} of the broken URLs as links.tsv.zst is read and never sorted. The findings go to a file in the crawl
+ * folder that {@link #write} streams and deletes. Memory: the sort's bound. Immutable once built.
  */
 public final class BrokenLinks implements AuditSection {
     private final Path findingsFile;
@@ -66,11 +66,12 @@ public final class BrokenLinks implements AuditSection {
             return new Join(dir.resolve(".brokenLinks.tmp"), new ExternalSort(dir, maxBytes), new UrlHashes());
         }
         try {
-            brokenAndRedirects(dir, broken, redirects);
-            try (BufferedWriter b = Files.newBufferedWriter(broken, StandardCharsets.UTF_8,
-                    StandardOpenOption.APPEND)) { // a link into a redirect loop reaches no page either
-                Redirects.of(dir).eachLooping((url, status, loop) -> b.write(url + "\t0\t" + status + "\t"
-                        + clean(loop) + "\n"));
+            if (brokenAndRedirects(dir, broken, redirects)) { // else no record redirects: there is no loop
+                try (BufferedWriter b = Files.newBufferedWriter(broken, StandardCharsets.UTF_8,
+                        StandardOpenOption.APPEND)) { // a link into a redirect loop reaches no page either
+                    Redirects.of(dir).eachLooping((url, status, loop) -> b.write(url + "\t0\t" + status + "\t"
+                            + clean(loop) + "\n"));
+                }
             }
             hop = broken;
             for (int n = 0; n < MAX_HOPS && Files.size(hop) > 0; n++) {
@@ -157,17 +158,20 @@ public final class BrokenLinks implements AuditSection {
 
     /**
      * Reads pages.jsonl: its broken records as {@code url 0 status error} lines to {@code broken}, its redirects as
-     * {@code target 1 from} lines to {@code redirects}.
+     * {@code target 1 from} lines to {@code redirects}; returns whether any record names a redirect's target (a
+     * redirect, or the error of a chain too long), without which {@link Redirects} finds no chain.
      */
-    private static void brokenAndRedirects(Path dir, Path broken, Path redirects) throws IOException {
+    private static boolean brokenAndRedirects(Path dir, Path broken, Path redirects) throws IOException {
+        boolean[] redirecting = {false};
         try (BufferedWriter b = Files.newBufferedWriter(broken, StandardCharsets.UTF_8);
                 BufferedWriter r = Files.newBufferedWriter(redirects, StandardCharsets.UTF_8)) {
             Path pages = dir.resolve(CrawlFolder.PAGES);
             if (!Files.exists(pages)) {
-                return;
+                return false;
             }
             try {
                 JsonlSink.readSkipping(pages, record -> {
+                    redirecting[0] |= record.redirectTo() != null;
                     try {
                         if (isBroken(record.status(), record.outcome())) {
                             b.write(record.url() + "\t0\t" + record.status() + "\t"
@@ -183,6 +187,7 @@ public final class BrokenLinks implements AuditSection {
                 throw e.getCause();
             }
         }
+        return redirecting[0];
     }
 
     /**

@@ -11,9 +11,10 @@ import org.sievecrawler.graph.LinksFile;
  * 28, the broken URLs of rust-doc; 5 x 10^-4 at 2 M: ~1,100 lines more to sort out of 2.35 M edges).
  *
  * <p>An open-addressing table of the URLs' {@link LinksFile#hash}es (what a filtered read of links.tsv.zst tells of
- * each target without decoding it), mixed, at most half full: 8 to 16 bytes a URL, at most
- * {@link #MAX} URLs (32 MB); past that it holds none and lets every URL through (the sort then takes every edge,
- * in bounded memory, as without a prefilter). Not thread-safe: {@link #add} all, then {@link #mightContain}.
+ * each target without decoding it), mixed, at most half full: 8 to 16 bytes a URL, at most {@link #MAX} URLs (16 MB,
+ * a table of 4 M ints; 24 MB while it grows to it); past that it holds none and lets every URL through (the sort
+ * then takes every edge, in bounded memory, as without a prefilter). Not thread-safe: {@link #add} all, then
+ * {@link #mightContain}.
  */
 final class UrlHashes {
     /** URLs held at most. */

@@ -164,7 +164,8 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
                     break;
                 }
                 limit += n;
-                for (int nl = indexOf(b, scan, limit, (byte) '\n'); nl >= 0; nl = indexOf(b, start, limit, (byte) '\n')) {
+                for (int nl = indexOf(b, scan, limit, (byte) '\n'); nl >= 0;
+                        nl = indexOf(b, start, limit, (byte) '\n')) {
                     if (overlong) {
                         overlong = false;
                     } else {
