@@ -25,10 +25,11 @@ import org.sievecrawler.sink.Outcome;
  * error says {@code redirects to FINAL}), with all the pages linking to it (each page, kind and text once), sorted
  * by URL and then by page. A URL nothing links to (a seed, a sitemap probe, a redirect's target) is no broken link.
  *
- * <p>The join is on disk: the records and the edges become lines keyed by URL, record first, sorted together by an
- * {@link ExternalSort} and merged; redirects into broken URLs are found the same way first, one sort a hop back
- * along the chains. The findings go to a file in the crawl folder that {@link #write} streams and deletes. Memory:
- * the sort's bound. Immutable once built.
+ * <p>The join is on disk: the records and the edges into them become lines keyed by URL, record first, sorted
+ * together by an {@link ExternalSort} and merged; redirects into broken URLs are found the same way first, one sort a
+ * hop back along the chains. The edges into URLs that are not broken (nearly all) are told apart by a {@link
+ * UrlHashes} of the broken URLs as links.tsv.zst is read and never sorted. The findings go to a file in the crawl
+ * folder that {@link #write} streams and deletes. Memory: the sort's bound. Immutable once built.
  */
 public final class BrokenLinks implements AuditSection {
     private final Path findingsFile;
@@ -46,16 +47,31 @@ public final class BrokenLinks implements AuditSection {
 
     /** The broken links of the crawl in {@code dir}, the sort holding at most about {@code maxBytes}. */
     public static BrokenLinks of(Path dir, long maxBytes) throws IOException {
-        Path out = dir.resolve(".brokenLinks.tmp");
+        try (Join join = join(dir, maxBytes)) {
+            EdgeJoin.readAll(dir, java.util.List.of(join));
+            return join.finish();
+        }
+    }
+
+    /**
+     * The first half of {@link #of}, for a read of links.tsv.zst shared with other sections ({@link Audit}): the
+     * broken URLs of pages.jsonl and the redirects into them, ready for the edges; {@link Join#finish} is the rest.
+     */
+    static Join join(Path dir, long maxBytes) throws IOException {
         Path broken = dir.resolve(".broken.tmp");
         Path redirects = dir.resolve(".redirects.tmp");
         Path hop = null;
+        ExternalSort sort = null;
+        if (!Files.exists(dir.resolve(LinksFile.FILE))) { // no link graph: nothing links to a broken URL
+            return new Join(dir.resolve(".brokenLinks.tmp"), new ExternalSort(dir, maxBytes), new UrlHashes());
+        }
         try {
-            brokenAndRedirects(dir, broken, redirects);
-            try (BufferedWriter b = Files.newBufferedWriter(broken, StandardCharsets.UTF_8,
-                    StandardOpenOption.APPEND)) { // a link into a redirect loop reaches no page either
-                Redirects.of(dir).eachLooping((url, status, loop) -> b.write(url + "\t0\t" + status + "\t"
-                        + clean(loop) + "\n"));
+            if (brokenAndRedirects(dir, broken, redirects)) { // else no record redirects: there is no loop
+                try (BufferedWriter b = Files.newBufferedWriter(broken, StandardCharsets.UTF_8,
+                        StandardOpenOption.APPEND)) { // a link into a redirect loop reaches no page either
+                    Redirects.of(dir).eachLooping((url, status, loop) -> b.write(url + "\t0\t" + status + "\t"
+                            + clean(loop) + "\n"));
+                }
             }
             hop = broken;
             for (int n = 0; n < MAX_HOPS && Files.size(hop) > 0; n++) {
@@ -69,25 +85,21 @@ public final class BrokenLinks implements AuditSection {
                 }
                 hop = next;
             }
-            long found;
-            try (ExternalSort sort = new ExternalSort(dir, maxBytes);
-                    BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-                lines(broken, sort);
-                try {
-                    LinksFile.read(dir, e -> { // a redirect's target is not linked: its source is listed
-                        if (e.kind() != Edge.Kind.REDIRECT) {
-                            sort.add(e.to() + "\t1\t" + e.from() + "\t" + e.kind().label() + "\t" + clean(e.text()));
-                        }
-                    });
-                } catch (UncheckedIOException e) {
-                    throw e.getCause();
+            sort = new ExternalSort(dir, maxBytes);
+            UrlHashes urls = new UrlHashes();
+            try (BufferedReader in = Files.newBufferedReader(broken, StandardCharsets.UTF_8)) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    sort.add(line);
+                    urls.add(line.substring(0, line.indexOf('\t')));
                 }
-                Merge merge = new Merge(w);
-                sort.sorted(merge::line);
-                found = merge.found;
             }
-            return new BrokenLinks(out, found);
+            Join join = new Join(dir.resolve(".brokenLinks.tmp"), sort, urls);
+            sort = null;
+            return join;
         } finally {
+            if (sort != null) {
+                sort.close();
+            }
             Files.deleteIfExists(broken);
             Files.deleteIfExists(redirects);
             if (hop != null) {
@@ -96,22 +108,70 @@ public final class BrokenLinks implements AuditSection {
         }
     }
 
+    /**
+     * The join of the broken URLs with the edges into them: only those edges are sorted ({@link UrlHashes} lets
+     * the others pass by), with the broken records, then merged ({@link #finish}). Closing deletes the sort.
+     */
+    static final class Join implements EdgeJoin, AutoCloseable {
+        private final Path out;
+        private final ExternalSort sort;
+        private final UrlHashes broken;
+
+        private Join(Path out, ExternalSort sort, UrlHashes broken) {
+            this.out = out;
+            this.sort = sort;
+            this.broken = broken;
+        }
+
+        @Override
+        public boolean wants(int toHash, Edge.Kind kind) { // a redirect's target is not linked: its source is listed
+            return kind != Edge.Kind.REDIRECT && broken.mightContain(toHash);
+        }
+
+        @Override
+        public void accept(Edge e) {
+            sort.add(e.to() + "\t1\t" + e.from() + "\t" + e.kind().label() + "\t" + clean(e.text()));
+        }
+
+        @Override
+        public boolean readAgain() {
+            return false;
+        }
+
+        /** The section, once the edges were read. */
+        BrokenLinks finish() throws IOException {
+            try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+                Merge merge = new Merge(w);
+                sort.sorted(merge::line);
+                return new BrokenLinks(out, merge.found);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            sort.close();
+        }
+    }
+
     /** Redirect chains longer than this are not followed back to their start (fetch.max-redirects is 10 at most). */
     private static final int MAX_HOPS = 32;
 
     /**
      * Reads pages.jsonl: its broken records as {@code url 0 status error} lines to {@code broken}, its redirects as
-     * {@code target 1 from} lines to {@code redirects}.
+     * {@code target 1 from} lines to {@code redirects}; returns whether any record names a redirect's target (a
+     * redirect, or the error of a chain too long), without which {@link Redirects} finds no chain.
      */
-    private static void brokenAndRedirects(Path dir, Path broken, Path redirects) throws IOException {
+    private static boolean brokenAndRedirects(Path dir, Path broken, Path redirects) throws IOException {
+        boolean[] redirecting = {false};
         try (BufferedWriter b = Files.newBufferedWriter(broken, StandardCharsets.UTF_8);
                 BufferedWriter r = Files.newBufferedWriter(redirects, StandardCharsets.UTF_8)) {
             Path pages = dir.resolve(CrawlFolder.PAGES);
             if (!Files.exists(pages)) {
-                return;
+                return false;
             }
             try {
                 JsonlSink.readSkipping(pages, record -> {
+                    redirecting[0] |= record.redirectTo() != null;
                     try {
                         if (isBroken(record.status(), record.outcome())) {
                             b.write(record.url() + "\t0\t" + record.status() + "\t"
@@ -127,6 +187,7 @@ public final class BrokenLinks implements AuditSection {
                 throw e.getCause();
             }
         }
+        return redirecting[0];
     }
 
     /**

@@ -4,19 +4,18 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.sievecrawler.graph.Edge;
-import org.sievecrawler.graph.LinksFile;
 
 /**
  * audit.json's {@code orphans}: {@code [{url, listedIn: [sitemap...]}]}, the URLs in scope that a sitemap lists and
  * no page links to (a link from the page to itself, a redirect and another sitemap do not count), sorted by URL.
  *
- * <p>From the link graph (links.tsv.zst) alone, sorted on disk by target with an {@link ExternalSort}; the findings go
- * to a file in the crawl folder that {@link #write} streams and deletes. Immutable once built.
+ * <p>From the link graph (links.tsv.zst) alone, the sitemap entries and the links into the URLs they list sorted on
+ * disk by target with an {@link ExternalSort} ({@link Join}); the findings go to a file in the crawl folder that
+ * {@link #write} streams and deletes. Immutable once built.
  */
 public final class Orphans implements AuditSection {
     private final Path findingsFile;
@@ -34,47 +33,95 @@ public final class Orphans implements AuditSection {
 
     /** The orphans of the crawl in {@code dir}, the sort holding at most about {@code maxBytes}. */
     public static Orphans of(Path dir, long maxBytes) throws IOException {
-        Path out = dir.resolve(".orphans.tmp");
-        long[] found = {0};
-        try (ExternalSort sort = new ExternalSort(dir, maxBytes);
-                BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-            try {
-                LinksFile.read(dir, e -> {
-                    if (e.kind() == Edge.Kind.SITEMAP) {
-                        if (e.inScope()) {
-                            sort.add(e.to() + "\tS\t" + e.from());
+        try (Join join = join(dir, maxBytes)) {
+            EdgeJoin.readAll(dir, java.util.List.of(join));
+            return join.finish();
+        }
+    }
+
+    /** {@link #of} in two steps, for a read of links.tsv.zst shared with other sections ({@link Audit}). */
+    static Join join(Path dir, long maxBytes) throws IOException {
+        return new Join(dir.resolve(".orphans.tmp"), new ExternalSort(dir, maxBytes));
+    }
+
+    /**
+     * The join of the URLs sitemaps list with the pages' links to them. A first read of links.tsv.zst takes the
+     * sitemap entries (lines {@code url S sitemap}); when there are any, a second read takes the links (not
+     * redirects, sitemaps or a page's link to itself) into the URLs listed ({@link UrlHashes} lets the others pass
+     * by) as lines {@code url P}; both are sorted together and merged ({@link #finish}). Closing deletes the sort.
+     */
+    static final class Join implements EdgeJoin, AutoCloseable {
+        private final Path out;
+        private final ExternalSort sort;
+        private final UrlHashes listed = new UrlHashes();
+        private boolean links;
+
+        private Join(Path out, ExternalSort sort) {
+            this.out = out;
+            this.sort = sort;
+        }
+
+        @Override
+        public boolean wants(int toHash, Edge.Kind kind) {
+            return links ? kind != Edge.Kind.SITEMAP && kind != Edge.Kind.REDIRECT && listed.mightContain(toHash)
+                    : kind == Edge.Kind.SITEMAP;
+        }
+
+        @Override
+        public void accept(Edge e) {
+            if (links) {
+                if (!e.from().equals(e.to())) {
+                    sort.add(e.to() + "\tP");
+                }
+            } else if (e.inScope()) {
+                sort.add(e.to() + "\tS\t" + e.from());
+                listed.add(e.to());
+            }
+        }
+
+        @Override
+        public boolean readAgain() {
+            if (links) {
+                return false;
+            }
+            links = !listed.isEmpty();
+            return links;
+        }
+
+        /** The section, once the edges were read. */
+        Orphans finish() throws IOException {
+            long[] found = {0};
+            try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+                String[] group = {null, null}; // url, state: "P" linked, "S" orphan so far
+                String[] previous = {null};
+                sort.sorted(line -> {
+                    if (line.equals(previous[0])) {
+                        return;
+                    }
+                    previous[0] = line;
+                    int tab = line.indexOf('\t');
+                    String url = line.substring(0, tab);
+                    boolean page = line.charAt(tab + 1) == 'P';
+                    if (!url.equals(group[0])) {
+                        group[0] = url;
+                        group[1] = page ? "P" : "S";
+                        if (!page) {
+                            w.write("U\t" + url + "\n");
+                            found[0]++;
                         }
-                    } else if (e.kind() != Edge.Kind.REDIRECT && !e.from().equals(e.to())) {
-                        sort.add(e.to() + "\tP");
+                    }
+                    if (!page && group[1].equals("S")) {
+                        w.write("S\t" + line.substring(tab + 3) + "\n");
                     }
                 });
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
             }
-            String[] group = {null, null}; // url, state: "P" linked, "S" orphan so far
-            String[] previous = {null};
-            sort.sorted(line -> {
-                if (line.equals(previous[0])) {
-                    return;
-                }
-                previous[0] = line;
-                int tab = line.indexOf('\t');
-                String url = line.substring(0, tab);
-                boolean page = line.charAt(tab + 1) == 'P';
-                if (!url.equals(group[0])) {
-                    group[0] = url;
-                    group[1] = page ? "P" : "S";
-                    if (!page) {
-                        w.write("U\t" + url + "\n");
-                        found[0]++;
-                    }
-                }
-                if (!page && group[1].equals("S")) {
-                    w.write("S\t" + line.substring(tab + 3) + "\n");
-                }
-            });
+            return new Orphans(out, found[0]);
         }
-        return new Orphans(out, found[0]);
+
+        @Override
+        public void close() throws IOException {
+            sort.close();
+        }
     }
 
     @Override

@@ -25,9 +25,12 @@ public record Edge(String from, String to, Kind kind, boolean nofollow, boolean 
         /** A URL a sitemap lists: from the sitemap to the URL. */
         SITEMAP;
 
+        private static final Kind[] ALL = values();
+        private final String label = name().toLowerCase(Locale.ROOT);
+
         /** The label in links.tsv.zst and audit.json: the element's name, {@code redirect} or {@code sitemap}. */
         public String label() {
-            return name().toLowerCase(Locale.ROOT);
+            return label;
         }
 
         /** The kind of a link read from a page. */
@@ -41,12 +44,38 @@ public record Edge(String from, String to, Kind kind, boolean nofollow, boolean 
          * @throws IllegalArgumentException naming the label when no kind has it
          */
         public static Kind fromLabel(String label) {
-            for (Kind kind : values()) {
-                if (kind.label().equals(label)) {
+            Kind kind = fromLabel(label, 0, label.length());
+            if (kind == null) {
+                throw new IllegalArgumentException("unknown link kind \"" + label + "\"");
+            }
+            return kind;
+        }
+
+        /** The kind whose label is the ASCII bytes {@code b[start, end)}, or null when no kind has that label. */
+        static Kind fromLabel(byte[] b, int start, int end) {
+            for (Kind kind : ALL) {
+                String label = kind.label;
+                if (label.length() == end - start) {
+                    int i = 0;
+                    while (i < label.length() && b[start + i] == label.charAt(i)) {
+                        i++;
+                    }
+                    if (i == label.length()) {
+                        return kind;
+                    }
+                }
+            }
+            return null;
+        }
+
+        /** The kind labelled {@code text[start, end)}, or null when no kind has that label (no copy made). */
+        static Kind fromLabel(String text, int start, int end) {
+            for (Kind kind : ALL) {
+                if (kind.label.length() == end - start && text.startsWith(kind.label, start)) {
                     return kind;
                 }
             }
-            throw new IllegalArgumentException("unknown link kind \"" + label + "\"");
+            return null;
         }
     }
 

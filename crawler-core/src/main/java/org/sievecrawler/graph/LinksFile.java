@@ -5,13 +5,9 @@ import com.github.luben.zstd.ZstdInputStream;
 import com.github.luben.zstd.ZstdOutputStream;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * again after a crash may have its edges twice: readers deduplicate). On rust-doc (21,738 pages, 2.35 M edges, 108 a
  * page) it takes about 6 bytes an edge; it is appended as pages are parsed and never held in memory.
  *
- * <p>Thread-safe: {@link #add} from any number of threads; a page's lines are made outside the lock and written
- * together under it. Out of scope: which links a page holds (the pipeline's link step).
+ * <p>Thread-safe: {@link #add} from any number of threads; a page's lines are made and encoded outside the lock and
+ * compressed together under it. Out of scope: which links a page holds (the pipeline's link step).
  */
 public final class LinksFile implements LinkGraph, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LinksFile.class);
@@ -42,10 +38,10 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
      */
     private static final int LEVEL = 1;
 
-    private final Writer out;
+    private final OutputStream out;
     private boolean closed;
 
-    private LinksFile(Writer out) {
+    private LinksFile(OutputStream out) {
         this.out = out;
     }
 
@@ -54,8 +50,7 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
         Path path = dir.resolve(FILE);
         OutputStream file = Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         try {
-            ZstdOutputStream zstd = new ZstdOutputStream(new BufferedOutputStream(file, 1 << 16), LEVEL);
-            return new LinksFile(new BufferedWriter(new OutputStreamWriter(zstd, StandardCharsets.UTF_8), 1 << 16));
+            return new LinksFile(new ZstdOutputStream(new BufferedOutputStream(file, 1 << 16), LEVEL));
         } catch (IOException | RuntimeException e) {
             file.close();
             throw e;
@@ -85,11 +80,12 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
             escape(e.text(), lines);
             lines.append('\n');
         }
+        byte[] bytes = lines.toString().getBytes(StandardCharsets.UTF_8); // outside the lock, and at once
         synchronized (this) {
             if (closed) {
                 throw new IOException(FILE + " is closed");
             }
-            out.append(lines);
+            out.write(bytes); // a page's edges a call: zstd compresses them into its own buffer
         }
     }
 
@@ -108,53 +104,167 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
      * @return the lines passed over
      */
     public static long read(Path dir, Consumer<Edge> each) throws IOException {
+        return read(dir, (toHash, kind) -> true, each);
+    }
+
+    /**
+     * Which edges a reader wants, told from the {@link #hash} of the target and the kind alone, before the line is
+     * decoded. A yes for an edge it does not want (two targets with one hash) costs the reader one edge to check.
+     */
+    @FunctionalInterface
+    public interface Wanted {
+        boolean test(int toHash, Edge.Kind kind);
+    }
+
+    /**
+     * The hash of a target URL that {@link Wanted} is told: {@link String#hashCode}'s polynomial over the URL's UTF-8
+     * bytes (so {@code url.hashCode()} itself for an ASCII URL, as normalized URLs are), computed by the reader
+     * from the file's bytes without decoding them.
+     */
+    public static int hash(String url) {
+        for (int i = 0; i < url.length(); i++) {
+            if (url.charAt(i) >= 0x80) {
+                int h = 0;
+                for (byte b : url.getBytes(StandardCharsets.UTF_8)) {
+                    h = 31 * h + (b & 0xff);
+                }
+                return h;
+            }
+        }
+        return url.hashCode();
+    }
+
+    /** The longest line read; a longer one (a damaged file: a page's URL and a link are a few KB) is passed over. */
+    private static final int MAX_LINE = 1 << 20;
+
+    /**
+     * {@link #read(Path, Consumer)} passing only the edges {@code wanted} accepts. The file is read as bytes: an
+     * edge not wanted is checked for its shape (a damaged line is still counted and warned of), its target hashed,
+     * and nothing decoded or made for it.
+     *
+     * @return the lines passed over as not edges
+     */
+    public static long read(Path dir, Wanted wanted, Consumer<Edge> each) throws IOException {
         Path path = dir.resolve(FILE);
         if (!Files.exists(path)) {
             return 0;
         }
-        long skipped = 0;
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(new ZstdInputStream(
-                new BufferedInputStream(Files.newInputStream(path), 1 << 16)), StandardCharsets.UTF_8), 1 << 16)) {
-            String line;
-            String from = null;
-            while ((line = in.readLine()) != null) {
-                if (line.indexOf('\t') < 0) {
-                    from = line.isEmpty() ? null : line;
-                    continue;
+        Lines lines = new Lines(wanted, each);
+        try (InputStream in = new ZstdInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16))) {
+            byte[] b = new byte[1 << 16];
+            int start = 0; // of the line under way
+            int limit = 0; // of the bytes read
+            int scan = 0; // where its end is looked for next
+            boolean overlong = false;
+            for (int n = in.read(b, limit, b.length - limit); ; n = in.read(b, limit, b.length - limit)) {
+                if (n < 0) {
+                    if (start < limit && !overlong) { // the last line, without its line end
+                        lines.line(b, start, limit);
+                    }
+                    break;
                 }
-                Edge edge = from == null ? null : parse(from, line);
-                if (edge == null) {
-                    skipped++;
-                } else {
-                    each.accept(edge);
+                limit += n;
+                for (int nl = indexOf(b, scan, limit, (byte) '\n'); nl >= 0;
+                        nl = indexOf(b, start, limit, (byte) '\n')) {
+                    if (overlong) {
+                        overlong = false;
+                    } else {
+                        lines.line(b, start, nl);
+                    }
+                    start = nl + 1;
                 }
+                if (start == limit || overlong) {
+                    start = 0;
+                    limit = 0;
+                } else if (start > 0) { // the line under way to the front
+                    System.arraycopy(b, start, b, 0, limit - start);
+                    limit -= start;
+                    start = 0;
+                } else if (limit == b.length) {
+                    if (b.length >= MAX_LINE) {
+                        overlong = true;
+                        lines.skipped++;
+                        limit = 0;
+                    } else {
+                        b = java.util.Arrays.copyOf(b, 2 * b.length);
+                    }
+                }
+                scan = limit;
             }
         } catch (ZstdIOException e) {
-            skipped++; // cut short (a crash, a second Ctrl-C): what was read stands
+            lines.skipped++; // cut short (a crash, a second Ctrl-C): what was read stands
         }
-        if (skipped > 0) { // a damaged graph must not pass for one without broken links
+        if (lines.skipped > 0) { // a damaged graph must not pass for one without broken links
             LOG.warn("{}: {} line(s) are not edges, or the file is cut short or damaged; what could be read is used,"
-                    + " the rest left out", path, skipped);
+                    + " the rest left out", path, lines.skipped);
         }
-        return skipped;
+        return lines.skipped;
     }
 
-    /** The edge of one line of page {@code from}, or null if it is not one. */
-    static Edge parse(String from, String line) {
-        String[] f = line.split("\t", -1);
-        if (f.length != 4 || f[0].isEmpty()) {
-            return null;
+    private static int indexOf(byte[] b, int from, int to, byte value) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == value) {
+                return i;
+            }
         }
-        Edge.Kind kind;
-        try {
-            kind = Edge.Kind.fromLabel(f[1]);
-        } catch (IllegalArgumentException e) {
-            return null;
+        return -1;
+    }
+
+    /** The lines of one read, as they come: a page's URL, then its edges. */
+    private static final class Lines {
+        private final Wanted wanted;
+        private final Consumer<Edge> each;
+        private String from;
+        long skipped;
+
+        Lines(Wanted wanted, Consumer<Edge> each) {
+            this.wanted = wanted;
+            this.each = each;
         }
-        return new Edge(from, f[0], kind, f[2].indexOf('n') >= 0, f[2].indexOf('o') < 0, unescape(f[3]));
+
+        /** The line {@code b[start, end)}, its line end left out. */
+        void line(byte[] b, int start, int end) {
+            int h = 0;
+            int tab1 = start;
+            while (tab1 < end && b[tab1] != '\t') {
+                h = 31 * h + (b[tab1] & 0xff);
+                tab1++;
+            }
+            if (tab1 == end) {
+                from = start == end ? null : new String(b, start, end - start, StandardCharsets.UTF_8);
+                return;
+            }
+            int tab2 = indexOf(b, tab1 + 1, end, (byte) '\t');
+            int tab3 = tab2 < 0 ? -1 : indexOf(b, tab2 + 1, end, (byte) '\t');
+            Edge.Kind kind = tab3 < 0 ? null : Edge.Kind.fromLabel(b, tab1 + 1, tab2);
+            if (from == null || tab1 == start || kind == null || indexOf(b, tab3 + 1, end, (byte) '\t') >= 0) {
+                skipped++;
+            } else if (wanted.test(h, kind)) {
+                String line = new String(b, start, end - start, StandardCharsets.UTF_8);
+                int t1 = line.indexOf('\t');
+                int t2 = line.indexOf('\t', t1 + 1);
+                each.accept(edge(from, line.substring(0, t1), kind, line, t2, line.indexOf('\t', t2 + 1)));
+            }
+        }
+    }
+
+    /** The edge of {@code line} (of page {@code from}), its flags and text after {@code tab2} and {@code tab3}. */
+    private static Edge edge(String from, String to, Edge.Kind kind, String line, int tab2, int tab3) {
+        boolean nofollow = false;
+        boolean inScope = true;
+        for (int i = tab2 + 1; i < tab3; i++) {
+            char flag = line.charAt(i);
+            nofollow |= flag == 'n';
+            inScope &= flag != 'o';
+        }
+        return new Edge(from, to, kind, nofollow, inScope, unescape(line.substring(tab3 + 1)));
     }
 
     private static void escape(String text, StringBuilder to) {
+        if (plain(text)) { // nearly all: appended in one copy
+            to.append(text);
+            return;
+        }
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             switch (c) {
@@ -165,6 +275,17 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
                 default -> to.append(c);
             }
         }
+    }
+
+    /** Whether {@code text} holds nothing to escape (no backslash, and no control character: tab, CR, LF). */
+    private static boolean plain(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c == '\\') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String unescape(String text) {

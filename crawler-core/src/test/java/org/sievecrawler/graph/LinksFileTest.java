@@ -50,6 +50,49 @@ class LinksFileTest {
     }
 
     @Test
+    void aFilteredReadPassesOnlyTheEdgesWantedAndStillCountsADamagedLine() throws Exception {
+        Edge a = new Edge("http://h/", "http://h/a", Edge.Kind.A, true, false, "Tab\there");
+        Edge img = new Edge("http://h/", "http://h/i.png", Edge.Kind.IMG, false, true, "");
+        Edge sitemap = new Edge("http://h/sitemap.xml", "http://h/a", Edge.Kind.SITEMAP, false, true, "");
+        try (LinksFile file = LinksFile.open(dir)) {
+            file.add(List.of(a, img));
+            file.add(List.of(sitemap));
+        }
+        try (LinksFile file = LinksFile.open(dir)) { // a line of an unknown kind: not an edge
+            file.add(List.of(new Edge("http://h/b", "http://h/c", Edge.Kind.A, false, true, "x")));
+        }
+        Path path = dir.resolve(LinksFile.FILE);
+        byte[] zstd = Files.readAllBytes(path);
+        try (var out = new com.github.luben.zstd.ZstdOutputStream(Files.newOutputStream(path,
+                java.nio.file.StandardOpenOption.APPEND))) {
+            out.write("http://h/b\nhttp://h/d\tblink\t-\t\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        assertThat(Files.size(path)).isGreaterThan(zstd.length);
+        List<Edge> read = new ArrayList<>();
+        assertThat(LinksFile.read(dir, (toHash, kind) -> toHash == LinksFile.hash("http://h/a"), read::add)).isOne();
+        assertThat(read).containsExactly(a, sitemap);
+        read.clear();
+        assertThat(LinksFile.read(dir, (toHash, kind) -> kind == Edge.Kind.IMG, read::add)).isOne();
+        assertThat(read).containsExactly(img);
+    }
+
+    @Test
+    void aLineLongerThanTheReadBufferAndANonAsciiTargetAreReadWhole() throws Exception {
+        Edge longText = new Edge("http://h/", "http://h/long", Edge.Kind.A, false, true, "x".repeat(200_000));
+        Edge accented = new Edge("http://h/", "http://h/caf\u00e9/\u65e5\u672c", Edge.Kind.A, false, true, "caf\u00e9");
+        try (LinksFile file = LinksFile.open(dir)) {
+            file.add(List.of(longText, accented));
+        }
+        List<Edge> read = new ArrayList<>();
+        assertThat(LinksFile.read(dir, read::add)).isZero();
+        assertThat(read).containsExactly(longText, accented);
+        read.clear();
+        assertThat(LinksFile.read(dir, (toHash, kind) -> toHash == LinksFile.hash(accented.to()), read::add))
+                .isZero();
+        assertThat(read).containsExactly(accented);
+    }
+
+    @Test
     void noFileIsNoEdges() throws Exception {
         assertThat(LinksFile.read(dir, e -> { throw new AssertionError(e); })).isZero();
     }
