@@ -68,29 +68,10 @@ public final class SimHash {
         inWord = in;
     }
 
-    /** Feeds {@code b[from, to)}, which must hold ASCII bytes only, as part of the current text run. */
-    public void ascii(byte[] b, int from, int to) {
-        long w = word;
-        boolean in = inWord;
-        for (int i = from; i < to; i++) {
-            int c = b[i];
-            if (isAsciiLetterOrDigit(c)) {
-                w = (w ^ (c >= 'A' && c <= 'Z' ? c + 32 : c)) * FNV_PRIME;
-                in = true;
-            } else if (in) {
-                endWord(w);
-                w = FNV_OFFSET;
-                in = false;
-            }
-        }
-        word = w;
-        inWord = in;
-    }
-
     /**
      * Feeds {@code b[from, to)} as part of the current text run up to its first byte that is not ASCII or is an
      * {@code &} (where the caller decodes the rest, a character or a reference starting there), and returns that
-     * byte's index, or {@code to}. The same words as {@link #ascii} on the bytes it feeds, in the same one pass that
+     * byte's index, or {@code to}. The same words as {@link #text} on the characters of the bytes it feeds, in the same one pass that
      * looks for the end of the ASCII text.
      */
     public int asciiUntilDecoded(byte[] b, int from, int to) {

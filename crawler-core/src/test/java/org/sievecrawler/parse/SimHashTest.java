@@ -90,7 +90,14 @@ class SimHashTest {
         String text = "Rust's <Vec<T>> type: 2 ways & 3 more... see std::vec::Vec";
         byte[] bytes = ("xx" + text + "yy").getBytes(StandardCharsets.US_ASCII);
         SimHash fromBytes = new SimHash();
-        fromBytes.ascii(bytes, 2, bytes.length - 2);
+        int end = bytes.length - 2;
+        for (int i = 2; i < end; ) { // the caller's loop: ASCII hashed as bytes, an '&' fed as text
+            i = fromBytes.asciiUntilDecoded(bytes, i, end);
+            if (i < end) {
+                fromBytes.text(String.valueOf((char) bytes[i]), 0, 1);
+                i++;
+            }
+        }
         assertThat(fromBytes.fingerprint()).isEqualTo(SimHash.of(text));
     }
 
