@@ -248,6 +248,8 @@ public final class JsonlSink implements AutoCloseable {
         String warcFile = null;
         String digest = null;
         String simhash = null;
+        String etag = null;
+        String lastModified = null;
         Outcome outcome = null;
         int status = 0;
         int depth = 0;
@@ -283,6 +285,8 @@ public final class JsonlSink implements AutoCloseable {
                     case "warcOffset" -> warcOffset = json.getLongValue();
                     case "digest" -> digest = json.getValueAsString();
                     case "simhash" -> simhash = json.getValueAsString();
+                    case "etag" -> etag = json.getValueAsString();
+                    case "lastModified" -> lastModified = json.getValueAsString();
                     default -> {
                         if (value.isStructStart()) {
                             json.skipChildren();
@@ -305,7 +309,8 @@ public final class JsonlSink implements AutoCloseable {
             throw new IOException("digest: not " + PayloadDigest.FORM);
         }
         return new PageRecord(url, status, outcome, contentType, depth, bytes, fetchMs, outlinks, title, redirectTo,
-                referrer, error, noindex, warcFile, warcFile == null ? -1 : warcOffset, digest, simhash, ttfbMs);
+                referrer, error, noindex, warcFile, warcFile == null ? -1 : warcOffset, digest, simhash, ttfbMs)
+                .withValidators(etag, lastModified);
     }
 
     /**
@@ -403,6 +408,12 @@ public final class JsonlSink implements AutoCloseable {
             }
             if (r.simhash() != null) {
                 json.writeStringField("simhash", r.simhash());
+            }
+            if (r.etag() != null) {
+                json.writeStringField("etag", r.etag());
+            }
+            if (r.lastModified() != null) {
+                json.writeStringField("lastModified", r.lastModified());
             }
             json.writeEndObject();
         }

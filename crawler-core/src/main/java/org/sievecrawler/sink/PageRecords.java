@@ -34,7 +34,7 @@ public final class PageRecords {
                 parsed.title(), null, task.referrer(),
                 page.truncated() ? "body cut at limits.max-page-bytes " + maxPageBytes : null, parsed.noindex())
                 .withFingerprints(digest(page), parsed.simhash() == 0 ? null : SimHash.hex(parsed.simhash()))
-                .withTtfb(page.ttfbMillis());
+                .withTtfb(page.ttfbMillis()).withValidators(etag(page), lastModified(page));
     }
 
     /**
@@ -45,7 +45,8 @@ public final class PageRecords {
         return new PageRecord(task.url(), page.status(), Outcome.SITEMAP, page.contentType(), task.depth(),
                 page.length(), page.fetchMillis(), found, null, null, task.referrer(),
                 listed > found ? "lists " + listed + " URLs, more than the " + found + " a sitemap may list: the first "
-                        + found + " were read" : null, false).withTtfb(page.ttfbMillis());
+                        + found + " were read" : null, false).withTtfb(page.ttfbMillis())
+                .withValidators(etag(page), lastModified(page));
     }
 
     /** A sitemap that could not be read ({@code problem} says why): an error, none of its URLs followed. */
@@ -85,7 +86,18 @@ public final class PageRecords {
 
     private static PageRecord unparsed(PendingUrl task, FetchResult.Page page, Outcome outcome, String error) {
         return new PageRecord(task.url(), page.status(), outcome, page.contentType(), task.depth(), page.length(),
-                page.fetchMillis(), 0, null, null, task.referrer(), error, false).withTtfb(page.ttfbMillis());
+                page.fetchMillis(), 0, null, null, task.referrer(), error, false).withTtfb(page.ttfbMillis())
+                .withValidators(etag(page), lastModified(page));
+    }
+
+    /** {@code page}'s ETag header as sent, or null: a validator a later crawl may send back (If-None-Match). */
+    private static String etag(FetchResult.Page page) {
+        return page.headers() == null ? null : page.headers().get("ETag");
+    }
+
+    /** {@code page}'s Last-Modified header as sent, or null: for a later crawl's If-Modified-Since. */
+    private static String lastModified(FetchResult.Page page) {
+        return page.headers() == null ? null : page.headers().get("Last-Modified");
     }
 
     /** A redirect followed (or its target recorded out of scope) to {@code to}, the normalized target. */

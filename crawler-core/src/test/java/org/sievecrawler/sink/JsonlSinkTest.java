@@ -24,7 +24,8 @@ class JsonlSinkTest {
     private static final PageRecord FULL = new PageRecord("http://a.test/é?q=\"1\"", 200, Outcome.TRUNCATED,
             "text/html; charset=utf-8", 3, 1_048_576, 42, 17, "Title\nwith \u0000 controls", "http://a.test/to",
             "http://a.test/from", "body cut", true, "crawl-00000.warc.gz", 123_456,
-            "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5", "00ff00000000000a", 31);
+            "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5", "00ff00000000000a", 31)
+            .withValidators("W/\"5f3a-\u001b[31m\"", "Wed, 21 Oct 2015 07:28:00 GMT");
     private static final PageRecord BARE = PageRecord.refused("http://b.test/", Outcome.ROBOTS_DISALLOWED, 0, null,
             null);
 
@@ -51,6 +52,26 @@ class JsonlSinkTest {
         assertThat(read).isEmpty();
         assertThat(skipped.lines()).isEqualTo(2);
         assertThatThrownBy(() -> read(pages, 0)).hasMessageContaining("simhash: a SimHash is 16 hex digits");
+    }
+
+    @Test
+    void keepsAValidatorAsSentOrNotAtAllWhenPastItsBound() throws IOException {
+        assertThat(FULL.etag()).isEqualTo("W/\"5f3a-\u001b[31m\""); // as sent: a later crawl sends it back
+        String longest = "\"" + "e".repeat(PageRecord.MAX_VALIDATOR_CHARS - 2) + "\"";
+        PageRecord kept = BARE.withValidators(longest, null);
+        PageRecord over = BARE.withValidators(longest + "x", "Wed, 21 Oct 2015 07:28:00 GMT" + " ".repeat(256));
+        assertThat(kept.etag()).isEqualTo(longest);
+        assertThat(over.etag()).as("a cut ETag would never match: left out").isNull();
+        assertThat(over.lastModified()).isNull();
+        Path pages = dir.resolve("pages.jsonl");
+        try (JsonlSink sink = JsonlSink.open(pages)) {
+            sink.accept(FULL);
+            sink.accept(BARE);
+        }
+        List<String> lines = Files.readAllLines(pages);
+        assertThat(lines.get(0)).contains("\"etag\":\"W/\\\"5f3a-\\u001B[31m\\\"\"",
+                "\"lastModified\":\"Wed, 21 Oct 2015 07:28:00 GMT\"");
+        assertThat(lines.get(1)).doesNotContain("etag").doesNotContain("lastModified");
     }
 
     @Test
