@@ -237,8 +237,12 @@ public final class JsonlSink implements AutoCloseable {
         }
     }
 
-    /** One line written by {@link #serialize}. */
-    static PageRecord parse(String line) throws IOException {
+    /**
+     * One line written by {@link #serialize}.
+     *
+     * @throws IOException saying why the line is no record (not JSON, no url or outcome, a malformed field)
+     */
+    public static PageRecord parse(String line) throws IOException {
         String url = null;
         String contentType = null;
         String title = null;
@@ -377,7 +381,8 @@ public final class JsonlSink implements AutoCloseable {
         }
     }
 
-    static byte[] serialize(PageRecord r) throws IOException {
+    /** {@code r} as one line of pages.jsonl, UTF-8 JSON, its line break ({@code \n}) last. */
+    public static byte[] serialize(PageRecord r) throws IOException {
         ByteArrayBuilder bytes = new ByteArrayBuilder(512);
         try (JsonGenerator json = Json.writer(bytes)) {
             json.writeStartObject();
