@@ -271,6 +271,17 @@ public final class HttpFetcher implements AutoCloseable {
     }
 
     /**
+     * {@link #fetch(String)} made conditional on what an earlier fetch answered ({@code earlier}): with
+     * {@code If-None-Match} and {@code If-Modified-Since}, so a server that finds the page unchanged answers 304, a
+     * {@link FetchResult.Page} of status 304 without a body. A validator that cannot be sent as a header (the earlier
+     * crawl's record is read from disk: hostile like any input; a control character, a non-ASCII one) is left out,
+     * so the request is only less conditional, never refused.
+     */
+    public FetchResult fetch(String url, Validators earlier) {
+        return attempt(url, maxPageBytes, false, false, earlier);
+    }
+
+    /**
      * One GET attempt, blocking, without following a redirect, that takes every status as the answer: a 429, 502, 503
      * or 504 is a {@link FetchResult.Page} like any other final response, its body read, not a retryable failure. For
      * robots.txt, whose status is what the crawl obeys (RFC 9309 section 2.3.1: a 4xx allows everything, a 5xx
@@ -309,6 +320,11 @@ public final class HttpFetcher implements AutoCloseable {
 
     /** One GET attempt, or a HEAD one when {@code head}. */
     private FetchResult attempt(String url, long maxBytes, boolean anyStatus, boolean head) {
+        return attempt(url, maxBytes, anyStatus, head, Validators.NONE);
+    }
+
+    /** One GET attempt, or a HEAD one when {@code head}, conditional on {@code earlier}'s validators. */
+    private FetchResult attempt(String url, long maxBytes, boolean anyStatus, boolean head, Validators earlier) {
         long start = clock.millis();
         HttpUrl parsed = url == null ? null : HttpUrl.parse(url);
         if (parsed == null) {
@@ -319,6 +335,9 @@ public final class HttpFetcher implements AutoCloseable {
         Request request = request(parsed, wire);
         if (head) {
             request = request.newBuilder().head().build();
+        }
+        if (earlier.any()) {
+            request = conditional(request, earlier);
         }
         FetchResult result;
         Call call;
@@ -358,6 +377,22 @@ public final class HttpFetcher implements AutoCloseable {
         }
         LOG.debug("fetched {}: {}", parsed, result);
         return result;
+    }
+
+    /** {@code request} with {@code earlier}'s validators as conditional headers, each one that is a valid header. */
+    private static Request conditional(Request request, Validators earlier) {
+        Request.Builder conditional = request.newBuilder();
+        for (String[] header : new String[][] {{"If-None-Match", earlier.etag()},
+                {"If-Modified-Since", earlier.lastModified()}}) {
+            if (header[1] != null) {
+                try {
+                    conditional.header(header[0], header[1]);
+                } catch (IllegalArgumentException e) {
+                    LOG.debug("{}: {} left out: {}", request.url(), header[0], e.getMessage());
+                }
+            }
+        }
+        return conditional.build();
     }
 
     /**

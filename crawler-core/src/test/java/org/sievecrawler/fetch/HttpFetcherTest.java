@@ -7,6 +7,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.head;
+import static com.github.tomakehurst.wiremock.client.WireMock.matching;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -261,6 +262,34 @@ class HttpFetcherTest {
         server.verify(0, getRequestedFor(urlEqualTo("/ok")));
         server.verify(0, getRequestedFor(urlEqualTo("/gone")));
         server.verify(1, getRequestedFor(urlEqualTo("/no-head")));
+    }
+
+    @Test
+    void sendsAnEarlierFetchsValidatorsBackAndReadsA304AsAPageWithoutBody() {
+        String lastModified = "Wed, 21 Oct 2015 07:28:00 GMT";
+        server.stubFor(get(urlEqualTo("/same")).withHeader("If-None-Match", equalTo("\"64a3\""))
+                .withHeader("If-Modified-Since", equalTo(lastModified)).willReturn(aResponse().withStatus(304)
+                        .withHeader("ETag", "\"64a3\"")));
+        server.stubFor(get(urlEqualTo("/changed")).willReturn(aResponse().withStatus(200)
+                .withHeader("Content-Type", "text/html").withHeader("ETag", "\"new\"").withBody("<p>new</p>")));
+
+        FetchResult.Page same = page(fetcher.fetch(url("/same"), new Validators("\"64a3\"", lastModified)));
+        FetchResult.Page changed = page(fetcher.fetch(url("/changed"), new Validators("\"old\"", null)));
+        FetchResult.Page plain = page(fetcher.fetch(url("/changed")));
+        // an earlier record is read from disk, hostile: a validator that is no valid header value is left out
+        FetchResult.Page hostile = page(fetcher.fetch(url("/changed"),
+                new Validators("\"a\r\nX-Injected: 1\"", "caf\u00e9")));
+
+        assertThat(same.status()).isEqualTo(304);
+        assertThat(same.length()).isZero();
+        assertThat(changed.status()).isEqualTo(200);
+        assertThat(changed.headers().get("ETag")).isEqualTo("\"new\"");
+        assertThat(plain.status()).isEqualTo(200);
+        assertThat(hostile.status()).isEqualTo(200);
+        server.verify(1, getRequestedFor(urlEqualTo("/changed")).withHeader("If-None-Match", equalTo("\"old\""))
+                .withoutHeader("If-Modified-Since"));
+        server.verify(2, getRequestedFor(urlEqualTo("/changed")).withoutHeader("If-None-Match"));
+        server.verify(0, getRequestedFor(urlEqualTo("/changed")).withHeader("X-Injected", matching(".*")));
     }
 
     @Test
