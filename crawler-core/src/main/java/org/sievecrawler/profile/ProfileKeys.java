@@ -320,9 +320,10 @@ public final class ProfileKeys {
     public static final ProfileKey<Boolean> OUTPUT_WARC_DEDUP = key("output.warc-dedup", bool(), false,
             "Whether a response whose payload is identical to one already archived in this crawl (same payload"
                     + " digest, another URL) is archived as a revisit record (profile identical-payload-digest)"
-                    + " referring to the first capture, its HTTP head kept and its body left out. The first"
-                    + " 100000 distinct payloads are remembered (about 300 bytes each); a payload"
-                    + " first seen past that is archived in full every time.",
+                    + " referring to the first capture, its HTTP head kept and its body left out. Payloads of 512"
+                    + " bytes or more only (a revisit of a smaller one would not be smaller); the first 100000"
+                    + " distinct ones are remembered (about 300 bytes each), one first seen past that is archived"
+                    + " in full every time.",
             p -> p.output().warcDedup());
     public static final ProfileKey<Boolean> OUTPUT_LINKS = key("output.links", bool(), false,
             "Whether the link graph is written to links.tsv.zst beside pages.jsonl: every link of every parsed page"

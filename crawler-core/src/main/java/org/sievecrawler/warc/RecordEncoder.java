@@ -35,6 +35,12 @@ import org.sievecrawler.profile.WarcCompression;
 final class RecordEncoder implements AutoCloseable {
     private static final byte[] TRAILER = {'\r', '\n', '\r', '\n'};
     private static final byte[] EMPTY = {};
+    /**
+     * The smallest payload a revisit record stands for; a smaller one is archived in full. A revisit's reference
+     * fields cost more than a small payload saves: on Boost's docs, 1,220 revisits of nginx's 404 page (about 150
+     * bytes) made the .warc.gz 71 KB larger, 58 bytes a record, compressed.
+     */
+    static final int MIN_REVISIT_PAYLOAD = 512;
     static final String IDENTICAL_PAYLOAD_DIGEST =
             "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest";
 
@@ -126,13 +132,16 @@ final class RecordEncoder implements AutoCloseable {
         return digest(Parts.of(exchange).payload(), null);
     }
 
-    /** Whether {@code exchange}'s response may be archived as a revisit: a whole payload, not empty. */
-    static boolean whole(HttpExchange exchange) {
+    /**
+     * Whether {@code exchange}'s response may be archived as a revisit: a whole payload (not cut at the cap) of at
+     * least {@link #MIN_REVISIT_PAYLOAD} bytes.
+     */
+    static boolean revisitable(HttpExchange exchange) {
         if (exchange.response() instanceof CapturedResponse.Refused) {
             return false;
         }
         Parts parts = Parts.of(exchange);
-        return !parts.truncated() && parts.payload().length > 0;
+        return !parts.truncated() && parts.payload().length >= MIN_REVISIT_PAYLOAD;
     }
 
     /** A response's head, block body (as received), payload (de-chunked) and whether it was cut. */

@@ -30,7 +30,8 @@ import org.sievecrawler.profile.WarcCompression;
  * SHA-1 block and payload digests in base32; a response whose body was cut at the size cap says {@code
  * WARC-Truncated: length}.
  *
- * <p>With {@code output.warc-dedup} on, a response whose payload (whole, not empty) was archived in full before in
+ * <p>With {@code output.warc-dedup} on, a response whose payload (whole, of {@value RecordEncoder#MIN_REVISIT_PAYLOAD}
+ * bytes or more) was archived in full before in
  * this crawl at another URL is a {@code revisit} record instead (profile identical-payload-digest: the head without
  * the body, referring to the first capture), as {@link ArchivedPayloads} remembers them (the first
  * {@value ArchivedPayloads#CAPACITY} payloads).
@@ -181,10 +182,10 @@ public final class WarcArchive implements Archive {
 
     /**
      * The response record of {@code exchange}, or, with {@code output.warc-dedup} on, a revisit record when its
-     * payload (whole, not empty) was archived before at another URL.
+     * payload (whole, of 512 bytes or more) was archived before at another URL.
      */
     private byte[] responseOrRevisit(RecordEncoder encoder, HttpExchange exchange, UUID id, Claim claim) {
-        if (payloads == null || !RecordEncoder.whole(exchange)) {
+        if (payloads == null || !RecordEncoder.revisitable(exchange)) {
             return encoder.response(exchange, id);
         }
         byte[] digest = encoder.payloadDigest(exchange);

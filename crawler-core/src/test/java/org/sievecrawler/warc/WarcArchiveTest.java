@@ -352,11 +352,12 @@ class WarcArchiveTest {
 
     @Test
     void writesASecondCopyOfAPayloadAsARevisitThatJwarcValidates() throws IOException {
+        String same = "<p>same</p>".repeat(50);
         List<WarcLocation> at = new ArrayList<>();
         try (WarcArchive archive = open(profile().with(OUTPUT_WARC_DEDUP, true))) {
-            at.add(archive.write(exchange("/a", "<p>same</p>")));
-            at.add(archive.write(exchange("/b", "<p>same</p>")));
-            at.add(archive.write(exchange("/c", "<p>other</p>")));
+            at.add(archive.write(exchange("/a", same)));
+            at.add(archive.write(exchange("/b", same)));
+            at.add(archive.write(exchange("/c", "<p>other</p>".repeat(50))));
         }
 
         Path file = archiveFile();
@@ -375,7 +376,7 @@ class WarcArchiveTest {
         assertThat(revisit.header("WARC-Refers-To-Date")).isEqualTo(first.header("WARC-Date"));
         assertThat(revisit.header("WARC-Payload-Digest")).isEqualTo(first.header("WARC-Payload-Digest"));
         assertThat(revisit.header("Content-Type")).isEqualTo("application/http;msgtype=response");
-        assertThat(revisit.text()).isEqualTo("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 11\r\n"
+        assertThat(revisit.text()).isEqualTo("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 550\r\n"
                 + "X-Case: Kept\r\n\r\n");
         assertThat(revisit.header("WARC-Block-Digest")).isEqualTo(ArchivedRecord.sha1(revisit.block()));
         assertThat(revisit.id()).isEqualTo("<" + at.get(1).recordId() + ">");
@@ -385,25 +386,29 @@ class WarcArchiveTest {
 
     @Test
     void archivesInFullWhatARevisitCannotStandFor() throws IOException {
-        byte[] cut = "x".repeat(100).getBytes(StandardCharsets.US_ASCII);
+        byte[] cut = "x".repeat(600).getBytes(StandardCharsets.US_ASCII);
+        String same = "<p>same</p>".repeat(50);
+        String small = "s".repeat(RecordEncoder.MIN_REVISIT_PAYLOAD - 1);
         try (WarcArchive archive = open(profile().with(OUTPUT_WARC_DEDUP, true))) {
             archive.write(exchange("/cut1", 200, "OK", "text/html", cut, true));
             archive.write(exchange("/cut2", 200, "OK", "text/html", cut, true)); // a cut payload is not the payload
             archive.write(exchange("/empty1", 204, "No Content", "text/html", new byte[0], false));
             archive.write(exchange("/empty2", 204, "No Content", "text/html", new byte[0], false)); // nothing saved
-            archive.write(exchange("/same", "<p>same</p>"));
-            archive.write(exchange("/same", "<p>same</p>")); // the same URL again
+            archive.write(exchange("/small1", small));
+            archive.write(exchange("/small2", small)); // a revisit would be larger than the payload
+            archive.write(exchange("/same", same));
+            archive.write(exchange("/same", same)); // the same URL again
         }
 
         assertThat(ArchivedRecord.readAll(archiveFile())).extracting(ArchivedRecord::type)
-                .containsOnly("warcinfo", "response", "request").filteredOn("response"::equals).hasSize(6);
+                .containsOnly("warcinfo", "response", "request").filteredOn("response"::equals).hasSize(8);
     }
 
     @Test
     void archivesEveryCopyInFullWithDedupOff() throws IOException {
         try (WarcArchive archive = open(profile())) {
-            archive.write(exchange("/a", "<p>same</p>"));
-            archive.write(exchange("/b", "<p>same</p>"));
+            archive.write(exchange("/a", "<p>same</p>".repeat(50)));
+            archive.write(exchange("/b", "<p>same</p>".repeat(50)));
         }
 
         assertThat(ArchivedRecord.readAll(archiveFile())).extracting(ArchivedRecord::type)
