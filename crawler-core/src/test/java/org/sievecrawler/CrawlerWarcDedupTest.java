@@ -100,7 +100,8 @@ class CrawlerWarcDedupTest {
         Seen revisit = revisits.get(0);
         assertThat(List.of(first.target(), revisit.target()))
                 .containsExactlyInAnyOrder(site.url("/a.bin"), site.url("/b.bin"));
-        assertThat(revisit.profile()).isEqualTo(URI.create(PROFILE)).isEqualTo(WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1);
+        assertThat(revisit.profile()).isEqualTo(URI.create(PROFILE))
+                .isEqualTo(WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1);
         assertThat(revisit.refersToTarget()).isEqualTo(first.target());
         assertThat(revisit.refersToDate()).isEqualTo(first.date());
         assertThat(revisit.refersTo()).isEqualTo(first.id());
