@@ -30,11 +30,12 @@ import org.sievecrawler.profile.WarcCompression;
  * SHA-1 block and payload digests in base32; a response whose body was cut at the size cap says {@code
  * WARC-Truncated: length}.
  *
- * <p>With {@code output.warc-dedup} on, a response whose payload (whole, of {@value RecordEncoder#MIN_REVISIT_PAYLOAD}
- * bytes or more) was archived in full before in
- * this crawl at another URL is a {@code revisit} record instead (profile identical-payload-digest: the head without
- * the body, referring to the first capture), as {@link ArchivedPayloads} remembers them (the first
- * {@value ArchivedPayloads#CAPACITY} payloads).
+ * <p>With {@code output.warc-dedup} on, a response whose payload (whole, of {@value
+ * RecordEncoder#MIN_REVISIT_PAYLOAD} bytes or more) was archived in full before in this crawl at another URL is a
+ * {@code revisit} record instead (profile identical-payload-digest: the head without the body, referring to the
+ * first capture), as {@link ArchivedPayloads} remembers them (the first {@value ArchivedPayloads#CAPACITY}
+ * payloads). Two copies archived at once may be appended revisit first: a reader finds the first capture by its
+ * record ID or by URI and date, not by its place in the file.
  *
  * <p>A response record's block is the response as received (see {@link CapturedResponse}): the status line and
  * fields byte for byte, then the body as received, content coding and chunked transfer coding kept (sizes,
