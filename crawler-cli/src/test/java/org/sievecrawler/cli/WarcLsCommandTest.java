@@ -119,6 +119,29 @@ class WarcLsCommandTest {
     }
 
     @Test
+    void listsARevisitRecordWithItsStatusWhenDedupIsOn() throws IOException {
+        byte[] same = new byte[4096];
+        new java.util.Random(29).nextBytes(same);
+        site.page("/", linkPage("home", "/a.bin", "/b.bin"))
+                .respond("/a.bin", com.github.tomakehurst.wiremock.client.WireMock.aResponse().withBody(same))
+                .respond("/b.bin", com.github.tomakehurst.wiremock.client.WireMock.aResponse().withBody(same));
+        Path out = dir.resolve("out");
+        CommandRun crawl = CommandRun.execute(CommandRun.withProfiles(Map.of()), "crawl", "--warc", "--delay", "0ms",
+                "--set", "output.warc-dedup=true", "--out", out.toString(), site.url("/"));
+        assertThat(crawl.exit()).as(crawl.err()).isZero();
+
+        CommandRun run = CommandRun.execute("warc", "ls", out.toString());
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        List<String> lines = run.out().lines().toList();
+        assertThat(lines).filteredOn(l -> l.matches(" +\\d+  revisit +200 +\\d+  " + site.origin() + "/[ab]\\.bin"))
+                .hasSize(1);
+        assertThat(lines).filteredOn(l -> l.matches(" +\\d+  response +200 +\\d+  " + site.origin()
+                + "/[ab]\\.bin")).hasSize(1);
+        assertThat(run.err()).isEmpty();
+    }
+
+    @Test
     void listsTheWholeRecordsOfACutFileThenSaysWhereItStoppedAndExitsOne() throws IOException {
         Path warc = crawlWithWarc();
         long size = Files.size(warc);

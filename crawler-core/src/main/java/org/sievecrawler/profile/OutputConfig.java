@@ -16,9 +16,11 @@ import java.util.regex.Pattern;
  *     ({@code .warc.zst})
  * @param links whether the link graph is written: every link of every page, redirect and sitemap entry, to
  *     links.tsv.zst beside pages.jsonl (see {@link org.sievecrawler.graph.LinksFile})
+ * @param warcDedup whether a response whose payload is identical to one already archived in this crawl (same
+ *     payload digest, another URL) is archived as a {@code revisit} record referring to the first, without its body
  */
 public record OutputConfig(Path dir, boolean warc, String warcPrefix, long warcMaxSize, boolean warcMetadata,
-        WarcCompression warcCompression, boolean links) {
+        WarcCompression warcCompression, boolean links, boolean warcDedup) {
     /** What a WARC prefix may be: a plain file-name part. */
     public static final Pattern WARC_PREFIX = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
@@ -29,10 +31,16 @@ public record OutputConfig(Path dir, boolean warc, String warcPrefix, long warcM
         ProfileKeys.OUTPUT_WARC_COMPRESSION.require(warcCompression);
     }
 
-    /** Without the link graph. */
+    /** Without the link graph, without WARC dedup. */
     public OutputConfig(Path dir, boolean warc, String warcPrefix, long warcMaxSize, boolean warcMetadata,
             WarcCompression warcCompression) {
-        this(dir, warc, warcPrefix, warcMaxSize, warcMetadata, warcCompression, false);
+        this(dir, warc, warcPrefix, warcMaxSize, warcMetadata, warcCompression, false, false);
+    }
+
+    /** Without WARC dedup. */
+    public OutputConfig(Path dir, boolean warc, String warcPrefix, long warcMaxSize, boolean warcMetadata,
+            WarcCompression warcCompression, boolean links) {
+        this(dir, warc, warcPrefix, warcMaxSize, warcMetadata, warcCompression, links, false);
     }
 
     public static OutputConfig defaults() {

@@ -317,6 +317,14 @@ public final class ProfileKeys {
                     + " (.warc.gz, read by every WARC tool) or zstd (.warc.zst, one Zstandard frame per record, no"
                     + " dictionary, per the IIPC WARC-zstd proposal: faster and smaller, read by fewer tools).",
             p -> p.output().warcCompression());
+    public static final ProfileKey<Boolean> OUTPUT_WARC_DEDUP = key("output.warc-dedup", bool(), false,
+            "Whether a response whose payload is identical to one already archived in this crawl (same payload"
+                    + " digest, another URL) is archived as a revisit record (profile identical-payload-digest)"
+                    + " referring to the first capture, its HTTP head kept and its body left out. Payloads of 512"
+                    + " bytes or more only (a revisit of a smaller one would not be smaller); the first 100000"
+                    + " distinct ones are remembered (about 300 bytes each), one first seen past that is archived"
+                    + " in full every time.",
+            p -> p.output().warcDedup());
     public static final ProfileKey<Boolean> OUTPUT_LINKS = key("output.links", bool(), false,
             "Whether the link graph is written to links.tsv.zst beside pages.jsonl: every link of every parsed page"
                     + " (a, area, frame, iframe, link, img, script, stylesheet, icon; normalized target, text,"
@@ -458,7 +466,7 @@ public final class ProfileKeys {
                         CrawlProfile::sieve, onRefusal),
                 build("output", () -> new OutputConfig(v.get(OUTPUT_DIR), v.get(OUTPUT_WARC), v.get(OUTPUT_WARC_PREFIX),
                         v.get(OUTPUT_WARC_MAX_SIZE), v.get(OUTPUT_WARC_METADATA), v.get(OUTPUT_WARC_COMPRESSION),
-                        v.get(OUTPUT_LINKS)),
+                        v.get(OUTPUT_LINKS), v.get(OUTPUT_WARC_DEDUP)),
                         CrawlProfile::output, onRefusal),
                 build("progress", () -> new ProgressConfig(v.get(PROGRESS_INTERVAL)), CrawlProfile::progress,
                         onRefusal),

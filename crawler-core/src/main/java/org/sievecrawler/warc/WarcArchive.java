@@ -30,6 +30,13 @@ import org.sievecrawler.profile.WarcCompression;
  * SHA-1 block and payload digests in base32; a response whose body was cut at the size cap says {@code
  * WARC-Truncated: length}.
  *
+ * <p>With {@code output.warc-dedup} on, a response whose payload (whole, of {@value
+ * RecordEncoder#MIN_REVISIT_PAYLOAD} bytes or more) was archived in full before in this crawl at another URL is a
+ * {@code revisit} record instead (profile identical-payload-digest: the head without the body, referring to the
+ * first capture), as {@link ArchivedPayloads} remembers them (the first {@value ArchivedPayloads#CAPACITY}
+ * payloads). Two copies archived at once may be appended revisit first: a reader finds the first capture by its
+ * record ID or by URI and date, not by its place in the file.
+ *
  * <p>A response record's block is the response as received (see {@link CapturedResponse}): the status line and
  * fields byte for byte, then the body as received, content coding and chunked transfer coding kept (sizes,
  * extensions and trailers: as Heritrix and warcprox keep the raw stream; jwarc and pywb de-chunk it reading), so
@@ -49,6 +56,8 @@ public final class WarcArchive implements Archive {
     private final Clock clock;
     private final Map<String, String> info;
     private final WarcCompression compression;
+    /** The payloads archived in full, with {@code output.warc-dedup} on; null with it off. */
+    private final ArchivedPayloads payloads;
     /**
      * The idle encoders, used last first (a stack): the encoder taken is the one whose buffers and compression
      * tables the CPU's caches most likely still hold. A queue took the one idle longest, cycling through as many
@@ -60,6 +69,7 @@ public final class WarcArchive implements Archive {
         this.clock = clock;
         this.info = new LinkedHashMap<>(info);
         this.compression = output.warcCompression();
+        this.payloads = output.warcDedup() ? new ArchivedPayloads(ArchivedPayloads.CAPACITY) : null;
         this.files = new WarcFiles(output.dir(), output.warcPrefix(), compression.suffix(), output.warcMaxSize(), clock,
                 this::warcinfo);
     }
@@ -120,6 +130,7 @@ public final class WarcArchive implements Archive {
         URI first = RecordEncoder.urn(firstId);
         String url = exchange.url();
         List<byte[]> records = new ArrayList<>(4);
+        Claim claim = new Claim();
         RecordEncoder encoder = take();
         try {
             String noteName;
@@ -131,7 +142,7 @@ public final class WarcArchive implements Archive {
                 noteName = "http-response-refused";
                 note = refused.why();
             } else if (exchange.response() instanceof CapturedResponse.Received received) {
-                records.add(encoder.response(exchange, firstId));
+                records.add(responseOrRevisit(encoder, exchange, firstId, claim));
                 records.add(encoder.request(exchange, firstId));
                 if (received.interim().length > 0) {
                     records.add(encoder.metadata(url, UUID.randomUUID(), exchange.date(), null, first,
@@ -140,7 +151,7 @@ public final class WarcArchive implements Archive {
                 noteName = "http-grammar";
                 note = ResponseGrammar.problem(received.head(), received.body(), received.chunked());
             } else {
-                records.add(encoder.response(exchange, firstId));
+                records.add(responseOrRevisit(encoder, exchange, firstId, claim));
                 records.add(encoder.request(exchange, firstId));
                 noteName = "http-head-rebuilt";
                 note = ((CapturedResponse.Rebuilt) exchange.response()).why();
@@ -152,8 +163,41 @@ public final class WarcArchive implements Archive {
         } finally {
             encoders.push(encoder);
         }
-        WarcFiles.Placement placed = files.append(records.toArray(new byte[0][]));
+        WarcFiles.Placement placed;
+        try {
+            placed = files.append(records.toArray(new byte[0][]));
+        } catch (IOException | RuntimeException e) {
+            if (claim.digest != null) {
+                payloads.release(claim.digest, claim.capture);
+            }
+            throw e;
+        }
         return new WarcLocation(placed.file(), placed.offset(), first);
+    }
+
+    /** The payload a write claimed as its first capture, to release when the write fails. */
+    private static final class Claim {
+        byte[] digest;
+        ArchivedPayloads.FirstCapture capture;
+    }
+
+    /**
+     * The response record of {@code exchange}, or, with {@code output.warc-dedup} on, a revisit record when its
+     * payload (whole, of 512 bytes or more) was archived before at another URL.
+     */
+    private byte[] responseOrRevisit(RecordEncoder encoder, HttpExchange exchange, UUID id, Claim claim) {
+        if (payloads == null || !RecordEncoder.revisitable(exchange)) {
+            return encoder.response(exchange, id);
+        }
+        byte[] digest = encoder.payloadDigest(exchange);
+        ArchivedPayloads.FirstCapture capture = new ArchivedPayloads.FirstCapture(exchange.url(), exchange.date(), id);
+        ArchivedPayloads.FirstCapture earlier = payloads.claim(digest, capture);
+        if (earlier != null) {
+            return encoder.revisit(exchange, id, digest, earlier);
+        }
+        claim.digest = digest;
+        claim.capture = capture;
+        return encoder.response(exchange, id, digest);
     }
 
     @Override

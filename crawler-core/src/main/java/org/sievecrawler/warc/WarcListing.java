@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import org.netpreserve.jwarc.WarcReader;
 import org.netpreserve.jwarc.WarcRecord;
 import org.netpreserve.jwarc.WarcResponse;
+import org.netpreserve.jwarc.WarcRevisit;
 import org.netpreserve.jwarc.WarcTargetRecord;
 import org.sievecrawler.input.FileErrors;
 
@@ -31,7 +32,7 @@ public final class WarcListing {
      * @param offset where the record starts in the file (its gzip member or Zstandard frame, in a compressed file)
      * @param type the WARC-Type, e.g. response
      * @param uri the WARC-Target-URI, or null for records without one (warcinfo)
-     * @param status the HTTP status of a response record, or 0
+     * @param status the HTTP status of a response or revisit record, or 0
      * @param length the record block's Content-Length
      */
     public record Entry(long offset, String type, String uri, int status, long length) {
@@ -135,6 +136,12 @@ public final class WarcListing {
                 status = response.http().status();
             } catch (IOException e) {
                 status = 0; // not an HTTP response (or its head is cut): listed without a status
+            }
+        } else if (record instanceof WarcRevisit revisit) {
+            try {
+                status = revisit.http().status();
+            } catch (IOException e) {
+                status = 0; // a revisit without the HTTP head: listed without a status
             }
         }
         return new Entry(offset, record.type(), uri, status, record.body().size());

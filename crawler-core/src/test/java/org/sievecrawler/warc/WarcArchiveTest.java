@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
 import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC;
+import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC_DEDUP;
 import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC_MAX_SIZE;
 
 import java.io.IOException;
@@ -347,6 +348,71 @@ class WarcArchiveTest {
 
         assertThatThrownBy(() -> archive.write(exchange("/", "late"))).isInstanceOf(IOException.class)
                 .hasMessageContaining("closed");
+    }
+
+    @Test
+    void writesASecondCopyOfAPayloadAsARevisitThatJwarcValidates() throws IOException {
+        String same = "<p>same</p>".repeat(50);
+        List<WarcLocation> at = new ArrayList<>();
+        try (WarcArchive archive = open(profile().with(OUTPUT_WARC_DEDUP, true))) {
+            at.add(archive.write(exchange("/a", same)));
+            at.add(archive.write(exchange("/b", same)));
+            at.add(archive.write(exchange("/c", "<p>other</p>".repeat(50))));
+        }
+
+        Path file = archiveFile();
+        List<ArchivedRecord> records = ArchivedRecord.readAll(file);
+        assertThat(records).extracting(r -> r.type() + " " + r.header("WARC-Target-URI")).containsExactly(
+                "warcinfo null", "response http://127.0.0.1:8080/a", "request http://127.0.0.1:8080/a",
+                "revisit http://127.0.0.1:8080/b", "request http://127.0.0.1:8080/b",
+                "response http://127.0.0.1:8080/c", "request http://127.0.0.1:8080/c");
+        ArchivedRecord first = records.get(1);
+        ArchivedRecord revisit = ArchivedRecord.readAt(file, at.get(1).offset());
+        assertThat(revisit.type()).isEqualTo("revisit");
+        assertThat(revisit.header("WARC-Profile"))
+                .isEqualTo("http://netpreserve.org/warc/1.1/revisit/identical-payload-digest");
+        assertThat(revisit.header("WARC-Refers-To")).isEqualTo(first.id());
+        assertThat(revisit.header("WARC-Refers-To-Target-URI")).isEqualTo("http://127.0.0.1:8080/a");
+        assertThat(revisit.header("WARC-Refers-To-Date")).isEqualTo(first.header("WARC-Date"));
+        assertThat(revisit.header("WARC-Payload-Digest")).isEqualTo(first.header("WARC-Payload-Digest"));
+        assertThat(revisit.header("Content-Type")).isEqualTo("application/http;msgtype=response");
+        assertThat(revisit.text()).isEqualTo("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 550\r\n"
+                + "X-Case: Kept\r\n\r\n");
+        assertThat(revisit.header("WARC-Block-Digest")).isEqualTo(ArchivedRecord.sha1(revisit.block()));
+        assertThat(revisit.id()).isEqualTo("<" + at.get(1).recordId() + ">");
+        assertThat(records.get(4).header("WARC-Concurrent-To")).isEqualTo(revisit.id());
+        assertThat(JwarcValidator.validates(file)).isTrue();
+    }
+
+    @Test
+    void archivesInFullWhatARevisitCannotStandFor() throws IOException {
+        byte[] cut = "x".repeat(600).getBytes(StandardCharsets.US_ASCII);
+        String same = "<p>same</p>".repeat(50);
+        String small = "s".repeat(RecordEncoder.MIN_REVISIT_PAYLOAD - 1);
+        try (WarcArchive archive = open(profile().with(OUTPUT_WARC_DEDUP, true))) {
+            archive.write(exchange("/cut1", 200, "OK", "text/html", cut, true));
+            archive.write(exchange("/cut2", 200, "OK", "text/html", cut, true)); // a cut payload is not the payload
+            archive.write(exchange("/empty1", 204, "No Content", "text/html", new byte[0], false));
+            archive.write(exchange("/empty2", 204, "No Content", "text/html", new byte[0], false)); // nothing saved
+            archive.write(exchange("/small1", small));
+            archive.write(exchange("/small2", small)); // a revisit would be larger than the payload
+            archive.write(exchange("/same", same));
+            archive.write(exchange("/same", same)); // the same URL again
+        }
+
+        assertThat(ArchivedRecord.readAll(archiveFile())).extracting(ArchivedRecord::type)
+                .containsOnly("warcinfo", "response", "request").filteredOn("response"::equals).hasSize(8);
+    }
+
+    @Test
+    void archivesEveryCopyInFullWithDedupOff() throws IOException {
+        try (WarcArchive archive = open(profile())) {
+            archive.write(exchange("/a", "<p>same</p>".repeat(50)));
+            archive.write(exchange("/b", "<p>same</p>".repeat(50)));
+        }
+
+        assertThat(ArchivedRecord.readAll(archiveFile())).extracting(ArchivedRecord::type)
+                .containsExactly("warcinfo", "response", "request", "response", "request");
     }
 
     private Path archiveFile() throws IOException {
