@@ -371,25 +371,15 @@ public final class Fetching implements AutoCloseable {
             double rate = 0;
             long pending = 0;
             Map<String, String> unreachable = new TreeMap<>();
-            long fetches = 0;
-            long hits = 0;
-            long evictions = 0;
-            long expiries = 0;
-            long cached = 0;
+            RobotsCache.Counts robots = RobotsCache.Counts.NONE;
             for (Frontier frontier : frontiers) {
                 seen += frontier.estimatedSeen();
                 rate = Math.max(rate, frontier.falsePositiveRate());
                 pending += frontier.size();
                 unreachable.putAll(frontier.unreachableHosts());
-                RobotsCache.Counts robots = frontier.robotsCounts();
-                fetches += robots.fetches();
-                hits += robots.hits();
-                evictions += robots.evictions();
-                expiries += robots.expiries();
-                cached += robots.cached();
+                robots = robots.plus(frontier.robotsCounts());
             }
-            return new FrontierFigures(seen, rate, pending, unreachable,
-                    new RobotsCache.Counts(fetches, hits, evictions, expiries, cached));
+            return new FrontierFigures(seen, rate, pending, unreachable, robots);
         }
     }
 

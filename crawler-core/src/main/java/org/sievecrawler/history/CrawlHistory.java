@@ -103,8 +103,6 @@ public final class CrawlHistory implements AutoCloseable {
                 if (held[0] != null) {
                     index.write(out, held[0], held[1]);
                 }
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
             }
             Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return new CrawlHistory(file, index.keys(), index.offsets(), index.count,

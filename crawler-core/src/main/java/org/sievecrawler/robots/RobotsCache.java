@@ -96,5 +96,11 @@ public final class RobotsCache {
     public record Counts(long fetches, long hits, long evictions, long expiries, long cached) {
         /** Nothing counted. */
         public static final Counts NONE = new Counts(0, 0, 0, 0, 0);
+
+        /** These counts and {@code other}'s summed: of two caches that hold different hosts. */
+        public Counts plus(Counts other) {
+            return new Counts(fetches + other.fetches, hits + other.hits, evictions + other.evictions,
+                    expiries + other.expiries, cached + other.cached);
+        }
     }
 }
