@@ -53,7 +53,15 @@ public enum Outcome {
      * where HEAD is refused, 405 or 501), not parsed, its links not followed; {@code status} is its answer, a 4xx or
      * 5xx one a broken link. A check that got no answer is an {@link #ERROR} or {@link #UNREACHABLE} as any URL.
      */
-    CHECKED;
+    CHECKED,
+    /**
+     * A recrawl's conditional request ({@code crawl --since}) answered 304 Not Modified: the page is as the earlier
+     * crawl fetched it. Its record carries the earlier record's content type, title, outlinks, digest and SimHash
+     * (the body was not sent again; its links are not read again), and the validators the 304 sent or else the
+     * earlier ones; with WARC on, its archived record is a {@code revisit} (profile server-not-modified) referring
+     * to the earlier capture.
+     */
+    NOT_MODIFIED;
 
     /** The kebab-case label, e.g. "robots-disallowed". */
     public String label() {

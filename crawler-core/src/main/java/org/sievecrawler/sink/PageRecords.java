@@ -69,6 +69,21 @@ public final class PageRecords {
         return unparsed(task, page, Outcome.CHECKED, null);
     }
 
+    /**
+     * A recrawl's page answered 304 Not Modified: {@link Outcome#NOT_MODIFIED}, the content fields (type, title,
+     * outlinks, noindex, digest, SimHash) those of the {@code earlier} record, the validators the 304 sent, each
+     * else the earlier one (RFC 9110 lets a 304 update them), no body bytes.
+     */
+    public static PageRecord notModified(PendingUrl task, FetchResult.Page page, PageRecord earlier) {
+        String etag = etag(page);
+        String lastModified = lastModified(page);
+        return new PageRecord(task.url(), page.status(), Outcome.NOT_MODIFIED, earlier.contentType(), task.depth(),
+                0, page.fetchMillis(), earlier.outlinks(), earlier.title(), null, task.referrer(), null,
+                earlier.noindex()).withFingerprints(earlier.digest(), earlier.simhash()).withTtfb(page.ttfbMillis())
+                .withValidators(etag != null ? etag : earlier.etag(),
+                        lastModified != null ? lastModified : earlier.lastModified());
+    }
+
     /** A page whose content type is not in {@code fetch.accept}: not parsed. */
     public static PageRecord notHtml(PendingUrl task, FetchResult.Page page) {
         return unparsed(task, page, Outcome.NOT_HTML, null).withFingerprints(digest(page), null);
