@@ -326,9 +326,16 @@ public final class Crawler {
         return profile.scope().hosts().contains(ScopeConfig.SAME_AS_SEEDS) || !profile.fetch().allowPrivateAddresses();
     }
 
-    /** Offers normalized {@code seeds} to {@code frontier}, then their hosts' sitemaps if scope.sitemaps says so. */
-    private void offerSeeds(Frontier frontier, List<String> seeds) {
-        frontier.offerSeeds(seeds);
+    /**
+     * Offers normalized {@code seeds} to {@code frontier} (a recrawl's at the depth the earlier crawl found them,
+     * {@link EarlierCrawl#asFound}), then their hosts' sitemaps if scope.sitemaps says so.
+     */
+    private void offerSeeds(Frontier frontier, List<String> seeds, EarlierCrawl earlier) {
+        if (earlier == null) {
+            frontier.offerSeeds(seeds);
+        } else {
+            frontier.offer(earlier.asFound(seeds));
+        }
         if (profile.scope().sitemaps()) { // after the seeds: a host's pages first, then its sitemap
             frontier.offer(seeds.stream().map(HostKey::of).distinct()
                     .map(host -> PendingUrl.sitemap(HostKey.sitemapUrl(host), 0, null)).toList());
@@ -347,13 +354,15 @@ public final class Crawler {
                 SeedFeed feed = new SeedFeed(claim.checkpoints().seedFile(), claim.checkpoints().seedHostsFile(),
                         claim.shownSeedFile().map(Path::toString).orElse(claim.checkpoints().seedFile().toString()),
                         seedStream,
-                        claim.seedHosts(), !claim.seedHosts().isComplete(), seeds -> offerSeeds(frontier, seeds),
+                        claim.seedHosts(), !claim.seedHosts().isComplete(),
+                        seeds -> offerSeeds(frontier, seeds, claim.earlier()),
                         fetching::stop)) {
             Checkpointer checkpointer = new Checkpointer(claim.checkpoints(), frontier, state -> new Checkpoint(
                     Checkpoint.State.RUNNING, null, profile, state, stats.snapshot(), pagesLength(fetching),
                     feed.position()));
             if (restored == null) {
-                offerSeeds(frontier, claim.seeds().urls()); // the profile's seeds, then the seed file's, streamed
+                // the profile's seeds, then the seed file's, streamed
+                offerSeeds(frontier, claim.seeds().urls(), claim.earlier());
                 checkpointer.write(null, null); // a crawl killed before the first interval is resumable too
                 LOG.info("crawl started: {} seeds{}, {} fetcher threads, output {}", claim.seeds().urls().size(),
                         seedStream.hasFile() ? " and the seed file " + claim.shownSeedFile().orElseThrow() + " (" + seedStream

@@ -13,6 +13,7 @@ import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
 import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_MAX_DEPTH;
 import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -219,6 +220,27 @@ class CrawlerRecrawlTest {
         assertThat(revisit.refersToDate()).isNull();
         // the touched binary cannot be proved the same as a capture that was never archived: archived whole
         assertThat(only(readAll(warcFile(second)), "response", "/b.bin").status()).isEqualTo(200);
+    }
+
+    @Test
+    void aRecrawlReachesNoDeeperThanTheEarlierCrawlDid() throws Exception {
+        serveFirstVersion();
+        Path first = dir.resolve("first");
+        Crawler.newCrawl(profile(first, List.of(site.url("/"))).with(SCOPE_MAX_DEPTH, 1)).run();
+        // c.html changes and links one level deeper than the limit; it is no seed, but a page found at depth 1
+        site.respond("/c.html", html(FixtureSite.linkPage("c, second", "/deeper.html"), "\"c2\""))
+                .page("/deeper.html", FixtureSite.linkPage("too deep"));
+        Path second = dir.resolve("second");
+
+        Crawler.of(profile(second, List.of()).with(SCOPE_MAX_DEPTH, 1), Optional.empty(), Optional.of(first),
+                Crawler.Start.NEW, Program.CRAWLER).run();
+
+        CrawlOutput output = CrawlOutput.read(second);
+        assertThat(output.urls()).doesNotContain(site.url("/deeper.html"));
+        assertThat(site.requests("/deeper.html")).isZero();
+        JsonNode c = output.record(site.url("/c.html"));
+        assertThat(c.get("depth").asInt()).isEqualTo(1);
+        assertThat(c.get("referrer").asText()).isEqualTo(site.url("/")); // where the earlier crawl found it
     }
 
     private String header(String path, String name) {

@@ -6,12 +6,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.fetch.Validators;
+import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.input.Folders;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
@@ -158,6 +161,27 @@ public final class EarlierCrawl implements AutoCloseable {
      */
     public Optional<PageRecord> lookup(String url) throws IOException {
         return history.lookup(url);
+    }
+
+    /**
+     * The recrawl's seeds {@code urls} as the frontier takes them: each at the depth and with the referrer the
+     * earlier crawl recorded it with, so {@code scope.max-depth} reaches no further than it did and a page keeps where
+     * it was found; a URL the earlier crawl did not record (a seed given to the recrawl) is a seed. A history that
+     * cannot be read makes every URL a seed.
+     */
+    public List<PendingUrl> asFound(List<String> urls) {
+        List<PendingUrl> pending = new ArrayList<>(urls.size());
+        for (String url : urls) {
+            PageRecord earlier = null;
+            try {
+                earlier = history.lookup(url).orElse(null);
+            } catch (IOException e) {
+                earlier = null; // as a seed: the request is made all the same
+            }
+            pending.add(earlier == null || earlier.depth() == 0 ? PendingUrl.seed(url)
+                    : new PendingUrl(url, earlier.depth(), earlier.referrer(), 0, 0, PendingUrl.Purpose.PAGE));
+        }
+        return pending;
     }
 
     /**
