@@ -9,6 +9,7 @@ import static org.sievecrawler.profile.ProfileKeys.FETCH_CALL_TIMEOUT;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_CONNECT_TIMEOUT;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_READ_TIMEOUT;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
+import static org.sievecrawler.profile.ProfileKeys.LIMITS_MAX_PAGES;
 import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
 import static org.sievecrawler.profile.ProfileKeys.OUTPUT_WARC;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
@@ -40,6 +41,7 @@ import org.netpreserve.jwarc.WarcReader;
 import org.netpreserve.jwarc.WarcRecord;
 import org.netpreserve.jwarc.WarcResponse;
 import org.netpreserve.jwarc.WarcRevisit;
+import org.sievecrawler.checkpoint.CheckpointStore;
 import org.sievecrawler.fixtures.FixtureSite;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.shell.Program;
@@ -241,6 +243,24 @@ class CrawlerRecrawlTest {
         JsonNode c = output.record(site.url("/c.html"));
         assertThat(c.get("depth").asInt()).isEqualTo(1);
         assertThat(c.get("referrer").asText()).isEqualTo(site.url("/")); // where the earlier crawl found it
+    }
+
+    @Test
+    void aResumedRecrawlStillAsksWithTheEarlierValidators() throws Exception {
+        serveFirstVersion();
+        Path first = crawl("first", null);
+        Path second = dir.resolve("second");
+        Crawler.of(profile(second, List.of()).with(LIMITS_MAX_PAGES, 2L), Optional.empty(), Optional.of(first),
+                Crawler.Start.NEW, Program.CRAWLER).run(); // stopped at the limit
+        assertThat(CrawlOutput.read(second).urls()).hasSize(2);
+
+        Crawler.resuming(new CheckpointStore(second).readProfile().with(LIMITS_MAX_PAGES, 0L)).run();
+
+        CrawlOutput output = CrawlOutput.read(second);
+        assertThat(output.outcomes()).containsEntry(site.url("/a.html"), "not-modified")
+                .containsEntry(site.url("/d.html"), "not-modified").containsEntry(site.url("/"), "not-modified");
+        assertThat(output.urls()).hasSize(CrawlOutput.read(first).urls().size()).doesNotHaveDuplicates();
+        assertThat(only(readAll(warcFile(second)), "revisit", "/a.html").refersTo()).isNotNull();
     }
 
     private String header(String path, String name) {

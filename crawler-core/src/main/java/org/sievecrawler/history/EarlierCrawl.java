@@ -178,7 +178,7 @@ public final class EarlierCrawl implements AutoCloseable {
             } catch (IOException e) {
                 earlier = null; // as a seed: the request is made all the same
             }
-            pending.add(earlier == null || earlier.depth() == 0 ? PendingUrl.seed(url)
+            pending.add(earlier == null || earlier.depth() <= 0 ? PendingUrl.seed(url) // a depth < 0: hostile
                     : new PendingUrl(url, earlier.depth(), earlier.referrer(), 0, 0, PendingUrl.Purpose.PAGE));
         }
         return pending;
