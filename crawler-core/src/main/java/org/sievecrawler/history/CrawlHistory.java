@@ -151,15 +151,26 @@ public final class CrawlHistory implements AutoCloseable {
                 break;
             }
         }
-        String prefix = url + '\t';
-        for (String line : new String(bytes.array(), 0, bytes.position(), StandardCharsets.UTF_8).split("\n")) {
-            if (line.startsWith(prefix)) {
+        byte[] prefix = (url + '\t').getBytes(StandardCharsets.UTF_8);
+        byte[] read = bytes.array();
+        int end = bytes.position();
+        // only the line of the URL is decoded: a block holds 64 records, a lookup wants one
+        for (int line = 0; line < end; ) {
+            int next = line;
+            while (next < end && read[next] != '\n') {
+                next++;
+            }
+            if (next - line >= prefix.length && Arrays.equals(read, line, line + prefix.length, prefix, 0,
+                    prefix.length)) {
+                String json = new String(read, line + prefix.length, next - line - prefix.length,
+                        StandardCharsets.UTF_8);
                 try {
-                    return Optional.of(JsonlSink.parse(line.substring(prefix.length())));
+                    return Optional.of(JsonlSink.parse(json));
                 } catch (IOException e) {
                     throw new IOException(file + ": the line of " + url + " is no record: " + e.getMessage(), e);
                 }
             }
+            line = next + 1;
         }
         return Optional.empty();
     }
