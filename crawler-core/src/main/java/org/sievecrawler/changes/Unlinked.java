@@ -1,0 +1,163 @@
+package org.sievecrawler.changes;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.sievecrawler.audit.ExternalSort;
+import org.sievecrawler.audit.UrlHashes;
+import org.sievecrawler.graph.Edge;
+import org.sievecrawler.graph.LinksFile;
+
+/**
+ * The URLs of a recrawl that no page links to any more, found in bounded memory: the candidates (URLs of both crawls
+ * the recrawl fetched because it was seeded with them, {@link ChangeSet}) are held as 32-bit hashes
+ * ({@link UrlHashes}, a prefilter: up to 2 M URLs, then every edge passes), so that of the link graphs only the
+ * edges into a candidate (or a URL of the same hash) are sorted on disk ({@link ExternalSort}, lines {@code to TAB}):
+ * the new crawl's edges, and the earlier crawl's edges from the sources the recrawl found not-modified (sorted by
+ * source and merged with those sources, which the partial changes file lists in order). The sorted targets are then
+ * merged with the partial changes file: a candidate no edge points to is unlinked. A link from a page to itself does
+ * not count; any other edge does (a link, a redirect, a sitemap entry, nofollow or not).
+ *
+ * <p>Not thread-safe. Closing deletes the sort's files.
+ */
+final class Unlinked implements AutoCloseable {
+    private final Path dir;
+    private final long sortBytes;
+    private final UrlHashes candidates = new UrlHashes();
+    private final ExternalSort linked;
+    private boolean any;
+
+    Unlinked(Path dir, long sortBytes) throws IOException {
+        this.dir = dir;
+        this.sortBytes = sortBytes;
+        this.linked = new ExternalSort(dir, sortBytes);
+    }
+
+    /** Adds {@code url}, a URL that is unlinked unless an edge points to it. */
+    void candidate(String url) {
+        candidates.add(url);
+        any = true;
+    }
+
+    /**
+     * Reads the edges into the candidates: {@code now}'s links.tsv.zst whole, and {@code earlier}'s from the sources
+     * the partial changes file {@code partial} flags not-modified.
+     */
+    void readGraphs(Path now, Path earlier, Path partial) throws IOException {
+        if (!any) {
+            return;
+        }
+        LinksFile.Wanted wanted = (toHash, kind) -> candidates.mightContain(toHash);
+        try {
+            LinksFile.read(now, wanted, edge -> {
+                if (counts(edge)) {
+                    linked.add(edge.to() + '\t');
+                }
+            });
+            try (ExternalSort carried = new ExternalSort(dir, sortBytes);
+                    BufferedReader sources = reader(partial)) {
+                LinksFile.read(earlier, wanted, edge -> {
+                    if (counts(edge) && ChangeSet.usable(edge.from())) {
+                        carried.add(edge.from() + '\t' + edge.to());
+                    }
+                });
+                String[] source = {nextNotModified(sources)};
+                carried.sorted(line -> {
+                    int tab = line.indexOf('\t');
+                    String from = line.substring(0, tab);
+                    while (source[0] != null && ChangeSet.compare(source[0], from) < 0) {
+                        source[0] = nextNotModified(sources);
+                    }
+                    if (source[0] != null && source[0].equals(from)) {
+                        linked.add(line.substring(tab + 1) + '\t');
+                    }
+                });
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** Whether {@code edge} makes its target linked: not a page's link to itself, and a target that can be a key. */
+    private static boolean counts(Edge edge) {
+        return !edge.from().equals(edge.to()) && ChangeSet.usable(edge.to());
+    }
+
+    /**
+     * Writes {@code file} from the partial changes file {@code partial}: each line's JSON, with
+     * {@code "unlinked": true} added to a candidate no edge read points to when {@code measured}.
+     *
+     * @return the lines so flagged
+     */
+    long flag(Path partial, Path file, boolean measured) throws IOException {
+        Path written = file.resolveSibling(file.getFileName() + ".tmp");
+        long[] flagged = {0};
+        try (BufferedReader in = reader(partial);
+                BufferedWriter out = Files.newBufferedWriter(written, StandardCharsets.UTF_8)) {
+            String[] line = {in.readLine()};
+            if (measured && any) {
+                linked.sorted(target -> {
+                    String to = target.substring(0, target.length() - 1);
+                    while (line[0] != null && ChangeSet.compare(key(line[0]), to) < 0) {
+                        flagged[0] += write(out, line[0], true);
+                        line[0] = in.readLine();
+                    }
+                    if (line[0] != null && key(line[0]).equals(to)) {
+                        write(out, line[0], false);
+                        line[0] = in.readLine();
+                    }
+                });
+            }
+            for (; line[0] != null; line[0] = in.readLine()) {
+                flagged[0] += write(out, line[0], measured);
+            }
+        }
+        ChangeSet.replace(written, file);
+        return flagged[0];
+    }
+
+    /** Writes the JSON of {@code line}, flagged unlinked if {@code unlinkedIfCandidate} and it is one: 1 if so. */
+    private static int write(BufferedWriter out, String line, boolean unlinkedIfCandidate) throws IOException {
+        int flags = line.indexOf('\t') + 1;
+        String json = line.substring(flags + 3);
+        boolean unlinked = unlinkedIfCandidate && line.charAt(flags) == 'c';
+        if (unlinked) {
+            out.write(json, 0, json.length() - 1);
+            out.write(",\"unlinked\":true}");
+        } else {
+            out.write(json);
+        }
+        out.write('\n');
+        return unlinked ? 1 : 0;
+    }
+
+    /** The URL of a partial line. */
+    private static String key(String line) {
+        return line.substring(0, line.indexOf('\t'));
+    }
+
+    /** The URL of the next partial line flagged not-modified, or null at the end. */
+    private static String nextNotModified(BufferedReader partial) throws IOException {
+        for (String line = partial.readLine(); line != null; line = partial.readLine()) {
+            int tab = line.indexOf('\t');
+            if (line.charAt(tab + 2) == 'm') {
+                return line.substring(0, tab);
+            }
+        }
+        return null;
+    }
+
+    private static BufferedReader reader(Path file) throws IOException {
+        return new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8), 1 << 16);
+    }
+
+    @Override
+    public void close() throws IOException {
+        linked.close();
+    }
+}
