@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.sievecrawler.progress.SummarySection;
 
 /**
  * How many URLs of a recrawl had each {@link Change}, as summary.json's {@code changes} and the final log line say.
@@ -15,7 +16,8 @@ import java.util.OptionalLong;
  *     measured (a crawl without {@code output.links})
  * @param skipped lines of pages.jsonl or history.tsv that were no record, left out
  */
-public record ChangeCounts(String since, Map<Change, Long> byChange, OptionalLong unlinked, long skipped) {
+public record ChangeCounts(String since, Map<Change, Long> byChange, OptionalLong unlinked, long skipped)
+        implements SummarySection {
     public ChangeCounts {
         EnumMap<Change, Long> all = new EnumMap<>(Change.class);
         for (Change change : Change.values()) {
@@ -33,6 +35,7 @@ public record ChangeCounts(String since, Map<Change, Long> byChange, OptionalLon
      * Writes the field {@code changes}: {@code {"since": ..., "new": n, "changed": n, ..., "notVisited": n,
      * "unlinked": n or null}}.
      */
+    @Override
     public void writeField(JsonGenerator json) throws IOException {
         json.writeObjectFieldStart("changes");
         if (since == null) {
@@ -56,6 +59,7 @@ public record ChangeCounts(String since, Map<Change, Long> byChange, OptionalLon
      * ones, e.g. {@code changes: 3 new, 12 changed, 40 unchanged, 2 gone, 1 unlinked}; {@code changes: none} when
      * neither crawl recorded a URL.
      */
+    @Override
     public String words() {
         StringBuilder words = new StringBuilder("changes:");
         for (Map.Entry<Change, Long> e : byChange.entrySet()) {
