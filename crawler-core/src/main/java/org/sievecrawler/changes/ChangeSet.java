@@ -58,7 +58,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ChangeSet {
     /** The file's name in the recrawl's folder. */
-    public static final String FILE = "changes.jsonl";
+    public static final String FILE = CrawlFolder.CHANGES;
     private static final Logger LOG = LoggerFactory.getLogger(ChangeSet.class);
 
     private ChangeSet() {
