@@ -50,8 +50,9 @@ import org.slf4j.LoggerFactory;
  * with (depth 0, no referrer, not one of {@code seeds}) and that no page of the new crawl links to. Known only from
  * both link graphs (links.tsv.zst, {@code output.links} in both crawls): the new crawl's edges, and, for the
  * sources answered not-modified (their body was not sent, their links not read again), the earlier crawl's edges from
- * them ({@link Unlinked}). A link from a page to itself does not count. When either graph is missing nothing is
- * guessed: {@link ChangeCounts#unlinked()} is empty and no line is flagged.
+ * them ({@link Unlinked}; those edges are then appended to the recrawl's links.tsv.zst, so that a recrawl of this
+ * recrawl finds a whole graph). A link from a page to itself does not count. When either graph is missing nothing
+ * is guessed: {@link ChangeCounts#unlinked()} is empty and no line is flagged.
  *
  * <p>Not thread-safe: one call at a time per folder, once nothing writes its pages.jsonl any more. Out of scope:
  * building history.tsv ({@link CrawlHistory#build}), fetching.
@@ -125,7 +126,9 @@ public final class ChangeSet {
             }
             OptionalLong unlinkedCount = OptionalLong.empty();
             if (measured) {
-                unlinked.readGraphs(out, earlier, partial);
+                long carried = unlinked.readGraphs(out, earlier, partial);
+                LOG.info("{} links of pages not modified since the earlier crawl carried into {}", carried,
+                        out.resolve(LinksFile.FILE));
             }
             long flagged = unlinked.flag(partial, file, measured);
             if (measured) {

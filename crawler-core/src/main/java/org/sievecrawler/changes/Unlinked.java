@@ -8,6 +8,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.sievecrawler.audit.ExternalSort;
 import org.sievecrawler.audit.UrlHashes;
 import org.sievecrawler.graph.Edge;
@@ -21,7 +23,9 @@ import org.sievecrawler.graph.LinksFile;
  * the new crawl's edges, and the earlier crawl's edges from the sources the recrawl found not-modified (sorted by
  * source and merged with those sources, which the partial changes file lists in order). The sorted targets are then
  * merged with the partial changes file: a candidate no edge points to is unlinked. A link from a page to itself does
- * not count; any other edge does (a link, a redirect, a sitemap entry, nofollow or not).
+ * not count; any other edge does (a link, a redirect, a sitemap entry, nofollow or not). The earlier edges of the
+ * not-modified sources are also appended to the recrawl's links.tsv.zst (one zstd frame), whole: a recrawl of the
+ * recrawl finds its graph whole.
  *
  * <p>Not thread-safe. Closing deletes the sort's files.
  */
@@ -46,41 +50,104 @@ final class Unlinked implements AutoCloseable {
 
     /**
      * Reads the edges into the candidates: {@code now}'s links.tsv.zst whole, and {@code earlier}'s from the sources
-     * the partial changes file {@code partial} flags not-modified.
+     * the partial changes file {@code partial} flags not-modified; those earlier edges are appended to {@code now}'s
+     * links.tsv.zst as a new frame (their pages were not parsed again), so that the graph of a recrawl is whole for
+     * the next one ({@code --since} this recrawl).
+     *
+     * @return the edges carried
      */
-    void readGraphs(Path now, Path earlier, Path partial) throws IOException {
-        if (!any) {
-            return;
-        }
+    long readGraphs(Path now, Path earlier, Path partial) throws IOException {
         LinksFile.Wanted wanted = (toHash, kind) -> candidates.mightContain(toHash);
+        long[] carried = {0};
         try {
-            LinksFile.read(now, wanted, edge -> {
-                if (counts(edge)) {
-                    linked.add(edge.to() + '\t');
-                }
-            });
-            try (ExternalSort carried = new ExternalSort(dir, sortBytes);
+            if (any) {
+                LinksFile.read(now, wanted, edge -> {
+                    if (counts(edge)) {
+                        linked.add(edge.to() + '\t');
+                    }
+                });
+            }
+            try (ExternalSort edges = new ExternalSort(dir, sortBytes);
                     BufferedReader sources = reader(partial)) {
-                LinksFile.read(earlier, wanted, edge -> {
-                    if (counts(edge) && ChangeSet.usable(edge.from())) {
-                        carried.add(edge.from() + '\t' + edge.to());
+                long[] order = {0};
+                LinksFile.read(earlier, edge -> {
+                    if (ChangeSet.usable(edge.from()) && ChangeSet.usable(edge.to())) {
+                        edges.add(line(edge, order[0]++));
                     }
                 });
                 String[] source = {nextNotModified(sources)};
-                carried.sorted(line -> {
-                    int tab = line.indexOf('\t');
-                    String from = line.substring(0, tab);
-                    while (source[0] != null && ChangeSet.compare(source[0], from) < 0) {
-                        source[0] = nextNotModified(sources);
+                List<Edge> page = new ArrayList<>();
+                try (LinksFile graph = LinksFile.open(now)) {
+                    edges.sorted(line -> {
+                        Edge edge = edge(line);
+                        if (!page.isEmpty() && !page.get(0).from().equals(edge.from())) {
+                            graph.add(page);
+                            carried[0] += page.size();
+                            page.clear();
+                        }
+                        while (source[0] != null && ChangeSet.compare(source[0], edge.from()) < 0) {
+                            source[0] = nextNotModified(sources);
+                        }
+                        if (source[0] != null && source[0].equals(edge.from())) {
+                            page.add(edge);
+                            if (counts(edge) && candidates.mightContain(LinksFile.hash(edge.to()))) {
+                                linked.add(edge.to() + '\t');
+                            }
+                        }
+                    });
+                    if (!page.isEmpty()) {
+                        graph.add(page);
+                        carried[0] += page.size();
                     }
-                    if (source[0] != null && source[0].equals(from)) {
-                        linked.add(line.substring(tab + 1) + '\t');
-                    }
-                });
+                }
             }
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+        return carried[0];
+    }
+
+    /**
+     * An edge, the {@code n}th read, as a line of the carried edges' sort: {@code from TAB n TAB to TAB kind TAB
+     * flags TAB text}, {@code n} in 19 digits, flags {@code n} (nofollow) or {@code -}, then {@code o} (out of scope)
+     * or {@code -}, the text with backslash, tab, CR and LF escaped. Sorted by source first; of a source, its edges in
+     * the order read.
+     */
+    static String line(Edge edge, long n) {
+        StringBuilder line = new StringBuilder(edge.from().length() + edge.to().length() + 64);
+        String digits = Long.toString(n);
+        line.append(edge.from()).append('\t').append("0".repeat(19 - digits.length())).append(digits).append('\t')
+                .append(edge.to()).append('\t').append(edge.kind().label()).append('\t')
+                .append(edge.nofollow() ? 'n' : '-').append(edge.inScope() ? '-' : 'o').append('\t');
+        String text = edge.text();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '\\' -> line.append("\\\\");
+                case '\t' -> line.append("\\t");
+                case '\n' -> line.append("\\n");
+                case '\r' -> line.append("\\r");
+                default -> line.append(c);
+            }
+        }
+        return line.toString();
+    }
+
+    /** The edge of a {@link #line}. */
+    static Edge edge(String line) {
+        String[] f = line.split("\t", 6);
+        StringBuilder text = new StringBuilder(f[5].length());
+        for (int i = 0; i < f[5].length(); i++) {
+            char c = f[5].charAt(i);
+            if (c == '\\' && i + 1 < f[5].length()) {
+                char next = f[5].charAt(++i);
+                text.append(next == 't' ? '\t' : next == 'n' ? '\n' : next == 'r' ? '\r' : next);
+            } else {
+                text.append(c);
+            }
+        }
+        return new Edge(f[0], f[2], Edge.Kind.fromLabel(f[3]), f[4].charAt(0) == 'n', f[4].charAt(1) != 'o',
+                text.toString());
     }
 
     /** Whether {@code edge} makes its target linked: not a page's link to itself, and a target that can be a key. */

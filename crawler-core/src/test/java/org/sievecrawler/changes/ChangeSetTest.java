@@ -186,6 +186,46 @@ class ChangeSetTest {
     }
 
     @Test
+    void carriesTheEarlierLinksOfNotModifiedPagesIntoTheRecrawlsGraphSoARecrawlOfItFindsThem(@TempDir Path third)
+            throws IOException {
+        graphs();
+        ChangeSet.write(out, earlier, Set.of(S), SORT);
+
+        List<Edge> edges = new ArrayList<>();
+        LinksFile.read(out, edges::add);
+        assertThat(edges).filteredOn(e -> e.from().equals(S + "same")).extracting(Edge::to)
+                .containsExactly(S + "via-same");
+        assertThat(edges).filteredOn(e -> e.from().equals(S + "fetched")).isEmpty();
+
+        // a recrawl of the recrawl: the seed and "same" answered not-modified, no page parsed
+        List<PageRecord> now = new ArrayList<>();
+        for (String p : List.of("", "linked", "new", "same", "via-same", "fetched", "via-fetched", "self", "orphan")) {
+            now.add(p.isEmpty() || p.equals("same") ? page(S + p, 304, Outcome.NOT_MODIFIED, 0, null, A)
+                    : page(S + p, 200, Outcome.FETCHED, 0, null, A));
+        }
+        pages(third, now);
+        links(third, S + "self");
+        CrawlHistory.build(out, third, SORT).close();
+
+        ChangeCounts counts = ChangeSet.write(third, out, Set.of(S), SORT);
+
+        List<String> unlinked = Files.readAllLines(third.resolve(ChangeSet.FILE)).stream()
+                .filter(line -> line.endsWith(",\"unlinked\":true}"))
+                .map(line -> line.substring(8, line.indexOf('"', 8))).toList();
+        assertThat(unlinked).as("the seed's and same's links carried twice").containsExactly(S + "orphan",
+                S + "self", S + "via-fetched");
+        assertThat(counts.unlinked()).hasValue(3);
+    }
+
+    @Test
+    void anEdgeGoesThroughTheCarriedSortWholeWhateverItsText() {
+        Edge edge = new Edge(S + "a", S + "b", Edge.Kind.IMG, true, false, "tab\there\\ \r\n end");
+
+        assertThat(Unlinked.edge(Unlinked.line(edge, 42))).isEqualTo(edge);
+        assertThat(Unlinked.line(edge, 42)).doesNotContain("\n", "\r").contains("\t0000000000000000042\t");
+    }
+
+    @Test
     void measuresNothingWhenEitherCrawlHasNoGraph() throws IOException {
         graphs();
         Files.delete(earlier.resolve(LinksFile.FILE));
