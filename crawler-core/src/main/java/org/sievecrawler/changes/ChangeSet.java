@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.sievecrawler.audit.ExternalSort;
+import org.sievecrawler.audit.UrlHashes;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.escape.Json;
 import org.sievecrawler.graph.LinksFile;
@@ -42,7 +43,9 @@ import org.slf4j.LoggerFactory;
  * crawl's records, {@link CrawlHistory#FILE}, which the recrawl wrote sorted the same way: both sort lines
  * {@code URL TAB ...} with {@link String#compareTo}, so URLs compare as {@code URL + TAB} ({@link #compare}); the
  * merge checks that each file's URLs rise and refuses a history.tsv that does not. Memory: the sort's budget and a
- * few lines; 10 M records in a 512 MB heap. Disk: the new records once more, then changes.jsonl. A line of either
+ * few lines, then for the unlinked URLs two sorts of half the budget each and the candidates' hashes (at most
+ * 16 MB, {@link UrlHashes}). Disk: the new records once more, then changes.jsonl twice (a partial file, then the
+ * file). A line of either
  * file that is no record, or a URL holding a tab or a line break, is skipped and counted
  * ({@link ChangeCounts#skipped()}), never a crash.
  *
@@ -89,8 +92,40 @@ public final class ChangeSet {
         boolean measured = earlier != null && Files.isRegularFile(out.resolve(LinksFile.FILE))
                 && Files.isRegularFile(earlier.resolve(LinksFile.FILE));
         Map<Change, Long> counts = new EnumMap<>(Change.class);
-        try (ExternalSort sort = new ExternalSort(out, sortBytes);
-                Unlinked unlinked = new Unlinked(out, sortBytes)) {
+        try (Unlinked unlinked = new Unlinked(out, sortBytes)) {
+            long skipped = merge(pages, history, partial, seeds, measured ? unlinked : null, counts, sortBytes);
+            OptionalLong unlinkedCount = OptionalLong.empty();
+            if (measured) {
+                long carried = unlinked.readGraphs(out, earlier, partial);
+                LOG.info("{} links of pages not modified since the earlier crawl carried into {}", carried,
+                        out.resolve(LinksFile.FILE));
+            }
+            long flagged = unlinked.flag(partial, file, measured);
+            if (measured) {
+                unlinkedCount = OptionalLong.of(flagged);
+            }
+            if (skipped > 0) {
+                LOG.warn("{} and {}: {} line(s) are no usable record; changes.jsonl leaves them out", pages, history,
+                        skipped);
+            }
+            return new ChangeCounts(since(earlier), counts, unlinkedCount, skipped);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        } finally {
+            Files.deleteIfExists(partial);
+        }
+    }
+
+    /**
+     * Sorts {@code pages} by URL and merges it with {@code history} into {@code partial}, counting the changes into
+     * {@code counts} and giving {@code unlinked} (null when not measured) its candidates. The sort is closed, its
+     * memory freed, before the unlinked URLs are looked for.
+     *
+     * @return the lines of either file that were no usable record
+     */
+    private static long merge(Path pages, Path history, Path partial, Set<String> seeds, Unlinked unlinked,
+            Map<Change, Long> counts, long sortBytes) throws IOException {
+        try (ExternalSort sort = new ExternalSort(partial.getParent(), sortBytes)) {
             long[] skipped = {0};
             long[] order = {0};
             JsonlSink.Skipped bad = JsonlSink.readSkipping(pages, record -> {
@@ -107,7 +142,7 @@ public final class ChangeSet {
                 }
             });
             skipped[0] += bad.lines();
-            try (Merge merge = new Merge(history, partial, seeds, measured ? unlinked : null, counts)) {
+            try (Merge merge = new Merge(history, partial, seeds, unlinked, counts)) {
                 String[] held = {null, null}; // the URL and the record line of the last record seen of it
                 sort.sorted(line -> {
                     int tab = line.indexOf('\t');
@@ -122,27 +157,8 @@ public final class ChangeSet {
                     merge.now(held[0], held[1]);
                 }
                 merge.finish();
-                skipped[0] += merge.skipped;
+                return skipped[0] + merge.skipped;
             }
-            OptionalLong unlinkedCount = OptionalLong.empty();
-            if (measured) {
-                long carried = unlinked.readGraphs(out, earlier, partial);
-                LOG.info("{} links of pages not modified since the earlier crawl carried into {}", carried,
-                        out.resolve(LinksFile.FILE));
-            }
-            long flagged = unlinked.flag(partial, file, measured);
-            if (measured) {
-                unlinkedCount = OptionalLong.of(flagged);
-            }
-            if (skipped[0] > 0) {
-                LOG.warn("{} and {}: {} line(s) are no usable record; changes.jsonl leaves them out", pages, history,
-                        skipped[0]);
-            }
-            return new ChangeCounts(since(earlier), counts, unlinkedCount, skipped[0]);
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        } finally {
-            Files.deleteIfExists(partial);
         }
     }
 

@@ -36,10 +36,11 @@ final class Unlinked implements AutoCloseable {
     private final ExternalSort linked;
     private boolean any;
 
+    /** Sorts in {@code dir}, each of the two sorts open at once holding at most half of {@code sortBytes}. */
     Unlinked(Path dir, long sortBytes) throws IOException {
         this.dir = dir;
-        this.sortBytes = sortBytes;
-        this.linked = new ExternalSort(dir, sortBytes);
+        this.sortBytes = sortBytes / 2;
+        this.linked = new ExternalSort(dir, this.sortBytes);
     }
 
     /** Adds {@code url}, a URL that is unlinked unless an edge points to it. */
