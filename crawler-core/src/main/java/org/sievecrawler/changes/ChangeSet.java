@@ -68,7 +68,7 @@ public final class ChangeSet {
     private ChangeSet() {
     }
 
-    /** Whether the crawl in {@code out} is a recrawl: its folder holds the earlier crawl's {@link CrawlHistory#FILE}. */
+    /** Whether the crawl in {@code out} is a recrawl: its folder holds the earlier crawl's history.tsv. */
     public static boolean isRecrawl(Path out) {
         return Files.isRegularFile(out.resolve(CrawlHistory.FILE));
     }
