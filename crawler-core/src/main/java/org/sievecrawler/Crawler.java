@@ -13,7 +13,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import okhttp3.HttpUrl;
-import org.sievecrawler.audit.ExternalSort;
 import org.sievecrawler.changes.ChangeCounts;
 import org.sievecrawler.changes.ChangeSet;
 import org.sievecrawler.checkpoint.Checkpoint;
@@ -419,17 +418,18 @@ public final class Crawler {
     }
 
     /**
-     * For a recrawl (its folder holds the earlier crawl's history.tsv): writes changes.jsonl ({@link ChangeSet}) and
-     * returns its counts; empty for any other crawl, or when it could not be written (a warning says why: a view of
-     * the crawl's files, the crawl is not failed for it).
+     * For a recrawl ({@code --since}, or one resumed): writes changes.jsonl ({@link ChangeSet}) from its records and
+     * the earlier crawl's, and returns its counts; empty for any other crawl, or when it could not be written (a
+     * warning says why: a view of the crawl's files, the crawl is not failed for it).
      */
     private Optional<ChangeCounts> changes(Path out, Claim claim) {
-        if (!ChangeSet.isRecrawl(out)) {
+        EarlierCrawl earlier = claim.earlier();
+        if (earlier == null) {
             return Optional.empty();
         }
         try {
-            ChangeCounts counts = ChangeSet.write(out, null, // the earlier folder: crawl --since's, once wired
-                    Set.copyOf(claim.seeds().urls()), ExternalSort.DEFAULT_MAX_BYTES);
+            ChangeCounts counts = ChangeSet.write(out, earlier.history().file(), earlier.dir(),
+                    Set.copyOf(claim.seeds().urls()), HISTORY_SORT_BYTES);
             LOG.info("changes: {}", out.resolve(ChangeSet.FILE));
             return Optional.of(counts);
         } catch (IOException | UncheckedIOException e) {

@@ -6,12 +6,16 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.sievecrawler.audit.ExternalSort;
 import org.sievecrawler.changes.Change;
 import org.sievecrawler.changes.ChangeCounts;
 import org.sievecrawler.changes.ChangeSet;
+import org.sievecrawler.graph.Edge;
+import org.sievecrawler.graph.LinksFile;
 import org.sievecrawler.history.CrawlHistory;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.Outcome;
@@ -28,8 +32,13 @@ import org.sievecrawler.sink.PageRecord;
  *
  * <pre>
  * java -Xmx512m -cp crawler-bench/target/benchmarks.jar org.sievecrawler.bench.ChangesScale DIR [N=10000000]
- *     [SORT_MB=64]
+ *     [SORT_MB=64] [EDGES=0]
  * </pre>
+ *
+ * With EDGES &gt; 0 it also writes the link graphs (links.tsv.zst) when the records are written: in the earlier
+ * crawl, each of the N URLs links to EDGES random ones; in the recrawl, each page fetched again (not the
+ * not-modified ones, not the 404s) to EDGES random ones, a redirect to its target; and the unlinked URLs are
+ * measured (the earlier folder passed to {@link ChangeSet#write}, the not-modified pages' earlier links carried).
  */
 public final class ChangesScale {
     private static final String SAME = "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5";
@@ -61,10 +70,20 @@ public final class ChangesScale {
                 -1, status == 200 || status == 304 ? (kind == 96 ? OTHER : SAME) : null, null, 3);
     }
 
+    /** {@code edges} links from {@code from} to random URLs of the {@code n}. */
+    private static List<Edge> links(String from, int edges, long n, SplittableRandom random) {
+        List<Edge> links = new ArrayList<>(edges);
+        for (int e = 0; e < edges; e++) {
+            links.add(new Edge(from, url(random.nextLong(n)), Edge.Kind.A, false, true, "link " + e));
+        }
+        return links;
+    }
+
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(args[0]);
         long n = args.length > 1 ? Long.parseLong(args[1]) : 10_000_000L;
         long sortBytes = (args.length > 2 ? Long.parseLong(args[2]) : 64) << 20;
+        int edges = args.length > 3 ? Integer.parseInt(args[3]) : 0;
         Path earlierDir = dir.resolve("earlier");
         Path into = dir.resolve("new");
         Files.createDirectories(earlierDir);
@@ -78,13 +97,29 @@ public final class ChangesScale {
                 }
             }
             System.out.printf("wrote %,d earlier records in %.1f s%n", n, (System.nanoTime() - start) / 1e9);
+            if (edges > 0) {
+                try (LinksFile graph = LinksFile.open(earlierDir)) {
+                    for (long k = 0; k < n; k++) {
+                        graph.add(links(url(k), edges, n, random));
+                    }
+                }
+                System.out.printf("wrote %,d earlier edges%n", n * edges);
+            }
         }
         if (!Files.exists(into.resolve("pages.jsonl"))) {
             long start = System.nanoTime();
-            try (JsonlSink sink = JsonlSink.open(into.resolve("pages.jsonl"))) {
+            try (JsonlSink sink = JsonlSink.open(into.resolve("pages.jsonl"));
+                    LinksFile graph = edges > 0 ? LinksFile.open(into) : null) {
                 for (long i = 0; i < n; i++) {
                     long k = (i * 7_919_993L) % n; // each URL once, scrambled (7,919,993 is prime)
-                    sink.accept(now(k, random.nextInt(100)));
+                    PageRecord record = now(k, random.nextInt(100));
+                    sink.accept(record);
+                    if (graph != null && record.outcome() == Outcome.REDIRECT) {
+                        graph.add(List.of(new Edge(record.url(), record.redirectTo(), Edge.Kind.REDIRECT, false,
+                                true, "")));
+                    } else if (graph != null && record.outcome() == Outcome.FETCHED) {
+                        graph.add(links(record.url(), edges, n, random));
+                    }
                 }
             }
             System.out.printf("wrote %,d recrawl records in %.1f s%n", n, (System.nanoTime() - start) / 1e9);
@@ -98,7 +133,8 @@ public final class ChangesScale {
             pool.resetPeakUsage();
         }
         long start = System.nanoTime();
-        ChangeCounts counts = ChangeSet.write(into, null, Set.of(), sortBytes);
+        ChangeCounts counts = ChangeSet.write(into, into.resolve(CrawlHistory.FILE), edges > 0 ? earlierDir : null,
+                Set.of(), sortBytes);
         double took = (System.nanoTime() - start) / 1e9;
         long peak = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -111,9 +147,9 @@ public final class ChangesScale {
             byChange.append(' ').append(change.key()).append('=').append(counts.count(change));
         }
         System.out.printf("CHANGES records=%d sort_mb=%d write_s=%.1f heap_peak_mb=%.1f max_heap_mb=%d"
-                + " pages_jsonl_mb=%d history_mb=%d changes_mb=%d skipped=%d%s%n", n, sortBytes >> 20, took,
+                + " pages_jsonl_mb=%d history_mb=%d changes_mb=%d skipped=%d unlinked=%s%s%n", n, sortBytes >> 20, took,
                 peak / 1048576.0, Runtime.getRuntime().maxMemory() >> 20, Files.size(into.resolve("pages.jsonl")) >> 20,
                 Files.size(into.resolve(CrawlHistory.FILE)) >> 20, Files.size(into.resolve(ChangeSet.FILE)) >> 20,
-                counts.skipped(), byChange);
+                counts.skipped(), counts.unlinked().isPresent() ? counts.unlinked().getAsLong() : "null", byChange);
     }
 }

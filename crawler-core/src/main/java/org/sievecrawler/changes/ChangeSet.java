@@ -49,8 +49,9 @@ import org.slf4j.LoggerFactory;
  * file that is no record, or a URL holding a tab or a line break, is skipped and counted
  * ({@link ChangeCounts#skipped()}), never a crash.
  *
- * <p>Unlinked: a URL of both crawls that the new crawl fetched as one of the earlier crawl's URLs it was seeded
- * with (depth 0, no referrer, not one of {@code seeds}) and that no page of the new crawl links to. Known only from
+ * <p>Unlinked: a URL of both crawls (the recrawl is seeded with every URL of the earlier one) that the earlier crawl
+ * found through a link (not a seed there: depth 0 without a referrer; a recrawl keeps the depth and referrer it was
+ * found with) and is not one of the recrawl's {@code seeds}, that no page of the new crawl links to. Known only from
  * both link graphs (links.tsv.zst, {@code output.links} in both crawls): the new crawl's edges, and, for the
  * sources answered not-modified (their body was not sent, their links not read again), the earlier crawl's edges from
  * them ({@link Unlinked}; those edges are then appended to the recrawl's links.tsv.zst, so that a recrawl of this
@@ -68,25 +69,22 @@ public final class ChangeSet {
     private ChangeSet() {
     }
 
-    /** Whether the crawl in {@code out} is a recrawl: its folder holds the earlier crawl's history.tsv. */
-    public static boolean isRecrawl(Path out) {
-        return Files.isRegularFile(out.resolve(CrawlHistory.FILE));
-    }
-
     /**
-     * Writes {@code out}/changes.jsonl (replacing one written before) from {@code out}'s pages.jsonl and history.tsv,
-     * and returns the counts.
+     * Writes {@code out}/changes.jsonl (replacing one written before) from {@code out}'s pages.jsonl and the earlier
+     * crawl's records sorted by URL, and returns the counts.
      *
      * @param out the recrawl's folder
+     * @param history the earlier crawl's records sorted by URL ({@link CrawlHistory#file()}, written by
+     *     {@link CrawlHistory#build})
      * @param earlier the earlier crawl's folder, for when it started (its summary.json) and its link graph; null
      *     when unknown (then {@code since} is null and unlinked not measured)
      * @param seeds the recrawl's own seeds (normalized), never reported unlinked
      * @param sortBytes the sort's memory budget
      * @throws IOException naming the file that could not be read or written, or a history.tsv out of order
      */
-    public static ChangeCounts write(Path out, Path earlier, Set<String> seeds, long sortBytes) throws IOException {
+    public static ChangeCounts write(Path out, Path history, Path earlier, Set<String> seeds, long sortBytes)
+            throws IOException {
         Path pages = out.resolve(CrawlFolder.PAGES);
-        Path history = out.resolve(CrawlHistory.FILE);
         Path partial = out.resolve(FILE + ".partial");
         Path file = out.resolve(FILE);
         boolean measured = earlier != null && Files.isRegularFile(out.resolve(LinksFile.FILE))
@@ -288,7 +286,7 @@ public final class ChangeSet {
         private void emit(String url, PageRecord before, PageRecord now) throws IOException {
             Change change = Change.of(before, now);
             counts.merge(change, 1L, Long::sum);
-            boolean candidate = before != null && now != null && now.depth() == 0 && now.referrer() == null
+            boolean candidate = before != null && now != null && !(before.depth() == 0 && before.referrer() == null)
                     && !seeds.contains(url);
             boolean notModified = now != null && now.outcome() == Outcome.NOT_MODIFIED;
             if (unlinked != null && candidate) {

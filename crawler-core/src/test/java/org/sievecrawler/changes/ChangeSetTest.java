@@ -46,6 +46,11 @@ class ChangeSetTest {
         CrawlHistory.build(earlier, out, SORT).close();
     }
 
+    /** The earlier crawl's records, sorted into the recrawl's folder. */
+    private Path history() {
+        return out.resolve(CrawlHistory.FILE);
+    }
+
     private List<String> changes() throws IOException {
         return Files.readAllLines(out.resolve(ChangeSet.FILE), StandardCharsets.UTF_8);
     }
@@ -54,7 +59,7 @@ class ChangeSetTest {
     void writesOneLineSortedByUrlForEachUrlOfEitherCrawlWithEveryChange() throws IOException {
         crawls(resource("earlier.jsonl"), resource("now.jsonl"));
 
-        ChangeCounts counts = ChangeSet.write(out, earlier, Set.of(), SORT);
+        ChangeCounts counts = ChangeSet.write(out, history(), earlier, Set.of(), SORT);
 
         assertThat(changes()).containsExactlyElementsOf(resource("expected.jsonl").lines().toList());
         assertThat(counts.byChange()).containsExactlyInAnyOrderEntriesOf(Map.of(Change.NEW, 1L, Change.CHANGED, 3L,
@@ -73,10 +78,10 @@ class ChangeSetTest {
     @Test
     void writesItAgainTheSameOverAnEarlierOne() throws IOException {
         crawls(resource("earlier.jsonl"), resource("now.jsonl"));
-        ChangeSet.write(out, null, Set.of(), SORT);
+        ChangeSet.write(out, history(), null, Set.of(), SORT);
         Files.writeString(out.resolve(ChangeSet.FILE), "left by a crash\n");
 
-        ChangeSet.write(out, null, Set.of(), 4096); // a budget of a few lines: spilled runs
+        ChangeSet.write(out, history(), null, Set.of(), 4096); // a few lines a run: spilled
 
         assertThat(changes()).containsExactlyElementsOf(resource("expected.jsonl").lines().toList());
     }
@@ -86,10 +91,10 @@ class ChangeSetTest {
         crawls(resource("earlier.jsonl"), resource("now.jsonl"));
         Files.writeString(earlier.resolve("summary.json"), "{\"durationMs\": 5, \"outcomes\": {\"fetched\": 3},"
                 + " \"startedAt\": \"2026-11-28T20:00:00Z\"}");
-        assertThat(ChangeSet.write(out, earlier, Set.of(), SORT).since()).isEqualTo("2026-11-28T20:00:00Z");
+        assertThat(ChangeSet.write(out, history(), earlier, Set.of(), SORT).since()).isEqualTo("2026-11-28T20:00:00Z");
 
         Files.writeString(earlier.resolve("summary.json"), "\u0000{{ not json");
-        assertThat(ChangeSet.write(out, earlier, Set.of(), SORT).since()).isNull();
+        assertThat(ChangeSet.write(out, history(), earlier, Set.of(), SORT).since()).isNull();
     }
 
     @Test
@@ -98,7 +103,7 @@ class ChangeSetTest {
         Files.writeString(out.resolve(CrawlHistory.FILE), S + "b\t{\"url\":\"" + S + "b\",\"outcome\":\"fetched\"}\n"
                 + S + "a\t{\"url\":\"" + S + "a\",\"outcome\":\"fetched\"}\n");
 
-        assertThatThrownBy(() -> ChangeSet.write(out, null, Set.of(), SORT)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> ChangeSet.write(out, history(), null, Set.of(), SORT)).isInstanceOf(IOException.class)
                 .hasMessageContaining(out.resolve(CrawlHistory.FILE) + ": line 2 (" + S + "a) does not sort after");
         assertThat(out.resolve(ChangeSet.FILE)).doesNotExist();
     }
@@ -110,7 +115,7 @@ class ChangeSetTest {
                 + S + "b\t{\"url\":\"" + S + "other\",\"outcome\":\"fetched\"}\n"
                 + S + "c\t{\"url\":\"" + S + "c\",\"status\":200,\"outcome\":\"fetched\"}\n");
 
-        ChangeCounts counts = ChangeSet.write(out, null, Set.of(), SORT);
+        ChangeCounts counts = ChangeSet.write(out, history(), null, Set.of(), SORT);
 
         assertThat(counts.skipped()).isEqualTo(3);
         assertThat(changes()).containsExactly("{\"url\":\"" + S + "c\",\"change\":\"not-visited\",\"status\":null,"
@@ -160,9 +165,9 @@ class ChangeSetTest {
         links(earlier, S + "fetched", S + "via-fetched");
         List<PageRecord> now = new ArrayList<>(List.of(page(S, 200, Outcome.FETCHED, 0, null, B),
                 page(S + "new", 200, Outcome.FETCHED, 1, S, A)));
-        for (String p : paths) {
-            now.add(p.equals("same") ? page(S + p, 304, Outcome.NOT_MODIFIED, 0, null, A)
-                    : page(S + p, 200, Outcome.FETCHED, 0, null, p.equals("fetched") ? B : A));
+        for (String p : paths) { // at the depth and with the referrer the earlier crawl found them with
+            now.add(p.equals("same") ? page(S + p, 304, Outcome.NOT_MODIFIED, 1, S, A)
+                    : page(S + p, 200, Outcome.FETCHED, 1, S, p.equals("fetched") ? B : A));
         }
         pages(out, now);
         links(out, S, S + "linked", S + "new", S + "same", S + "fetched");
@@ -175,7 +180,7 @@ class ChangeSetTest {
     void flagsTheUrlsNoPageLinksToAnyMoreCountingTheEarlierLinksOfNotModifiedPages() throws IOException {
         graphs();
 
-        ChangeCounts counts = ChangeSet.write(out, earlier, Set.of(S), SORT);
+        ChangeCounts counts = ChangeSet.write(out, history(), earlier, Set.of(S), SORT);
 
         List<String> unlinked = changes().stream().filter(line -> line.endsWith(",\"unlinked\":true}"))
                 .map(line -> line.substring(8, line.indexOf('"', 8))).toList();
@@ -189,7 +194,7 @@ class ChangeSetTest {
     void carriesTheEarlierLinksOfNotModifiedPagesIntoTheRecrawlsGraphSoARecrawlOfItFindsThem(@TempDir Path third)
             throws IOException {
         graphs();
-        ChangeSet.write(out, earlier, Set.of(S), SORT);
+        ChangeSet.write(out, history(), earlier, Set.of(S), SORT);
 
         List<Edge> edges = new ArrayList<>();
         LinksFile.read(out, edges::add);
@@ -200,14 +205,14 @@ class ChangeSetTest {
         // a recrawl of the recrawl: the seed and "same" answered not-modified, no page parsed
         List<PageRecord> now = new ArrayList<>();
         for (String p : List.of("", "linked", "new", "same", "via-same", "fetched", "via-fetched", "self", "orphan")) {
-            now.add(p.isEmpty() || p.equals("same") ? page(S + p, 304, Outcome.NOT_MODIFIED, 0, null, A)
-                    : page(S + p, 200, Outcome.FETCHED, 0, null, A));
+            now.add(p.isEmpty() || p.equals("same") ? page(S + p, 304, Outcome.NOT_MODIFIED, p.isEmpty() ? 0 : 1,
+                    p.isEmpty() ? null : S, A) : page(S + p, 200, Outcome.FETCHED, 1, S, A));
         }
         pages(third, now);
         links(third, S + "self");
         CrawlHistory.build(out, third, SORT).close();
 
-        ChangeCounts counts = ChangeSet.write(third, out, Set.of(S), SORT);
+        ChangeCounts counts = ChangeSet.write(third, third.resolve(CrawlHistory.FILE), out, Set.of(S), SORT);
 
         List<String> unlinked = Files.readAllLines(third.resolve(ChangeSet.FILE)).stream()
                 .filter(line -> line.endsWith(",\"unlinked\":true}"))
@@ -230,18 +235,18 @@ class ChangeSetTest {
         graphs();
         Files.delete(earlier.resolve(LinksFile.FILE));
 
-        ChangeCounts counts = ChangeSet.write(out, earlier, Set.of(S), SORT);
+        ChangeCounts counts = ChangeSet.write(out, history(), earlier, Set.of(S), SORT);
 
         assertThat(counts.unlinked()).isEmpty();
         assertThat(changes()).noneMatch(line -> line.contains("unlinked"));
-        assertThat(ChangeSet.write(out, null, Set.of(S), SORT).unlinked()).isEmpty();
+        assertThat(ChangeSet.write(out, history(), null, Set.of(S), SORT).unlinked()).isEmpty();
     }
 
     @Test
     void aSeedOfTheRecrawlIsNeverUnlinked() throws IOException {
         graphs();
 
-        ChangeSet.write(out, earlier, Set.of(S, S + "orphan"), SORT);
+        ChangeSet.write(out, history(), earlier, Set.of(S, S + "orphan"), SORT);
 
         assertThat(changes()).filteredOn(line -> line.contains("\"" + S + "orphan\""))
                 .singleElement().asString().doesNotContain("unlinked");
@@ -288,7 +293,7 @@ class ChangeSetTest {
         pages(out, now);
         CrawlHistory.build(earlier, out, 16 << 20).close();
 
-        ChangeCounts counts = ChangeSet.write(out, null, Set.of(), 600_000);
+        ChangeCounts counts = ChangeSet.write(out, history(), null, Set.of(), 600_000);
 
         List<String> lines = new ArrayList<>(expected.size());
         for (Map.Entry<String, PageRecord[]> e : expected.entrySet()) {
