@@ -8,10 +8,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import okhttp3.HttpUrl;
+import org.sievecrawler.changes.ChangeCounts;
+import org.sievecrawler.changes.ChangeSet;
 import org.sievecrawler.checkpoint.Checkpoint;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
@@ -57,7 +60,8 @@ import org.slf4j.LoggerFactory;
  *         -> Fetching: FetchWorker -> PageSteps: checks -> fetch -> archive -> parse (ParsePool) -> links -> record
  *         -> lease closed with its record and links -> Frontier -> its Recorder: pages.jsonl, counters
  *   records -> pages.jsonl and counters, exchanges -> WARC, progress lines (Fetching); checkpoints (Checkpointer)
- *   at the end: summary.json, then report.html (CrawlReport; a failure to write it is a warning)
+ *   at the end: a recrawl's changes.jsonl (ChangeSet), summary.json, then report.html (CrawlReport; a failure to
+ *   write either view is a warning)
  * </pre>
  *
  * <p>Before it: the seeds ({@link Seeds}; a seed file copied into the folder once, {@link SeedFile}, and read on
@@ -405,10 +409,32 @@ public final class Crawler {
             if (finished) {
                 frontier.discard(); // nothing to resume: its journal and spill are of no more use
             }
+            Optional<ChangeCounts> changes = changes(out, claim); // a recrawl's changes.jsonl, counted below
             CrawlSummary summary = fetching.summary(startedAt, reason, fetchedBefore,
-                    Fetching.FrontierFigures.of(List.of(frontier)));
+                    Fetching.FrontierFigures.of(List.of(frontier))).with(changes);
             fetching.writeSummary(summary, program);
             return summary;
+        }
+    }
+
+    /**
+     * For a recrawl ({@code --since}, or one resumed): writes changes.jsonl ({@link ChangeSet}) from its records and
+     * the earlier crawl's, and returns its counts; empty for any other crawl, or when it could not be written (a
+     * warning says why: a view of the crawl's files, the crawl is not failed for it).
+     */
+    private Optional<ChangeCounts> changes(Path out, Claim claim) {
+        EarlierCrawl earlier = claim.earlier();
+        if (earlier == null) {
+            return Optional.empty();
+        }
+        try {
+            ChangeCounts counts = ChangeSet.write(out, earlier.history().file(), earlier.dir(),
+                    Set.copyOf(claim.seeds().urls()), HISTORY_SORT_BYTES);
+            LOG.info("changes: {}", out.resolve(ChangeSet.FILE));
+            return Optional.of(counts);
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("the recrawl's {} could not be written: {}", ChangeSet.FILE, e.getMessage());
+            return Optional.empty();
         }
     }
 

@@ -16,7 +16,7 @@ import org.sievecrawler.graph.LinksFile;
  * then takes every edge, in bounded memory, as without a prefilter). Not thread-safe: {@link #add} all, then
  * {@link #mightContain}.
  */
-final class UrlHashes {
+public final class UrlHashes {
     /** URLs held at most. */
     static final int MAX = 1 << 21;
 
@@ -26,7 +26,7 @@ final class UrlHashes {
     private boolean hasZero;
     private boolean everything;
 
-    UrlHashes() {
+    public UrlHashes() {
         this(MAX);
     }
 
@@ -35,7 +35,7 @@ final class UrlHashes {
         this.max = max;
     }
 
-    void add(String url) {
+    public void add(String url) {
         if (everything) {
             return;
         }
@@ -81,17 +81,17 @@ final class UrlHashes {
     }
 
     /** Whether nothing was added. */
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return !everything && !hasZero && size == 0;
     }
 
     /** Whether {@code url} may have been added: always true for one that was, and past {@link #MAX}. */
-    boolean mightContain(String url) {
+    public boolean mightContain(String url) {
         return mightContain(LinksFile.hash(url));
     }
 
     /** Whether a URL of {@link LinksFile#hash} {@code urlHash} may have been added. */
-    boolean mightContain(int urlHash) {
+    public boolean mightContain(int urlHash) {
         if (everything) {
             return true;
         }

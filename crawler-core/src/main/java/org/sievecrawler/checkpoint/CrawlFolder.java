@@ -32,11 +32,13 @@ public final class CrawlFolder {
     public static final String REPORT = "report.html";
     /** What the crawl found about the site ({@link org.sievecrawler.audit.Audit}). */
     public static final String AUDIT = "audit.json";
+    /** What changed since the earlier crawl, for a recrawl ({@link org.sievecrawler.changes.ChangeSet}). */
+    public static final String CHANGES = "changes.jsonl";
     /**
      * The files a crawl writes beside its output that alone do not make an earlier crawl (a refused crawl leaves a
      * crawl.log), deleted with it by {@link #clear()}.
      */
-    static final List<String> SIDE_FILES = List.of(LOG, PROGRESS, REPORT, AUDIT);
+    static final List<String> SIDE_FILES = List.of(LOG, PROGRESS, REPORT, AUDIT, CHANGES);
     /** Pending URLs spilled past sieve.max-in-memory-urls. */
     public static final String FRONTIER = "frontier";
     /** A recrawl's copy of the earlier crawl's records, sorted ({@code crawl --since}). */
@@ -74,9 +76,8 @@ public final class CrawlFolder {
 
     /**
      * Deletes the crawler's own files: pages.jsonl, summary.json, crawl.log, progress.jsonl, report.html, audit.json,
-     * checkpoint/, frontier/, links.tsv.zst, history/ and the WARC files of the prefix. Other files in the folder are left
-     * alone, and so is
-     * the lock file.
+     * changes.jsonl, checkpoint/, frontier/, links.tsv.zst, history/ and the WARC files of the prefix. Other files in
+     * the folder are left alone, and so is the lock file.
      *
      * @throws IOException naming the file that could not be deleted
      */

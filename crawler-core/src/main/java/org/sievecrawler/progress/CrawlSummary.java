@@ -8,11 +8,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.sievecrawler.escape.Json;
 import org.sievecrawler.robots.RobotsCache;
 import org.sievecrawler.sink.Outcome;
@@ -50,13 +53,15 @@ import org.sievecrawler.sink.Outcome;
  *     sitemaps read are the {@code sitemap} outcome
  * @param robots robots.txt requests started in this run, parked hosts that came back to their cached rules, rules
  *     dropped for room and rules expired after 24 hours ({@link RobotsCache})
+ * @param sections what other concepts measured at the crawl's end, in order (a recrawl's changes); none for most
+ *     crawls
  */
 public record CrawlSummary(Instant startedAt, Duration duration, String endReason, long decided, long fetched,
         long fetchedThisRun, long bytes, Map<String, Long> outcomes, Map<Integer, Long> statuses,
         Map<String, Long> linkRejections, long sieveExpected, double sieveEstimate, double sieveFalsePositiveRate,
         long pending, Parsing parsing, long errors, long retries, long reconnects,
         long descriptorWaits, Dns dns, Map<String, String> unreachableHosts, long sitemapUrls,
-        RobotsCache.Counts robots) {
+        RobotsCache.Counts robots, List<SummarySection> sections) {
     /** The fallback reasons summary.json lists, the most frequent first. */
     static final int MAX_REASONS = 20;
 
@@ -67,6 +72,31 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
         Objects.requireNonNull(parsing, "parsing");
         Objects.requireNonNull(dns, "dns");
         unreachableHosts = Collections.unmodifiableMap(new java.util.TreeMap<>(unreachableHosts));
+        sections = List.copyOf(sections);
+    }
+
+    /** A summary without sections. */
+    public CrawlSummary(Instant startedAt, Duration duration, String endReason, long decided, long fetched,
+            long fetchedThisRun, long bytes, Map<String, Long> outcomes, Map<Integer, Long> statuses,
+            Map<String, Long> linkRejections, long sieveExpected, double sieveEstimate, double sieveFalsePositiveRate,
+            long pending, Parsing parsing, long errors, long retries, long reconnects,
+            long descriptorWaits, Dns dns, Map<String, String> unreachableHosts, long sitemapUrls,
+            RobotsCache.Counts robots) {
+        this(startedAt, duration, endReason, decided, fetched, fetchedThisRun, bytes, outcomes, statuses,
+                linkRejections, sieveExpected, sieveEstimate, sieveFalsePositiveRate, pending, parsing, errors,
+                retries, reconnects, descriptorWaits, dns, unreachableHosts, sitemapUrls, robots, List.of());
+    }
+
+    /** This summary with {@code section} after its sections, if present. */
+    public CrawlSummary with(Optional<? extends SummarySection> section) {
+        if (section.isEmpty()) {
+            return this;
+        }
+        List<SummarySection> more = new ArrayList<>(sections);
+        more.add(section.get());
+        return new CrawlSummary(startedAt, duration, endReason, decided, fetched, fetchedThisRun, bytes, outcomes,
+                statuses, linkRejections, sieveExpected, sieveEstimate, sieveFalsePositiveRate, pending, parsing,
+                errors, retries, reconnects, descriptorWaits, dns, unreachableHosts, sitemapUrls, robots, more);
     }
 
     /** Hosts named at most on the summary line; summary.json lists them all. */
@@ -110,13 +140,16 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
      * unreachable hosts if any, e.g. {@code crawl finished: decided=771 pages=693 redirects=0 http-errors=78 (404: 78)
      * failed=0 responses=771 avg=2400/s ... errors=3 retries=2 unreachable: http://127.0.0.1:9 (connection refused)}.
      * The words up to {@code responses} are {@link Answers#words()}; {@code errors} and {@code retries} count attempts
-     * ({@link ProgressLine}).
+     * ({@link ProgressLine}). The sections' words come before the unreachable hosts, e.g. {@code changes: 3 new}.
      */
     public String line() {
         String line = String.format(Locale.ROOT,
                 "crawl %s: %s avg=%s/s bytes=%s duration=%.1fs pending=%d seen~%.0f fpr=%.3g%% errors=%d retries=%d",
                 endReason, answers().words(), ProgressLine.rate(pagesPerSecond()), ProgressLine.megabytes(bytes),
                 duration.toMillis() / 1000.0, pending, sieveEstimate, sieveFalsePositiveRate * 100, errors, retries);
+        for (SummarySection section : sections) {
+            line += " " + section.words();
+        }
         return unreachableHosts.isEmpty() ? line : line + " unreachable: " + unreachableHostsText();
     }
 
@@ -254,6 +287,9 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
             json.writeNumberField("estimatedSeen", Math.round(sieveEstimate));
             json.writeNumberField("falsePositiveRate", sieveFalsePositiveRate);
             json.writeEndObject();
+            for (SummarySection section : sections) {
+                section.writeField(json);
+            }
             json.writeEndObject();
         }
         Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.sievecrawler.audit.Audit;
+import org.sievecrawler.changes.ChangeSet;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.escape.Json;
 import org.sievecrawler.input.FileErrors;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * time against {@code sieve.expected-urls}.
  *
  * <p>Made from the folder's files: pages.jsonl (read whole, counted by {@link PageTally}), progress.jsonl (the
- * progress lines, {@link org.sievecrawler.progress.ProgressLog}) and summary.json, the last two used when present (a
+ * progress lines, {@link org.sievecrawler.progress.ProgressLog}), a recrawl's changes.jsonl (its "Changes since"
+ * section first, {@link ChangesExcerpt}) and summary.json, the last three used when present (a
  * crawl still running, or killed, has no summary; a crawl of an older build no progress.jsonl). A line of either file
  * that is not a record (a partial last line of a crawl killed or still writing, a damaged line) is left out; those of
  * pages.jsonl are counted on the page and in a warning. Bytes of these files that are not UTF-8 are read as U+FFFD.
@@ -88,7 +90,7 @@ public final class CrawlReport {
         }
         String title = "Crawl report: " + dir.toAbsolutePath().normalize().getFileName();
         String data = data(title, tally, skipped.lines(), summary(dir.resolve(CrawlFolder.SUMMARY)),
-                progress(dir.resolve(CrawlFolder.PROGRESS)), dir.resolve(Audit.FILE));
+                progress(dir.resolve(CrawlFolder.PROGRESS)), dir.resolve(ChangeSet.FILE), dir.resolve(Audit.FILE));
         return fill(resource("report.html"), Map.of(
                 "title", escapeHtml(Json.wellFormed(title)),
                 "chartjs", resource("chart.umd.min.js"),
@@ -98,7 +100,7 @@ public final class CrawlReport {
 
     /** The data the page's script draws, as one JSON object. */
     private static String data(String title, PageTally tally, long unreadableLines, String summary,
-            List<String> progress, Path audit) throws IOException {
+            List<String> progress, Path changes, Path audit) throws IOException {
         StringWriter text = new StringWriter();
         try (JsonGenerator json = Json.scriptData(text)) {
             json.writeStartObject();
@@ -113,6 +115,7 @@ public final class CrawlReport {
             }
             json.writeEndArray();
             json.writeEndObject();
+            ChangesExcerpt.write(changes, json);
             AuditExcerpt.write(audit, json);
             json.writeObjectFieldStart("outcomes");
             for (Map.Entry<String, Long> e : tally.outcomes.entrySet()) {
@@ -143,7 +146,7 @@ public final class CrawlReport {
             }
             json.writeEndArray();
             json.writeEndObject();
-        } // an IOException is audit.json's: a StringWriter does not fail
+        } // an IOException is audit.json's or changes.jsonl's: a StringWriter does not fail
         return text.toString();
     }
 

@@ -1,5 +1,6 @@
-// Draws report.html from the JSON in #report-data: what the crawl found about the site first (a summary of problems,
-// then a sortable, paged table for each section of audit.json), then the crawl's charts with Chart.js. Every text
+// Draws report.html from the JSON in #report-data: what the crawl found about the site first (a recrawl's changes
+// since the earlier crawl, counted and listed; a summary of problems, then a sortable, paged table for each section
+// of audit.json), then the crawl's charts with Chart.js. Every text
 // of the crawl is set as text (textContent); a link's href only ever holds an http(s) URL. When done, <html> gets
 // data-charts (charts drawn), data-charts-painted (of those, canvases with pixels painted), data-charts-expected
 // (charts the data called for), data-tables (tables drawn) and data-tables-expected (lists in audit.json): a headless
@@ -225,14 +226,14 @@
     }
     return Object.keys(t).reduce(function (sum, k) { return sum + t[k]; }, 0);
   }
-  function problem(label, count, bad) {
+  function problem(label, count, bad, parent) {
     var div = document.createElement('div');
     div.className = 'problem' + (bad ? ' bad' : '');
     var b = document.createElement('b');
     b.textContent = count === null ? '-' : number(count);
     div.appendChild(b);
     div.appendChild(document.createTextNode(label));
-    document.getElementById('problems').appendChild(div);
+    (parent || document.getElementById('problems')).appendChild(div);
   }
   function problems() {
     if (!audit) {
@@ -329,7 +330,7 @@
     return v === null || v === undefined ? '' : v;
   }
   // a sortable table of rows (objects, or plain values), 25 rows a page, 5 items of a row's list shown
-  function table(parent, rows, whole) {
+  function table(parent, rows, whole, source) {
     var PAGE = 25;
     tablesExpected++;
     if (!rows.length) {
@@ -387,7 +388,7 @@
       }
       pager.appendChild(document.createTextNode('rows ' + number(page * PAGE + 1) + '–'
         + number(Math.min(rows.length, (page + 1) * PAGE)) + ' of ' + number(rows.length)
-        + (whole > rows.length ? ' shown here, of ' + number(whole) + ' in audit.json' : '')));
+        + (whole > rows.length ? ' shown here, of ' + number(whole) + ' in ' + (source || 'audit.json') : '')));
     }
     columns.forEach(function (c) {
       var th = document.createElement('th');
@@ -449,6 +450,62 @@
     });
   }
 
+  // ---- a recrawl: what changed since the earlier crawl (changes.jsonl), first ----
+  // [key, label, a problem when not 0]: gone, unreachable and unlinked pages are; new, changed and moved ones news
+  var CHANGE_COUNTS = [['new', 'new', false], ['changed', 'changed', false], ['gone', 'gone', true],
+    ['moved', 'moved', false], ['unreachable', 'unreachable', true], ['unchanged', 'unchanged', false],
+    ['notModified', 'not modified (304)', false], ['notVisited', 'not visited', false]];
+  var CHANGE_LISTS = [['new', 'New'], ['changed', 'Changed'], ['gone', 'Gone: 404 or 410 now'],
+    ['moved', 'Moved: a redirect now'], ['unreachable', 'Unreachable now (no answer, or refused)'],
+    ['notVisited', 'Not visited: the recrawl ended before it reached them'],
+    ['unlinked', 'Unlinked: no page links to them any more']];
+  function changes() {
+    var c = data.changes;
+    if (!c) {
+      return;
+    }
+    var counted = s && s.changes ? s.changes : null;
+    var since = counted && typeof counted.since === 'string'
+      ? counted.since.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : null;
+    var measured = (counted && typeof counted.unlinked === 'number') || c.counts.unlinked > 0;
+    var div = document.createElement('div');
+    div.className = 'card';
+    var h = document.createElement('h2');
+    h.textContent = 'Changes since ' + (since || 'the earlier crawl');
+    div.appendChild(h);
+    var boxes = document.createElement('div');
+    boxes.className = 'problems';
+    div.appendChild(boxes);
+    CHANGE_COUNTS.forEach(function (k) {
+      problem(k[1], c.counts[k[0]], k[2] && c.counts[k[0]] > 0, boxes);
+    });
+    if (measured) {
+      problem('unlinked', c.counts.unlinked, c.counts.unlinked > 0, boxes);
+    } else {
+      var note = document.createElement('div');
+      note.className = 'sub';
+      note.textContent = 'unlinked: not measured: needs output.links in both crawls';
+      div.appendChild(note);
+    }
+    if (c.unreadableLines > 0) {
+      var bad = document.createElement('div');
+      bad.className = 'sub';
+      bad.textContent = number(c.unreadableLines) + ' line(s) of changes.jsonl are not changes, left out';
+      div.appendChild(bad);
+    }
+    CHANGE_LISTS.forEach(function (l) {
+      var total = c.totals[l[0]];
+      if (total > 0) {
+        var h3 = document.createElement('h3');
+        h3.textContent = l[1] + ' (' + number(total) + ')';
+        div.appendChild(h3);
+        table(div, c.lists[l[0]], total, 'changes.jsonl');
+      }
+    });
+    document.getElementById('changes').appendChild(div);
+  }
+
+  changes();
   problems();
   tables();
 

@@ -140,6 +140,9 @@ class CrawlReportChromiumTest {
         assertThat(dom).as("the end reason shown as text").contains("ended: <b>" + Json.wellFormed(row.text())
                 .replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\u00a0", "&nbsp;") + "</b>");
         assertThat(dom).doesNotContain("<img");
+        assertThat(dom).as("a recrawl's changes lead").contains("Changes since 2026-01-01 00:00:00Z")
+                .contains("Unlinked: no page links to them any more (1)");
+        assertThat(dom.indexOf("Changes since")).isLessThan(dom.indexOf("Broken links"));
     }
 
     /** The data- attributes the page's script set on its html element. */

@@ -11,7 +11,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import org.sievecrawler.audit.Audit;
+import org.sievecrawler.changes.Change;
+import org.sievecrawler.changes.ChangeCounts;
+import org.sievecrawler.changes.ChangeSet;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.escape.Json;
 import org.sievecrawler.progress.CrawlSummary;
@@ -27,13 +32,14 @@ import org.sievecrawler.sink.PageRecord;
  * summary.json the report shows (titles, errors, the end reason, an unreachable host's reason, a link rejection's and
  * a fallback's reason) and enough of everything else for each of the report's 8 charts: outcomes, statuses, depths,
  * two hosts, errors, link rejections, and progress lines; and an audit.json with the text in each of its sections'
- * lists, as a URL, a title, an error and a link's text, for each of the report's {@link #TABLES} tables.
+ * lists, as a URL, a title, an error and a link's text, and a recrawl's changes.jsonl with the text in a URL and a
+ * referrer (summary.json counting them), for each of the report's {@link #TABLES} tables.
  */
 final class HostileCrawlFolder {
     /** The charts the report of such a folder draws: all of them. */
     static final int CHARTS = 8;
-    /** The tables the report of such a folder draws: one per list of audit.json. */
-    static final int TABLES = 7;
+    /** The tables the report of such a folder draws: one per list of audit.json, and new, gone and unlinked. */
+    static final int TABLES = 10;
 
     private HostileCrawlFolder() {
     }
@@ -55,7 +61,14 @@ final class HostileCrawlFolder {
                 Map.of("fetched", 1L, "error", 1L, "http-error", 1L), Map.of(200, 1L, 404, 1L), Map.of(text, 1L),
                 1000, 3, 0.002, 0, new CrawlSummary.Parsing(1, 1, Map.of(text, 1L)), 1, 0, 0, 0,
                 CrawlSummary.Dns.NONE, Map.of("http://c.test", text), 0, RobotsCache.Counts.NONE)
+                .with(Optional.of(new ChangeCounts("2026-01-01T00:00:00Z", Map.of(Change.NEW, 1L, Change.GONE, 1L,
+                        Change.UNCHANGED, 1L), OptionalLong.of(1), 0)))
                 .writeTo(dir.resolve(CrawlFolder.SUMMARY));
+        try (OutputStream out = Files.newOutputStream(dir.resolve(ChangeSet.FILE))) {
+            change(out, "http://a.test/", "unchanged", text, true);
+            change(out, "http://a.test/new?" + text, "new", null, false);
+            change(out, "http://b.test/y", "gone", text, false);
+        }
         try (OutputStream out = Files.newOutputStream(dir.resolve(Audit.FILE)); JsonGenerator json = Json.writer(out)) {
             json.writeStartObject();
             json.writeArrayFieldStart("brokenLinks");
@@ -123,6 +136,26 @@ final class HostileCrawlFolder {
             json.writeEndObject();
             json.writeEndObject();
         }
+    }
+
+    /** Writes a changes.jsonl line. */
+    private static void change(OutputStream out, String url, String change, String referrer, boolean unlinked)
+            throws IOException {
+        try (JsonGenerator json = Json.writer(out)) {
+            json.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+            json.writeStartObject();
+            json.writeStringField("url", url);
+            json.writeStringField("change", change);
+            json.writeNumberField("status", 200);
+            json.writeNumberField("previousStatus", 200);
+            json.writeStringField("outcome", "fetched");
+            json.writeStringField("previousReferrer", referrer);
+            if (unlinked) {
+                json.writeBooleanField("unlinked", true);
+            }
+            json.writeEndObject();
+        }
+        out.write('\n');
     }
 
     private static PageRecord page(String url, int status, Outcome outcome, int depth, String title, String error) {
