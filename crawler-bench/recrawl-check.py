@@ -1,0 +1,360 @@
+#!/usr/bin/env python3
+"""The recrawl benchmark's checker (crawler-bench/recrawl-bench.sh, issue 29): what a `crawl --since EARLIER --out
+NEW` recorded, against what it should have.
+
+    recrawl-check.py same EARLIER NEW [--launcher CMD]
+        Nothing changed on the site between the crawls: every page of EARLIER (a record with status 200, or outcome
+        not-modified in a recrawl chain) is `not-modified` in NEW's pages.jsonl, and in its changes.jsonl when there
+        is one; none is missing from NEW; with WARC files in NEW, each has a revisit record.
+    recrawl-check.py mutation EARLIER NEW TRUTH [--launcher CMD]
+        The site was changed by recrawl-mutate.py (its lists in TRUTH): changes.jsonl's `changed` URLs are exactly
+        TRUTH/changed.txt (the pages that link to the new ones are among them), `new` exactly added.txt, `gone`
+        exactly deleted.txt; of EARLIER's pages, `unchanged` exactly touched.txt (each 200 with EARLIER's digest),
+        `not-modified` exactly the rest; no `moved`, `unreachable` or `not-visited`; every changed and new page has
+        a full `response` record (status 200, longer than its body) in NEW's WARC files, every not-modified one a
+        revisit.
+    recrawl-check.py selftest
+        Runs both checks on hand-made crawls (pages.jsonl, changes.jsonl and a stand-in for `warc ls`) in a
+        temporary folder, a right one and wrong ones, and fails unless each verdict is the expected one.
+
+CMD (default crawler-cli/target/crawler) lists the WARC records: `CMD warc ls NEW`. Prints CHECK lines
+(`CHECK name=... pass|FAIL detail`), the exact set differences of a failed check (the first 20 URLs of each, with
+what they were instead), and a final `CHECKED ... verdict=pass|FAIL` line; exits 0 when every check passed, 1 when one
+failed, 2 for a missing or unreadable input (named).
+"""
+import argparse
+import contextlib
+import io
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+CHANGES = ("new", "changed", "unchanged", "not-modified", "gone", "moved", "unreachable", "not-visited")
+WARC_LS_LINE = re.compile(r"^\s*(\d+)\s+(\S+)\s+(\S+)\s+(\d+)\s+(\S+)\s*$")
+SHOWN = 20
+
+
+class InputError(Exception):
+    pass
+
+
+def read_jsonl(path):
+    """The JSON objects of a .jsonl file, by URL (the last line of a URL wins)."""
+    if not os.path.isfile(path):
+        raise InputError("%s: no such file" % path)
+    records = {}
+    with open(path, encoding="utf-8", errors="replace") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError as e:
+                raise InputError("%s line %d: not JSON (%s): %.80r" % (path, number, e, line))
+            if not isinstance(record, dict) or not isinstance(record.get("url"), str):
+                raise InputError("%s line %d: no \"url\" string: %.80r" % (path, number, line))
+            records[record["url"]] = record
+    return records
+
+
+def read_list(path):
+    if not os.path.isfile(path):
+        raise InputError("%s: no such file" % path)
+    with open(path, encoding="utf-8") as f:
+        return {line.strip() for line in f if line.strip()}
+
+
+def is_page(record):
+    """A page with content in that crawl: answered 200, or 304 to a recrawl's conditional request."""
+    return record.get("status") == 200 or record.get("outcome") == "not-modified"
+
+
+def warc_records(launcher, folder):
+    """{url: [(type, status, length), ...]} from `launcher warc ls folder`, or None without WARC files there."""
+    if not any(name.endswith((".warc", ".warc.gz", ".warc.zst")) for name in os.listdir(folder)):
+        return None
+    command = shlex.split(launcher) + ["warc", "ls", folder]
+    run = subprocess.run(command, capture_output=True, text=True, errors="replace")
+    if run.returncode != 0:
+        raise InputError("%s: exit %d: %s" % (" ".join(command), run.returncode, run.stderr.strip()[-300:]))
+    records = {}
+    for line in run.stdout.splitlines():
+        match = WARC_LS_LINE.match(line)
+        if match and match.group(5) != "-":
+            status = int(match.group(3)) if match.group(3).isdigit() else None
+            records.setdefault(match.group(5), []).append((match.group(2), status, int(match.group(4))))
+    return records
+
+
+class Checks:
+    def __init__(self):
+        self.failed = []
+        self.count = 0
+
+    def check(self, name, ok, detail=""):
+        self.count += 1
+        if not ok:
+            self.failed.append(name)
+        print("CHECK name=%s %s %s" % (name, "pass" if ok else "FAIL", detail))
+        return ok
+
+    def same_set(self, name, listed, expected, instead):
+        """listed == expected; else the URLs of each difference, with instead(url): what they were."""
+        ok = self.check(name, listed == expected, "listed=%d expected=%d" % (len(listed), len(expected)))
+        for label, urls in (("expected, not listed", expected - listed), ("listed, not expected", listed - expected)):
+            if urls:
+                print("  %s %s (%d):" % (name, label, len(urls)))
+                for url in sorted(urls)[:SHOWN]:
+                    print("    %s  (%s)" % (url, instead(url)))
+                if len(urls) > SHOWN:
+                    print("    ... %d more" % (len(urls) - SHOWN))
+        return ok
+
+    def verdict(self, what):
+        print("CHECKED %s checks=%d failed=%d verdict=%s%s" % (what, self.count, len(self.failed),
+              "FAIL" if self.failed else "pass", (" (" + ", ".join(self.failed) + ")") if self.failed else ""))
+        return 1 if self.failed else 0
+
+
+def by_change(changes):
+    sets = {change: set() for change in CHANGES}
+    for url, row in changes.items():
+        sets.setdefault(row.get("change"), set()).add(url)
+    return sets
+
+
+def describe(url, earlier, new, changes):
+    parts = []
+    if url in changes:
+        parts.append("change " + str(changes[url].get("change")))
+    if url in new:
+        parts.append("now %s %s" % (new[url].get("status"), new[url].get("outcome")))
+    else:
+        parts.append("not in the new pages.jsonl")
+    if url in earlier:
+        parts.append("before %s %s" % (earlier[url].get("status"), earlier[url].get("outcome")))
+    return ", ".join(parts)
+
+
+def check_warc(checks, launcher, folder, full, revisits, new):
+    """full: URLs that need a whole response record; revisits: URLs that need a revisit record."""
+    records = warc_records(launcher, folder)
+    if records is None:
+        print("CHECK name=warc skipped no WARC files in %s" % folder)
+        return
+    def has_full(url):
+        body = new.get(url, {}).get("bytes") or 0
+        return any(t == "response" and s == 200 and length > body for t, s, length in records.get(url, ()))
+    lacking = {url for url in full if not has_full(url)}
+    checks.check("warc-full-responses", not lacking, "pages=%d without=%d" % (len(full), len(lacking)))
+    for url in sorted(lacking)[:SHOWN]:
+        print("    %s  (records: %s)" % (url, records.get(url, "none")))
+    no_revisit = {url for url in revisits if not any(t == "revisit" for t, _, _ in records.get(url, ()))}
+    checks.check("warc-revisits", not no_revisit, "not-modified=%d without-revisit=%d" % (len(revisits),
+                 len(no_revisit)))
+    for url in sorted(no_revisit)[:SHOWN]:
+        print("    %s  (records: %s)" % (url, records.get(url, "none")))
+    types = {}
+    for entries in records.values():
+        for t, _, _ in entries:
+            types[t] = types.get(t, 0) + 1
+    print("WARC records " + " ".join("%s=%d" % item for item in sorted(types.items())))
+
+
+def run_same(earlier_dir, new_dir, launcher):
+    earlier = read_jsonl(os.path.join(earlier_dir, "pages.jsonl"))
+    new = read_jsonl(os.path.join(new_dir, "pages.jsonl"))
+    checks = Checks()
+    pages = {url for url, record in earlier.items() if is_page(record)}
+    missing = pages - new.keys()
+    not_modified = {url for url in pages if new.get(url, {}).get("outcome") == "not-modified"}
+    checks.check("pages-missing", not missing, "earlier-pages=%d missing=%d" % (len(pages), len(missing)))
+    for url in sorted(missing)[:SHOWN]:
+        print("    %s" % url)
+    checks.same_set("pages-not-modified", not_modified, pages, lambda url: describe(url, earlier, new, {}))
+    changes_path = os.path.join(new_dir, "changes.jsonl")
+    if os.path.isfile(changes_path):
+        changes = read_jsonl(changes_path)
+        sets = by_change(changes)
+        print("CHANGES " + " ".join("%s=%d" % (c, len(sets.get(c, ()))) for c in CHANGES))
+        checks.same_set("changes-not-modified", sets["not-modified"] & pages, pages,
+                        lambda url: describe(url, earlier, new, changes))
+        for change in ("new", "changed", "gone", "moved", "unreachable", "not-visited"):
+            checks.same_set("changes-" + change, sets[change], set(), lambda url: describe(url, earlier, new, changes))
+    else:
+        checks.check("changes-jsonl", False, "no %s" % changes_path)
+    check_warc(checks, launcher, new_dir, set(), not_modified, new)
+    print("SAME earlier_pages=%d not_modified=%d missing=%d" % (len(pages), len(not_modified), len(missing)))
+    return checks.verdict("same %s -> %s" % (earlier_dir, new_dir))
+
+
+def run_mutation(earlier_dir, new_dir, truth_dir, launcher):
+    earlier = read_jsonl(os.path.join(earlier_dir, "pages.jsonl"))
+    new = read_jsonl(os.path.join(new_dir, "pages.jsonl"))
+    truth = {name: read_list(os.path.join(truth_dir, name + ".txt"))
+             for name in ("changed", "added", "deleted", "touched")}
+    checks = Checks()
+    pages = {url for url, record in earlier.items() if is_page(record)}
+    rest = pages - truth["changed"] - truth["deleted"] - truth["touched"]
+    changes_path = os.path.join(new_dir, "changes.jsonl")
+    if not os.path.isfile(changes_path):
+        checks.check("changes-jsonl", False, "no %s" % changes_path)
+        changes = {}
+    else:
+        changes = read_jsonl(changes_path)
+    sets = by_change(changes)
+    print("CHANGES " + " ".join("%s=%d" % (c, len(sets.get(c, ()))) for c in CHANGES))
+    instead = lambda url: describe(url, earlier, new, changes)
+    checks.same_set("changed", sets["changed"], truth["changed"], instead)
+    checks.same_set("new", sets["new"], truth["added"], instead)
+    checks.same_set("gone", sets["gone"], truth["deleted"], instead)
+    checks.same_set("unchanged-pages", sets["unchanged"] & pages, truth["touched"], instead)
+    checks.same_set("not-modified-pages", sets["not-modified"] & pages, rest, instead)
+    for change in ("moved", "unreachable", "not-visited"):
+        checks.same_set(change, sets[change], set(), instead)
+    # The touched pages: answered 200 again, with the earlier body (same payload digest), in pages.jsonl.
+    wrong = {url for url in truth["touched"]
+             if new.get(url, {}).get("status") != 200 or not new[url].get("digest")
+             or new[url].get("digest") != earlier.get(url, {}).get("digest")}
+    checks.check("touched-200-same-digest", not wrong, "touched=%d wrong=%d" % (len(truth["touched"]), len(wrong)))
+    for url in sorted(wrong)[:SHOWN]:
+        print("    %s  (now %s %s, before %s)" % (url, new.get(url, {}).get("status"), new.get(url, {}).get("digest"),
+                                                  earlier.get(url, {}).get("digest")))
+    others = {}
+    for url, row in changes.items():
+        if url not in pages and url not in truth["added"]:
+            key = "%s:%s->%s" % (row.get("change"), row.get("previousStatus"), row.get("status"))
+            others[key] = others.get(key, 0) + 1
+    print("OTHER rows (not pages of the earlier crawl, not new; change:previousStatus->status) "
+          + (" ".join("%s=%d" % item for item in sorted(others.items())) or "none"))
+    not_modified = {url for url in pages if new.get(url, {}).get("outcome") == "not-modified"}
+    check_warc(checks, launcher, new_dir, truth["changed"] | truth["added"], not_modified, new)
+    return checks.verdict("mutation %s -> %s" % (earlier_dir, new_dir))
+
+
+def selftest():
+    """The checks on hand-made crawls: the right recrawl passes, each wrong one fails on the check it breaks."""
+    base = "http://127.0.0.2:1/"
+    def page(path, status=200, outcome="fetched", digest=None, size=100):
+        record = {"url": base + path, "status": status, "outcome": outcome, "bytes": size}
+        if digest:
+            record["digest"] = digest
+        return record
+    def write(folder, name, rows):
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(row) + "\n" for row in rows)
+    def row(path, change, status, previous):
+        return {"url": base + path, "change": change, "status": status, "previousStatus": previous}
+    def warc_ls(folder, lines):
+        with open(os.path.join(folder, "crawl-0.warc.gz"), "w") as f:
+            f.write("stand-in\n")
+        with open(os.path.join(folder, "ls.txt"), "w") as f:
+            f.write("      OFFSET  TYPE       STATUS      LENGTH  URI\n")
+            f.writelines("%12d  %-9s %6s %11d  %s\n" % (i * 100, t, s, n, base + p) for i, (t, s, n, p) in
+                         enumerate(lines))
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        launcher = "sh -c 'cat \"$3/ls.txt\"' ls"  # `CMD warc ls DIR` prints DIR/ls.txt
+        c1, truth = os.path.join(tmp, "c1"), os.path.join(tmp, "truth")
+        write(c1, "pages.jsonl", [page("a", digest="A"), page("b", digest="B"), page("c", digest="C"),
+                                  page("d", digest="D"), page("e", digest="E"), page("x", 404, "http-error")])
+        os.makedirs(truth)
+        for name, paths in (("changed", ["a"]), ("added", ["n"]), ("deleted", ["b"]), ("touched", ["c"])):
+            with open(os.path.join(truth, name + ".txt"), "w", encoding="utf-8") as f:
+                f.writelines(base + p + "\n" for p in paths)
+        def recrawl(name, change_rows, pages=None, warc=None):
+            folder = os.path.join(tmp, name)
+            write(folder, "pages.jsonl", pages or [
+                page("a", digest="A2", size=120), page("b", 404, "http-error"), page("c", digest="C"),
+                page("d", 304, "not-modified", digest="D", size=0), page("e", 304, "not-modified", digest="E", size=0),
+                page("x", 404, "http-error"), page("n", digest="N", size=50)])
+            write(folder, "changes.jsonl", change_rows)
+            warc_ls(folder, warc or [("response", "200", 400, "a"), ("response", "200", 300, "n"),
+                                     ("revisit", "304", 150, "d"), ("revisit", "304", 150, "e")])
+            return folder
+        right = [row("a", "changed", 200, 200), row("b", "gone", 404, 200), row("c", "unchanged", 200, 200),
+                 row("d", "not-modified", 304, 200), row("e", "not-modified", 304, 200),
+                 row("x", "unchanged", 404, 404), row("n", "new", 200, None)]
+        cases = [
+            ("right", right, None, None, 0, []),
+            ("a-change-missed", [r if r["url"] != base + "a" else row("a", "not-modified", 304, 200) for r in right],
+             None, None, 1, ["changed", "not-modified-pages"]),
+            ("touched-as-changed", [r if r["url"] != base + "c" else row("c", "changed", 200, 200) for r in right],
+             None, None, 1, ["changed", "unchanged-pages"]),
+            ("new-not-listed", [r for r in right if r["url"] != base + "n"], None, None, 1, ["new"]),
+            ("new-page-revisit-only", right, None, [("response", "200", 400, "a"), ("revisit", "200", 90, "n"),
+                                                    ("revisit", "304", 150, "d"), ("revisit", "304", 150, "e")],
+             1, ["warc-full-responses"]),
+        ]
+        for name, rows, pages, warc, expected, failing in cases:
+            folder = recrawl(name, rows, pages, warc)
+            print("--- selftest mutation: %s (expected: %s)" % (name, "pass" if expected == 0 else "FAIL " + ", ".join(failing)))
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                verdict = run_mutation(c1, folder, truth, launcher)
+            text = out.getvalue()
+            print(text, end="")
+            got = re.findall(r"CHECK name=(\S+) FAIL", text)
+            if verdict != expected or sorted(got) != sorted(failing):
+                failures.append("%s: verdict %d, failed %s; expected %d, %s" % (name, verdict, got, expected, failing))
+        # Nothing changed: every page not-modified (pass); one page fetched again in full (fail).
+        same_rows = [row(p, "not-modified", 304, 200) for p in "abcde"] + [row("x", "unchanged", 404, 404)]
+        same_pages = [page(p, 304, "not-modified", digest=p.upper(), size=0) for p in "abcde"] + [page("x", 404, "http-error")]
+        same_warc = [("revisit", "304", 150, p) for p in "abcde"]
+        for name, pages, rows, warc, expected, failing in (
+                ("same-right", same_pages, same_rows, same_warc, 0, []),
+                ("same-one-refetched", same_pages[1:] + [page("a", digest="A")],
+                 same_rows[1:] + [row("a", "unchanged", 200, 200)], same_warc[1:] + [("response", "200", 400, "a")],
+                 1, ["pages-not-modified", "changes-not-modified"]),
+                ("same-one-missing", same_pages[1:], same_rows[1:] + [row("a", "not-visited", None, 200)],
+                 same_warc[1:], 1, ["pages-missing", "pages-not-modified", "changes-not-modified",
+                                    "changes-not-visited"]),
+                ("same-no-revisit", same_pages, same_rows, same_warc[1:], 1, ["warc-revisits"])):
+            folder = recrawl(name, rows, pages, warc)
+            print("--- selftest same: %s (expected: %s)" % (name, "pass" if expected == 0 else "FAIL " + ", ".join(failing)))
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                verdict = run_same(c1, folder, launcher)
+            text = out.getvalue()
+            print(text, end="")
+            got = re.findall(r"CHECK name=(\S+) FAIL", text)
+            if verdict != expected or sorted(got) != sorted(failing):
+                failures.append("%s: verdict %d, failed %s; expected %d, %s" % (name, verdict, got, expected, failing))
+    for failure in failures:
+        print("SELFTEST wrong verdict: " + failure)
+    print("SELFTEST %s" % ("FAIL" if failures else "pass"))
+    return 1 if failures else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Checks a recrawl (crawl --since) against what it should record.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    same = sub.add_parser("same")
+    same.add_argument("earlier")
+    same.add_argument("new")
+    mutation = sub.add_parser("mutation")
+    mutation.add_argument("earlier")
+    mutation.add_argument("new")
+    mutation.add_argument("truth")
+    for p in (same, mutation):
+        p.add_argument("--launcher", default="crawler-cli/target/crawler")
+    sub.add_parser("selftest")
+    args = parser.parse_args()
+    try:
+        if args.command == "same":
+            return run_same(args.earlier, args.new, args.launcher)
+        if args.command == "mutation":
+            return run_mutation(args.earlier, args.new, args.truth, args.launcher)
+        return selftest()
+    except (InputError, OSError) as e:
+        print("recrawl-check: %s" % e, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
