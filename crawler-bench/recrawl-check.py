@@ -188,7 +188,8 @@ def run_same(earlier_dir, new_dir, launcher):
     else:
         checks.check("changes-jsonl", False, "no %s" % changes_path)
     check_warc(checks, launcher, new_dir, set(), not_modified, new)
-    print("SAME earlier_pages=%d not_modified=%d missing=%d" % (len(pages), len(not_modified), len(missing)))
+    print("SAME earlier_pages=%d not_modified=%d missing=%d earlier_urls=%d urls_missing=%d"
+          % (len(pages), len(not_modified), len(missing), len(earlier), len(earlier.keys() - new.keys())))
     return checks.verdict("same %s -> %s" % (earlier_dir, new_dir))
 
 
