@@ -318,6 +318,9 @@ fi
     echo "Done when: 2a bytes sent <= 5 % of crawl 1: $(awk -F'\t' '$1 == "c2a" {print ($11 <= 0.05 ? "yes" : "NO") " (" sprintf("%.2f", 100 * $11) " %)"}' "$RESULTS");" \
       "WARC <= 5 %: $(awk -F'\t' '$1 == "c2a" {print ($13 != "-" && $13 <= 0.05 ? "yes" : "NO") " (" ($13 == "-" ? "-" : sprintf("%.2f", 100 * $13)) " %)"}' "$RESULTS");" \
       "checks: $(awk -F'\t' '$2 == "sieve" && $1 != "c1" {printf "%s%s %s", sep, $1, $19; sep = ", "}' "$RESULTS")"
+    for run in c2a c2b c2c; do
+      [ -f "$WORK/runs/$run/check.txt" ] && echo "$run $(grep -h '^WARC records' "$WORK/runs/$run/check.txt")"
+    done
   fi
 } > "$WORK/results.md"
 echo

@@ -17,7 +17,12 @@ NEW` recorded, against what it should have.
         Runs both checks on hand-made crawls (pages.jsonl, changes.jsonl and a stand-in for `warc ls`) in a
         temporary folder, a right one and wrong ones, and fails unless each verdict is the expected one.
 
-CMD (default crawler-cli/target/crawler) lists the WARC records: `CMD warc ls NEW`. Prints CHECK lines
+Without changes.jsonl in NEW (a crawler from before it), the check `changes-jsonl` fails and the changes checks run
+on the changes the two pages.jsonl give by issue 29's rule (as changes/Change.of does), named derived-*: what
+changes.jsonl should say. The `WARC records` line gives the records by type: count, bytes stored (compressed, from
+one record's offset to the next) and their average, what a recrawl's WARC is made of.
+
+CMD (default crawler-cli/target/crawler) lists the WARC records: `CMD warc ls FILE`, each WARC file of NEW. Prints CHECK lines
 (`CHECK name=... pass|FAIL detail`), the exact set differences of a failed check (the first 20 URLs of each, with
 what they were instead), and a final `CHECKED ... verdict=pass|FAIL` line; exits 0 when every check passed, 1 when one
 failed, 2 for a missing or unreadable input (named).
@@ -74,20 +79,28 @@ def is_page(record):
 
 
 def warc_records(launcher, folder):
-    """{url: [(type, status, length), ...]} from `launcher warc ls folder`, or None without WARC files there."""
-    if not any(name.endswith((".warc", ".warc.gz", ".warc.zst")) for name in os.listdir(folder)):
+    """({url: [(type, status, length), ...]}, {type: [records, bytes stored]}) from `launcher warc ls FILE` of each
+    WARC file in folder (a record's stored bytes: from its offset to the next record's, or the file's end), or None
+    without WARC files there."""
+    files = sorted(name for name in os.listdir(folder) if name.endswith((".warc", ".warc.gz", ".warc.zst")))
+    if not files:
         return None
-    command = shlex.split(launcher) + ["warc", "ls", folder]
-    run = subprocess.run(command, capture_output=True, text=True, errors="replace")
-    if run.returncode != 0:
-        raise InputError("%s: exit %d: %s" % (" ".join(command), run.returncode, run.stderr.strip()[-300:]))
-    records = {}
-    for line in run.stdout.splitlines():
-        match = WARC_LS_LINE.match(line)
-        if match and match.group(5) != "-":
-            status = int(match.group(3)) if match.group(3).isdigit() else None
-            records.setdefault(match.group(5), []).append((match.group(2), status, int(match.group(4))))
-    return records
+    records, stored = {}, {}
+    for name in files:
+        path = os.path.join(folder, name)
+        command = shlex.split(launcher) + ["warc", "ls", path]
+        run = subprocess.run(command, capture_output=True, text=True, errors="replace")
+        if run.returncode != 0:
+            raise InputError("%s: exit %d: %s" % (" ".join(command), run.returncode, run.stderr.strip()[-300:]))
+        listed = [match.groups() for match in map(WARC_LS_LINE.match, run.stdout.splitlines()) if match]
+        ends = [int(offset) for offset, *_ in listed[1:]] + [os.path.getsize(path)]
+        for (offset, kind, status, length, url), end in zip(listed, ends):
+            entry = stored.setdefault(kind, [0, 0])
+            entry[0] += 1
+            entry[1] += end - int(offset)
+            if url != "-":
+                records.setdefault(url, []).append((kind, int(status) if status.isdigit() else None, int(length)))
+    return records, stored
 
 
 class Checks:
@@ -120,6 +133,45 @@ class Checks:
         return 1 if self.failed else 0
 
 
+NO_ANSWER = ("unreachable", "error", "robots-disallowed", "trap", "out-of-scope")
+
+
+def derived_change(earlier, now):
+    """The change issue 29's rule gives a URL from its earlier and new pages.jsonl records (either None), as the
+    crawler's changes/Change.of does: what changes.jsonl should say, for a recrawl written before it existed."""
+    gone = lambda record: record.get("status") in (404, 410)
+    if earlier is None:
+        return "new"
+    if now is None:
+        return "not-visited"
+    if now.get("outcome") == "not-modified":
+        return "not-modified"
+    if gone(now) and not gone(earlier):
+        return "gone"
+    if now.get("outcome") == "redirect":
+        same = earlier.get("outcome") == "redirect" and earlier.get("redirectTo") == now.get("redirectTo")
+        return "unchanged" if same else "moved"
+    if now.get("outcome") in NO_ANSWER and (earlier.get("status") or 0) > 0:
+        return "unreachable"
+    if now.get("digest") and earlier.get("digest"):
+        return "unchanged" if now["digest"] == earlier["digest"] else "changed"
+    same = now.get("status") == earlier.get("status") and now.get("outcome") == earlier.get("outcome")
+    return "unchanged" if same else "changed"
+
+
+def changes_of(checks, new_dir, earlier, new):
+    """changes.jsonl's rows by URL and the prefix of the check names; without the file (a failed check), rows
+    derived from the two pages.jsonl, checked under names starting "derived-"."""
+    path = os.path.join(new_dir, "changes.jsonl")
+    if os.path.isfile(path):
+        return read_jsonl(path), ""
+    checks.check("changes-jsonl", False, "no %s; the checks below named derived-* use the changes the two "
+                 "pages.jsonl give by issue 29's rule" % path)
+    return {url: {"url": url, "change": derived_change(earlier.get(url), new.get(url)),
+                  "status": new.get(url, {}).get("status"), "previousStatus": earlier.get(url, {}).get("status")}
+            for url in earlier.keys() | new.keys()}, "derived-"
+
+
 def by_change(changes):
     sets = {change: set() for change in CHANGES}
     for url, row in changes.items():
@@ -142,10 +194,11 @@ def describe(url, earlier, new, changes):
 
 def check_warc(checks, launcher, folder, full, revisits, new):
     """full: URLs that need a whole response record; revisits: URLs that need a revisit record."""
-    records = warc_records(launcher, folder)
-    if records is None:
+    listing = warc_records(launcher, folder)
+    if listing is None:
         print("CHECK name=warc skipped no WARC files in %s" % folder)
         return
+    records, stored = listing
     def has_full(url):
         body = new.get(url, {}).get("bytes") or 0
         return any(t == "response" and s == 200 and length > body for t, s, length in records.get(url, ()))
@@ -158,11 +211,8 @@ def check_warc(checks, launcher, folder, full, revisits, new):
                  len(no_revisit)))
     for url in sorted(no_revisit)[:SHOWN]:
         print("    %s  (records: %s)" % (url, records.get(url, "none")))
-    types = {}
-    for entries in records.values():
-        for t, _, _ in entries:
-            types[t] = types.get(t, 0) + 1
-    print("WARC records " + " ".join("%s=%d" % item for item in sorted(types.items())))
+    print("WARC records (type=count/bytes stored, average) " + " ".join(
+        "%s=%d/%d,%.0f" % (kind, n, size, size / n) for kind, (n, size) in sorted(stored.items())))
 
 
 def run_same(earlier_dir, new_dir, launcher):
@@ -176,17 +226,14 @@ def run_same(earlier_dir, new_dir, launcher):
     for url in sorted(missing)[:SHOWN]:
         print("    %s" % url)
     checks.same_set("pages-not-modified", not_modified, pages, lambda url: describe(url, earlier, new, {}))
-    changes_path = os.path.join(new_dir, "changes.jsonl")
-    if os.path.isfile(changes_path):
-        changes = read_jsonl(changes_path)
-        sets = by_change(changes)
-        print("CHANGES " + " ".join("%s=%d" % (c, len(sets.get(c, ()))) for c in CHANGES))
-        checks.same_set("changes-not-modified", sets["not-modified"] & pages, pages,
+    changes, prefix = changes_of(checks, new_dir, earlier, new)
+    sets = by_change(changes)
+    print("CHANGES " + " ".join("%s=%d" % (c, len(sets.get(c, ()))) for c in CHANGES))
+    checks.same_set(prefix + "changes-not-modified", sets["not-modified"] & pages, pages,
+                    lambda url: describe(url, earlier, new, changes))
+    for change in ("new", "changed", "gone", "moved", "unreachable", "not-visited"):
+        checks.same_set(prefix + "changes-" + change, sets[change], set(),
                         lambda url: describe(url, earlier, new, changes))
-        for change in ("new", "changed", "gone", "moved", "unreachable", "not-visited"):
-            checks.same_set("changes-" + change, sets[change], set(), lambda url: describe(url, earlier, new, changes))
-    else:
-        checks.check("changes-jsonl", False, "no %s" % changes_path)
     check_warc(checks, launcher, new_dir, set(), not_modified, new)
     print("SAME earlier_pages=%d not_modified=%d missing=%d earlier_urls=%d urls_missing=%d"
           % (len(pages), len(not_modified), len(missing), len(earlier), len(earlier.keys() - new.keys())))
@@ -201,22 +248,17 @@ def run_mutation(earlier_dir, new_dir, truth_dir, launcher):
     checks = Checks()
     pages = {url for url, record in earlier.items() if is_page(record)}
     rest = pages - truth["changed"] - truth["deleted"] - truth["touched"]
-    changes_path = os.path.join(new_dir, "changes.jsonl")
-    if not os.path.isfile(changes_path):
-        checks.check("changes-jsonl", False, "no %s" % changes_path)
-        changes = {}
-    else:
-        changes = read_jsonl(changes_path)
+    changes, prefix = changes_of(checks, new_dir, earlier, new)
     sets = by_change(changes)
     print("CHANGES " + " ".join("%s=%d" % (c, len(sets.get(c, ()))) for c in CHANGES))
     instead = lambda url: describe(url, earlier, new, changes)
-    checks.same_set("changed", sets["changed"], truth["changed"], instead)
-    checks.same_set("new", sets["new"], truth["added"], instead)
-    checks.same_set("gone", sets["gone"], truth["deleted"], instead)
-    checks.same_set("unchanged-pages", sets["unchanged"] & pages, truth["touched"], instead)
-    checks.same_set("not-modified-pages", sets["not-modified"] & pages, rest, instead)
+    checks.same_set(prefix + "changed", sets["changed"], truth["changed"], instead)
+    checks.same_set(prefix + "new", sets["new"], truth["added"], instead)
+    checks.same_set(prefix + "gone", sets["gone"], truth["deleted"], instead)
+    checks.same_set(prefix + "unchanged-pages", sets["unchanged"] & pages, truth["touched"], instead)
+    checks.same_set(prefix + "not-modified-pages", sets["not-modified"] & pages, rest, instead)
     for change in ("moved", "unreachable", "not-visited"):
-        checks.same_set(change, sets[change], set(), instead)
+        checks.same_set(prefix + change, sets[change], set(), instead)
     # The touched pages: answered 200 again, with the earlier body (same payload digest), in pages.jsonl.
     wrong = {url for url in truth["touched"]
              if new.get(url, {}).get("status") != 200 or not new[url].get("digest")
@@ -260,7 +302,7 @@ def selftest():
                          enumerate(lines))
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
-        launcher = "sh -c 'cat \"$3/ls.txt\"' ls"  # `CMD warc ls DIR` prints DIR/ls.txt
+        launcher = "sh -c 'cat \"$(dirname \"$3\")/ls.txt\"' ls"  # `CMD warc ls FILE` prints ls.txt beside FILE
         c1, truth = os.path.join(tmp, "c1"), os.path.join(tmp, "truth")
         write(c1, "pages.jsonl", [page("a", digest="A"), page("b", digest="B"), page("c", digest="C"),
                                   page("d", digest="D"), page("e", digest="E"), page("x", 404, "http-error")])
@@ -274,7 +316,8 @@ def selftest():
                 page("a", digest="A2", size=120), page("b", 404, "http-error"), page("c", digest="C"),
                 page("d", 304, "not-modified", digest="D", size=0), page("e", 304, "not-modified", digest="E", size=0),
                 page("x", 404, "http-error"), page("n", digest="N", size=50)])
-            write(folder, "changes.jsonl", change_rows)
+            if change_rows is not None:
+                write(folder, "changes.jsonl", change_rows)
             warc_ls(folder, warc or [("response", "200", 400, "a"), ("response", "200", 300, "n"),
                                      ("revisit", "304", 150, "d"), ("revisit", "304", 150, "e")])
             return folder
@@ -288,6 +331,12 @@ def selftest():
             ("touched-as-changed", [r if r["url"] != base + "c" else row("c", "changed", 200, 200) for r in right],
              None, None, 1, ["changed", "unchanged-pages"]),
             ("new-not-listed", [r for r in right if r["url"] != base + "n"], None, None, 1, ["new"]),
+            ("no-changes-jsonl", None, None, None, 1, ["changes-jsonl"]),
+            ("no-changes-jsonl-touched-refetched-changed", None, [
+                page("a", digest="A2", size=120), page("b", 404, "http-error"), page("c", digest="C2"),
+                page("d", 304, "not-modified", digest="D", size=0), page("e", 304, "not-modified", digest="E", size=0),
+                page("x", 404, "http-error"), page("n", digest="N", size=50)], None, 1,
+             ["changes-jsonl", "derived-changed", "derived-unchanged-pages", "touched-200-same-digest"]),
             ("new-page-revisit-only", right, None, [("response", "200", 400, "a"), ("revisit", "200", 90, "n"),
                                                     ("revisit", "304", 150, "d"), ("revisit", "304", 150, "e")],
              1, ["warc-full-responses"]),
