@@ -33,10 +33,11 @@
 #
 # The checks (crawler-bench/recrawl-check.py, which documents them; CHECK lines, set differences printed):
 #   c2a, c2c   every page of the earlier crawl `not-modified` (pages.jsonl and changes.jsonl), none missing, each
-#              with a WARC revisit record
+#              with a WARC revisit record, and each revisit's original (WARC-Refers-To, -Target-URI, -Date, payload
+#              digest) a response record in an earlier crawl's WARC files (c1; c1 or c2b for the chain)
 #   c2b        changes.jsonl's changed / new / gone are exactly the truth's changed / added / deleted, the touched
 #              pages `unchanged` (200, the same digest), every other page `not-modified`; each changed and new page
-#              has a full response record
+#              has a full response record, every revisit's original found in c1's WARC files
 #   jwarc      `java -jar jwarc-*.jar validate` (JWARC, from ~/.m2 by default) on each crawl's WARC files
 #
 # Output: a RESULT line per run and WORK/results.tsv (run, tool, requests, status counts, MB and bytes nginx sent,
@@ -226,7 +227,11 @@ check() { # RUN MODE ARGS...: recrawl-check.py MODE ARGS, its output in WORK/run
   shift
   python3 crawler-bench/recrawl-check.py "$@" --launcher "$CRAWLER" > "$WORK/runs/$run/check.txt" 2>&1 || rc=$?
   grep -v '^CHECK name=.* pass' "$WORK/runs/$run/check.txt" | sed "s/^/  $run: /" | head -120
-  case $rc in 0) set_check "$run" pass ;; 1) set_check "$run" FAIL ;; *) set_check "$run" error ;; esac
+  # pass, or FAIL and the failed checks' names, e.g. "FAIL (changes-jsonl)"; error: an input was unreadable
+  case $rc in
+    0|1) set_check "$run" "$(sed -n 's/^CHECKED .* verdict=//p' "$WORK/runs/$run/check.txt")" ;;
+    *) set_check "$run" error ;;
+  esac
 }
 
 # --- crawl 1 ---------------------------------------------------------------------------------------------------
@@ -254,7 +259,7 @@ fi
 # --- run 2c: a chain, nothing changed since 2b -----------------------------------------------------------------
 if [ "$SINCE" = 1 ]; then
   crawl c2c sieve c2b
-  check c2c same "$WORK/c2b" "$WORK/c2c"
+  check c2c same "$WORK/c2b" "$WORK/c2c" --archives "$WORK/c1" "$WORK/c2b"
 fi
 [ "$WGET2" = 1 ] && crawl w2c wget2 w2b
 echo "recrawl-bench: load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

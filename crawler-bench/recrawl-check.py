@@ -2,17 +2,20 @@
 """The recrawl benchmark's checker (crawler-bench/recrawl-bench.sh, issue 29): what a `crawl --since EARLIER --out
 NEW` recorded, against what it should have.
 
-    recrawl-check.py same EARLIER NEW [--launcher CMD]
+    recrawl-check.py same EARLIER NEW [--launcher CMD] [--archives DIR...]
         Nothing changed on the site between the crawls: every page of EARLIER (a record with status 200, or outcome
         not-modified in a recrawl chain) is `not-modified` in NEW's pages.jsonl, and in its changes.jsonl when there
         is one; none is missing from NEW; with WARC files in NEW, each has a revisit record.
-    recrawl-check.py mutation EARLIER NEW TRUTH [--launcher CMD]
+    recrawl-check.py mutation EARLIER NEW TRUTH [--launcher CMD] [--archives DIR...]
         The site was changed by recrawl-mutate.py (its lists in TRUTH): changes.jsonl's `changed` URLs are exactly
         TRUTH/changed.txt (the pages that link to the new ones are among them), `new` exactly added.txt, `gone`
         exactly deleted.txt; of EARLIER's pages, `unchanged` exactly touched.txt (each 200 with EARLIER's digest),
         `not-modified` exactly the rest; no `moved`, `unreachable` or `not-visited`; every changed and new page has
         a full `response` record (status 200, longer than its body) in NEW's WARC files, every not-modified one a
         revisit.
+    Both: every revisit record of NEW's WARC files (.warc.gz, .warc) refers to its original, a response record in
+    NEW or in the ARCHIVES folders (--archives DIR..., EARLIER by default; a chain's earlier crawls), by
+    WARC-Refers-To with the same target URI, date and payload digest: what a replay tool follows.
     recrawl-check.py selftest
         Runs both checks on hand-made crawls (pages.jsonl, changes.jsonl and a stand-in for `warc ls`) in a
         temporary folder, a right one and wrong ones, and fails unless each verdict is the expected one.
@@ -29,6 +32,7 @@ failed, 2 for a missing or unreadable input (named).
 """
 import argparse
 import contextlib
+import gzip
 import io
 import json
 import os
@@ -101,6 +105,77 @@ def warc_records(launcher, folder):
             if url != "-":
                 records.setdefault(url, []).append((kind, int(status) if status.isdigit() else None, int(length)))
     return records, stored
+
+
+def warc_heads(path):
+    """The WARC headers of each record of a .warc.gz or .warc file (names lower-cased), blocks skipped. A file that is
+    not WARC (a record not starting "WARC/", a header line over 64 KiB, a Content-Length not a number) is named."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        while True:
+            line = f.readline(65536)
+            if not line:
+                return
+            if not line.strip():
+                continue
+            if not line.startswith(b"WARC/"):
+                raise InputError("%s: a record starts with %.40r, not WARC/" % (path, line))
+            heads = {}
+            while True:
+                line = f.readline(65536)
+                if line.strip() == b"":
+                    break
+                if not line.endswith(b"\n"):
+                    raise InputError("%s: a header line longer than 64 KiB, or cut" % path)
+                name, _, value = line.decode("utf-8", "replace").partition(":")
+                heads[name.strip().lower()] = value.strip()
+            length = heads.get("content-length", "")
+            if not length.isdigit():
+                raise InputError("%s: record %s: Content-Length %.40r is not a number"
+                                 % (path, heads.get("warc-record-id"), length))
+            f.seek(int(length), 1)
+            yield heads
+
+
+def warc_files(folder):
+    return sorted(os.path.join(folder, name) for name in os.listdir(folder)
+                  if name.endswith((".warc", ".warc.gz")))
+
+
+def check_revisits_resolve(checks, new_dir, archives):
+    """Each revisit record of NEW's WARC files refers (WARC-Refers-To, -Target-URI, -Date, the payload digest) to a
+    response record in NEW or in one of the ARCHIVES folders (earlier crawls): a replay tool finds its original."""
+    responses = {}
+    for folder in [new_dir] + list(archives):
+        for path in warc_files(folder):
+            for heads in warc_heads(path):
+                if heads.get("warc-type") == "response":
+                    responses[heads.get("warc-record-id")] = heads
+    profiles, unresolved, total = {}, [], 0
+    for path in warc_files(new_dir):
+        for heads in warc_heads(path):
+            if heads.get("warc-type") != "revisit":
+                continue
+            total += 1
+            profile = heads.get("warc-profile", "none").rsplit("/", 1)[-1]
+            profiles[profile] = profiles.get(profile, 0) + 1
+            original = responses.get(heads.get("warc-refers-to"))
+            if (original is None or original.get("warc-target-uri") != heads.get("warc-refers-to-target-uri")
+                    or original.get("warc-date") != heads.get("warc-refers-to-date")
+                    or original.get("warc-payload-digest") != heads.get("warc-payload-digest")):
+                unresolved.append((heads.get("warc-target-uri"), heads.get("warc-refers-to"),
+                                   "no response record with that ID" if original is None else
+                                   "its response: %s %s %s" % (original.get("warc-target-uri"),
+                                                               original.get("warc-date"),
+                                                               original.get("warc-payload-digest"))))
+    if not warc_files(new_dir):
+        print("CHECK name=revisits-resolve skipped no .warc.gz or .warc files in %s" % new_dir)
+        return
+    checks.check("revisits-resolve", not unresolved, "revisits=%d unresolved=%d profiles=%s archives=%s" % (
+        total, len(unresolved), ",".join("%s:%d" % item for item in sorted(profiles.items())) or "none",
+        ",".join([new_dir] + list(archives))))
+    for url, refers_to, why in unresolved[:SHOWN]:
+        print("    %s refers to %s: %s" % (url, refers_to, why))
 
 
 class Checks:
@@ -215,7 +290,7 @@ def check_warc(checks, launcher, folder, full, revisits, new):
         "%s=%d/%d,%.0f" % (kind, n, size, size / n) for kind, (n, size) in sorted(stored.items())))
 
 
-def run_same(earlier_dir, new_dir, launcher):
+def run_same(earlier_dir, new_dir, launcher, archives):
     earlier = read_jsonl(os.path.join(earlier_dir, "pages.jsonl"))
     new = read_jsonl(os.path.join(new_dir, "pages.jsonl"))
     checks = Checks()
@@ -235,12 +310,13 @@ def run_same(earlier_dir, new_dir, launcher):
         checks.same_set(prefix + "changes-" + change, sets[change], set(),
                         lambda url: describe(url, earlier, new, changes))
     check_warc(checks, launcher, new_dir, set(), not_modified, new)
+    check_revisits_resolve(checks, new_dir, archives)
     print("SAME earlier_pages=%d not_modified=%d missing=%d earlier_urls=%d urls_missing=%d"
           % (len(pages), len(not_modified), len(missing), len(earlier), len(earlier.keys() - new.keys())))
     return checks.verdict("same %s -> %s" % (earlier_dir, new_dir))
 
 
-def run_mutation(earlier_dir, new_dir, truth_dir, launcher):
+def run_mutation(earlier_dir, new_dir, truth_dir, launcher, archives):
     earlier = read_jsonl(os.path.join(earlier_dir, "pages.jsonl"))
     new = read_jsonl(os.path.join(new_dir, "pages.jsonl"))
     truth = {name: read_list(os.path.join(truth_dir, name + ".txt"))
@@ -276,6 +352,7 @@ def run_mutation(earlier_dir, new_dir, truth_dir, launcher):
           + (" ".join("%s=%d" % item for item in sorted(others.items())) or "none"))
     not_modified = {url for url in pages if new.get(url, {}).get("outcome") == "not-modified"}
     check_warc(checks, launcher, new_dir, truth["changed"] | truth["added"], not_modified, new)
+    check_revisits_resolve(checks, new_dir, archives)
     return checks.verdict("mutation %s -> %s" % (earlier_dir, new_dir))
 
 
@@ -293,9 +370,22 @@ def selftest():
             f.writelines(json.dumps(row) + "\n" for row in rows)
     def row(path, change, status, previous):
         return {"url": base + path, "change": change, "status": status, "previousStatus": previous}
-    def warc_ls(folder, lines):
-        with open(os.path.join(folder, "crawl-0.warc.gz"), "w") as f:
-            f.write("stand-in\n")
+    def record(kind, path, ident, refers=None):
+        heads = {"WARC-Type": kind, "WARC-Target-URI": base + path, "WARC-Record-ID": "<urn:uuid:%s>" % ident,
+                 "WARC-Date": "2026-01-01T00:00:00Z", "WARC-Payload-Digest": "sha1:" + path.upper()}
+        if refers:
+            heads.update({"WARC-Refers-To": "<urn:uuid:%s>" % refers, "WARC-Refers-To-Target-URI": base + path,
+                          "WARC-Refers-To-Date": "2026-01-01T00:00:00Z",
+                          "WARC-Profile": "http://netpreserve.org/warc/1.1/revisit/server-not-modified"})
+        block = b"HTTP/1.1 200 OK\r\n\r\n" + path.encode()
+        head = "WARC/1.1\r\n" + "".join("%s: %s\r\n" % item for item in heads.items())
+        return gzip.compress(("%sContent-Length: %d\r\n\r\n" % (head, len(block))).encode() + block + b"\r\n\r\n")
+    def warc_ls(folder, lines, refers="c1-"):
+        """A WARC of the records `lines` lists (a revisit refers to c1's response of its path, or to the ID prefix
+        refers gives) and ls.txt, what `warc ls` prints of it."""
+        with open(os.path.join(folder, "crawl-0.warc.gz"), "wb") as f:
+            for i, (t, s, n, p) in enumerate(lines):
+                f.write(record(t, p, "%s-%d" % (os.path.basename(folder), i), refers + p if t == "revisit" else None))
         with open(os.path.join(folder, "ls.txt"), "w") as f:
             f.write("      OFFSET  TYPE       STATUS      LENGTH  URI\n")
             f.writelines("%12d  %-9s %6s %11d  %s\n" % (i * 100, t, s, n, base + p) for i, (t, s, n, p) in
@@ -306,11 +396,13 @@ def selftest():
         c1, truth = os.path.join(tmp, "c1"), os.path.join(tmp, "truth")
         write(c1, "pages.jsonl", [page("a", digest="A"), page("b", digest="B"), page("c", digest="C"),
                                   page("d", digest="D"), page("e", digest="E"), page("x", 404, "http-error")])
+        with open(os.path.join(c1, "crawl-0.warc.gz"), "wb") as f:
+            f.writelines(record("response", p, "c1-" + p) for p in "abcde")
         os.makedirs(truth)
         for name, paths in (("changed", ["a"]), ("added", ["n"]), ("deleted", ["b"]), ("touched", ["c"])):
             with open(os.path.join(truth, name + ".txt"), "w", encoding="utf-8") as f:
                 f.writelines(base + p + "\n" for p in paths)
-        def recrawl(name, change_rows, pages=None, warc=None):
+        def recrawl(name, change_rows, pages=None, warc=None, refers="c1-"):
             folder = os.path.join(tmp, name)
             write(folder, "pages.jsonl", pages or [
                 page("a", digest="A2", size=120), page("b", 404, "http-error"), page("c", digest="C"),
@@ -319,7 +411,7 @@ def selftest():
             if change_rows is not None:
                 write(folder, "changes.jsonl", change_rows)
             warc_ls(folder, warc or [("response", "200", 400, "a"), ("response", "200", 300, "n"),
-                                     ("revisit", "304", 150, "d"), ("revisit", "304", 150, "e")])
+                                     ("revisit", "304", 150, "d"), ("revisit", "304", 150, "e")], refers)
             return folder
         right = [row("a", "changed", 200, 200), row("b", "gone", 404, 200), row("c", "unchanged", 200, 200),
                  row("d", "not-modified", 304, 200), row("e", "not-modified", 304, 200),
@@ -339,14 +431,14 @@ def selftest():
              ["changes-jsonl", "derived-changed", "derived-unchanged-pages", "touched-200-same-digest"]),
             ("new-page-revisit-only", right, None, [("response", "200", 400, "a"), ("revisit", "200", 90, "n"),
                                                     ("revisit", "304", 150, "d"), ("revisit", "304", 150, "e")],
-             1, ["warc-full-responses"]),
+             1, ["warc-full-responses", "revisits-resolve"]),
         ]
         for name, rows, pages, warc, expected, failing in cases:
             folder = recrawl(name, rows, pages, warc)
             print("--- selftest mutation: %s (expected: %s)" % (name, "pass" if expected == 0 else "FAIL " + ", ".join(failing)))
             out = io.StringIO()
             with contextlib.redirect_stdout(out):
-                verdict = run_mutation(c1, folder, truth, launcher)
+                verdict = run_mutation(c1, folder, truth, launcher, [c1])
             text = out.getvalue()
             print(text, end="")
             got = re.findall(r"CHECK name=(\S+) FAIL", text)
@@ -356,20 +448,21 @@ def selftest():
         same_rows = [row(p, "not-modified", 304, 200) for p in "abcde"] + [row("x", "unchanged", 404, 404)]
         same_pages = [page(p, 304, "not-modified", digest=p.upper(), size=0) for p in "abcde"] + [page("x", 404, "http-error")]
         same_warc = [("revisit", "304", 150, p) for p in "abcde"]
-        for name, pages, rows, warc, expected, failing in (
-                ("same-right", same_pages, same_rows, same_warc, 0, []),
+        for name, pages, rows, warc, refers, expected, failing in (
+                ("same-right", same_pages, same_rows, same_warc, "c1-", 0, []),
+                ("same-revisits-dangling", same_pages, same_rows, same_warc, "elsewhere-", 1, ["revisits-resolve"]),
                 ("same-one-refetched", same_pages[1:] + [page("a", digest="A")],
                  same_rows[1:] + [row("a", "unchanged", 200, 200)], same_warc[1:] + [("response", "200", 400, "a")],
-                 1, ["pages-not-modified", "changes-not-modified"]),
+                 "c1-", 1, ["pages-not-modified", "changes-not-modified"]),
                 ("same-one-missing", same_pages[1:], same_rows[1:] + [row("a", "not-visited", None, 200)],
-                 same_warc[1:], 1, ["pages-missing", "pages-not-modified", "changes-not-modified",
+                 same_warc[1:], "c1-", 1, ["pages-missing", "pages-not-modified", "changes-not-modified",
                                     "changes-not-visited"]),
-                ("same-no-revisit", same_pages, same_rows, same_warc[1:], 1, ["warc-revisits"])):
-            folder = recrawl(name, rows, pages, warc)
+                ("same-no-revisit", same_pages, same_rows, same_warc[1:], "c1-", 1, ["warc-revisits"])):
+            folder = recrawl(name, rows, pages, warc, refers)
             print("--- selftest same: %s (expected: %s)" % (name, "pass" if expected == 0 else "FAIL " + ", ".join(failing)))
             out = io.StringIO()
             with contextlib.redirect_stdout(out):
-                verdict = run_same(c1, folder, launcher)
+                verdict = run_same(c1, folder, launcher, [c1])
             text = out.getvalue()
             print(text, end="")
             got = re.findall(r"CHECK name=(\S+) FAIL", text)
@@ -393,13 +486,17 @@ def main():
     mutation.add_argument("truth")
     for p in (same, mutation):
         p.add_argument("--launcher", default="crawler-cli/target/crawler")
+        p.add_argument("--archives", nargs="*", default=None, metavar="DIR",
+                       help="earlier crawls' folders whose WARC files may hold a revisit's original (default: EARLIER)")
     sub.add_parser("selftest")
     args = parser.parse_args()
     try:
         if args.command == "same":
-            return run_same(args.earlier, args.new, args.launcher)
+            return run_same(args.earlier, args.new, args.launcher,
+                            args.archives if args.archives is not None else [args.earlier])
         if args.command == "mutation":
-            return run_mutation(args.earlier, args.new, args.truth, args.launcher)
+            return run_mutation(args.earlier, args.new, args.truth, args.launcher,
+                                args.archives if args.archives is not None else [args.earlier])
         return selftest()
     except (InputError, OSError) as e:
         print("recrawl-check: %s" % e, file=sys.stderr)
