@@ -6,8 +6,8 @@ copied site between a crawl and its recrawl, with the ground truth written as UR
 
 SITE is the folder nginx serves at BASE (http://host:port, no path); PAGES_JSONL is the first crawl's pages.jsonl.
 The candidates are the HTML pages that crawl fetched (status 200, text/html) whose file lies under SITE and is
-reached by that one URL only (a file also reached as "dir/" would change under two URLs), the seeds (BASE/ and
-BASE/index.html) left out. Of N candidates, drawn from random.Random(SEED) without overlap:
+reached by that one URL only (a file also reached as "dir/" would change under two URLs), the seeds (depth 0, and
+BASE/ and BASE/index.html) left out. Of N candidates, drawn from random.Random(SEED) without overlap:
   changed   round(F * N) (1 %): a paragraph inserted after <body> (a different one per page), so the content, size,
             ETag and Last-Modified change;
   added     round(F * N) (0.5 %) new pages, each in the folder of one changed page (taken in turn) and linked from it
@@ -44,17 +44,21 @@ def fraction(text):
 
 
 def fetched_pages(pages_jsonl):
-    """The URLs of the HTML pages answered 200 in a crawl's pages.jsonl."""
-    urls = []
+    """The URLs of the HTML pages answered 200 in a crawl's pages.jsonl, and those of its seeds (depth 0)."""
+    urls, seeds = [], set()
     with open(pages_jsonl, encoding="utf-8", errors="replace") as lines:
         for number, line in enumerate(lines, 1):
             try:
                 record = json.loads(line)
             except ValueError as e:
                 fail("%s line %d: not JSON (%s): %.80r" % (pages_jsonl, number, e, line))
+            if not isinstance(record, dict) or not isinstance(record.get("url"), str):
+                fail("%s line %d: no \"url\" string: %.80r" % (pages_jsonl, number, line))
             if record.get("status") == 200 and str(record.get("contentType", "")).startswith("text/html"):
                 urls.append(record["url"])
-    return urls
+            if record.get("depth") == 0:
+                seeds.add(record["url"])
+    return urls, seeds
 
 
 def file_of(site, base, url):
@@ -96,11 +100,12 @@ def main():
     base = args.base.rstrip("/")
 
     by_file = {}
-    for url in fetched_pages(args.pages_jsonl):
+    pages, seeds = fetched_pages(args.pages_jsonl)
+    for url in pages:
         path = file_of(args.site, base, url)
         if path is not None:
             by_file.setdefault(path, set()).add(url)
-    seeds = {base + "/", base + "/index.html"}
+    seeds |= {base + "/", base + "/index.html"}
     candidates = sorted(next(iter(urls)) for urls in by_file.values() if len(urls) == 1 and not urls & seeds)
     n = len(candidates)
     count = lambda f: max(1, round(f * n)) if f > 0 else 0
