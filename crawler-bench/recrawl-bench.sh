@@ -28,7 +28,7 @@
 #   c2c      a chain, the site as c2b saw it: --since WORK/c2b --out WORK/c2c
 #   w2c      wget2 on WORK/w2c, a copy of WORK/w2b
 # Each run a fresh process (the launcher's JVM start included), timed by /usr/bin/time (wall, user + system CPU,
-# peak RSS). Until the launcher has `crawl --since` (`crawl --help` names it), c2a, c2b and c2c are skipped with a
+# peak RSS); first_request_s: from its start to nginx's first request ($msec), span_s: first to last request. Until the launcher has `crawl --since` (`crawl --help` names it), c2a, c2b and c2c are skipped with a
 # message, and the wget2 runs and the mutation still run. SINCE=0 skips them, SINCE=1 runs them regardless.
 #
 # The checks (crawler-bench/recrawl-check.py, which documents them; CHECK lines, set differences printed):
@@ -118,7 +118,7 @@ cp -rL --preserve=timestamps "${PKG_ROOTS[$P]}" "$WORK/site"
 LOG=$LOGS/access.log
 # shellcheck disable=SC2016 # nginx's variables
 nginx_conf "$WORK" 1 1024 "$LOGS/error.log" \
-  '$status\t$body_bytes_sent\t$bytes_sent\t$request\t$http_if_none_match\t$http_if_modified_since\t$sent_http_content_type' \
+  '$status\t$body_bytes_sent\t$bytes_sent\t$request\t$http_if_none_match\t$http_if_modified_since\t$sent_http_content_type\t$msec' \
   "$(nginx_server "${PKG_NAMES[$P]}, a copy" "$ADDR:$PORT" "$WORK/site" "access_log $LOG site")" > "$WORK/nginx.conf"
 CRAWL_PID=
 cleanup() {
@@ -141,7 +141,7 @@ echo "recrawl-bench: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # --- one run ---------------------------------------------------------------------------------------------------
 RESULTS=$WORK/results.tsv
-printf 'run\ttool\trequests\tstatus_200\tstatus_304\tstatus_404\tother_status\tconditional\tsent_bytes\tbody_bytes\tsent_ratio\twarc_bytes\twarc_ratio\tseconds\tcpu_s\trss_mb\tnot_modified\tmissing\tcheck\texit\n' > "$RESULTS"
+printf 'run\ttool\trequests\tstatus_200\tstatus_304\tstatus_404\tother_status\tconditional\tsent_bytes\tbody_bytes\tsent_ratio\twarc_bytes\twarc_ratio\tseconds\tcpu_s\trss_mb\tnot_modified\tmissing\tcheck\texit\tfirst_request_s\tspan_s\n' > "$RESULTS"
 : > "$LOG"
 
 warc_bytes() { # DIR: the bytes of its WARC files (0 without)
@@ -152,6 +152,8 @@ crawl() { # RUN TOOL [EARLIER]: one run into WORK/RUN (the crawler's output or w
   local run=$1 tool=$2 earlier=${3:-} dir=$WORK/runs/$1 out=$WORK/$1 rc=0
   mkdir -p "$dir"
   : > "$LOG"
+  local started
+  started=$(date +%s.%N)
   if [ "$tool" = sieve ]; then
     local args=(crawl --profile "$PROFILE" --threads "$THREADS" --warc --set output.links=true --out "$out" -q)
     if [ -n "$earlier" ]; then
@@ -165,6 +167,8 @@ crawl() { # RUN TOOL [EARLIER]: one run into WORK/RUN (the crawler's output or w
     /usr/bin/time -f '%e %U %S %M' -o "$dir/time" timeout "$CRAWL_TIMEOUT" $CRAWLER "${args[@]}" > "$dir/crawler.out" 2>&1 &
   else
     [ -n "$earlier" ] && cp -a "$WORK/$earlier" "$out"
+    sync # the copy reaches the disk now, not during the run
+    started=$(date +%s.%N) # after the copy
     echo "wget2 -q --mirror --no-parent --max-threads=$WGET_THREADS -P $out ${SEEDS[*]}" > "$dir/command"
     /usr/bin/time -f '%e %U %S %M' -o "$dir/time" timeout "$CRAWL_TIMEOUT" wget2 -q --mirror --no-parent \
       --max-threads="$WGET_THREADS" -P "$out" "${SEEDS[@]}" > "$dir/crawler.out" 2>&1 &
@@ -200,21 +204,23 @@ EOF
   local line
   line=$(awk -F'\t' -v run="$run" -v tool="$tool" -v rc="$rc" -v warc="$warc" -v warc1="$warc1" \
     -v nm="$not_modified" -v missing="$missing" -v time="$(tail -1 "$dir/time")" \
-    -v sent1="$(awk -F'\t' '{s += $3} END {print s + 0}' "$first/access.log")" '
-    { requests++; sent += $3; body += $2; status[$1]++; if ($5 != "-" || $6 != "-") conditional++ }
+    -v sent1="$(awk -F'\t' '{s += $3} END {print s + 0}' "$first/access.log")" -v started="$started" '
+    { requests++; sent += $3; body += $2; status[$1]++; if ($5 != "-" || $6 != "-") conditional++
+      if (firstreq == "" || $8 < firstreq) firstreq = $8; if ($8 > lastreq) lastreq = $8 }
     END {
       split(time, t, " ")
       other = requests - status[200] - status[304] - status[404]
-      printf "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.4f\t%d\t%s\t%.2f\t%.2f\t%.0f\t%s\t%s\t-\t%s\n", run, tool, requests,
+      printf "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.4f\t%d\t%s\t%.2f\t%.2f\t%.0f\t%s\t%s\t-\t%s\t%.2f\t%.2f\n", run, tool, requests,
         status[200], status[304], status[404], other, conditional, sent, body, (sent1 > 0 ? sent / sent1 : 0), warc,
         (tool == "sieve" && warc1 > 0 ? sprintf("%.4f", warc / warc1) : "-"), t[1], t[2] + t[3], t[4] / 1024, nm,
-        missing, rc
+        missing, rc, (requests ? firstreq - started : 0), lastreq - firstreq
     }' "$dir/access.log")
   echo "$line" >> "$RESULTS"
   echo "$line" | awk -F'\t' '{
     printf "RESULT run=%s tool=%s requests=%s 200=%s 304=%s 404=%s other=%s conditional=%s sent_bytes=%s body_bytes=%s" \
-      " sent_ratio=%s warc_bytes=%s warc_ratio=%s seconds=%s cpu_s=%s rss_mb=%s not_modified=%s missing=%s exit=%s\n",
-      $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $20 }'
+      " sent_ratio=%s warc_bytes=%s warc_ratio=%s seconds=%s first_request_s=%s span_s=%s cpu_s=%s rss_mb=%s" \
+      " not_modified=%s missing=%s exit=%s\n",
+      $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $21, $22, $15, $16, $17, $18, $20 }'
 }
 
 set_check() { # RUN VERDICT: the check column of RUN's row
@@ -302,12 +308,12 @@ fi
   echo
   echo "Side by side (each tool's run against its own crawl 1; bytes: what nginx sent, headers included):"
   echo
-  echo "| run | sieve bytes sent | wget2 bytes sent | sieve ÷ wget2 | sieve seconds | wget2 seconds | sieve CPU-s | wget2 CPU-s |"
+  echo "| run | sieve bytes sent | wget2 bytes sent | sieve ÷ wget2 | sieve seconds (to 1st request, requests span) | wget2 seconds | sieve CPU-s | wget2 CPU-s |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|"
   for r in 1 2a 2b 2c; do
     awk -F'\t' -v c="c$r" -v w="w$r" -v r="$r" '
       function commas(n,   s) { s = sprintf("%.0f", n); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
-      $1 == c {cb = $9; cs = $14; cc = $15; have++} $1 == w {wb = $9; ws = $14; wc = $15; have++}
+      $1 == c {cb = $9; cs = $14 " (" $21 ", " $22 ")"; cc = $15; have++} $1 == w {wb = $9; ws = $14; wc = $15; have++}
       END {
         if (have == 0) exit
         printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", r, (cb == "" ? "-" : commas(cb)), (wb == "" ? "-" : commas(wb)),
