@@ -22,6 +22,7 @@ import org.sievecrawler.checkpoint.CrawlStart;
 import org.sievecrawler.checkpoint.ResumeCommand;
 import org.sievecrawler.frontier.CompletedUrls;
 import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.history.EarlierCrawl;
 import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.Folders;
 import org.sievecrawler.input.InputFileException;
@@ -62,7 +63,9 @@ import org.slf4j.LoggerFactory;
  * <p>Before it: the seeds ({@link Seeds}; a seed file copied into the folder once, {@link SeedFile}, and read on
  * while the crawl runs, from where its checkpoint says on resume), the heap the Sieve needs
  * ({@link org.sievecrawler.profile.SieveConfig#heapShortfall}), and what the crawl does with its output folder
- * ({@link CrawlStart}: begin, begin afresh, go on). The fetcher threads and the end of the crawl:
+ * ({@link CrawlStart}: begin, begin afresh, go on), and for a recrawl ({@code --since DIR}) the earlier crawl's
+ * records sorted into the folder and its URLs written as the seed file ({@link EarlierCrawl}), whose pages the
+ * fetch step then asks for conditionally. The fetcher threads and the end of the crawl:
  * {@link FetcherThreads}.
  *
  * <p>A crawl ends when the frontier is exhausted (nothing pending, no lease open), at {@code limits.max-pages} or
@@ -98,6 +101,10 @@ public final class Crawler {
     private final Program program;
     /** A new crawl's seed file ({@code --seeds FILE}), streamed besides the profile's seeds; empty for none. */
     private final Optional<Path> seedFile;
+    /** The folder of the earlier crawl a new recrawl starts from ({@code --since DIR}); empty for none. */
+    private final Optional<Path> since;
+    /** Memory for sorting the earlier crawl's records, at most: 64 MB, or an eighth of the heap when less. */
+    private static final long HISTORY_SORT_BYTES = Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8);
 
     /** What a crawl does with its output folder: begin there, begin afresh, or go on. */
     public enum Start {
@@ -135,7 +142,18 @@ public final class Crawler {
      * (copied into the crawl's folder first, {@link SeedFile}) after the profile's: a resume reads its copy.
      */
     public static Crawler of(CrawlProfile profile, Optional<Path> seedFile, Start start, Program program) {
-        return new Crawler(profile, seedFile, start, program, FetcherThreads.STOP_GRACE);
+        return new Crawler(profile, seedFile, Optional.empty(), start, program, FetcherThreads.STOP_GRACE);
+    }
+
+    /**
+     * As {@link #of(CrawlProfile, Optional, Start, Program)}, a new crawl that is a recrawl of the crawl in
+     * {@code since} (empty for none): its records are sorted into the new folder's history/ ({@link EarlierCrawl}),
+     * its seeds and every URL it made a request for are streamed as seeds (after {@code seedFile}'s), and each page it
+     * recorded is asked for with its validators. A resumed recrawl finds its history again by itself.
+     */
+    public static Crawler of(CrawlProfile profile, Optional<Path> seedFile, Optional<Path> since, Start start,
+            Program program) {
+        return new Crawler(profile, seedFile, since, start, program, FetcherThreads.STOP_GRACE);
     }
 
     /**
@@ -148,8 +166,15 @@ public final class Crawler {
 
     /** As {@link #Crawler(CrawlProfile, Start, Program, Duration)}, a new crawl streaming {@code seedFile} too. */
     Crawler(CrawlProfile profile, Optional<Path> seedFile, Start start, Program program, Duration stopGrace) {
+        this(profile, seedFile, Optional.empty(), start, program, stopGrace);
+    }
+
+    /** As above, a recrawl of {@code since} when given. */
+    Crawler(CrawlProfile profile, Optional<Path> seedFile, Optional<Path> since, Start start, Program program,
+            Duration stopGrace) {
         this.profile = profile;
         this.seedFile = seedFile;
+        this.since = since;
         this.clock = Clock.systemUTC();
         this.start = start;
         this.stopGrace = stopGrace;
@@ -179,7 +204,7 @@ public final class Crawler {
             Claim claim = claim(out, claimed);
             try (Fetching fetching = Fetching.open(profile, clock,
                     new Fetching.Setup(claim.lock(), claim.seedHosts(), stats, stopGrace,
-                            "resume with: " + ResumeCommand.of(program, out)))) {
+                            "resume with: " + ResumeCommand.of(program, out), claim.earlier()))) {
                 running.set(fetching);
                 if (stopRequested.get()) { // stop() came before there was anything to stop
                     fetching.stop();
@@ -205,18 +230,22 @@ public final class Crawler {
      * @param seedHosts the seeds' hosts and origins: the profile's, and a seed file's as it is read
      * @param restored the checkpoint a resume goes on from, null for a new crawl
      * @param recorded the URLs pages.jsonl records after that checkpoint (none for a new crawl)
+     * @param earlier a recrawl's earlier crawl, null for none
+     * @param shownSeedFile the seed file's name in messages: as given, or a recrawl's seeds
      */
     private record Claim(Instant startedAt, CrawlLock lock, Seeds seeds, SeedPosition seedFile, SeedHosts seedHosts,
-            CheckpointStore checkpoints, Checkpoint restored, CompletedUrls recorded) {
+            CheckpointStore checkpoints, Checkpoint restored, CompletedUrls recorded, EarlierCrawl earlier,
+            Optional<Path> shownSeedFile) {
     }
 
     private Claim claim(Path out, Runnable claimed) throws CrawlException, CheckpointException, IOException {
         CrawlLock lock = CrawlLock.acquire(out);
         Instant startedAt = clock.instant();
+        EarlierCrawl earlier = null;
         try {
             Seeds seeds = Seeds.normalize(profile.seeds(), new UrlNormalizer());
             seeds.problems().forEach(LOG::warn);
-            if (seeds.urls().isEmpty() && seedFile.isEmpty() && start != Start.RESUME) {
+            if (seeds.urls().isEmpty() && seedFile.isEmpty() && since.isEmpty() && start != Start.RESUME) {
                 throw new CrawlException(seeds.whyNone());
             }
             Optional<String> shortfall = profile.sieve().heapShortfall(Runtime.getRuntime().maxMemory());
@@ -232,7 +261,19 @@ public final class Crawler {
                 case RESUME -> restored = folder.goOn(profile);
             }
             claimed.run();
-            SeedPosition seedStream = seedStream(checkpoints, restored);
+            Optional<Path> seedsToStream = seedFile;
+            if (restored != null) {
+                earlier = EarlierCrawl.reopen(out).orElse(null);
+            } else if (since.isPresent()) {
+                long began = System.nanoTime();
+                earlier = EarlierCrawl.build(since.get(), out, HISTORY_SORT_BYTES);
+                seedsToStream = Optional.of(earlier.writeSeeds(seedFile));
+                LOG.info("recrawl of {}: its {} recorded URLs read and sorted in {} ms{}; each page it fetched is asked"
+                        + " for again with its validators", since.get(), earlier.history().size(),
+                        (System.nanoTime() - began) / 1_000_000, earlier.history().skipped() == 0 ? ""
+                                : " (" + earlier.history().skipped() + " lines that are no record left out)");
+            }
+            SeedPosition seedStream = seedStream(checkpoints, restored, seedsToStream);
             CompletedUrls recorded = restored == null ? CompletedUrls.none() // pages.jsonl and the counters as
                     : folder.restorePages(restored, stats);                  // the crawl left them
             Optional<SeedHosts> kept = seedStream.hasFile() && gathersSeedHosts() // a resume's, gathered before
@@ -242,16 +283,17 @@ public final class Crawler {
             if (!seedStream.hasFile() || !gathersSeedHosts() || kept.isPresent()) {
                 seedHosts.complete();
             }
-            return new Claim(startedAt, lock, seeds, seedStream, seedHosts, checkpoints, restored, recorded);
+            return new Claim(startedAt, lock, seeds, seedStream, seedHosts, checkpoints, restored, recorded, earlier,
+                    seedsToStream);
         } catch (InputFileException e) {
-            try {
+            try (EarlierCrawl unused = earlier) {
                 lock.close();
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
             throw CrawlException.refused((start == Start.RESUME ? "" : "--seeds ") + e.getMessage(), e);
         } catch (CrawlException | CheckpointException | IOException | RuntimeException e) {
-            try {
+            try (EarlierCrawl unused = earlier) {
                 lock.close();
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
@@ -264,7 +306,8 @@ public final class Crawler {
      * The seed file a new crawl copies into its folder, or the one a resumed crawl goes on reading (its copy checked
      * against the checkpoint); {@link SeedPosition#NONE} for a crawl without one.
      */
-    private SeedPosition seedStream(CheckpointStore checkpoints, Checkpoint restored) throws InputFileException {
+    private SeedPosition seedStream(CheckpointStore checkpoints, Checkpoint restored, Optional<Path> seedFile)
+            throws InputFileException {
         if (restored != null) {
             if (restored.seeds().hasFile()) {
                 SeedFile.verify(checkpoints.seedFile(), restored.seeds());
@@ -283,9 +326,16 @@ public final class Crawler {
         return profile.scope().hosts().contains(ScopeConfig.SAME_AS_SEEDS) || !profile.fetch().allowPrivateAddresses();
     }
 
-    /** Offers normalized {@code seeds} to {@code frontier}, then their hosts' sitemaps if scope.sitemaps says so. */
-    private void offerSeeds(Frontier frontier, List<String> seeds) {
-        frontier.offerSeeds(seeds);
+    /**
+     * Offers normalized {@code seeds} to {@code frontier} (a recrawl's at the depth the earlier crawl found them,
+     * {@link EarlierCrawl#asFound}), then their hosts' sitemaps if scope.sitemaps says so.
+     */
+    private void offerSeeds(Frontier frontier, List<String> seeds, EarlierCrawl earlier) {
+        if (earlier == null) {
+            frontier.offerSeeds(seeds);
+        } else {
+            frontier.offer(earlier.asFound(seeds));
+        }
         if (profile.scope().sitemaps()) { // after the seeds: a host's pages first, then its sitemap
             frontier.offer(seeds.stream().map(HostKey::of).distinct()
                     .map(host -> PendingUrl.sitemap(HostKey.sitemapUrl(host), 0, null)).toList());
@@ -302,17 +352,20 @@ public final class Crawler {
         SeedPosition seedStream = claim.seedFile();
         try (Frontier frontier = openFrontier(out.resolve(CrawlFolder.FRONTIER), claim, fetching);
                 SeedFeed feed = new SeedFeed(claim.checkpoints().seedFile(), claim.checkpoints().seedHostsFile(),
-                        seedFile.map(Path::toString).orElse(claim.checkpoints().seedFile().toString()), seedStream,
-                        claim.seedHosts(), !claim.seedHosts().isComplete(), seeds -> offerSeeds(frontier, seeds),
+                        claim.shownSeedFile().map(Path::toString).orElse(claim.checkpoints().seedFile().toString()),
+                        seedStream,
+                        claim.seedHosts(), !claim.seedHosts().isComplete(),
+                        seeds -> offerSeeds(frontier, seeds, claim.earlier()),
                         fetching::stop)) {
             Checkpointer checkpointer = new Checkpointer(claim.checkpoints(), frontier, state -> new Checkpoint(
                     Checkpoint.State.RUNNING, null, profile, state, stats.snapshot(), pagesLength(fetching),
                     feed.position()));
             if (restored == null) {
-                offerSeeds(frontier, claim.seeds().urls()); // the profile's seeds, then the seed file's, streamed
+                // the profile's seeds, then the seed file's, streamed
+                offerSeeds(frontier, claim.seeds().urls(), claim.earlier());
                 checkpointer.write(null, null); // a crawl killed before the first interval is resumable too
                 LOG.info("crawl started: {} seeds{}, {} fetcher threads, output {}", claim.seeds().urls().size(),
-                        seedStream.hasFile() ? " and the seed file " + seedFile.orElseThrow() + " (" + seedStream
+                        seedStream.hasFile() ? " and the seed file " + claim.shownSeedFile().orElseThrow() + " (" + seedStream
                                 .fileBytes() + " bytes, streamed)" : "", profile.fetch().threads(), out);
             } else {
                 List<ProfileChange> changes = ProfileChange.between(restored.profile(), profile);

@@ -23,6 +23,7 @@ import org.sievecrawler.checkpoint.CrawlLock;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.fetch.SocketBudget;
 import org.sievecrawler.frontier.Frontier;
+import org.sievecrawler.history.EarlierCrawl;
 import org.sievecrawler.frontier.FrontierGroup;
 import org.sievecrawler.frontier.LeaseSource;
 import org.sievecrawler.input.FileErrors;
@@ -95,6 +96,8 @@ public final class Fetching implements AutoCloseable {
     private final PageParser parser = new PageParser();
     private final LinkResolver links;
     private final FetcherThreads fetchers;
+    /** The earlier crawl of a recrawl, or null. */
+    private final EarlierCrawl earlier;
     /** The progress line now while {@link #run} runs, else empty; for a live display. */
     private volatile Supplier<Optional<ProgressLine>> live = Optional::empty;
 
@@ -123,8 +126,14 @@ public final class Fetching implements AutoCloseable {
      * @param stopGrace how long the requests in flight at the end may go on before they are cancelled
      * @param goOn how a user goes on after the JVM ran out of memory, the end of that failure's message: the
      *     command that resumes a single-node crawl, or how its caller's process goes on
+     * @param earlier the earlier crawl of a recrawl ({@code crawl --since}), closed with the {@link Fetching}; null
+     *     for none
      */
-    record Setup(CrawlLock lock, SeedHosts seeds, CrawlStats stats, Duration stopGrace, String goOn) {
+    record Setup(CrawlLock lock, SeedHosts seeds, CrawlStats stats, Duration stopGrace, String goOn,
+            EarlierCrawl earlier) {
+        Setup(CrawlLock lock, SeedHosts seeds, CrawlStats stats, Duration stopGrace, String goOn) {
+            this(lock, seeds, stats, stopGrace, goOn, null);
+        }
     }
 
     private Fetching(CrawlProfile profile, Clock clock, Setup setup, HttpFetcher fetcher, JsonlSink pages,
@@ -143,6 +152,7 @@ public final class Fetching implements AutoCloseable {
         this.fetchers = new FetcherThreads(profile.fetch().threads(), profile.limits().maxPages(),
                 profile.limits().maxDuration(), setup.stopGrace());
         this.goOn = setup.goOn();
+        this.earlier = setup.earlier();
     }
 
     /**
@@ -181,6 +191,9 @@ public final class Fetching implements AutoCloseable {
      */
     static Fetching open(CrawlProfile profile, Clock clock, Setup setup) throws IOException {
         List<AutoCloseable> opened = new ArrayList<>(List.of(setup.lock()));
+        if (setup.earlier() != null) {
+            opened.add(setup.earlier());
+        }
         try {
             boolean warc = profile.output().warc();
             HttpFetcher fetcher = keep(opened, new HttpFetcher(profile.fetch(), profile.limits(),
@@ -288,7 +301,8 @@ public final class Fetching implements AutoCloseable {
 
     private String run(LeaseSource source, Supplier<Gauges> gauges, Instant startedAt, Runnable fetchersEnded,
             Optional<String> idleNote) throws CrawlException {
-        PageSteps pageSteps = new PageSteps(profile, fetcher, parser, links, output, fetchers::limitReached);
+        PageSteps pageSteps = new PageSteps(profile, fetcher, parser, links, output, fetchers::limitReached,
+                earlier);
         FetchWorker worker = new FetchWorker(source, pageSteps, new RobotsSteps(profile, fetcher, links, output),
                 profile.limits().maxPages(), stats.decided(), fetchers::limitReached);
         long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's average
@@ -416,11 +430,11 @@ public final class Fetching implements AutoCloseable {
         ProgressReporter.LOG.info(summary.line());
     }
 
-    /** Closes the HTTP client, pages.jsonl, the WARC files and the folder's lock. */
+    /** Closes the HTTP client, pages.jsonl, the WARC files, the earlier crawl's records and the folder's lock. */
     @Override
     public void close() throws IOException {
         try (CrawlLock held = lock; JsonlSink file = pages; Archive warc = archive; HttpFetcher client = fetcher;
-                LinksFile links = output.graph() instanceof LinksFile f ? f : null) {
+                LinksFile links = output.graph() instanceof LinksFile f ? f : null; EarlierCrawl history = earlier) {
             // closed in reverse order
         }
     }

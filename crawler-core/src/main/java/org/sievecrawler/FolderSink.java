@@ -15,6 +15,7 @@ import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sink.JsonlSink;
 import org.sievecrawler.sink.PageRecord;
 import org.sievecrawler.warc.Archive;
+import org.sievecrawler.warc.Recapture;
 import org.sievecrawler.warc.WarcLocation;
 
 /**
@@ -82,6 +83,11 @@ record FolderSink(JsonlSink pages, Archive archive, CrawlStats stats, LinkGraph 
     @Override
     public Optional<WarcLocation> archive(HttpExchange exchange) throws IOException {
         return archive.archive(exchange);
+    }
+
+    @Override
+    public Optional<WarcLocation> archive(HttpExchange exchange, Recapture recapture) throws IOException {
+        return archive.archive(exchange, recapture);
     }
 
     @Override

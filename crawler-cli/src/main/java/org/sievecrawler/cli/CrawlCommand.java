@@ -2,7 +2,9 @@ package org.sievecrawler.cli;
 
 import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +15,7 @@ import org.sievecrawler.Crawler;
 import org.sievecrawler.audit.AuditGate;
 import org.sievecrawler.checkpoint.CheckpointException;
 import org.sievecrawler.checkpoint.CheckpointStore;
+import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.checkpoint.CrawlStart;
 import org.sievecrawler.input.InputFile;
 import org.sievecrawler.input.InputFileException;
@@ -106,8 +109,8 @@ final class CrawlCommand implements Callable<Integer> {
 
     @Option(names = "--overwrite",
             description = "Start afresh in an output folder that holds an earlier crawl: delete its pages.jsonl,"
-                    + " summary.json, crawl.log, progress.jsonl, report.html, audit.json, checkpoint/, frontier/ and"
-                    + " WARC files (no other file) first."
+                    + " summary.json, crawl.log, progress.jsonl, report.html, audit.json, checkpoint/, frontier/,"
+                    + " history/ and WARC files (no other file) first."
                     + " Without it such a folder is refused.")
     boolean overwrite;
 
@@ -119,6 +122,14 @@ final class CrawlCommand implements Callable<Integer> {
 
     @Option(names = "--resume", paramLabel = "DIR", descriptionKey = CrawlHelp.RESUME)
     Path resume;
+
+    @Option(names = "--since", paramLabel = "DIR",
+            description = {"Recrawl: start from the crawl in DIR (finished or stopped) and write to another folder"
+                    + " (--out). Its seeds and every URL it made a request for are crawled again, each page with its"
+                    + " ETag and Last-Modified (If-None-Match, If-Modified-Since): a 304 is recorded not-modified,"
+                    + " and with --warc archived as a revisit of DIR's capture, as is a page whose body is the same."
+                    + " changes.jsonl says what changed. Without --profile, DIR's profile is used."})
+    Path since;
 
     @Option(names = "--fail-on", paramLabel = "LISTS", converter = FailOn.Converter.class,
             description = FailOn.DESCRIPTION)
@@ -137,6 +148,15 @@ final class CrawlCommand implements Callable<Integer> {
         } catch (ProfileException e) {
             UsageErrors.print(err, e.getMessage());
             return CrawlerCommand.USAGE;
+        }
+        if (since != null) {
+            Optional<CrawlProfile> earlier = earlierCrawl(err);
+            if (earlier == null) {
+                return CrawlerCommand.USAGE;
+            }
+            if (profileFile == null && earlier.isPresent()) {
+                profile = earlier.get();
+            }
         }
         SeedList seeds = new SeedList();
         if (urls.isEmpty() && seedFile == null) { // seeds given on the command line replace the profile's
@@ -161,7 +181,7 @@ final class CrawlCommand implements Callable<Integer> {
                 problems.forEach(line -> UsageErrors.print(err, line));
             }
         }
-        if (seeds.seeds().isEmpty() && !fileSeeds) {
+        if (seeds.seeds().isEmpty() && !fileSeeds && since == null) {
             err.println("crawl: no usable seed: give URLs as arguments, a seed file with --seeds FILE,"
                     + " or seeds in the --profile");
             return CrawlerCommand.USAGE;
@@ -177,12 +197,47 @@ final class CrawlCommand implements Callable<Integer> {
                     + " leaves out: add --set output.links=true (config/site.yaml has it on)");
             return CrawlerCommand.USAGE;
         }
+        if (since != null && sameFolder(since, profile.output().dir())) {
+            UsageErrors.print(err, "crawl: --since " + since + ": a recrawl writes to a folder of its own, and "
+                    + (out != null ? "--out" : "output.dir") + " names the earlier crawl's; give another with --out"
+                    + " DIR");
+            return CrawlerCommand.USAGE;
+        }
         if (!CrawlRun.makeOutputFolder("crawl", out != null ? "--out" : "output.dir", profile.output().dir(), err)) {
             return CrawlerCommand.USAGE;
         }
-        return gated(profile, CrawlRun.run(profile, Optional.ofNullable(seedFile), overwrite
+        return gated(profile, CrawlRun.run(profile, Optional.ofNullable(seedFile), Optional.ofNullable(since), overwrite
                 ? Crawler.Start.OVERWRITE : Crawler.Start.NEW, root.program(), root.stopSignal(), logging.format,
                 terminal(), spec.commandLine().getOut(), err), err);
+    }
+
+    /**
+     * The profile the crawl in {@code --since DIR} saved (empty when it saved none: a crawl stopped before its first
+     * checkpoint), or null after printing why DIR is no crawl's folder.
+     */
+    private Optional<CrawlProfile> earlierCrawl(PrintWriter err) {
+        if (!Files.isDirectory(since)) {
+            UsageErrors.print(err, "crawl: --since " + since + ": no such folder");
+            return null;
+        }
+        if (!Files.isRegularFile(since.resolve(CrawlFolder.PAGES))) {
+            UsageErrors.print(err, "crawl: --since " + since + ": holds no " + CrawlFolder.PAGES
+                    + ", so it is not the folder of a crawl");
+            return null;
+        }
+        try {
+            return Optional.of(new CheckpointStore(since).readProfile());
+        } catch (CheckpointException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static boolean sameFolder(Path a, Path b) {
+        try {
+            return Files.exists(b) && Files.isSameFile(a, b);
+        } catch (IOException e) {
+            return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+        }
     }
 
     /** {@code exit}, or after a crawl that ended well, what {@code --fail-on} says of its audit ({@link FailOn}). */
@@ -231,7 +286,8 @@ final class CrawlCommand implements Callable<Integer> {
             UsageErrors.print(err, "crawl: " + e.getMessage());
             return CrawlerCommand.USAGE;
         }
-        return gated(profile, CrawlRun.run(profile, Optional.empty(), Crawler.Start.RESUME, root.program(),
+        return gated(profile, CrawlRun.run(profile, Optional.empty(), Optional.empty(), Crawler.Start.RESUME,
+                root.program(),
                 root.stopSignal(), logging.format, terminal(), spec.commandLine().getOut(), err), err);
     }
 

@@ -62,7 +62,8 @@ final class CrawlRun {
      * PrintWriter)} without a live progress line. */
     static int run(CrawlProfile profile, Crawler.Start start, Program program, StopSignal signal,
             LogSetup.Format logFormat, PrintWriter out, PrintWriter err) {
-        return run(profile, Optional.empty(), start, program, signal, logFormat, Optional.empty(), out, err);
+        return run(profile, Optional.empty(), Optional.empty(), start, program, signal, logFormat, Optional.empty(),
+                out, err);
     }
 
     /**
@@ -70,13 +71,14 @@ final class CrawlRun {
      * ({@link LiveProgress}), erased before the summary is printed.
      *
      * @param seedFile a new crawl's seed file, streamed into it ({@code --seeds FILE}); empty for none
+     * @param since the folder of the earlier crawl a new recrawl starts from ({@code --since DIR}); empty for none
      * @param program this program as the user started it, which the commands the run suggests start with
      */
-    static int run(CrawlProfile profile, Optional<Path> seedFile, Crawler.Start start, Program program,
-            StopSignal signal, LogSetup.Format logFormat, Optional<ErrTerminal> terminal, PrintWriter out,
-            PrintWriter console) {
+    static int run(CrawlProfile profile, Optional<Path> seedFile, Optional<Path> since, Crawler.Start start,
+            Program program, StopSignal signal, LogSetup.Format logFormat, Optional<ErrTerminal> terminal,
+            PrintWriter out, PrintWriter console) {
         Path dir = profile.output().dir();
-        Crawler crawler = Crawler.of(profile, seedFile, start, program);
+        Crawler crawler = Crawler.of(profile, seedFile, since, start, program);
         LiveProgress live = LiveProgress.start(terminal, crawler::progressNow);
         PrintWriter err = live.messages(console);
         AtomicReference<StopSignal.Request> stopped = new AtomicReference<>();

@@ -103,7 +103,7 @@ public final class Duplicates implements AuditSection {
             }
             String url = ExternalSort.oneLine(r.url());
             exact.add(r.digest() + '\t' + url);
-            if (r.simhash() != null && r.outcome() == Outcome.FETCHED) {
+            if (r.simhash() != null && (r.outcome() == Outcome.FETCHED || r.outcome() == Outcome.NOT_MODIFIED)) {
                 candidates.add(url + '\t' + r.digest() + '\t' + r.simhash());
             }
         });
@@ -130,9 +130,10 @@ public final class Duplicates implements AuditSection {
         return near[0];
     }
 
+    /** A body as sent (2xx), or a recrawl's page not modified since the earlier crawl got it (its digest carried). */
     private static boolean isContent(PageRecord r) {
         return (r.outcome() == Outcome.FETCHED || r.outcome() == Outcome.NOT_HTML) && r.status() >= 200
-                && r.status() < 300;
+                && r.status() < 300 || r.outcome() == Outcome.NOT_MODIFIED;
     }
 
     /** A block row: block number (1 digit), the block (4 hex), the fingerprint (16 hex), the page id (8 hex). */

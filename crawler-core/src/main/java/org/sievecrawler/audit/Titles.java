@@ -42,7 +42,8 @@ public final class Titles implements AuditSection {
                 ExternalSort untitled = new ExternalSort(dir, ExternalSort.DEFAULT_MAX_BYTES)) {
             if (Files.exists(pages)) {
                 JsonlSink.readSkipping(pages, r -> {
-                    if (r.outcome() != Outcome.FETCHED || r.status() != 200) {
+                    if (!(r.outcome() == Outcome.FETCHED && r.status() == 200 || r.outcome() == Outcome.NOT_MODIFIED
+                            && r.contentType() != null && r.contentType().contains("html"))) { // its title carried
                         return;
                     }
                     String url = ExternalSort.oneLine(r.url());

@@ -39,6 +39,8 @@ public final class CrawlFolder {
     static final List<String> SIDE_FILES = List.of(LOG, PROGRESS, REPORT, AUDIT);
     /** Pending URLs spilled past sieve.max-in-memory-urls. */
     public static final String FRONTIER = "frontier";
+    /** A recrawl's copy of the earlier crawl's records, sorted ({@code crawl --since}). */
+    public static final String HISTORY = "history";
 
     private final Path dir;
     private final String warcPrefix;
@@ -53,7 +55,7 @@ public final class CrawlFolder {
     }
 
     /**
-     * The output an earlier crawl left: pages.jsonl, summary.json, checkpoint/, frontier/, links.tsv.zst and WARC
+     * The output an earlier crawl left: pages.jsonl, summary.json, checkpoint/, frontier/, links.tsv.zst, history/ and WARC
      * files, those that exist, in that order. A crawl.log, progress.jsonl or report.html alone does not count (a crawl refused before
      * it started leaves a crawl.log).
      *
@@ -61,7 +63,7 @@ public final class CrawlFolder {
      */
     List<Path> earlierOutput() throws IOException {
         List<Path> found = new ArrayList<>();
-        for (String name : List.of(PAGES, SUMMARY, CheckpointStore.DIR, FRONTIER, LinksFile.FILE)) {
+        for (String name : List.of(PAGES, SUMMARY, CheckpointStore.DIR, FRONTIER, LinksFile.FILE, HISTORY)) {
             if (Files.exists(dir.resolve(name))) {
                 found.add(dir.resolve(name));
             }
@@ -72,7 +74,7 @@ public final class CrawlFolder {
 
     /**
      * Deletes the crawler's own files: pages.jsonl, summary.json, crawl.log, progress.jsonl, report.html, audit.json,
-     * checkpoint/, frontier/, links.tsv.zst and the WARC files of the prefix. Other files in the folder are left
+     * checkpoint/, frontier/, links.tsv.zst, history/ and the WARC files of the prefix. Other files in the folder are left
      * alone, and so is
      * the lock file.
      *

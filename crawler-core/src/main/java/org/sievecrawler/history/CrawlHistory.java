@@ -170,6 +170,11 @@ public final class CrawlHistory implements AutoCloseable {
         return "0".repeat(19 - digits.length()) + digits;
     }
 
+    /** The sorted file: a URL, a tab and its last record, a line each, sorted by URL. */
+    public Path file() {
+        return file;
+    }
+
     /** The URLs the earlier crawl recorded (each once). */
     public long size() {
         return records;

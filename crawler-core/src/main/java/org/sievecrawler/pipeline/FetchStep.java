@@ -1,11 +1,18 @@
 package org.sievecrawler.pipeline;
 
+import java.io.IOException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.sievecrawler.fetch.FailureKind;
 import org.sievecrawler.fetch.FetchResult;
 import org.sievecrawler.fetch.HttpFetcher;
+import org.sievecrawler.history.EarlierCrawl;
 import org.sievecrawler.sieve.PendingUrl;
+import org.sievecrawler.sink.PageRecord;
 import org.sievecrawler.sitemap.SitemapReader;
+import org.sievecrawler.warc.Recapture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The fetch step of a page lease: one attempt ({@link HttpFetcher}); a sitemap's body is read up to
@@ -13,6 +20,9 @@ import org.sievecrawler.sitemap.SitemapReader;
  * only so many are fetched and read at once ({@link #sitemapsAtOnce}: one per 8 times
  * {@code scope.max-sitemap-bytes} of heap, at least one); a fetcher with another sitemap waits for a slot, holding
  * its lease, and keeps it until the sitemap's URLs are admitted ({@link Fetched#close()}): its body is garbage then.
+ *
+ * <p>In a recrawl ({@code crawl --since}), a page the earlier crawl recorded is asked for with its validators
+ * ({@link EarlierCrawl#validators}), and the result carries that record.
  *
  * <p>Thread-safe: one instance serves every fetcher thread, each blocked on its own request.
  *
@@ -27,13 +37,30 @@ final class FetchStep {
      */
     private static final int SITEMAP_HEAP_SHARE = 8;
 
+    private static final Logger LOG = LoggerFactory.getLogger(FetchStep.class);
     private final HttpFetcher fetcher;
     private final long maxSitemapBytes;
+    /** The earlier crawl of a recrawl ({@code crawl --since}), or null. */
+    private final EarlierCrawl earlierCrawl;
+    /** Whether a failure to read the earlier crawl's records was logged (once: the next are alike). */
+    private final AtomicBoolean historyFailureLogged = new AtomicBoolean();
     /** Sitemaps being fetched and read now, at most {@link #sitemapsAtOnce}; the others wait for a slot. */
     private final Semaphore sitemapSlots;
 
-    /** What one fetch gave; closing it frees the sitemap slot it held, if it held one. */
-    record Fetched(FetchResult result, Semaphore slot) implements AutoCloseable {
+    /**
+     * What one fetch gave, and in a recrawl the earlier crawl's record of the page ({@code earlier}, null for none);
+     * closing it frees the sitemap slot it held, if it held one.
+     */
+    record Fetched(FetchResult result, Semaphore slot, PageRecord earlier) implements AutoCloseable {
+        Fetched(FetchResult result, Semaphore slot) {
+            this(result, slot, null);
+        }
+
+        /** Whether this is a recrawl's page the server answered 304 Not Modified. */
+        boolean notModified() {
+            return earlier != null && result instanceof FetchResult.Page page && page.status() == 304;
+        }
+
         @Override
         public void close() {
             if (slot != null) {
@@ -42,8 +69,9 @@ final class FetchStep {
         }
     }
 
-    FetchStep(HttpFetcher fetcher, long maxSitemapBytes) {
+    FetchStep(HttpFetcher fetcher, long maxSitemapBytes, EarlierCrawl earlierCrawl) {
         this.fetcher = fetcher;
+        this.earlierCrawl = earlierCrawl;
         this.maxSitemapBytes = maxSitemapBytes;
         this.sitemapSlots = new Semaphore(sitemapsAtOnce(Runtime.getRuntime().maxMemory(), maxSitemapBytes));
     }
@@ -65,7 +93,9 @@ final class FetchStep {
             return new Fetched(fetcher.check(task.url()), null);
         }
         if (!task.isSitemap()) {
-            return new Fetched(fetcher.fetch(task.url()), null);
+            PageRecord earlier = earlier(task.url());
+            return earlier == null ? new Fetched(fetcher.fetch(task.url()), null)
+                    : new Fetched(fetcher.fetch(task.url(), EarlierCrawl.validators(earlier)), null, earlier);
         }
         try {
             sitemapSlots.acquire();
@@ -80,6 +110,30 @@ final class FetchStep {
             sitemapSlots.release();
             throw e;
         }
+    }
+
+    /**
+     * The earlier crawl's record of {@code url} in a recrawl, else null. A history that cannot be read makes the
+     * request unconditional (logged once): the page is fetched whole, nothing is lost.
+     */
+    private PageRecord earlier(String url) {
+        if (earlierCrawl == null) {
+            return null;
+        }
+        try {
+            return earlierCrawl.lookup(url).orElse(null);
+        } catch (IOException e) {
+            if (historyFailureLogged.compareAndSet(false, true)) {
+                LOG.warn("the earlier crawl's records cannot be read ({}): pages are fetched whole, without a"
+                        + " conditional request", e.getMessage());
+            }
+            return null;
+        }
+    }
+
+    /** Where the earlier crawl archived {@code fetched}'s page, for its revisit record; null when no recrawl's. */
+    Recapture recapture(Fetched fetched) {
+        return fetched.earlier() == null ? null : earlierCrawl.recapture(fetched.earlier(), fetched.notModified());
     }
 
     /**

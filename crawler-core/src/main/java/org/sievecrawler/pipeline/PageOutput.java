@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.graph.Edge;
 import org.sievecrawler.warc.Archive;
+import org.sievecrawler.warc.Recapture;
 import org.sievecrawler.warc.WarcLocation;
 
 /**
@@ -24,6 +25,11 @@ public interface PageOutput {
 
     /** {@link Archive#archive}: where {@code exchange}'s response is archived, if it is. */
     Optional<WarcLocation> archive(HttpExchange exchange) throws IOException;
+
+    /** {@link Archive#archive(HttpExchange, Recapture)}: a recrawl's exchange, perhaps a revisit. */
+    default Optional<WarcLocation> archive(HttpExchange exchange, Recapture recapture) throws IOException {
+        return archive(exchange);
+    }
 
     /** {@link Archive#archiveMetadata}: a metadata record about {@code url}, linked to its {@code response}. */
     void archiveMetadata(String url, WarcLocation response, List<Map.Entry<String, String>> fields) throws IOException;

@@ -7,21 +7,25 @@ import org.sievecrawler.fetch.FetchResult;
 import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.fetch.RetryPolicy;
 import org.sievecrawler.frontier.PageLease;
+import org.sievecrawler.history.EarlierCrawl;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.parse.PageParser;
 import org.sievecrawler.profile.CrawlProfile;
 import org.sievecrawler.sieve.PendingUrl;
 import org.sievecrawler.sink.PageRecord;
 import org.sievecrawler.sink.PageRecords;
+import org.sievecrawler.warc.Recapture;
 import org.sievecrawler.warc.WarcLocation;
 
 /**
  * The steps of one page lease, listed in order in {@link #take}, each a type with one job:
  *
  * <pre>
- *   checks ({@link PageChecks}) -> fetch ({@link FetchStep}, a sitemap in a slot)
+ *   checks ({@link PageChecks}) -> fetch ({@link FetchStep}, a sitemap in a slot, a recrawl's page conditional)
  *     -> failure: put back, retried, or given up ({@link FailureStep}) -> archive -> record
- *     -> the host released -> archive -> redirect: target decided ({@link RedirectStep}) -> record
+ *     -> the host released -> archive (a recrawl's: perhaps a revisit) -> redirect: target decided
+ *                                                                          ({@link RedirectStep}) -> record
+ *                                      -> a recrawl's 304: not-modified, the earlier record's content -> record
  *                                      -> a link out of scope checked ({@code scope.check-external}) -> record
  *                                      -> error page (a missing sitemap probe apart) or not HTML -> record
  *                                      -> sitemap: read ({@link SitemapStep}) -> record
@@ -72,8 +76,18 @@ public final class PageSteps {
      */
     public PageSteps(CrawlProfile profile, HttpFetcher fetcher, PageParser parser, LinkResolver links,
             PageOutput output, LongPredicate limitReached) {
+        this(profile, fetcher, parser, links, output, limitReached, null);
+    }
+
+    /**
+     * As {@link #PageSteps(CrawlProfile, HttpFetcher, PageParser, LinkResolver, PageOutput, LongPredicate)}, for a
+     * recrawl of {@code earlier} (null for none): its pages asked for with their validators, a 304 recorded
+     * {@code not-modified}, archived as revisits of the earlier capture.
+     */
+    public PageSteps(CrawlProfile profile, HttpFetcher fetcher, PageParser parser, LinkResolver links,
+            PageOutput output, LongPredicate limitReached, EarlierCrawl earlier) {
         this.checks = new PageChecks(profile);
-        this.fetch = new FetchStep(fetcher, profile.scope().maxSitemapBytes());
+        this.fetch = new FetchStep(fetcher, profile.scope().maxSitemapBytes(), earlier);
         this.failures = new FailureStep(RetryPolicy.of(profile), output);
         this.links = new LinkStep(links, profile, output);
         this.redirects = new RedirectStep(this.links, profile.fetch().maxRedirects());
@@ -101,13 +115,17 @@ public final class PageSteps {
                 return;
             }
             lease.requestEnded(); // the host's delay starts now, and its slot is free for the next request
-            Optional<WarcLocation> at = output.archive(fetched.result().exchange());
+            Recapture recapture = fetch.recapture(fetched);
+            Optional<WarcLocation> at = recapture == null ? output.archive(fetched.result().exchange())
+                    : output.archive(fetched.result().exchange(), recapture);
             if (fetched.result() instanceof FetchResult.Redirect redirect) {
                 records.close(lease, redirects.target(task, redirect), at);
                 return;
             }
             FetchResult.Page page = (FetchResult.Page) fetched.result();
-            if (task.isCheck()) {
+            if (fetched.notModified()) {
+                records.close(lease, Ending.of(PageRecords.notModified(task, page, fetched.earlier())), at);
+            } else if (task.isCheck()) {
                 records.close(lease, Ending.of(PageRecords.checked(task, page)), at);
             } else if (task.isSitemapProbe() && page.status() >= 400 && page.status() < 500) {
                 records.close(lease, Ending.of(PageRecords.noSitemap(task, page)), at);

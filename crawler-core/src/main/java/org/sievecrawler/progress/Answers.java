@@ -11,7 +11,8 @@ import org.sievecrawler.sink.Outcome;
  * {@code stats}. Immutable.
  *
  * @param decided URLs decided (records)
- * @param pages URLs that answered with content: outcomes {@code fetched}, {@code truncated} and {@code not-html}
+ * @param pages URLs that answered with content: outcomes {@code fetched}, {@code truncated} and {@code not-html},
+ *     and a recrawl's {@code not-modified} (its content the earlier crawl's)
  * @param redirects URLs that redirected: outcome {@code redirect}
  * @param httpErrors URLs that ended with a 4xx or 5xx: outcome {@code http-error}
  * @param httpErrorsByStatus the 4xx and 5xx statuses received, ascending, with their counts
@@ -27,7 +28,8 @@ public record Answers(long decided, long pages, long redirects, long httpErrors,
     /** The answers of {@code outcomes} (by label) and {@code statuses} (responses by status). */
     public static Answers of(long decided, Map<String, Long> outcomes, Map<Integer, Long> statuses, long responses) {
         return new Answers(decided, count(outcomes, Outcome.FETCHED) + count(outcomes, Outcome.TRUNCATED)
-                + count(outcomes, Outcome.NOT_HTML), count(outcomes, Outcome.REDIRECT),
+                + count(outcomes, Outcome.NOT_HTML) + count(outcomes, Outcome.NOT_MODIFIED),
+                count(outcomes, Outcome.REDIRECT),
                 count(outcomes, Outcome.HTTP_ERROR), new TreeMap<>(statuses).tailMap(400),
                 count(outcomes, Outcome.ERROR) + count(outcomes, Outcome.UNREACHABLE), responses);
     }

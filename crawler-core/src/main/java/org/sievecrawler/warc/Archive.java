@@ -52,6 +52,14 @@ public interface Archive extends AutoCloseable {
     Optional<WarcLocation> archive(HttpExchange exchange) throws IOException;
 
     /**
+     * Archives a recrawl's exchange of a URL the earlier crawl archived as {@code recapture} says: as a revisit of
+     * the earlier capture where it is one ({@link WarcArchive#write(HttpExchange, Recapture)}), else in full.
+     */
+    default Optional<WarcLocation> archive(HttpExchange exchange, Recapture recapture) throws IOException {
+        return archive(exchange);
+    }
+
+    /**
      * Archives a metadata record about {@code url} (e.g. its outlinks), linked to its archived {@code response}.
      *
      * @param fields the record's {@code name: value} fields, in order

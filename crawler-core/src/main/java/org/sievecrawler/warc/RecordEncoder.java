@@ -43,6 +43,7 @@ final class RecordEncoder implements AutoCloseable {
     static final int MIN_REVISIT_PAYLOAD = 512;
     static final String IDENTICAL_PAYLOAD_DIGEST =
             "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest";
+    static final String SERVER_NOT_MODIFIED = "http://netpreserve.org/warc/1.1/revisit/server-not-modified";
 
     private final RecordCompressor member;
     private final WarcWriter writer;
@@ -109,6 +110,42 @@ final class RecordEncoder implements AutoCloseable {
      * @throws IllegalArgumentException for a response OkHttp refused, which is no HTTP response
      */
     byte[] revisit(HttpExchange exchange, UUID id, byte[] payloadDigest, ArchivedPayloads.FirstCapture earlier) {
+        byte[] head = revisitHead(exchange);
+        header.sha1("WARC-Payload-Digest", payloadDigest).field("WARC-Profile", IDENTICAL_PAYLOAD_DIGEST)
+                .field("WARC-Record-ID", id).field("WARC-Refers-To", earlier.recordId())
+                .field("WARC-Refers-To-Date", earlier.date().toString())
+                .field("WARC-Refers-To-Target-URI", earlier.uri()).field("WARC-Target-URI", exchange.url());
+        return encode(header.field("WARC-Type", "revisit").end(), head, EMPTY);
+    }
+
+    /**
+     * The {@code revisit} record of {@code exchange}, a recrawl's, whose payload is that of an {@code earlier}
+     * crawl's capture: profile {@code serverNotModified} for a 304 answer to a conditional request (its payload
+     * digest the capture's, when known), else identical-payload-digest ({@code payloadDigest} the capture's too).
+     * Its block is the response's head; {@code WARC-Refers-To} and {@code -Refers-To-Date} are written when the
+     * capture's are known.
+     *
+     * @throws IllegalArgumentException for a response OkHttp refused, which is no HTTP response
+     */
+    byte[] revisit(HttpExchange exchange, UUID id, boolean serverNotModified, EarlierCapture earlier) {
+        byte[] head = revisitHead(exchange);
+        if (earlier.payloadDigest() != null) {
+            header.field("WARC-Payload-Digest", earlier.payloadDigest());
+        }
+        header.field("WARC-Profile", serverNotModified ? SERVER_NOT_MODIFIED : IDENTICAL_PAYLOAD_DIGEST)
+                .field("WARC-Record-ID", id);
+        if (earlier.recordId() != null) {
+            header.field("WARC-Refers-To", "<" + earlier.recordId() + ">");
+        }
+        if (earlier.date() != null) {
+            header.field("WARC-Refers-To-Date", earlier.date().toString());
+        }
+        header.field("WARC-Refers-To-Target-URI", earlier.uri()).field("WARC-Target-URI", exchange.url());
+        return encode(header.field("WARC-Type", "revisit").end(), head, EMPTY);
+    }
+
+    /** Starts a revisit record's header, up to its IP address, and returns its block: the response's head. */
+    private byte[] revisitHead(HttpExchange exchange) {
         byte[] head = Parts.of(exchange).head();
         header.start().field("Content-Length", head.length)
                 .field("Content-Type", "application/http;msgtype=response")
@@ -116,11 +153,7 @@ final class RecordEncoder implements AutoCloseable {
         if (exchange.remoteAddress() != null) {
             header.field("WARC-IP-Address", exchange.remoteAddress());
         }
-        header.sha1("WARC-Payload-Digest", payloadDigest).field("WARC-Profile", IDENTICAL_PAYLOAD_DIGEST)
-                .field("WARC-Record-ID", id).field("WARC-Refers-To", earlier.recordId())
-                .field("WARC-Refers-To-Date", earlier.date().toString())
-                .field("WARC-Refers-To-Target-URI", earlier.uri()).field("WARC-Target-URI", exchange.url());
-        return encode(header.field("WARC-Type", "revisit").end(), head, EMPTY);
+        return head;
     }
 
     /**

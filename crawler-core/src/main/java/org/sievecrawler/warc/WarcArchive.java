@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicLong;
 import org.netpreserve.jwarc.MediaType;
+import org.netpreserve.jwarc.WarcDigest;
 import org.sievecrawler.fetch.CapturedResponse;
 import org.sievecrawler.fetch.HttpExchange;
 import org.sievecrawler.profile.CrawlProfile;
@@ -64,6 +66,7 @@ public final class WarcArchive implements Archive {
      * encoders as threads ever archived at once (32 fetchers on two cores: each compression started cold).
      */
     private final ConcurrentLinkedDeque<RecordEncoder> encoders = new ConcurrentLinkedDeque<>();
+    private final AtomicLong unreadableEarlier = new AtomicLong();
 
     private WarcArchive(OutputConfig output, Map<String, String> info, Clock clock) {
         this.clock = clock;
@@ -126,6 +129,18 @@ public final class WarcArchive implements Archive {
      * @throws IOException naming the file when it cannot be written
      */
     public WarcLocation write(HttpExchange exchange) throws IOException {
+        return write(exchange, null);
+    }
+
+    /**
+     * {@link #write(HttpExchange)} of a recrawl's exchange whose URL the earlier crawl archived as {@code recapture}
+     * says (null for none): a 304 answer is archived as a {@code revisit} record, profile server-not-modified,
+     * referring to the earlier capture (by URI alone when it is not known); a response whose payload digest is the
+     * earlier capture's (and of {@value RecordEncoder#MIN_REVISIT_PAYLOAD} bytes or more) as an identical-payload-digest
+     * revisit referring to it; any other as {@link #write(HttpExchange)} does. An earlier record that cannot be read
+     * or is of another URL is no capture: the exchange is archived in full.
+     */
+    public WarcLocation write(HttpExchange exchange, Recapture recapture) throws IOException {
         UUID firstId = UUID.randomUUID();
         URI first = RecordEncoder.urn(firstId);
         String url = exchange.url();
@@ -142,7 +157,7 @@ public final class WarcArchive implements Archive {
                 noteName = "http-response-refused";
                 note = refused.why();
             } else if (exchange.response() instanceof CapturedResponse.Received received) {
-                records.add(responseOrRevisit(encoder, exchange, firstId, claim));
+                records.add(first(encoder, exchange, firstId, claim, recapture));
                 records.add(encoder.request(exchange, firstId));
                 if (received.interim().length > 0) {
                     records.add(encoder.metadata(url, UUID.randomUUID(), exchange.date(), null, first,
@@ -151,7 +166,7 @@ public final class WarcArchive implements Archive {
                 noteName = "http-grammar";
                 note = ResponseGrammar.problem(received.head(), received.body(), received.chunked());
             } else {
-                records.add(responseOrRevisit(encoder, exchange, firstId, claim));
+                records.add(first(encoder, exchange, firstId, claim, recapture));
                 records.add(encoder.request(exchange, firstId));
                 noteName = "http-head-rebuilt";
                 note = ((CapturedResponse.Rebuilt) exchange.response()).why();
@@ -181,6 +196,38 @@ public final class WarcArchive implements Archive {
         ArchivedPayloads.FirstCapture capture;
     }
 
+    /** The first record of {@code exchange}: a revisit of the earlier crawl's capture, or as below. */
+    private byte[] first(RecordEncoder encoder, HttpExchange exchange, UUID id, Claim claim, Recapture recapture) {
+        if (recapture == null) {
+            return responseOrRevisit(encoder, exchange, id, claim);
+        }
+        Optional<EarlierCapture> capture = earlier(recapture, exchange.url());
+        if (recapture.notModified()) {
+            return encoder.revisit(exchange, id, true,
+                    capture.orElseGet(() -> new EarlierCapture(exchange.url(), null, null, null)));
+        }
+        if (capture.isPresent() && capture.get().payloadDigest() != null && RecordEncoder.revisitable(exchange)
+                && capture.get().payloadDigest().equals(
+                        new WarcDigest("sha1", encoder.payloadDigest(exchange)).prefixedBase32())) {
+            return encoder.revisit(exchange, id, false, capture.get());
+        }
+        return responseOrRevisit(encoder, exchange, id, claim);
+    }
+
+    /** The capture {@code recapture} names, if it can be read and is of {@code url}. */
+    private Optional<EarlierCapture> earlier(Recapture recapture, String url) {
+        if (recapture.file() == null) {
+            return Optional.empty();
+        }
+        try {
+            return EarlierCapture.read(recapture.file(), recapture.offset())
+                    .filter(capture -> capture.uri().equals(url));
+        } catch (IOException e) {
+            unreadableEarlier.incrementAndGet();
+            return Optional.empty();
+        }
+    }
+
     /**
      * The response record of {@code exchange}, or, with {@code output.warc-dedup} on, a revisit record when its
      * payload (whole, of 512 bytes or more) was archived before at another URL.
@@ -203,6 +250,16 @@ public final class WarcArchive implements Archive {
     @Override
     public Optional<WarcLocation> archive(HttpExchange exchange) throws IOException {
         return exchange == null ? Optional.empty() : Optional.of(write(exchange));
+    }
+
+    @Override
+    public Optional<WarcLocation> archive(HttpExchange exchange, Recapture recapture) throws IOException {
+        return exchange == null ? Optional.empty() : Optional.of(write(exchange, recapture));
+    }
+
+    /** Earlier records a recrawl could not read (their file gone or unreadable): archived in full instead. */
+    public long unreadableEarlier() {
+        return unreadableEarlier.get();
     }
 
     @Override
