@@ -39,6 +39,10 @@ public final class CrawlHistory implements AutoCloseable {
     static final int STRIDE = 64;
     /** The longest line a lookup reads; a longer one (pages.jsonl's own bound is 1 MiB) ends the block. */
     private static final int MAX_LINE = 1 << 20;
+    /** A span of a block short enough to compare line by line rather than bisect further. */
+    private static final int BISECT_BELOW = 2048;
+    /** Each fetcher thread's read buffer: a lookup reads one block, 64 lines, into it. */
+    private static final ThreadLocal<byte[]> BUFFER = ThreadLocal.withInitial(() -> new byte[64 * 1024]);
 
     private final Path file;
     private final FileChannel channel;
@@ -145,24 +149,41 @@ public final class CrawlHistory implements AutoCloseable {
         }
         long from = offsets[block];
         long to = block + 1 < offsets.length ? offsets[block + 1] : channel.size();
-        ByteBuffer bytes = ByteBuffer.allocate((int) Math.min(to - from, (long) STRIDE * MAX_LINE));
+        int length = (int) Math.min(to - from, (long) STRIDE * MAX_LINE);
+        byte[] read = buffer(length);
+        ByteBuffer bytes = ByteBuffer.wrap(read, 0, length);
         while (bytes.hasRemaining()) {
             if (channel.read(bytes, from + bytes.position()) < 0) {
                 break;
             }
         }
-        byte[] prefix = (url + '\t').getBytes(StandardCharsets.UTF_8);
-        byte[] read = bytes.array();
         int end = bytes.position();
-        // only the line of the URL is decoded: a block holds 64 records, a lookup wants one
-        for (int line = 0; line < end; ) {
-            int next = line;
-            while (next < end && read[next] != '\n') {
-                next++;
+        byte[] prefix = (url + '\t').getBytes(StandardCharsets.UTF_8);
+        // only the line of the URL is decoded: the block's lines are sorted, so it is bisected by offset down to a
+        // few lines, each step decoding one URL, then those lines are compared byte for byte
+        int lo = 0;
+        int hi = end;
+        while (hi - lo > BISECT_BELOW) {
+            int line = lineAfter(read, (lo + hi) >>> 1, hi);
+            if (line >= hi) {
+                break;
             }
-            if (next - line >= prefix.length && Arrays.equals(read, line, line + prefix.length, prefix, 0,
+            int tab = line;
+            while (tab < hi && read[tab] != '\t' && read[tab] != '\n') {
+                tab++;
+            }
+            if (url.compareTo(new String(read, line, tab - line, StandardCharsets.UTF_8)) < 0) {
+                hi = line;
+            } else {
+                lo = line;
+            }
+        }
+        for (int line = lo; line < hi; ) {
+            int next = lineAfter(read, line, hi);
+            if (next - line > prefix.length && Arrays.equals(read, line, line + prefix.length, prefix, 0,
                     prefix.length)) {
-                String json = new String(read, line + prefix.length, next - line - prefix.length,
+                int lineEnd = read[next - 1] == '\n' ? next - 1 : next;
+                String json = new String(read, line + prefix.length, lineEnd - line - prefix.length,
                         StandardCharsets.UTF_8);
                 try {
                     return Optional.of(JsonlSink.parse(json));
@@ -170,9 +191,31 @@ public final class CrawlHistory implements AutoCloseable {
                     throw new IOException(file + ": the line of " + url + " is no record: " + e.getMessage(), e);
                 }
             }
-            line = next + 1;
+            line = next;
         }
         return Optional.empty();
+    }
+
+    /** Where the line after the one holding {@code from} starts in {@code bytes} (at most {@code end}). */
+    private static int lineAfter(byte[] bytes, int from, int end) {
+        int at = from;
+        while (at < end && bytes[at] != '\n') {
+            at++;
+        }
+        return Math.min(at + 1, end);
+    }
+
+    /** This thread's read buffer, at least {@code length} bytes; one grown past 1 MiB is not kept. */
+    private static byte[] buffer(int length) {
+        byte[] kept = BUFFER.get();
+        if (kept.length >= length) {
+            return kept;
+        }
+        byte[] grown = new byte[Math.max(length, kept.length * 2)];
+        if (grown.length <= 1 << 20) {
+            BUFFER.set(grown);
+        }
+        return grown;
     }
 
     /** {@code n} in 19 digits, zero-padded: sequence numbers that sort as numbers. */

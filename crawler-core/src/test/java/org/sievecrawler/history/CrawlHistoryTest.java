@@ -50,7 +50,9 @@ class CrawlHistoryTest {
         Map<String, PageRecord> last = new LinkedHashMap<>();
         List<PageRecord> written = new ArrayList<>();
         for (int i = 0; i < 10_000; i++) {
-            String url = "https://h" + random.nextInt(50) + ".example/p/" + random.nextInt(5_000);
+            // some past ASCII, where UTF-8's byte order and UTF-16's (String's) differ
+            String url = "https://h" + random.nextInt(50) + ".example/p/" + random.nextInt(5_000)
+                    + List.of("", "", "", "/\u00e9", "/\uD83D\uDE00", "/\uFF21").get(random.nextInt(6));
             PageRecord record = page(url, random.nextInt(10) == 0 ? 404 : 200, "\"" + i + "\"",
                     random.nextBoolean() ? null : "Wed, 21 Oct 2015 07:28:00 GMT");
             written.add(record);
