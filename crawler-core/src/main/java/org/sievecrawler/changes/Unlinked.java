@@ -1,15 +1,17 @@
 package org.sievecrawler.changes;
 
+import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.sievecrawler.audit.ExternalSort;
 import org.sievecrawler.audit.UrlHashes;
 import org.sievecrawler.graph.Edge;
@@ -68,40 +70,7 @@ final class Unlinked implements AutoCloseable {
                     }
                 });
             }
-            try (ExternalSort edges = new ExternalSort(dir, sortBytes);
-                    BufferedReader sources = reader(partial)) {
-                long[] order = {0};
-                LinksFile.read(earlier, edge -> {
-                    if (ChangeSet.usable(edge.from()) && ChangeSet.usable(edge.to())) {
-                        edges.add(line(edge, order[0]++));
-                    }
-                });
-                String[] source = {nextNotModified(sources)};
-                List<Edge> page = new ArrayList<>();
-                try (LinksFile graph = LinksFile.open(now)) {
-                    edges.sorted(line -> {
-                        Edge edge = edge(line);
-                        if (!page.isEmpty() && !page.get(0).from().equals(edge.from())) {
-                            graph.add(page);
-                            carried[0] += page.size();
-                            page.clear();
-                        }
-                        while (source[0] != null && ChangeSet.compare(source[0], edge.from()) < 0) {
-                            source[0] = nextNotModified(sources);
-                        }
-                        if (source[0] != null && source[0].equals(edge.from())) {
-                            page.add(edge);
-                            if (counts(edge) && candidates.mightContain(LinksFile.hash(edge.to()))) {
-                                linked.add(edge.to() + '\t');
-                            }
-                        }
-                    });
-                    if (!page.isEmpty()) {
-                        graph.add(page);
-                        carried[0] += page.size();
-                    }
-                }
-            }
+            carried[0] = carry(now, earlier, partial);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -109,46 +78,123 @@ final class Unlinked implements AutoCloseable {
     }
 
     /**
-     * An edge, the {@code n}th read, as a line of the carried edges' sort: {@code from TAB n TAB to TAB kind TAB
-     * flags TAB text}, {@code n} in 19 digits, flags {@code n} (nofollow) or {@code -}, then {@code o} (out of scope)
-     * or {@code -}, the text with backslash, tab, CR and LF escaped. Sorted by source first; of a source, its edges in
-     * the order read.
+     * Appends to {@code now}'s links.tsv.zst the edges of the earlier graph whose pages the partial changes file
+     * flags not-modified, copied as the earlier file holds them, never decoded: each page's edge lines are spilled,
+     * raw, to a file in {@link #dir}, and one line a page, {@code from TAB offset TAB length}, sorted on disk by page;
+     * merged with the not-modified pages (sorted the same way), a carried page's lines are read back and appended
+     * whole. The targets of the carried edges that may be candidates are marked linked on the way.
+     *
+     * @return the edges carried
      */
-    static String line(Edge edge, long n) {
-        StringBuilder line = new StringBuilder(edge.from().length() + edge.to().length() + 64);
-        String digits = Long.toString(n);
-        line.append(edge.from()).append('\t').append("0".repeat(19 - digits.length())).append(digits).append('\t')
-                .append(edge.to()).append('\t').append(edge.kind().label()).append('\t')
-                .append(edge.nofollow() ? 'n' : '-').append(edge.inScope() ? '-' : 'o').append('\t');
-        String text = edge.text();
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '\\' -> line.append("\\\\");
-                case '\t' -> line.append("\\t");
-                case '\n' -> line.append("\\n");
-                case '\r' -> line.append("\\r");
-                default -> line.append(c);
+    private long carry(Path now, Path earlier, Path partial) throws IOException {
+        Path spill = Files.createTempFile(dir, "carried-edges", ".tmp");
+        long[] carried = {0};
+        try (ExternalSort pages = new ExternalSort(dir, sortBytes)) {
+            try (OutputStream raw = new BufferedOutputStream(Files.newOutputStream(spill), 1 << 16)) {
+                Block block = new Block(pages);
+                LinksFile.readRaw(earlier, (from, toHash, b, start, toEnd, end) -> {
+                    if (block.from != from) { // the next page line read: a new String
+                        block.close();
+                        block.from = ChangeSet.usable(from) ? from : null;
+                        block.start = block.at;
+                    }
+                    if (block.from != null && indexOf(b, start, toEnd, (byte) '\r') < 0) { // a target as a key
+                        try {
+                            raw.write(b, start, end - start);
+                            raw.write('\n');
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                        block.at += end - start + 1;
+                    }
+                });
+                block.close();
             }
+            try (BufferedReader sources = reader(partial); FileChannel spilled = FileChannel.open(spill);
+                    LinksFile graph = LinksFile.open(now)) {
+                String[] source = {nextNotModified(sources)};
+                pages.sorted(line -> {
+                    int tab1 = line.indexOf('\t');
+                    int tab2 = line.indexOf('\t', tab1 + 1);
+                    String from = line.substring(0, tab1);
+                    while (source[0] != null && ChangeSet.compare(source[0], from) < 0) {
+                        source[0] = nextNotModified(sources);
+                    }
+                    if (source[0] != null && source[0].equals(from)) {
+                        byte[] edges = read(spilled, Long.parseLong(line.substring(tab1 + 1, tab2)),
+                                Integer.parseInt(line.substring(tab2 + 1)));
+                        graph.addRaw(from, edges, 0, edges.length);
+                        carried[0] += linkedFrom(from, edges);
+                    }
+                });
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        } finally {
+            Files.deleteIfExists(spill);
         }
-        return line.toString();
+        return carried[0];
     }
 
-    /** The edge of a {@link #line}. */
-    static Edge edge(String line) {
-        String[] f = line.split("\t", 6);
-        StringBuilder text = new StringBuilder(f[5].length());
-        for (int i = 0; i < f[5].length(); i++) {
-            char c = f[5].charAt(i);
-            if (c == '\\' && i + 1 < f[5].length()) {
-                char next = f[5].charAt(++i);
-                text.append(next == 't' ? '\t' : next == 'n' ? '\n' : next == 'r' ? '\r' : next);
-            } else {
-                text.append(c);
+    /** The page whose edge lines are being spilled: where they start and end in the spill. */
+    private static final class Block {
+        private final ExternalSort pages;
+        String from;
+        long start;
+        long at;
+
+        Block(ExternalSort pages) {
+            this.pages = pages;
+        }
+
+        /** Ends the page's block: its line to the sort, if it spilled any edge. */
+        void close() {
+            if (from != null && at > start) {
+                pages.add(from + '\t' + start + '\t' + (at - start));
             }
         }
-        return new Edge(f[0], f[2], Edge.Kind.fromLabel(f[3]), f[4].charAt(0) == 'n', f[4].charAt(1) != 'o',
-                text.toString());
+    }
+
+    /** Marks linked the targets among {@code edges} (carried lines of page {@code from}) that may be candidates. */
+    private int linkedFrom(String from, byte[] edges) throws IOException {
+        int count = 0;
+        for (int line = 0; line < edges.length; ) {
+            int h = 0;
+            int tab = line;
+            while (edges[tab] != '\t') {
+                h = 31 * h + (edges[tab] & 0xff);
+                tab++;
+            }
+            if (candidates.mightContain(h)) {
+                String to = new String(edges, line, tab - line, StandardCharsets.UTF_8);
+                if (!to.equals(from)) {
+                    linked.add(to + '\t');
+                }
+            }
+            int end = indexOf(edges, tab, edges.length, (byte) '\n');
+            line = end + 1;
+            count++;
+        }
+        return count;
+    }
+
+    private static byte[] read(FileChannel file, long offset, int length) throws IOException {
+        ByteBuffer bytes = ByteBuffer.allocate(length);
+        while (bytes.hasRemaining()) {
+            if (file.read(bytes, offset + bytes.position()) < 0) {
+                throw new IOException("the carried edges' spill ends before " + (offset + length));
+            }
+        }
+        return bytes.array();
+    }
+
+    private static int indexOf(byte[] b, int from, int to, byte value) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == value) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Whether {@code edge} makes its target linked: not a page's link to itself, and a target that can be a key. */

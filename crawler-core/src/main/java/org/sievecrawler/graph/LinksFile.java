@@ -89,6 +89,21 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
         }
     }
 
+    /**
+     * Appends the edges of page {@code from} as another file holds them: {@code lines[offset, offset + length)}, whole
+     * edge lines as {@link #readRaw} gives them, each ending with its line end; copied, not decoded.
+     */
+    public void addRaw(String from, byte[] lines, int offset, int length) throws IOException {
+        byte[] page = (from + '\n').getBytes(StandardCharsets.UTF_8);
+        synchronized (this) {
+            if (closed) {
+                throw new IOException(FILE + " is closed");
+            }
+            out.write(page);
+            out.write(lines, offset, length);
+        }
+    }
+
     @Override
     public synchronized void close() throws IOException {
         if (!closed) {
@@ -134,6 +149,26 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
         return url.hashCode();
     }
 
+    /** An edge line as it is in the file, for a reader that copies edges rather than decode them. */
+    @FunctionalInterface
+    public interface RawEdge {
+        /**
+         * The edge line {@code b[start, end)} (its line end left out) of page {@code from} (the same String for the
+         * edges of one page line), its target's {@link #hash} {@code toHash} and its target ending at {@code toEnd}.
+         */
+        void accept(String from, int toHash, byte[] b, int start, int toEnd, int end);
+    }
+
+    /**
+     * Reads every edge of {@code dir}/links.tsv.zst as {@link #read(Path, Consumer)} does (the same lines passed
+     * over), each handed over as its bytes, undecoded.
+     *
+     * @return the lines passed over
+     */
+    public static long readRaw(Path dir, RawEdge each) throws IOException {
+        return read(dir, new Lines((toHash, kind) -> true, null, each));
+    }
+
     /** The longest line read; a longer one (a damaged file: a page's URL and a link are a few KB) is passed over. */
     private static final int MAX_LINE = 1 << 20;
 
@@ -145,11 +180,14 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
      * @return the lines passed over as not edges
      */
     public static long read(Path dir, Wanted wanted, Consumer<Edge> each) throws IOException {
+        return read(dir, new Lines(wanted, each, null));
+    }
+
+    private static long read(Path dir, Lines lines) throws IOException {
         Path path = dir.resolve(FILE);
         if (!Files.exists(path)) {
             return 0;
         }
-        Lines lines = new Lines(wanted, each);
         try (InputStream in = new ZstdInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16))) {
             byte[] b = new byte[1 << 16];
             int start = 0; // of the line under way
@@ -214,12 +252,15 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
     private static final class Lines {
         private final Wanted wanted;
         private final Consumer<Edge> each;
+        /** Takes the edges undecoded instead of {@link #each}, when not null. */
+        private final RawEdge raw;
         private String from;
         long skipped;
 
-        Lines(Wanted wanted, Consumer<Edge> each) {
+        Lines(Wanted wanted, Consumer<Edge> each, RawEdge raw) {
             this.wanted = wanted;
             this.each = each;
+            this.raw = raw;
         }
 
         /** The line {@code b[start, end)}, its line end left out. */
@@ -239,6 +280,8 @@ public final class LinksFile implements LinkGraph, AutoCloseable {
             Edge.Kind kind = tab3 < 0 ? null : Edge.Kind.fromLabel(b, tab1 + 1, tab2);
             if (from == null || tab1 == start || kind == null || indexOf(b, tab3 + 1, end, (byte) '\t') >= 0) {
                 skipped++;
+            } else if (raw != null) {
+                raw.accept(from, h, b, start, tab1, end);
             } else if (wanted.test(h, kind)) {
                 String line = new String(b, start, end - start, StandardCharsets.UTF_8);
                 int t1 = line.indexOf('\t');

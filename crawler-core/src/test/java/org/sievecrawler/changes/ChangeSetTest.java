@@ -223,11 +223,31 @@ class ChangeSetTest {
     }
 
     @Test
-    void anEdgeGoesThroughTheCarriedSortWholeWhateverItsText() {
-        Edge edge = new Edge(S + "a", S + "b", Edge.Kind.IMG, true, false, "tab\there\\ \r\n end");
+    void anEdgeIsCarriedWholeWhateverItsText() throws IOException {
+        List<Edge> edges = List.of(new Edge(S + "a", S + "b", Edge.Kind.IMG, true, false, "tab\there\\ \r\n end"),
+                new Edge(S + "a", S + "c\u00e9", Edge.Kind.A, false, true, ""));
+        Path from = Files.createDirectories(earlier.resolve("from"));
+        Path to = Files.createDirectories(earlier.resolve("to"));
+        try (LinksFile graph = LinksFile.open(from)) {
+            graph.add(edges);
+        }
 
-        assertThat(Unlinked.edge(Unlinked.line(edge, 42))).isEqualTo(edge);
-        assertThat(Unlinked.line(edge, 42)).doesNotContain("\n", "\r").contains("\t0000000000000000042\t");
+        try (LinksFile graph = LinksFile.open(to)) {
+            LinksFile.readRaw(from, (page, toHash, b, start, toEnd, end) -> {
+                assertThat(toHash).isEqualTo(LinksFile.hash(new String(b, start, toEnd - start, StandardCharsets.UTF_8)));
+                byte[] line = java.util.Arrays.copyOfRange(b, start, end + 1); // with its line end
+                line[line.length - 1] = '\n';
+                try {
+                    graph.addRaw(page, line, 0, line.length);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+        }
+
+        List<Edge> read = new ArrayList<>();
+        LinksFile.read(to, read::add);
+        assertThat(read).containsExactlyElementsOf(edges);
     }
 
     @Test
