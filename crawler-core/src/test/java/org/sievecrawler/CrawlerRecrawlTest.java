@@ -263,6 +263,22 @@ class CrawlerRecrawlTest {
         assertThat(only(readAll(warcFile(second)), "revisit", "/a.html").refersTo()).isNotNull();
     }
 
+    @Test
+    void aSeedFileGivenToTheRecrawlIsCrawledByteForByte() throws Exception {
+        serveFirstVersion();
+        Path first = crawl("first", null);
+        site.page("/caf%C3%A9.html", FixtureSite.linkPage("caf\u00e9"));
+        Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.url("/caf\u00e9.html") + "\n",
+                java.nio.charset.StandardCharsets.UTF_8);
+        Path second = dir.resolve("second");
+
+        Crawler.of(profile(second, List.of()), Optional.of(seeds), Optional.of(first), Crawler.Start.NEW,
+                Program.CRAWLER).run();
+
+        assertThat(CrawlOutput.read(second).outcomes()).containsEntry(site.url("/caf%C3%A9.html"), "fetched")
+                .containsEntry(site.url("/a.html"), "not-modified");
+    }
+
     private String header(String path, String name) {
         List<LoggedRequest> requests = site.requestLog().stream().filter(r -> r.getUrl().equals(path)).toList();
         assertThat(requests).hasSize(1);

@@ -1,8 +1,9 @@
 package org.sievecrawler.history;
 
+import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,12 +105,11 @@ public final class EarlierCrawl implements AutoCloseable {
      */
     public Path writeSeeds(Optional<Path> extra) throws IOException {
         Path seeds = historyDir.resolve(SEEDS);
-        try (BufferedWriter out = Files.newBufferedWriter(seeds, StandardCharsets.UTF_8)) {
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(seeds), 1 << 16)) {
             CheckpointStore checkpoints = new CheckpointStore(dir);
             try {
                 for (String seed : checkpoints.readProfile().seeds()) {
-                    out.write(seed);
-                    out.write('\n');
+                    out.write((seed + '\n').getBytes(StandardCharsets.UTF_8));
                 }
             } catch (CheckpointException e) {
                 // no checkpoint (a crawl killed before its first): its seeds are among its records
@@ -122,8 +122,7 @@ public final class EarlierCrawl implements AutoCloseable {
                 for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                     int tab = line.indexOf('\t');
                     if (tab > 0 && REQUESTED.contains(outcome(line))) {
-                        out.write(line, 0, tab);
-                        out.write('\n');
+                        out.write((line.substring(0, tab) + '\n').getBytes(StandardCharsets.UTF_8));
                     }
                 }
             }
@@ -131,16 +130,13 @@ public final class EarlierCrawl implements AutoCloseable {
         return seeds;
     }
 
-    private static void copy(Path file, BufferedWriter out) throws IOException {
+    /** Appends {@code file}'s bytes as they are (the seed file's reader checks them, line by line), then a line end. */
+    private static void copy(Path file, OutputStream out) throws IOException {
         if (!Files.isRegularFile(file)) {
             return;
         }
-        try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                out.write(line); // bytes as they are: the seed file's reader checks them, line by line
-                out.write('\n');
-            }
-        }
+        Files.copy(file, out);
+        out.write('\n'); // a last line without its end stays a line of its own
     }
 
     /** The outcome label of a history line (written by this crawler: {@code "outcome":"label"}), or "". */
