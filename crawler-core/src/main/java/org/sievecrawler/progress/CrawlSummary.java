@@ -148,7 +148,8 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
                 endReason, answers().words(), ProgressLine.rate(pagesPerSecond()), ProgressLine.megabytes(bytes),
                 duration.toMillis() / 1000.0, pending, sieveEstimate, sieveFalsePositiveRate * 100, errors, retries);
         for (SummarySection section : sections) {
-            line += " " + section.words();
+            String words = section.words();
+            line += words.isEmpty() ? "" : " " + words;
         }
         return unreachableHosts.isEmpty() ? line : line + " unreachable: " + unreachableHostsText();
     }
