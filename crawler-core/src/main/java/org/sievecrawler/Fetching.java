@@ -166,7 +166,8 @@ public final class Fetching implements AutoCloseable {
      */
     public static Fetching open(CrawlProfile profile, Clock clock, String goOn) throws CrawlException {
         Path out = profile.output().dir();
-        SeedHosts seeds = SeedHosts.of(Seeds.normalize(profile.seeds(), new UrlNormalizer(profile.scope().ignoreParams())).urls());
+        SeedHosts seeds = SeedHosts.of(
+                Seeds.normalize(profile.seeds(), new UrlNormalizer(profile.scope().ignoreParams())).urls());
         try {
             Folders.make(out);
             CrawlLock lock = CrawlLock.acquire(out);

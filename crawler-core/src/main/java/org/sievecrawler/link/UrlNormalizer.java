@@ -34,7 +34,8 @@ import org.sievecrawler.link.LinkDecision.Reject;
  * {@code java.net.URL}, {@code java.net.URI} and regular expressions.
  *
  * <p>Out of scope: anything that needs the network or knowledge of the site (DNS, redirects, {@code www.}
- * aliases, session-id or tracking parameters not named in {@code scope.ignore-params}, query sorting) and scope decisions ({@link LinkScope}).
+ * aliases, session-id or tracking parameters {@code scope.ignore-params} does not name, query sorting) and scope
+ * decisions ({@link LinkScope}).
  */
 public final class UrlNormalizer {
     /** Longest normalized URL accepted, in characters (the de facto limit of browsers and sitemaps). */

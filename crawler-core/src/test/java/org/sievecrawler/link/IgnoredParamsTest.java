@@ -39,7 +39,8 @@ class IgnoredParamsTest {
     @Test
     void removesThemFromResolvedLinksAndAnEmptyHrefToo() {
         HttpUrl page = HttpUrl.get("http://a.test/dir/page.html?x=1&utm_source=feed");
-        assertThat(ignoring.resolve(page, "other.html?sid=9&y=2")).isEqualTo(new Accept("http://a.test/dir/other.html?y=2", true));
+        assertThat(ignoring.resolve(page, "other.html?sid=9&y=2"))
+                .isEqualTo(new Accept("http://a.test/dir/other.html?y=2", true));
         assertThat(ignoring.resolve(page, "")).isEqualTo(new Accept("http://a.test/dir/page.html?x=1", true));
         assertThat(ignoring.resolve(page, "?gclid=abc")).isEqualTo(new Accept("http://a.test/dir/page.html", true));
     }
