@@ -25,7 +25,7 @@ import org.sievecrawler.profile.CrawlProfile;
 
 /**
  * {@code scope.ignore-params} end to end: links, a seed and a redirect target that differ from each other only by
- * {@code utm_*} and {@code sid} parameters are one URL to the Sieve, each page fetched once under its canonical
+ * {@code utm_*} and {@code sid} parameters (a sitemap's URL among them) are one URL to the Sieve, each page fetched once under its canonical
  * form, counted in summary.json's {@code canonicalized}, none refused.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -41,7 +41,10 @@ class CrawlerIgnoreParamsTest {
                 .page("/a", FixtureSite.linkPage("a", "/a?utm_campaign=q", "/b?k=1"))
                 .page("/b", FixtureSite.linkPage("b", "/"))
                 .redirect("/redir", 302, "/c?sid=Z")
-                .page("/c", FixtureSite.linkPage("c", "/"));
+                .page("/c", FixtureSite.linkPage("c", "/"))
+                .robots("User-agent: *\nAllow: /\n\nSitemap: " + site.url("/sitemap.txt") + "\n")
+                .respond("/sitemap.txt", com.github.tomakehurst.wiremock.client.WireMock.aResponse().withStatus(200)
+                        .withHeader("Content-Type", "text/plain").withBody(site.url("/a?utm_source=sitemap") + "\n"));
     }
 
     @AfterEach
@@ -72,10 +75,12 @@ class CrawlerIgnoreParamsTest {
                 java.util.Map.entry(site.url("/a"), "fetched"),
                 java.util.Map.entry(site.url("/b?k=1"), "fetched"),
                 java.util.Map.entry(site.url("/c"), "fetched"),
-                java.util.Map.entry(site.url("/redir"), "redirect"));
+                java.util.Map.entry(site.url("/redir"), "redirect"),
+                java.util.Map.entry(site.url("/sitemap.txt"), "sitemap"));
         assertThat(crawl.record(site.url("/redir")).get("redirectTo").asText()).isEqualTo(site.url("/c"));
-        // on /: 2 links to /a and 3 to /b?k=1; on /a: 1 to /a; the redirect to /c (the seed is not counted)
-        assertThat(crawl.summaryCount("canonicalized", "ignoreParams")).isEqualTo(2 + 3 + 1 + 1);
+        // on /: 2 links to /a and 3 to /b?k=1; on /a: 1 to /a; the redirect to /c; the sitemap's /a (the seed is
+        // not counted)
+        assertThat(crawl.summaryCount("canonicalized", "ignoreParams")).isEqualTo(2 + 3 + 1 + 1 + 1);
         assertThat(crawl.summaryCount("outcomes", "trap")).isZero();
         assertThat(crawl.summary.get("linkRejections").size()).as("nothing refused").isZero();
     }
@@ -85,7 +90,7 @@ class CrawlerIgnoreParamsTest {
         CrawlOutput crawl = crawl(List.of());
 
         assertThat(site.requests("/")).as("/?utm_source=seed, then / linked from /b and /c").isEqualTo(2);
-        assertThat(site.requests("/a")).as("/a and three variants").isEqualTo(4);
+        assertThat(site.requests("/a")).as("/a, three variants and the sitemap's").isEqualTo(5);
         assertThat(site.requests("/b")).as("/b?k=1 and three variants").isEqualTo(4);
         assertThat(crawl.record(site.url("/c?sid=Z")).get("outcome").asText()).isEqualTo("fetched");
         assertThat(crawl.summaryCount("canonicalized", "ignoreParams")).isZero();
