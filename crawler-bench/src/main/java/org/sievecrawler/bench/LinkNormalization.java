@@ -27,7 +27,7 @@ import org.sievecrawler.link.UrlNormalizer;
  *
  * <pre>
  * mvn -o -q -B -pl crawler-core,src-test-fixtures,crawler-bench -am package -DskipTests
- * java -jar crawler-bench/target/benchmarks.jar LinkNormalization -f 1 -wi 3 -i 5
+ * java -jar crawler-bench/target/benchmarks.jar LinkNormalization -f 2 -wi 3 -i 8
  * </pre>
  */
 @State(Scope.Thread)
