@@ -5,6 +5,6 @@
  * stop duplicate traps. Not yet wired into the crawl.
  *
  * <p>Threading: {@code UrlTemplate} is an immutable value; {@code TemplateStats} is safe for any number of parse
- * threads (one lock per host).
+ * threads (one lock).
  */
 package org.sievecrawler.learn;
