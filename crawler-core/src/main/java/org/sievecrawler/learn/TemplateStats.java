@@ -20,7 +20,8 @@ import org.sievecrawler.parse.SimHash;
  * counts; distinct pages (articles, the pages of a real list) never do, but for the chance that two random
  * 64-bit fingerprints are within 3 bits: (1 + 64 + C(64,2) + C(64,3)) / 2^64 ~ 2^-38 per comparison.
  *
- * <p>Parameters: for each of a URL's first {@value #MAX_PARAMS} query parameters, the URL with that parameter's
+ * <p>Parameters: for each of a URL's first {@value #MAX_PARAMS} parameters, path parameters first (named with
+ * their {@code ;}: {@code ;jsessionid}) then query parameters, the URL with that parameter's
  * value left out is hashed (64 bits) into a pair key. The {@value #PAIR_SLOTS} most recent keys of each (template,
  * parameter) are kept with the value's hash and the page's fingerprint; a URL whose key is kept with another
  * value is a pair of URLs equal but for that parameter, and the pair is counted {@code same} (near-duplicate
@@ -179,36 +180,53 @@ public final class TemplateStats {
             recordParams(url, fingerprint);
         }
 
-        /** For each query parameter: the hash of the URL without its value, and of the value. */
+        /**
+         * For each path parameter ({@code ;jsessionid=...}, named with its {@code ;}) and query parameter: the
+         * hash of the URL without its value, and of the value.
+         */
         private void recordParams(String url, long fingerprint) {
             int hashMark = url.indexOf('#');
             int end = hashMark < 0 ? url.length() : hashMark;
             int q = url.indexOf('?');
-            if (q < 0 || q >= end) {
-                return;
+            q = q < 0 || q > end ? end : q;
+            int authority = url.indexOf("://");
+            int pathStart = url.indexOf('/', authority < 0 ? 0 : authority + 3);
+            int seen = 0;
+            for (int semicolon = pathStart < 0 ? -1 : url.indexOf(';', pathStart);
+                    semicolon >= 0 && semicolon < q && seen < MAX_PARAMS; semicolon = url.indexOf(';', semicolon + 1)) {
+                int to = semicolon + 1;
+                while (to < q && url.charAt(to) != ';' && url.charAt(to) != '/') {
+                    to++;
+                }
+                seen++;
+                param(url, semicolon, semicolon + 1, to, end, fingerprint);
             }
             int from = q + 1;
-            int seen = 0;
             while (from < end && seen < MAX_PARAMS) {
                 int amp = url.indexOf('&', from);
                 int to = amp < 0 || amp > end ? end : amp;
                 if (to > from) {
                     seen++;
-                    int eq = url.indexOf('=', from);
-                    int nameEnd = eq < 0 || eq > to ? to : eq;
-                    int valueFrom = Math.min(nameEnd + 1, to);
-                    long key = fnv(url, 0, valueFrom, FNV_OFFSET);
-                    key = fnv(url, to, end, key * 31 + 0x5bd1e995L);
-                    long value = fnv(url, valueFrom, to, FNV_OFFSET);
-                    Param param = param(url.substring(from, Math.min(nameEnd, from + MAX_NAME)));
-                    if (param != null) {
-                        param.record(key, value, fingerprint);
-                    }
+                    param(url, from, from, to, end, fingerprint);
                 }
                 if (amp < 0 || amp > end) {
                     break;
                 }
                 from = amp + 1;
+            }
+        }
+
+        /** Records parameter {@code url[nameFrom, to)} (named from {@code nameAt}) of a URL ending at {@code end}. */
+        private void param(String url, int nameAt, int nameFrom, int to, int end, long fingerprint) {
+            int eq = url.indexOf('=', nameFrom);
+            int nameEnd = eq < 0 || eq > to ? to : eq;
+            int valueFrom = Math.min(nameEnd + 1, to);
+            long key = fnv(url, 0, valueFrom, FNV_OFFSET);
+            key = fnv(url, to, end, key * 31 + 0x5bd1e995L);
+            long value = fnv(url, valueFrom, to, FNV_OFFSET);
+            Param param = param(url.substring(nameAt, Math.min(nameEnd, nameAt + MAX_NAME)));
+            if (param != null) {
+                param.record(key, value, fingerprint);
             }
         }
 

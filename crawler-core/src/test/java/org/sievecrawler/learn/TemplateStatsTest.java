@@ -67,6 +67,8 @@ class TemplateStatsTest {
         assertThat(params(stats, "/s/home?sid=ABCDEF0123456789")).containsEntry("sid", new ParamCounts(99, 0));
         assertThat(params(stats, "/t/offers?utm_source=x&utm_campaign=1"))
                 .containsEntry("utm_campaign", new ParamCounts(99, 0)).containsEntry("utm_source", new ParamCounts(0, 0));
+        assertThat(params(stats, "/s/cart;jsessionid=ABCDEF0123456789")).containsEntry(";jsessionid",
+                new ParamCounts(99, 0));
         assertThat(params(stats, "/cal?date=2026-11-29")).containsEntry("date", new ParamCounts(99, 0));
         Map<String, ParamCounts> facets = params(stats, "/shop?sort=price&view=grid&page=1");
         assertThat(facets.keySet()).containsExactly("page", "sort", "view");
@@ -88,6 +90,12 @@ class TemplateStatsTest {
         assertThat(counts.pages()).isEqualTo(4);
         assertThat(counts.nearDuplicates()).as("the second and the fourth").isEqualTo(2);
         assertThat(counts.params()).containsEntry("a", new ParamCounts(1, 0)).containsEntry("b", new ParamCounts(0, 1));
+        stats.record("http://h/x;s=1;t=1/y;u=1?a=1", page);
+        stats.record("http://h/x;s=2;t=1/y;u=1?a=1", page);
+        stats.record("http://h/x;s=2;t=1/y;u=2?a=1", ~page);
+        assertThat(stats.counts(UrlTemplate.of("http://h/x;s=1;t=1/y;u=1?a=1")).orElseThrow().params())
+                .containsExactly(Map.entry(";s", new ParamCounts(1, 0)), Map.entry(";t", new ParamCounts(0, 0)),
+                        Map.entry(";u", new ParamCounts(0, 1)), Map.entry("a", new ParamCounts(0, 0)));
     }
 
     @Test
