@@ -176,11 +176,16 @@ public record UrlTemplate(String host, String pattern) {
 
     /** Appends path segment {@code path[from, to)} generalized, with its {@code ;params}. */
     private static void segment(String path, int from, int to, StringBuilder out) {
-        int semicolon = path.indexOf(';', from);
-        int nameEnd = semicolon < 0 || semicolon > to ? to : semicolon;
-        int dot = path.lastIndexOf('.', nameEnd - 1);
+        int nameEnd = from;
+        while (nameEnd < to && path.charAt(nameEnd) != ';') {
+            nameEnd++;
+        }
+        int dot = nameEnd - 1;
+        while (dot > from && path.charAt(dot) != '.' && nameEnd - dot <= MAX_EXTENSION + 1) {
+            dot--;
+        }
         int stemEnd = nameEnd;
-        if (dot > from && nameEnd - dot - 1 >= 1 && nameEnd - dot - 1 <= MAX_EXTENSION
+        if (dot > from && path.charAt(dot) == '.' && nameEnd - dot - 1 >= 1 && nameEnd - dot - 1 <= MAX_EXTENSION
                 && isAlnum(path, dot + 1, nameEnd)) {
             stemEnd = dot;
         }
@@ -194,10 +199,13 @@ public record UrlTemplate(String host, String pattern) {
         }
         int p = nameEnd;
         while (p < to) { // ;name=value;name=value
-            int next = path.indexOf(';', p + 1);
-            next = next < 0 || next > to ? to : next;
-            int eq = path.indexOf('=', p + 1);
-            int nameTo = eq < 0 || eq > next ? next : eq;
+            int next = p + 1;
+            int nameTo = -1;
+            while (next < to && path.charAt(next) != ';') {
+                nameTo = nameTo < 0 && path.charAt(next) == '=' ? next : nameTo;
+                next++;
+            }
+            nameTo = nameTo < 0 ? next : nameTo;
             out.append(';').append(path, p + 1, Math.min(nameTo, p + 1 + MAX_LITERAL));
             if (nameTo < next) {
                 out.append("=*");
