@@ -111,6 +111,10 @@ class CrawlerDuplicateTrapsTest {
         assertThat(fingerprint("/t/deals?utm_source=x&utm_campaign=5")).isEqualTo(fingerprint("/t/deals"));
         assertThat(fingerprint("/print/a/12345")).isEqualTo(fingerprint("/a/12345"));
         assertThat(fingerprint("/list?page=2&print=1")).isEqualTo(fingerprint("/list?page=2"));
+        for (String missing : List.of("/print/print/a/12345", "/a/12345?print=1&print=1", "/a/99999",
+                "/cal?date=2026-13-01", "/shop?sort=price&view=grid&page=0", "/s/nowhere", "/list?page=21")) {
+            assertThat(DuplicateTraps.visibleText(missing)).as(missing + " answers 404").isEmpty();
+        }
         Map<Long, String> real = new TreeMap<>();
         for (String url : site.realUrls()) {
             long print = fingerprint(url.substring(site.origin().length()));

@@ -51,7 +51,8 @@ public record UrlTemplate(String host, String pattern) {
     /** The template of a URL as the crawl holds it (http or https, host, optional port). */
     public static UrlTemplate of(HttpUrl url) {
         boolean defaultPort = url.port() == HttpUrl.defaultPort(url.scheme());
-        String host = defaultPort ? url.host() : url.host() + ":" + url.port();
+        String name = url.host().indexOf(':') >= 0 ? "[" + url.host() + "]" : url.host(); // IPv6, as in the URL
+        String host = defaultPort ? name : name + ":" + url.port();
         String query = url.encodedQuery();
         return new UrlTemplate(bounded(host), pattern(url.encodedPath(), query == null ? "" : query, true));
     }
