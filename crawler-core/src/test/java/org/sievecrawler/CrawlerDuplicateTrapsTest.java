@@ -29,6 +29,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.sievecrawler.fixtures.DuplicateTraps;
 import org.sievecrawler.fixtures.DuplicateTraps.Trap;
+import org.sievecrawler.learn.TemplateStats;
+import org.sievecrawler.learn.UrlTemplate;
 import org.sievecrawler.parse.SimHash;
 import org.sievecrawler.profile.CrawlProfile;
 
@@ -60,11 +62,14 @@ class CrawlerDuplicateTrapsTest {
      * 48 and 49, PRINT_VIEW 588 and 617, TRACKING 82 and 98, and the 221 real pages. The frontier goes breadth first, so the trap with the most new links
      * a page (sessions: six) takes most of the budget, and every trap takes some; none stops by itself. With
      * max-pages 10,000 (the default limits.max-pages-per-host; 32 s): CALENDAR_QUERY 66, CALENDAR_PATH 44,
-     * SESSION_ID 7769, FACETS 60, PRINT_VIEW 1547, TRACKING 293, real 221.
+     * SESSION_ID 7769, FACETS 60, PRINT_VIEW 1547, TRACKING 293, real 221. The crawl's pages.jsonl fed to
+     * {@link TemplateStats} (the parser's own fingerprints): each trap's entry template is all near-duplicates but
+     * its first page, the real list and article templates have none.
      */
     @Test
     void withoutLearningTheTrapsSpendTheBudgetAndTheRealSectionsAreStillComplete() throws Exception {
-        List<String> fetched = fetched(crawl(site.url("/"), MAX_PAGES));
+        CrawlOutput crawl = crawl(site.url("/"), MAX_PAGES);
+        List<String> fetched = fetched(crawl);
         Map<Trap, Long> perTrap = new EnumMap<>(Trap.class);
         for (Trap trap : Trap.values()) {
             perTrap.put(trap, fetched.stream().filter(trap::matches).count());
@@ -72,6 +77,22 @@ class CrawlerDuplicateTrapsTest {
         System.out.println("duplicate traps, default profile, max-pages " + MAX_PAGES + ": fetched " + fetched.size()
                 + ", per trap " + perTrap + ", real " + fetched.stream().filter(u -> Trap.of(u).isEmpty()).count());
         assertThat(fetched).containsAll(site.realUrls());
+        TemplateStats stats = new TemplateStats(TemplateStats.Caps.DEFAULTS);
+        for (JsonNode page : crawl.records) {
+            if (page.get("outcome").asText().equals("fetched") && !page.get("simhash").isNull()) {
+                stats.record(page.get("url").asText(), SimHash.parseHex(page.get("simhash").asText()));
+            }
+        }
+        for (String real : List.of("/list?page=1", "/a/12345")) {
+            assertThat(stats.counts(UrlTemplate.of(site.url(real))).orElseThrow().nearDuplicates()).as(real).isZero();
+        }
+        for (Map.Entry<Trap, String> entry : ENTRIES.entrySet()) {
+            TemplateStats.Counts counts = stats.counts(UrlTemplate.of(site.url(entry.getValue()))).orElseThrow();
+            System.out.println("  " + entry.getKey() + " " + UrlTemplate.of(site.url(entry.getValue())).pattern()
+                    + ": " + counts);
+            assertThat(counts.nearDuplicates()).as(entry.getKey() + ": all near-duplicates but the first")
+                    .isEqualTo(counts.pages() - 1);
+        }
         assertThat(fetched).as("the traps take all the budget the real pages leave").hasSize((int) MAX_PAGES);
         for (Trap trap : Trap.values()) {
             assertThat(perTrap.get(trap)).as(trap + " is crawled, far past what its text is worth").isGreaterThan(20);

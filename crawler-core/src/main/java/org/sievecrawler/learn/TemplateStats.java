@@ -265,7 +265,7 @@ public final class TemplateStats {
             for (Param p : params) {
                 byName.put(p.name, new ParamCounts(p.same, p.changed));
             }
-            return new Counts(pages, nearDuplicates, byName);
+            return new Counts(pages, nearDuplicates, java.util.Collections.unmodifiableMap(byName));
         }
     }
 
