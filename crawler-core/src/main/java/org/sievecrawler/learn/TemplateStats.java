@@ -10,15 +10,17 @@ import org.sievecrawler.parse.SimHash;
 /**
  * What the pages fetched of each URL template had in common: per host and {@link UrlTemplate}, how many pages
  * were recorded and how many were near-duplicates (SimHash within {@link SimHash#NEAR_BITS} bits) of an earlier
- * page of the same template, and per query parameter of the template whether changing only its value ever
+ * page of the same template, and per parameter of the template whether changing only its value ever
  * changed the page: the evidence for issue 30's rules ("{@code ?sid=} does not change content", "this calendar
  * template yields only duplicates"), not the rules themselves.
  *
  * <p>A page is a near-duplicate when its fingerprint is within {@value SimHash#NEAR_BITS} bits of one of the
  * {@value #RECENT} most recent <em>distinct</em> fingerprints of its template (a page that is no near-duplicate
  * becomes one of them, the oldest leaves). A trap's pages all look alike, so after its first page every page
- * counts; distinct pages (articles, the pages of a real list) never do, but for the chance that two random
- * 64-bit fingerprints are within 3 bits: (1 + 64 + C(64,2) + C(64,3)) / 2^64 ~ 2^-38 per comparison.
+ * counts; distinct pages (articles, the pages of a real list) never do, but for the chance that two
+ * fingerprints are within 3 bits, for random ones (1 + 64 + C(64,2) + C(64,3)) / 2^64 = 43,745 / 2^64 ~ 2.4e-15 per
+ * comparison (real pages of one site share words and so bits: the trap site's 221 real pages are all more than 3
+ * bits apart, CrawlerDuplicateTrapsTest).
  *
  * <p>Parameters: for each of a URL's first {@value #MAX_PARAMS} parameters, path parameters first (named with
  * their {@code ;}: {@code ;jsessionid}) then query parameters, the URL with that parameter's
@@ -43,13 +45,14 @@ import org.sievecrawler.parse.SimHash;
  * oldest are forgotten, which costs nothing there, as a template of one page teaches nothing.
  *
  * <p>Thread-safe: every method takes the one lock of the structure (one short critical section per fetched page;
- * it is meant to be called from the parse threads). Out of scope: computing fingerprints ({@link SimHash}) and
- * templates ({@link UrlTemplate}), and deciding or applying rules.
+ * it is meant to be called from the parse threads; the template is computed before the lock is taken). Out of
+ * scope: computing fingerprints ({@link SimHash}), comparing pages across templates ({@code /print/a/1} against
+ * {@code /a/1}), and deciding or applying rules.
  */
 public final class TemplateStats {
     /** Distinct fingerprints kept per template. */
     public static final int RECENT = 4;
-    /** Query parameters followed per template. */
+    /** Parameters (path parameters, then query parameters) followed per template. */
     public static final int MAX_PARAMS = 8;
     /** Pair keys kept per (template, parameter). */
     public static final int PAIR_SLOTS = 8;
