@@ -247,7 +247,7 @@ public final class Crawler {
         Instant startedAt = clock.instant();
         EarlierCrawl earlier = null;
         try {
-            Seeds seeds = Seeds.normalize(profile.seeds(), new UrlNormalizer());
+            Seeds seeds = Seeds.normalize(profile.seeds(), new UrlNormalizer(profile.scope().ignoreParams()));
             seeds.problems().forEach(LOG::warn);
             if (seeds.urls().isEmpty() && seedFile.isEmpty() && since.isEmpty() && start != Start.RESUME) {
                 throw new CrawlException(seeds.whyNone());
@@ -360,7 +360,7 @@ public final class Crawler {
                         seedStream,
                         claim.seedHosts(), !claim.seedHosts().isComplete(),
                         seeds -> offerSeeds(frontier, seeds, claim.earlier()),
-                        fetching::stop)) {
+                        fetching::stop, new UrlNormalizer(profile.scope().ignoreParams()))) {
             Checkpointer checkpointer = new Checkpointer(claim.checkpoints(), frontier, state -> new Checkpoint(
                     Checkpoint.State.RUNNING, null, profile, state, stats.snapshot(), pagesLength(fetching),
                     feed.position()));

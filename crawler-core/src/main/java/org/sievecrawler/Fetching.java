@@ -42,6 +42,7 @@ import org.sievecrawler.pipeline.PageSteps;
 import org.sievecrawler.pipeline.RobotsSteps;
 import org.sievecrawler.politeness.AddressClocks;
 import org.sievecrawler.profile.CrawlProfile;
+import org.sievecrawler.progress.Canonicalized;
 import org.sievecrawler.progress.CrawlStats;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
@@ -147,7 +148,7 @@ public final class Fetching implements AutoCloseable {
         this.archive = archive;
         this.stats = setup.stats();
         this.output = new FolderSink(pages, archive, stats, graph);
-        this.links = new LinkResolver(new UrlNormalizer(),
+        this.links = new LinkResolver(new UrlNormalizer(profile.scope().ignoreParams()),
                 new LinkScope(profile.scope(), setup.seeds(), profile.fetch().allowPrivateAddresses()));
         this.fetchers = new FetcherThreads(profile.fetch().threads(), profile.limits().maxPages(),
                 profile.limits().maxDuration(), setup.stopGrace());
@@ -165,7 +166,8 @@ public final class Fetching implements AutoCloseable {
      */
     public static Fetching open(CrawlProfile profile, Clock clock, String goOn) throws CrawlException {
         Path out = profile.output().dir();
-        SeedHosts seeds = SeedHosts.of(Seeds.normalize(profile.seeds(), new UrlNormalizer()).urls());
+        SeedHosts seeds = SeedHosts.of(
+                Seeds.normalize(profile.seeds(), new UrlNormalizer(profile.scope().ignoreParams())).urls());
         try {
             Folders.make(out);
             CrawlLock lock = CrawlLock.acquire(out);
@@ -408,7 +410,7 @@ public final class Fetching implements AutoCloseable {
                 stats.linkRejections(), profile.sieve().expectedUrls(), frontier.seen(),
                 frontier.falsePositiveRate(), frontier.pending(), parsing(), stats.failedAttempts(), stats.retries(),
                 reconnects(), descriptorWaits(), dns(), frontier.unreachableHosts(), stats.sitemapUrls(),
-                frontier.robots());
+                frontier.robots()).with(Optional.of(new Canonicalized(stats.paramsIgnoredCount())));
     }
 
     /**

@@ -81,6 +81,11 @@ record FolderSink(JsonlSink pages, Archive archive, CrawlStats stats, LinkGraph 
     }
 
     @Override
+    public void paramsIgnored() {
+        stats.paramsIgnored();
+    }
+
+    @Override
     public Optional<WarcLocation> archive(HttpExchange exchange) throws IOException {
         return archive.archive(exchange);
     }

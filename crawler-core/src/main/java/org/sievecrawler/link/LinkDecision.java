@@ -17,10 +17,17 @@ public sealed interface LinkDecision permits LinkDecision.Accept, LinkDecision.R
      * The link is kept.
      *
      * @param url the normalized absolute http(s) URL
+     * @param paramsIgnored whether the normalizer removed query parameters {@code scope.ignore-params} names
+     *     to make {@code url} (the link is then crawled under that canonical form, counted, not refused)
      */
-    record Accept(String url) implements LinkDecision {
+    record Accept(String url, boolean paramsIgnored) implements LinkDecision {
         public Accept {
             Objects.requireNonNull(url, "url");
+        }
+
+        /** A URL kept as normalized, no parameter removed. */
+        public Accept(String url) {
+            this(url, false);
         }
     }
 

@@ -63,8 +63,14 @@ public final class LinkResolver {
         if (resolved instanceof LinkDecision.Reject reject) {
             return new RedirectTarget.Unusable(reject.detail());
         }
-        String to = ((Accept) resolved).url();
-        return new RedirectTarget.Resolved(to, scope.decide(to, depth));
+        Accept accept = (Accept) resolved;
+        return new RedirectTarget.Resolved(accept.url(), scoped(accept, scope.decide(accept.url(), depth)));
+    }
+
+    /** The scope's decision on a normalized URL, an Accept saying still whether the normalizer removed parameters. */
+    private static LinkDecision scoped(Accept normalized, LinkDecision decision) {
+        return normalized.paramsIgnored() && decision instanceof Accept accept && !accept.paramsIgnored()
+                ? new Accept(accept.url(), true) : decision;
     }
 
     /** Decisions for the links of one page; meant for the thread handling that page. */
@@ -121,7 +127,7 @@ public final class LinkResolver {
             }
             LinkDecision decision = normalizer.resolve(base, href);
             if (decision instanceof Accept accept) {
-                decision = scope.decide(accept.url(), 0);
+                decision = scoped(accept, scope.decide(accept.url(), 0));
             }
             table[slot] = new Entry(context, href, decision);
             return decision;

@@ -1,6 +1,7 @@
 package org.sievecrawler.link;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import okhttp3.HttpUrl;
@@ -22,15 +23,19 @@ import org.sievecrawler.link.LinkDecision.Reject;
  *       ({@code A-Za-z0-9-._~}) decoded, a {@code %} not followed by two hex digits written {@code %25}, and
  *       every character RFC 3986 does not allow there (controls, space, {@code "<>[\]^`{|}}, non-ASCII as
  *       UTF-8) encoded;
- *   <li>the query is otherwise kept as is: not sorted, empty parameters and an empty {@code ?} kept.
+ *   <li>the query is otherwise kept as is: not sorted, empty parameters and an empty {@code ?} kept;
+ *   <li>the parameters {@code scope.ignore-params} names removed ({@link IgnoredParams}), the others kept in
+ *       their order and encoding, and the {@code ?} with them when none is left; such a URL is accepted with
+ *       {@link Accept#paramsIgnored()} set, so the crawl can count it.
  * </ul>
  * A result longer than {@link #MAX_LENGTH} characters is refused as {@link RejectReason#TOO_LONG}.
  *
- * <p>Thread-safe: immutable and stateless; one instance may serve every parser thread. The hot path avoids
+ * <p>Thread-safe: immutable; one instance may serve every parser thread. The hot path avoids
  * {@code java.net.URL}, {@code java.net.URI} and regular expressions.
  *
  * <p>Out of scope: anything that needs the network or knowledge of the site (DNS, redirects, {@code www.}
- * aliases, session-id or tracking parameters, query sorting) and scope decisions ({@link LinkScope}).
+ * aliases, session-id or tracking parameters {@code scope.ignore-params} does not name, query sorting) and scope
+ * decisions ({@link LinkScope}).
  */
 public final class UrlNormalizer {
     /** Longest normalized URL accepted, in characters (the de facto limit of browsers and sitemaps). */
@@ -41,7 +46,8 @@ public final class UrlNormalizer {
     private static final boolean[] UNRESERVED = new boolean[128];
     /** ASCII characters a normalized path keeps unescaped. */
     static final boolean[] PATH_ALLOWED = new boolean[128];
-    private static final boolean[] QUERY_ALLOWED = new boolean[128];
+    /** ASCII characters a normalized query keeps unescaped. */
+    static final boolean[] QUERY_ALLOWED = new boolean[128];
 
     static {
         String unreserved = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
@@ -56,6 +62,22 @@ public final class UrlNormalizer {
             QUERY_ALLOWED[c] = true;
         }
         QUERY_ALLOWED['?'] = true;
+    }
+
+    /** The parameters {@code scope.ignore-params} removes from every query. */
+    private final IgnoredParams ignored;
+
+    /** A normalizer that removes no query parameter. */
+    public UrlNormalizer() {
+        this.ignored = IgnoredParams.NONE;
+    }
+
+    /**
+     * A normalizer that also removes the query parameters {@code ignoreParams} names (as {@code
+     * scope.ignore-params}, already checked by the profile): exact names, or prefixes ending in {@code *}.
+     */
+    public UrlNormalizer(List<String> ignoreParams) {
+        this.ignored = IgnoredParams.of(ignoreParams);
     }
 
     /**
@@ -110,7 +132,7 @@ public final class UrlNormalizer {
         return canonical(url, input);
     }
 
-    private static LinkDecision canonical(HttpUrl url, String input) {
+    private LinkDecision canonical(HttpUrl url, String input) {
         String host = url.host();
         if (host.length() > 1 && host.charAt(host.length() - 1) == '.') {
             host = host.substring(0, host.length() - 1);
@@ -130,6 +152,15 @@ public final class UrlNormalizer {
         }
         String path = normalizeEncoding(url.encodedPath(), PATH_ALLOWED);
         String query = url.encodedQuery();
+        boolean stripped = false;
+        if (query != null) {
+            query = normalizeEncoding(query, QUERY_ALLOWED);
+            if (!ignored.isEmpty()) {
+                String kept = ignored.strip(query);
+                stripped = kept != query;
+                query = kept;
+            }
+        }
         int port = url.port();
         boolean defaultPort = port == HttpUrl.defaultPort(url.scheme());
 
@@ -146,13 +177,13 @@ public final class UrlNormalizer {
         }
         out.append(path);
         if (query != null) {
-            out.append('?').append(normalizeEncoding(query, QUERY_ALLOWED));
+            out.append('?').append(query);
         }
         if (out.length() > MAX_LENGTH) {
             return new Reject(RejectReason.TOO_LONG, "normalized URL is " + out.length() + " characters, more than "
                     + MAX_LENGTH + ": " + quote(out.toString()));
         }
-        return new Accept(out.toString());
+        return new Accept(out.toString(), stripped);
     }
 
     /**

@@ -141,14 +141,25 @@ final class LinkStep {
 
     /** Where a redirect from {@code task} to {@code location} leads (see {@link LinkResolver#decideRedirect}). */
     RedirectTarget redirect(PendingUrl task, String location) {
-        return links.decideRedirect(task.url(), location, task.depth());
+        RedirectTarget target = links.decideRedirect(task.url(), location, task.depth());
+        if (target instanceof RedirectTarget.Resolved resolved && resolved.scope() instanceof LinkDecision.Accept accept
+                && accept.paramsIgnored()) {
+            output.paramsIgnored();
+        }
+        return target;
     }
 
-    /** The accepted links as tasks, one batch for the frontier; rejected ones are counted. */
+    /**
+     * The accepted links as tasks, one batch for the frontier; rejected ones are counted, and accepted ones the
+     * normalizer removed {@code scope.ignore-params} from.
+     */
     private List<PendingUrl> accepted(List<LinkDecision> decisions, Function<String, PendingUrl> task) {
         List<PendingUrl> urls = new ArrayList<>(decisions.size());
         for (LinkDecision decision : decisions) {
             if (decision instanceof LinkDecision.Accept accept) {
+                if (accept.paramsIgnored()) {
+                    output.paramsIgnored();
+                }
                 urls.add(task.apply(accept.url()));
             } else {
                 output.linkRejected(((LinkDecision.Reject) decision).reason().label());

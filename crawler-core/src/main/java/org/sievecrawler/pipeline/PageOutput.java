@@ -46,6 +46,10 @@ public interface PageOutput {
     /** Counts a link not offered to the Sieve, by its reason's label. */
     void linkRejected(String reason);
 
+    /** Counts a link or redirect target followed without the query parameters {@code scope.ignore-params} names. */
+    default void paramsIgnored() {
+    }
+
     /** Adds edges to the link graph ({@code output.links}); by default there is none. */
     default void linked(List<Edge> edges) throws IOException {
     }

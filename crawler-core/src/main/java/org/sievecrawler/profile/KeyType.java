@@ -264,6 +264,22 @@ sealed interface KeyType<T> permits KeyType.Scalar, KeyType.ListOf {
         }, KeyType::yamlText);
     }
 
+    /**
+     * A query parameter name, or a prefix of names ending in {@code *}: not empty, no {@code =}, {@code &},
+     * {@code #}, whitespace or control character, and a {@code *} only at the end after at least one character.
+     */
+    static Scalar<String> queryParamName() {
+        String rule = "must be a query parameter name such as sid, or a prefix ending in * such as utm_* (no =, &, #,"
+                + " whitespace, or * but at the end)";
+        return new Scalar<>(text -> text == null ? "" : text, text -> {
+            int star = text.indexOf('*');
+            boolean plain = !text.isEmpty() && (star < 0 || star == text.length() - 1 && star > 0)
+                    && text.chars().noneMatch(c -> c <= ' ' || c == 0x7f || c == '=' || c == '&' || c == '#'
+                            || Character.isWhitespace(c) || Character.isISOControl(c));
+            return plain ? null : rule;
+        }, KeyType::yamlText);
+    }
+
     static Scalar<Pattern> regex() {
         return new Scalar<>(text -> {
             if (text == null) {

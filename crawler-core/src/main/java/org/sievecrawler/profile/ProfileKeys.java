@@ -9,6 +9,7 @@ import static org.sievecrawler.profile.KeyType.longInteger;
 import static org.sievecrawler.profile.KeyType.matching;
 import static org.sievecrawler.profile.KeyType.mediaType;
 import static org.sievecrawler.profile.KeyType.oneOf;
+import static org.sievecrawler.profile.KeyType.queryParamName;
 import static org.sievecrawler.profile.KeyType.rate;
 import static org.sievecrawler.profile.KeyType.regex;
 import static org.sievecrawler.profile.KeyType.seed;
@@ -111,6 +112,14 @@ public final class ProfileKeys {
                     + " refused), that host's robots.txt and politeness obeyed, the answer recorded with outcome"
                     + " checked and not parsed, so a link checker's broken external links show in audit.json.",
             p -> p.scope().checkExternal());
+    public static final ProfileKey<List<String>> SCOPE_IGNORE_PARAMS = key("scope.ignore-params",
+            list(queryParamName()), List.of("utm_*", "gclid", "fbclid", "msclkid", "mc_cid", "mc_eid"),
+            "Query parameters removed from every URL (links, redirect targets, sitemap URLs, seeds) before the Sieve"
+                    + " sees it, so ?a=1&utm_source=x and ?a=1 are one page, fetched once: exact names (sid) or"
+                    + " prefixes ending in * (utm_*), case-sensitive as URLs are; the other parameters keep their"
+                    + " order. The default drops the click and campaign tracking parameters, which never change a"
+                    + " page; [] keeps every parameter.",
+            p -> p.scope().ignoreParams());
 
     static {
         group("limits", "When the crawl stops and how much of a page it reads.", OnResume.MAY_CHANGE);
@@ -442,7 +451,7 @@ public final class ProfileKeys {
                 build("scope", () -> new ScopeConfig(v.get(SCOPE_HOSTS), v.get(SCOPE_INCLUDE), v.get(SCOPE_EXCLUDE),
                         v.get(SCOPE_MAX_DEPTH), v.get(SCOPE_MAX_PATH_SEGMENTS), v.get(SCOPE_MAX_REPEATED_SEGMENTS),
                         v.get(SCOPE_SITEMAPS), v.get(SCOPE_MAX_SITEMAPS_PER_HOST), v.get(SCOPE_MAX_SITEMAP_BYTES),
-                        v.get(SCOPE_CHECK_EXTERNAL)),
+                        v.get(SCOPE_CHECK_EXTERNAL), v.get(SCOPE_IGNORE_PARAMS)),
                         CrawlProfile::scope, onRefusal),
                 build("limits", () -> new LimitsConfig(v.get(LIMITS_MAX_PAGES), v.get(LIMITS_MAX_DURATION),
                         v.get(LIMITS_MAX_PAGE_BYTES), v.get(LIMITS_MAX_PAGES_PER_HOST)), CrawlProfile::limits,

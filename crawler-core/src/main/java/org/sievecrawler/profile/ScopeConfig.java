@@ -19,10 +19,12 @@ import java.util.regex.Pattern;
  * @param maxSitemapBytes bytes a sitemap may have, after decompression
  * @param checkExternal whether each link target out of scope (another host) is checked once: HEAD, GET where HEAD
  *     is refused, not parsed, recorded with outcome {@code checked}
+ * @param ignoreParams query parameters removed from every URL before the Sieve sees it: exact names ({@code sid})
+ *     or prefixes ending in {@code *} ({@code utm_*}), case-sensitive
  */
 public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Pattern> exclude, int maxDepth,
         int maxPathSegments, int maxRepeatedSegments, boolean sitemaps, int maxSitemapsPerHost,
-        long maxSitemapBytes, boolean checkExternal) {
+        long maxSitemapBytes, boolean checkExternal, List<String> ignoreParams) {
     public static final String SAME_AS_SEEDS = "same-as-seeds";
     /**
      * The host pattern that matches every host (a broad crawl); the address guard and the other rules still apply.
@@ -39,6 +41,15 @@ public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Patter
         ProfileKeys.SCOPE_MAX_REPEATED_SEGMENTS.require(maxRepeatedSegments);
         ProfileKeys.SCOPE_MAX_SITEMAPS_PER_HOST.require(maxSitemapsPerHost);
         ProfileKeys.SCOPE_MAX_SITEMAP_BYTES.require(maxSitemapBytes);
+        ignoreParams = List.copyOf(ProfileKeys.SCOPE_IGNORE_PARAMS.require(ignoreParams));
+    }
+
+    /** A scope that removes no query parameter. */
+    public ScopeConfig(List<String> hosts, List<Pattern> include, List<Pattern> exclude, int maxDepth,
+            int maxPathSegments, int maxRepeatedSegments, boolean sitemaps, int maxSitemapsPerHost,
+            long maxSitemapBytes, boolean checkExternal) {
+        this(hosts, include, exclude, maxDepth, maxPathSegments, maxRepeatedSegments, sitemaps, maxSitemapsPerHost,
+                maxSitemapBytes, checkExternal, List.of());
     }
 
     /** A scope that checks no link out of it. */

@@ -25,6 +25,12 @@ public final class CrawlStats {
     /** URLs listed in the sitemaps read in this run (not in a checkpoint: a resumed crawl counts from 0). */
     private final LongAdder sitemapUrls = new LongAdder();
 
+    /**
+     * Links and redirect targets followed without the query parameters {@code scope.ignore-params} names, each
+     * occurrence counted, in this run (not in a checkpoint: a resumed crawl counts from 0).
+     */
+    private final LongAdder paramsIgnored = new LongAdder();
+
     public CrawlStats() {
         for (Outcome outcome : Outcome.values()) {
             outcomes.put(outcome, new LongAdder());
@@ -82,6 +88,16 @@ public final class CrawlStats {
     /** Counts a link that was not offered to the Sieve, or not queued past its host's budget, by the reason's label. */
     public void linkRejected(String reason) {
         linkRejections.computeIfAbsent(reason, r -> new LongAdder()).increment();
+    }
+
+    /** Counts a link or redirect target the normalizer removed {@code scope.ignore-params} parameters from. */
+    public void paramsIgnored() {
+        paramsIgnored.increment();
+    }
+
+    /** Links and redirect targets followed without {@code scope.ignore-params}' parameters, in this run. */
+    public long paramsIgnoredCount() {
+        return paramsIgnored.sum();
     }
 
     /** URLs decided (every record written). */

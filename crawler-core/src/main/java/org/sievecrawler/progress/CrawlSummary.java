@@ -146,7 +146,10 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
     public String line() {
         StringBuilder answersFirst = new StringBuilder(); // what changed, for a recrawl, leads
         for (SummarySection section : sections) {
-            answersFirst.append(section.words()).append("; ");
+            String words = section.words();
+            if (!words.isEmpty()) { // a section with nothing to say (no parameter ignored) says nothing
+                answersFirst.append(words).append("; ");
+            }
         }
         String line = String.format(Locale.ROOT,
                 "crawl %s: %s%s avg=%s/s bytes=%s duration=%.1fs pending=%d seen~%.0f fpr=%.3g%% errors=%d retries=%d",

@@ -11,6 +11,6 @@ public interface SummarySection {
     /** Writes the section as one field of summary.json's object. */
     void writeField(JsonGenerator json) throws IOException;
 
-    /** Its words on the final log line, e.g. {@code changes: 3 new, 12 changed}. */
+    /** Its words on the final log line, e.g. {@code changes: 3 new, 12 changed}; empty for none. */
     String words();
 }

@@ -67,7 +67,7 @@ public final class SeedFeed implements AutoCloseable {
     private final boolean gatherHosts;
     private final Consumer<List<String>> offer;
     private final Runnable onFailure;
-    private final UrlNormalizer normalizer = new UrlNormalizer();
+    private final UrlNormalizer normalizer;
     /** Where bad lines are named: the log. */
     private final Consumer<String> problems;
     private final AtomicReference<SeedPosition> position;
@@ -92,6 +92,16 @@ public final class SeedFeed implements AutoCloseable {
      */
     public SeedFeed(Path file, Path hostsFile, String shownName, SeedPosition start, SeedHosts hosts,
             boolean gatherHosts, Consumer<List<String>> offer, Runnable onFailure) {
+        this(file, hostsFile, shownName, start, hosts, gatherHosts, offer, onFailure, new UrlNormalizer());
+    }
+
+    /**
+     * As {@link #SeedFeed(Path, Path, String, SeedPosition, SeedHosts, boolean, Consumer, Runnable)}, the seeds
+     * normalized by {@code normalizer} (the crawl's: it removes {@code scope.ignore-params}).
+     */
+    public SeedFeed(Path file, Path hostsFile, String shownName, SeedPosition start, SeedHosts hosts,
+            boolean gatherHosts, Consumer<List<String>> offer, Runnable onFailure, UrlNormalizer normalizer) {
+        this.normalizer = normalizer;
         this.file = file;
         this.hostsFile = hostsFile;
         this.shownName = shownName;
@@ -292,6 +302,7 @@ public final class SeedFeed implements AutoCloseable {
 
     /** A feed that only reads lines: for {@link #hasSeed}. */
     private SeedFeed(Path file, String shownName, Consumer<String> problems) {
+        this.normalizer = new UrlNormalizer();
         this.file = file;
         this.hostsFile = file;
         this.shownName = shownName;

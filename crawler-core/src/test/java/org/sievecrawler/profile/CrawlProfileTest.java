@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.sievecrawler.profile.ProfileKeys.FETCH_THREADS;
 import static org.sievecrawler.profile.ProfileKeys.SCOPE_HOSTS;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_IGNORE_PARAMS;
 import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 import static org.sievecrawler.profile.ProfileKeys.SIEVE_EXPECTED_URLS;
 import static org.sievecrawler.profile.ProfileKeys.SIEVE_FALSE_POSITIVE_RATE;
@@ -64,6 +65,22 @@ class CrawlProfileTest {
                         + " same-as-seeds or any (no scheme, port or path), was \"https://example.org\"");
         assertThatIllegalArgumentException().isThrownBy(() -> defaults.with(SEEDS, null))
                 .withMessage("seeds must be given, was null");
+    }
+
+    @Test
+    void refusesAnIgnoredParamThatIsNoParameterNameOrAGlobNotAtTheEnd() {
+        CrawlProfile defaults = CrawlProfile.defaults();
+        String rule = " must be a query parameter name such as sid, or a prefix ending in * such as utm_* (no =, &, #,"
+                + " whitespace, or * but at the end), was ";
+        for (String bad : List.of("a=b", "a&b", "x#y", "two words", "tab\tname", "", "*", "*_id", "utm_**", "u*m")) {
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> defaults.with(SCOPE_IGNORE_PARAMS, List.of("sid", bad))).as(bad)
+                    .withMessageStartingWith("scope.ignore-params[1]" + rule);
+        }
+        assertThat(defaults.with(SCOPE_IGNORE_PARAMS, List.of("sid", "utm_*", "PHPSESSID", "caf\u00e9", "a%5Fb"))
+                .scope().ignoreParams()).containsExactly("sid", "utm_*", "PHPSESSID", "caf\u00e9", "a%5Fb");
+        assertThat(new ProfileOverrides().set("scope.ignore-params=[]").applyTo(defaults).scope().ignoreParams())
+                .isEmpty();
     }
 
     @Test
