@@ -60,6 +60,11 @@ public record ChangeCounts(String since, Map<Change, Long> byChange, OptionalLon
      * neither crawl recorded a URL.
      */
     @Override
+    public boolean leads() {
+        return true;
+    }
+
+    @Override
     public String words() {
         StringBuilder words = new StringBuilder("changes:");
         for (Map.Entry<Change, Long> e : byChange.entrySet()) {

@@ -140,22 +140,29 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
      * unreachable hosts if any, e.g. {@code crawl finished: decided=771 pages=693 redirects=0 http-errors=78 (404: 78)
      * failed=0 responses=771 avg=2400/s ... errors=3 retries=2 unreachable: http://127.0.0.1:9 (connection refused)}.
      * The words up to {@code responses} are {@link Answers#words()}; {@code errors} and {@code retries} count attempts
-     * ({@link ProgressLine}). The sections' words, a recrawl's answers, lead the line: {@code crawl finished: changes:
-     * 3 new, 12 changed, 2 gone; decided=...}.
+     * ({@link ProgressLine}). A section's words that answer about the site ({@link SummarySection#leads()}: a
+     * recrawl's changes) lead the line, {@code crawl finished: changes: 3 new, 12 changed, 2 gone; decided=...}; the
+     * others follow the retries.
      */
     public String line() {
         StringBuilder answersFirst = new StringBuilder(); // what changed, for a recrawl, leads
+        StringBuilder after = new StringBuilder();
         for (SummarySection section : sections) {
             String words = section.words();
-            if (!words.isEmpty()) { // a section with nothing to say (no parameter ignored) says nothing
+            if (words.isEmpty()) { // a section with nothing to say (no parameter ignored) says nothing
+                continue;
+            }
+            if (section.leads()) {
                 answersFirst.append(words).append("; ");
+            } else {
+                after.append(' ').append(words);
             }
         }
         String line = String.format(Locale.ROOT,
                 "crawl %s: %s%s avg=%s/s bytes=%s duration=%.1fs pending=%d seen~%.0f fpr=%.3g%% errors=%d retries=%d",
                 endReason, answersFirst, answers().words(), ProgressLine.rate(pagesPerSecond()),
                 ProgressLine.megabytes(bytes), duration.toMillis() / 1000.0, pending, sieveEstimate,
-                sieveFalsePositiveRate * 100, errors, retries);
+                sieveFalsePositiveRate * 100, errors, retries) + after;
         return unreachableHosts.isEmpty() ? line : line + " unreachable: " + unreachableHostsText();
     }
 

@@ -13,4 +13,12 @@ public interface SummarySection {
 
     /** Its words on the final log line, e.g. {@code changes: 3 new, 12 changed}; empty for none. */
     String words();
+
+    /**
+     * Whether its words lead the final line, as an answer about the site (a recrawl's changes); else they follow the
+     * crawler's own numbers (the links canonicalized).
+     */
+    default boolean leads() {
+        return false;
+    }
 }

@@ -32,6 +32,35 @@ class CrawlSummaryTest {
                 .endsWith(" errors=2 retries=1");
     }
 
+    /** A section with the given words, leading the line or not. */
+    private static SummarySection section(String words, boolean leads) {
+        return new SummarySection() {
+            @Override
+            public void writeField(com.fasterxml.jackson.core.JsonGenerator json) {
+            }
+
+            @Override
+            public String words() {
+                return words;
+            }
+
+            @Override
+            public boolean leads() {
+                return leads;
+            }
+        };
+    }
+
+    @Test
+    void answersAboutTheSiteLeadTheLineAndTheCrawlersOwnFollowIt() {
+        CrawlSummary summary = djangoLike().with(java.util.Optional.of(section("canonicalized: 4 links", false)))
+                .with(java.util.Optional.of(section("changes: 3 new, 1 gone", true)))
+                .with(java.util.Optional.of(section("", false)));
+
+        assertThat(summary.line()).startsWith("crawl finished: changes: 3 new, 1 gone; decided=773 pages=693 ")
+                .endsWith(" errors=2 retries=1 canonicalized: 4 links");
+    }
+
     @Test
     void aCrawlWithoutHttpErrorsSaysZeroWithoutStatuses() {
         CrawlSummary clean = new CrawlSummary(Instant.EPOCH, Duration.ofSeconds(1), "finished", 2, 2, 2, 10,
