@@ -111,6 +111,9 @@ public final class ProfileOverrides {
         List<ProfileProblem> problems = new ArrayList<>();
         Mapping tree = new YamlReader("--set", problems).read("list: " + text.strip());
         String rule = "must be a list like [a, b] (quote an item holding a comma or a bracket: [\"a,b\"])";
+        if (!problems.isEmpty() && problems.get(0).message().startsWith("a YAML alias")) {
+            throw new IllegalArgumentException(problems.get(0).message()); // *_id: say why, not only the rule
+        }
         if (tree == null || !problems.isEmpty() || !(tree.entries().get("list").value() instanceof Sequence list)) {
             throw new IllegalArgumentException(rule);
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -101,6 +102,12 @@ final class YamlReader {
      */
     private Scalar scalar(Kind kind, Mark mark, String path) throws IOException {
         String text = parser.getText();
+        if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) { // Jackson gives an alias as its bare name
+            problems.add(new ProfileProblem(file, mark.line(), mark.column(), path, "a YAML alias (*"
+                    + YamlNode.shorten(text) + "), which a profile has no use for: quote a value that starts with *,"
+                    + " as '*" + YamlNode.shorten(text) + "'"));
+            return new Scalar("", Kind.REFUSED, mark);
+        }
         if (text.length() > MAX_SCALAR_CHARS && !path.isEmpty()) {
             problems.add(new ProfileProblem(file, mark.line(), mark.column(), path, "a value of " + text.length()
                     + " characters, longer than " + MAX_SCALAR_CHARS + ", the most a profile value may have ("

@@ -40,6 +40,19 @@ class YamlReaderTest {
     }
 
     @Test
+    void refusesAnAliasJacksonWouldGiveAsItsBareName() {
+        Mapping root = new YamlReader("p.yaml", problems).read("a: [*_id, '*_id']\nb: *x\n");
+
+        assertThat(problems).extracting(ProfileProblem::toString).containsExactly(
+                "p.yaml:1:5: a[0]: a YAML alias (*_id), which a profile has no use for: quote a value that starts with"
+                        + " *, as '*_id'",
+                "p.yaml:2:4: b: a YAML alias (*x), which a profile has no use for: quote a value that starts with *,"
+                        + " as '*x'");
+        Sequence a = (Sequence) root.entries().get("a").value();
+        assertThat(((Scalar) a.items().get(1)).text()).isEqualTo("*_id"); // quoted: the text itself
+    }
+
+    @Test
     void readsAnEmptyDocumentAsAnEmptyMap() {
         assertThat(new YamlReader("p.yaml", problems).read("").entries()).isEmpty();
         assertThat(problems).isEmpty();
