@@ -76,7 +76,7 @@ final class RecordCheck {
      * @throws IllegalArgumentException as {@link LinkScope}: a scope of {@code same-as-seeds} without seeds
      */
     RecordCheck(CrawlProfile profile, HostRoutes routes) {
-        this.normalizer = new UrlNormalizer();
+        this.normalizer = new UrlNormalizer(profile.scope().ignoreParams()); // as a single node's links: one URL
         this.scope = new LinkScope(profile.scope(), Seeds.normalize(profile.seeds(), normalizer).urls(),
                 profile.fetch().allowPrivateAddresses());
         this.maxRedirects = profile.fetch().maxRedirects();

@@ -103,6 +103,16 @@ class RecordCheckTest {
     }
 
     @Test
+    void theProfilesIgnoredParametersGoAsFromALink() {
+        RecordCheck sessions = new RecordCheck(profile("scope.ignore-params=[sid, utm_*]"), PARTITIONS);
+        PendingUrl written = new PendingUrl(SITE + "/b?utm_source=x&page=2&sid=9f", 2, SITE + "/", 0, 0,
+                PendingUrl.Purpose.PAGE);
+
+        assertThat(sessions.frontier(frontier(OWN, written))).isEqualTo(new RecordVerdict.Good<>(
+                new PendingUrl(SITE + "/b?page=2", 2, SITE + "/", 0, 0, PendingUrl.Purpose.PAGE)));
+    }
+
+    @Test
     void theProfilesMaxDepthAndPatternsApplyAsToALink() {
         RecordCheck scoped = new RecordCheck(profile("scope.max-depth=3", "scope.exclude=[/private/]"), PARTITIONS);
 
