@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.atomic.AtomicLong;
 import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.WarcDigest;
 import org.sievecrawler.fetch.CapturedResponse;
@@ -66,7 +65,6 @@ public final class WarcArchive implements Archive {
      * encoders as threads ever archived at once (32 fetchers on two cores: each compression started cold).
      */
     private final ConcurrentLinkedDeque<RecordEncoder> encoders = new ConcurrentLinkedDeque<>();
-    private final AtomicLong unreadableEarlier = new AtomicLong();
 
     private WarcArchive(OutputConfig output, Map<String, String> info, Clock clock) {
         this.clock = clock;
@@ -198,24 +196,27 @@ public final class WarcArchive implements Archive {
 
     /** The first record of {@code exchange}: a revisit of the earlier crawl's capture, or as below. */
     private byte[] first(RecordEncoder encoder, HttpExchange exchange, UUID id, Claim claim, Recapture recapture) {
-        if (recapture == null) {
-            return responseOrRevisit(encoder, exchange, id, claim);
+        if (recapture == null || !recapture.notModified() && !RecordEncoder.revisitable(exchange)) {
+            return responseOrRevisit(encoder, exchange, id, claim, null);
         }
         Optional<EarlierCapture> capture = earlier(recapture, exchange.url());
         if (recapture.notModified()) {
             return encoder.revisit(exchange, id, true,
                     capture.orElseGet(() -> new EarlierCapture(exchange.url(), null, null, null)));
         }
-        if (capture.isPresent() && capture.get().payloadDigest() != null && RecordEncoder.revisitable(exchange)
-                && capture.get().payloadDigest().equals(
-                        new WarcDigest("sha1", encoder.payloadDigest(exchange)).prefixedBase32())) {
+        byte[] digest = encoder.payloadDigest(exchange); // once: the record written below takes it too
+        if (capture.isPresent()
+                && new WarcDigest("sha1", digest).prefixedBase32().equals(capture.get().payloadDigest())) {
             return encoder.revisit(exchange, id, false, capture.get());
         }
-        return responseOrRevisit(encoder, exchange, id, claim);
+        return responseOrRevisit(encoder, exchange, id, claim, digest);
     }
 
-    /** The capture {@code recapture} names, if it can be read and is of {@code url}. */
-    private Optional<EarlierCapture> earlier(Recapture recapture, String url) {
+    /**
+     * The capture {@code recapture} names, if it can be read and is of {@code url}; an earlier file that cannot be
+     * read is none (the exchange is archived in full).
+     */
+    private static Optional<EarlierCapture> earlier(Recapture recapture, String url) {
         if (recapture.file() == null) {
             return Optional.empty();
         }
@@ -223,20 +224,22 @@ public final class WarcArchive implements Archive {
             return EarlierCapture.read(recapture.file(), recapture.offset())
                     .filter(capture -> capture.uri().equals(url));
         } catch (IOException e) {
-            unreadableEarlier.incrementAndGet();
             return Optional.empty();
         }
     }
 
     /**
      * The response record of {@code exchange}, or, with {@code output.warc-dedup} on, a revisit record when its
-     * payload (whole, of 512 bytes or more) was archived before at another URL.
+     * payload (whole, of 512 bytes or more) was archived before at another URL. {@code known} is its payload
+     * digest when already computed, else null.
      */
-    private byte[] responseOrRevisit(RecordEncoder encoder, HttpExchange exchange, UUID id, Claim claim) {
-        if (payloads == null || !RecordEncoder.revisitable(exchange)) {
-            return encoder.response(exchange, id);
+    private byte[] responseOrRevisit(RecordEncoder encoder, HttpExchange exchange, UUID id, Claim claim,
+            byte[] known) {
+        byte[] digest = known != null ? known : payloads == null || !RecordEncoder.revisitable(exchange) ? null
+                : encoder.payloadDigest(exchange);
+        if (payloads == null || digest == null) {
+            return known != null ? encoder.response(exchange, id, known) : encoder.response(exchange, id);
         }
-        byte[] digest = encoder.payloadDigest(exchange);
         ArchivedPayloads.FirstCapture capture = new ArchivedPayloads.FirstCapture(exchange.url(), exchange.date(), id);
         ArchivedPayloads.FirstCapture earlier = payloads.claim(digest, capture);
         if (earlier != null) {
@@ -257,10 +260,6 @@ public final class WarcArchive implements Archive {
         return exchange == null ? Optional.empty() : Optional.of(write(exchange, recapture));
     }
 
-    /** Earlier records a recrawl could not read (their file gone or unreadable): archived in full instead. */
-    public long unreadableEarlier() {
-        return unreadableEarlier.get();
-    }
 
     @Override
     public void archiveMetadata(String url, WarcLocation response, List<Map.Entry<String, String>> fields)
