@@ -120,6 +120,13 @@ public final class ProfileKeys {
                     + " order. The default drops the click and campaign tracking parameters, which never change a"
                     + " page; [] keeps every parameter.",
             p -> p.scope().ignoreParams());
+    public static final ProfileKey<Boolean> SCOPE_LEARN_DUPLICATES = key("scope.learn-duplicates", bool(), true,
+            "Whether the crawl learns, from the pages it fetched, rules that stop duplicate traps: a query parameter"
+                    + " whose values never change a page is dropped (?sid=), a URL template whose pages are all"
+                    + " near-duplicates is no longer fetched (a calendar), a path segment or parameter that is an"
+                    + " alias is rewritten (/print/...). Each rule is logged once and written to rules.jsonl; a URL"
+                    + " a rule refuses is recorded once as a trap, naming the rule. false learns nothing.",
+            p -> p.scope().learnDuplicates());
 
     static {
         group("limits", "When the crawl stops and how much of a page it reads.", OnResume.MAY_CHANGE);
@@ -451,7 +458,8 @@ public final class ProfileKeys {
                 build("scope", () -> new ScopeConfig(v.get(SCOPE_HOSTS), v.get(SCOPE_INCLUDE), v.get(SCOPE_EXCLUDE),
                         v.get(SCOPE_MAX_DEPTH), v.get(SCOPE_MAX_PATH_SEGMENTS), v.get(SCOPE_MAX_REPEATED_SEGMENTS),
                         v.get(SCOPE_SITEMAPS), v.get(SCOPE_MAX_SITEMAPS_PER_HOST), v.get(SCOPE_MAX_SITEMAP_BYTES),
-                        v.get(SCOPE_CHECK_EXTERNAL), v.get(SCOPE_IGNORE_PARAMS)),
+                        v.get(SCOPE_CHECK_EXTERNAL), v.get(SCOPE_IGNORE_PARAMS),
+                        v.get(SCOPE_LEARN_DUPLICATES)),
                         CrawlProfile::scope, onRefusal),
                 build("limits", () -> new LimitsConfig(v.get(LIMITS_MAX_PAGES), v.get(LIMITS_MAX_DURATION),
                         v.get(LIMITS_MAX_PAGE_BYTES), v.get(LIMITS_MAX_PAGES_PER_HOST)), CrawlProfile::limits,

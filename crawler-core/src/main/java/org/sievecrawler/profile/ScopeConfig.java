@@ -21,10 +21,12 @@ import java.util.regex.Pattern;
  *     is refused, not parsed, recorded with outcome {@code checked}
  * @param ignoreParams query parameters removed from every URL before the Sieve sees it: exact names ({@code sid})
  *     or prefixes ending in {@code *} ({@code utm_*}), case-sensitive
+ * @param learnDuplicates whether the crawl learns rules from the pages it fetched (a parameter that does not change
+ *     a page, a URL template that yields only near-duplicates, an alias) and applies them before the Sieve
  */
 public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Pattern> exclude, int maxDepth,
         int maxPathSegments, int maxRepeatedSegments, boolean sitemaps, int maxSitemapsPerHost,
-        long maxSitemapBytes, boolean checkExternal, List<String> ignoreParams) {
+        long maxSitemapBytes, boolean checkExternal, List<String> ignoreParams, boolean learnDuplicates) {
     public static final String SAME_AS_SEEDS = "same-as-seeds";
     /**
      * The host pattern that matches every host (a broad crawl); the address guard and the other rules still apply.
@@ -42,6 +44,14 @@ public record ScopeConfig(List<String> hosts, List<Pattern> include, List<Patter
         ProfileKeys.SCOPE_MAX_SITEMAPS_PER_HOST.require(maxSitemapsPerHost);
         ProfileKeys.SCOPE_MAX_SITEMAP_BYTES.require(maxSitemapBytes);
         ignoreParams = List.copyOf(ProfileKeys.SCOPE_IGNORE_PARAMS.require(ignoreParams));
+    }
+
+    /** A scope that learns duplicate rules ({@code scope.learn-duplicates}' default). */
+    public ScopeConfig(List<String> hosts, List<Pattern> include, List<Pattern> exclude, int maxDepth,
+            int maxPathSegments, int maxRepeatedSegments, boolean sitemaps, int maxSitemapsPerHost,
+            long maxSitemapBytes, boolean checkExternal, List<String> ignoreParams) {
+        this(hosts, include, exclude, maxDepth, maxPathSegments, maxRepeatedSegments, sitemaps, maxSitemapsPerHost,
+                maxSitemapBytes, checkExternal, ignoreParams, true);
     }
 
     /** A scope that removes no query parameter. */
