@@ -75,6 +75,16 @@ public final class Learner {
     public void observe(String url, long fingerprint) {
     }
 
+    /** URL templates it keeps evidence for now (bounded: see {@link TemplateStats.Caps}). */
+    public int templates() {
+        return 0;
+    }
+
+    /** The estimated bytes of the evidence it keeps: templates, parameters, aliases and recent fingerprints. */
+    public long estimatedBytes() {
+        return 0;
+    }
+
     /** Every rule learned so far, undone ones too, in the order learned, with what each did. */
     public List<Tally> tally() {
         return List.of();
