@@ -157,6 +157,17 @@ class LearnerTest {
         assertThat(events).isEmpty();
     }
 
+    /** rust-doc: test/test/X.html is test/X.html (a re-exported module); real pages of the package, no alias. */
+    @Test
+    void aSegmentNextToItsDoubleIsNoAlias() {
+        for (int i = 0; i < 3 * Learner.MIN_PAIRS; i++) {
+            int id = DuplicateTraps.ARTICLE_IDS.get(i);
+            learner.observe(ORIGIN + "/test/enum.E" + i + ".html", fingerprint("/a/" + id));
+            learner.observe(ORIGIN + "/test/test/enum.E" + i + ".html", fingerprint("/a/" + id));
+        }
+        assertThat(events).isEmpty();
+    }
+
     @Test
     void theRealSectionsTeachNothing() {
         for (int round = 0; round < 3; round++) {
