@@ -1,6 +1,7 @@
 package org.sievecrawler.learn;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,8 @@ public final class Learner {
     public static final int FIRST_SAMPLES = 16;
     /** Rules learned in a crawl at most (in force or undone, ~300 bytes each); past it, none is learned. */
     public static final int MAX_RULES = 10_000;
+    /** Rules learned for one host at most, so that one host cannot take every other's. */
+    public static final int MAX_RULES_PER_HOST = 100;
 
     /** What a rule did over the crawl: refused URLs (at lease), rewritten URLs (links and leases), samples fetched. */
     public record Tally(Rule rule, boolean undone, long refused, long rewritten, long sampled) {
@@ -112,6 +115,8 @@ public final class Learner {
     private final Map<String, State> states = new ConcurrentHashMap<>();
     /** The templates ("host\tpattern") a parameter was dropped from: not skipped as well. Guarded by {@code this}. */
     private final Set<String> dropped = new HashSet<>();
+    /** Rules learned per host. Guarded by {@code this}. */
+    private final Map<String, Integer> perHost = new HashMap<>();
     /** The same, in the order learned. Guarded by {@code this}. */
     private final List<State> order = new ArrayList<>();
     /** URL hashes of the links let through as samples, so their lease fetches them. Guarded by itself. */
@@ -318,9 +323,11 @@ public final class Learner {
 
     private boolean learn(Rule rule, boolean tell) {
         String key = key(rule.kind(), rule.host(), rule.template(), rule.name(), rule.position());
-        if (states.containsKey(key) || order.size() >= MAX_RULES) {
+        if (states.containsKey(key) || order.size() >= MAX_RULES
+                || perHost.getOrDefault(rule.host(), 0) >= MAX_RULES_PER_HOST) {
             return false;
         }
+        perHost.merge(rule.host(), 1, Integer::sum);
         State state = new State(rule);
         states.put(key, state);
         order.add(state);

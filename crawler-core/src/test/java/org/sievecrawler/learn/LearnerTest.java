@@ -205,6 +205,23 @@ class LearnerTest {
     }
 
     @Test
+    void oneHostLearnsAtMostAHundredRules() {
+        Random random = new Random(3);
+        for (int template = 0; template < 150; template++) {
+            for (int i = 0; i <= Learner.MIN_PAIRS; i++) {
+                learner.observe(ORIGIN + "/s" + (char) ('a' + template % 26) + (char) ('a' + template / 26) + "?sid="
+                        + hex(random), fingerprint("/s/home"));
+            }
+        }
+        assertThat(learner.tally()).hasSize(Learner.MAX_RULES_PER_HOST);
+        learner.observe("http://other.example/s?sid=" + hex(random), 1);
+        for (int i = 0; i < Learner.MIN_PAIRS; i++) {
+            learner.observe("http://other.example/s?sid=" + hex(random), 1);
+        }
+        assertThat(learner.tally()).as("another host still learns").hasSize(Learner.MAX_RULES_PER_HOST + 1);
+    }
+
+    @Test
     void offLearnsAndAppliesNothing() {
         Learner off = Learner.off();
         for (int day = 0; day < 100; day++) {
