@@ -12,7 +12,8 @@ import org.sievecrawler.sink.PageRecord;
 
 /**
  * The counts a report draws from pages.jsonl, one record at a time: records by outcome, by HTTP status, by depth,
- * by host, and by error. Its memory grows with the hosts and distinct error texts, not with the pages.
+ * by host, by error, and the traps by the learned rule that refused them ({@link RulesExcerpt}). Its memory grows
+ * with the hosts and distinct error texts (the rules' at most {@link #MAX_RULE_TEXTS}), not with the pages.
  *
  * <p>Not thread-safe: one reader feeds it.
  */
@@ -21,6 +22,9 @@ final class PageTally {
     static final int SEEDS_SHOWN = 3;
     /** Longest error text kept; longer ones are cut, so texts that differ only at their end count together. */
     static final int MAX_ERROR_CHARS = 120;
+
+    /** Rules whose traps are counted each; the records of others are counted together ({@link #otherRuleTraps}). */
+    static final int MAX_RULE_TEXTS = 10_000;
 
     long records;
     final Map<String, Long> outcomes = new TreeMap<>();
@@ -31,6 +35,10 @@ final class PageTally {
     /** Records of depth 0 found on no page: the seeds taken (a seed host's sitemap probe left out). */
     long seeds;
     final List<String> firstSeeds = new ArrayList<>();
+    /** Records with outcome trap refused by a learned rule, by the rule's text (the error after its prefix). */
+    final Map<String, Long> ruleTraps = new HashMap<>();
+    /** Such records of rules past the first {@link #MAX_RULE_TEXTS}. */
+    long otherRuleTraps;
 
     void add(PageRecord page) {
         records++;
@@ -47,6 +55,15 @@ final class PageTally {
             }
         }
         hosts.merge(host(page.url()), 1L, Long::sum);
+        if (page.outcome() == Outcome.TRAP && page.error() != null
+                && page.error().startsWith(RulesExcerpt.REFUSED_PREFIX)) {
+            String rule = RulesExcerpt.cut(page.error().substring(RulesExcerpt.REFUSED_PREFIX.length()));
+            if (ruleTraps.size() < MAX_RULE_TEXTS || ruleTraps.containsKey(rule)) {
+                ruleTraps.merge(rule, 1L, Long::sum);
+            } else {
+                otherRuleTraps++;
+            }
+        }
         if (page.error() != null) {
             String error = page.outcome().label() + ": " + page.error();
             errors.merge(error.length() > MAX_ERROR_CHARS ? error.substring(0, MAX_ERROR_CHARS) + "…" : error, 1L,
