@@ -70,6 +70,17 @@ public record Rule(Kind kind, String host, String template, String name, int pos
         return ControlCharacters.escape(text);
     }
 
+    /**
+     * The error of the record of a URL the rule refused (outcome {@code trap}): {@value #TRAP_ERROR} and
+     * {@link #describe()}, as the report reads it back.
+     */
+    public String trapError() {
+        return TRAP_ERROR + describe();
+    }
+
+    /** How the error of a record of a URL refused by a rule starts; the rule's {@link #describe()} follows. */
+    public static final String TRAP_ERROR = "learned rule: ";
+
     /** The parameter as a user writes it: {@code ?sid=}, {@code ;jsessionid=}. */
     private String param() {
         return (name.startsWith(";") ? name : "?" + name) + "=";

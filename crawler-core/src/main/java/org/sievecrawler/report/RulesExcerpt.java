@@ -23,7 +23,7 @@ import org.sievecrawler.learn.RulesFile;
  */
 final class RulesExcerpt {
     /** How the error of a record refused by a learned rule starts; the rule's text follows. */
-    static final String REFUSED_PREFIX = "learned rule: ";
+    static final String REFUSED_PREFIX = Rule.TRAP_ERROR;
     /** Longest rule text kept from pages.jsonl: a rule's text is under 1,000 characters (a template, a host). */
     static final int MAX_RULE_CHARS = 2_000;
 

@@ -71,13 +71,15 @@ class RulesExcerptTest {
             file.undone(PRINT, "http://shop.example/print/new", "its page is new");
         }
         for (int i = 0; i < 30; i++) {
-            trap("http://shop.example/cal?date=2026-01-" + i, "learned rule: " + CALENDAR.describe());
+            trap("http://shop.example/cal?date=2026-01-" + i, CALENDAR.trapError());
         }
-        trap("http://shop.example/print/a", "learned rule: " + PRINT.describe());
+        trap("http://shop.example/print/a", PRINT.trapError());
         trap("http://shop.example/a/a/a/a", "its path repeats a/");
 
         JsonNode rules = excerpt();
 
+        assertThat(CALENDAR.trapError()).isEqualTo("learned rule: /cal?date={date} yields only near-duplicates on"
+                + " host shop.example (40 of 40 pages near-duplicate); not fetching it");
         assertThat(rules.get("total").asInt()).isEqualTo(3);
         assertThat(rules.get("unreadableLines").asInt()).isZero();
         JsonNode list = rules.get("list");
@@ -96,7 +98,7 @@ class RulesExcerptTest {
     void aRuleNamedByRecordsOnlyHasARowOfItsTextAndGarbageLinesAreCounted() throws IOException {
         Files.writeString(dir.resolve(RulesFile.FILE), "not json\n{\"event\":\"learned\"}\n",
                 StandardCharsets.UTF_8);
-        trap("http://shop.example/cal?date=1", "learned rule: " + CALENDAR.describe());
+        trap("http://shop.example/cal?date=1", CALENDAR.trapError());
 
         JsonNode rules = excerpt();
 
