@@ -5,7 +5,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import org.sievecrawler.learn.Rule;
 import org.sievecrawler.politeness.HostKey;
 import org.sievecrawler.sink.Outcome;
 import org.sievecrawler.sink.PageRecord;
@@ -35,7 +37,9 @@ final class PageTally {
     /** Records of depth 0 found on no page: the seeds taken (a seed host's sitemap probe left out). */
     long seeds;
     final List<String> firstSeeds = new ArrayList<>();
-    /** Records with outcome trap refused by a learned rule, by the rule's text (the error after its prefix). */
+    /**
+     * Records with outcome trap refused or rewritten by a learned rule, by the rule's text ({@link Rule#namedBy}).
+     */
     final Map<String, Long> ruleTraps = new HashMap<>();
     /** Such records of rules past the first {@link #MAX_RULE_TEXTS}. */
     long otherRuleTraps;
@@ -55,9 +59,9 @@ final class PageTally {
             }
         }
         hosts.merge(host(page.url()), 1L, Long::sum);
-        if (page.outcome() == Outcome.TRAP && page.error() != null
-                && page.error().startsWith(RulesExcerpt.REFUSED_PREFIX)) {
-            String rule = RulesExcerpt.cut(page.error().substring(RulesExcerpt.REFUSED_PREFIX.length()));
+        Optional<String> named = page.outcome() == Outcome.TRAP ? Rule.namedBy(page.error()) : Optional.empty();
+        if (named.isPresent()) {
+            String rule = RulesExcerpt.cut(named.get());
             if (ruleTraps.size() < MAX_RULE_TEXTS || ruleTraps.containsKey(rule)) {
                 ruleTraps.merge(rule, 1L, Long::sum);
             } else {

@@ -13,7 +13,8 @@ import org.sievecrawler.learn.RulesFile;
  * The rules a crawl learned, as a report embeds them in the field {@code rules} (null for a crawl that has neither a
  * rules.jsonl nor a record refused by a rule): one row per rule, from rules.jsonl (what it is, when it was learned,
  * whether and for which URL it was undone) and the trap records of pages.jsonl that name it (error
- * {@code learned rule: <rule>}, counted by {@link PageTally}): the URLs it kept from being fetched. A rule named by
+ * {@code learned rule: <rule>}, and {@code ; followed as <url>} after it for a rewrite: {@link Rule#namedBy}, counted
+ * by {@link PageTally}): the URLs it kept from being fetched. A rule named by
  * records but missing from rules.jsonl (the file deleted, or past its bound) still has its row, with its text only.
  * Rows are cut to {@link AuditExcerpt#MAX_ROWS}, their whole count in {@code total}. Lines of rules.jsonl that are no
  * rule are counted ({@code unreadableLines}). What each rule did in the last run (refused, rewritten, sampled) is
@@ -22,8 +23,6 @@ import org.sievecrawler.learn.RulesFile;
  * <p>Stateless.
  */
 final class RulesExcerpt {
-    /** How the error of a record refused by a learned rule starts; the rule's text follows. */
-    static final String REFUSED_PREFIX = Rule.TRAP_ERROR;
     /** Longest rule text kept from pages.jsonl: a rule's text is under 1,000 characters (a template, a host). */
     static final int MAX_RULE_CHARS = 2_000;
 

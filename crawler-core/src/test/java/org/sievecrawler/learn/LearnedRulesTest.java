@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sievecrawler.fixtures.DuplicateTraps;
+import org.sievecrawler.parse.SimHash;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.robots.RobotsCache;
 
@@ -113,10 +115,22 @@ class LearnedRulesTest {
 
     @Test
     void ofReadsTheLearnersTallyTemplatesAndBytes() {
-        LearnedRules learned = LearnedRules.of(Learner.learning(RuleListener.NONE));
+        Learner learner = Learner.learning(RuleListener.NONE);
+        for (int day = 0; day < Learner.MIN_PAGES; day++) { // a calendar: a template of near-duplicates
+            String path = "/cal/" + DuplicateTraps.FIRST_DAY.plusDays(day).toString().replace('-', '/') + "/";
+            learner.observe("http://127.0.0.1:8080" + path,
+                    SimHash.of(DuplicateTraps.visibleText(path).orElseThrow()));
+        }
+        for (int day = 100; day < 150; day++) {
+            learner.atLease("http://127.0.0.1:8080/cal/2030/01/" + day + "/");
+        }
 
-        assertThat(learned.rules()).isEmpty();
-        assertThat(learned.templates()).isZero();
-        assertThat(learned.estimatedBytes()).isZero();
+        LearnedRules learned = LearnedRules.of(learner);
+
+        assertThat(learned.rules()).isEqualTo(learner.tally()).hasSize(1);
+        assertThat(learned.refused()).isEqualTo(50 - 50 / Learner.SAMPLE_EVERY);
+        assertThat(learned.templates()).isEqualTo(learner.templates()).isPositive();
+        assertThat(learned.estimatedBytes()).isEqualTo(learner.estimatedBytes()).isPositive();
+        assertThat(learned.words()).isEqualTo("learned: 1 rule, 49 URLs refused, 0 rewritten");
     }
 }

@@ -73,7 +73,7 @@ class RulesExcerptTest {
         for (int i = 0; i < 30; i++) {
             trap("http://shop.example/cal?date=2026-01-" + i, CALENDAR.trapError());
         }
-        trap("http://shop.example/print/a", PRINT.trapError());
+        trap("http://shop.example/print/a", PRINT.trapError("http://shop.example/a"));
         trap("http://shop.example/a/a/a/a", "its path repeats a/");
 
         JsonNode rules = excerpt();
@@ -92,6 +92,15 @@ class RulesExcerptTest {
         assertThat(list.get(2).get("undone").asText()).isEqualTo("2026-11-29T03:50:00Z");
         assertThat(list.get(2).get("undoneUrl").asText()).isEqualTo("http://shop.example/print/new");
         assertThat(list.get(2).get("undoneWhy").asText()).isEqualTo("its page is new");
+    }
+
+    @Test
+    void aTrapRecordNamesTheRuleThatRefusedOrRewroteItAndNoOther() {
+        assertThat(Rule.namedBy(SID.trapError())).contains(SID.describe());
+        assertThat(Rule.namedBy(SID.trapError("http://shop.example/cart"))).contains(SID.describe());
+        assertThat(Rule.namedBy("path repeats segment \"a\" 4 times")).isEmpty();
+        assertThat(Rule.namedBy(null)).isEmpty();
+        assertThat(Rule.namedBy("learned rule: ")).contains("");
     }
 
     @Test
