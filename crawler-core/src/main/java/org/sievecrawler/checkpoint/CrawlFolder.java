@@ -79,8 +79,8 @@ public final class CrawlFolder {
 
     /**
      * Deletes the crawler's own files: pages.jsonl, summary.json, crawl.log, progress.jsonl, report.html, audit.json,
-     * changes.jsonl, rules.jsonl, checkpoint/, frontier/, links.tsv.zst, history/ and the WARC files of the prefix. Other files in
-     * the folder are left alone, and so is the lock file.
+     * changes.jsonl, rules.jsonl, checkpoint/, frontier/, links.tsv.zst, history/ and the WARC files of the prefix.
+     * Other files in the folder are left alone, and so is the lock file.
      *
      * @throws IOException naming the file that could not be deleted
      */

@@ -556,9 +556,10 @@
     about.className = 'sub';
     about.textContent = 'Learned from the pages fetched (scope.learn-duplicates): a parameter that never changes a'
       + ' page is dropped, a URL template whose pages are all near-duplicates is not fetched, an alias parameter'
-      + ' or path segment (?print=1, /print/) is dropped. 1 in 50 of the URLs a rule would refuse or rewrite is'
-      + ' fetched anyway, and a sample with new content undoes the rule. "not fetched" counts the trap records of'
-      + ' pages.jsonl naming the rule; refused, rewritten and sampled are the last run\'s (summary.json).'
+      + ' or path segment (?print=1, /print/) is dropped. Of the URLs a rule would refuse or rewrite, the 1st, 2nd,'
+      + ' 4th, 8th and 16th, then 1 in 50, are fetched anyway, and a sample with new content undoes the rule.'
+      + ' "not fetched" counts the trap records of pages.jsonl naming the rule; refused, rewritten and sampled are'
+      + ' the last run\'s (summary.json).'
       + ' To turn the rules off: --set scope.learn-duplicates=false; to give parameters by hand:'
       + ' scope.ignore-params: [sid, utm_*].';
     div.appendChild(about);

@@ -128,9 +128,13 @@ class LearnedRulesTest {
         LearnedRules learned = LearnedRules.of(learner);
 
         assertThat(learned.rules()).isEqualTo(learner.tally()).hasSize(1);
-        assertThat(learned.refused()).isEqualTo(50 - 50 / Learner.SAMPLE_EVERY);
+        Learner.Tally calendar = learned.rules().get(0);
+        assertThat(calendar.refused() + calendar.sampled()).as("each URL leased refused, or fetched as a sample")
+                .isEqualTo(50);
+        assertThat(learned.refused()).isEqualTo(calendar.refused()).isPositive();
         assertThat(learned.templates()).isEqualTo(learner.templates()).isPositive();
         assertThat(learned.estimatedBytes()).isEqualTo(learner.estimatedBytes()).isPositive();
-        assertThat(learned.words()).isEqualTo("learned: 1 rule, 49 URLs refused, 0 rewritten");
+        assertThat(learned.words())
+                .isEqualTo("learned: 1 rule, " + calendar.refused() + " URLs refused, 0 rewritten");
     }
 }
