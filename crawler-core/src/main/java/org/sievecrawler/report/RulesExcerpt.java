@@ -46,14 +46,20 @@ final class RulesExcerpt {
      * rule.
      *
      * @throws IOException naming rules.jsonl when it cannot be read (not a regular file, larger than
-     *     {@link RulesFile#BOUND})
+     *     {@link RulesFile#BOUND}), and the way out
      */
     static void write(Path file, PageTally tally, JsonGenerator json) throws IOException {
         if (!Files.exists(file) && tally.ruleTraps.isEmpty() && tally.otherRuleTraps == 0) {
             json.writeNullField("rules");
             return;
         }
-        RulesFile.Read read = RulesFile.read(file);
+        RulesFile.Read read;
+        try {
+            read = RulesFile.read(file);
+        } catch (IOException e) {
+            throw new IOException(e.getMessage() + "; move it away and run the report again to draw the crawl without"
+                    + " its rules", e);
+        }
         Map<String, Row> rows = new LinkedHashMap<>();
         for (RulesFile.Entry entry : read.entries()) {
             Row row = rows.computeIfAbsent(cut(entry.rule().describe()), text -> new Row());

@@ -1,6 +1,7 @@
 package org.sievecrawler.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -131,6 +132,15 @@ class RulesExcerptTest {
         assertThat(rules.get("otherTraps").asLong()).isEqualTo(6);
         assertThat(rules.get("total").asInt()).isEqualTo(PageTally.MAX_RULE_TEXTS);
         assertThat(rules.get("list")).hasSize(AuditExcerpt.MAX_ROWS);
+    }
+
+    @Test
+    void aRulesJsonlThatIsNoFileIsRefusedNamingItAndTheWayOut() throws IOException {
+        Files.createDirectory(dir.resolve(RulesFile.FILE));
+
+        assertThatThrownBy(this::excerpt).isInstanceOf(IOException.class)
+                .hasMessageContaining(dir.resolve(RulesFile.FILE).toString())
+                .hasMessageEndingWith("; move it away and run the report again to draw the crawl without its rules");
     }
 
     @Test
