@@ -164,6 +164,32 @@ public final class Fetching implements AutoCloseable {
         this.earlier = setup.earlier();
         this.rules = new RulesFile(out.resolve(RulesFile.FILE), clock);
         this.learner = profile.scope().learnDuplicates() ? Learner.learning(rules) : Learner.off();
+        restoreRules();
+    }
+
+    /**
+     * Puts back the rules an earlier run in this folder learned and undid (a resume, a cluster process started
+     * again): read from its rules.jsonl, without logging or writing them again. A file that cannot be read is
+     * passed over with a warning: the crawl learns its rules afresh.
+     */
+    private void restoreRules() {
+        if (!learner.learns()) {
+            return;
+        }
+        try {
+            RulesFile.Read read = RulesFile.read(rules.path());
+            for (RulesFile.Entry entry : read.entries()) {
+                learner.restore(entry.rule(), entry.undone());
+            }
+            if (!read.entries().isEmpty() || read.skipped() > 0) {
+                LOG.info("{} rules learned by an earlier run put back from {} ({} in force){}", read.entries().stream()
+                        .filter(e -> !e.undone()).count(), rules.path(), read.inForce().size(), read.skipped() == 0
+                        ? "" : "; " + read.skipped() + " lines that are no rule passed over");
+            }
+        } catch (IOException e) {
+            LOG.warn("the rules of an earlier run in {} cannot be read ({}); the crawl learns them again",
+                    rules.path(), FileErrors.reason(rules.path(), e));
+        }
     }
 
     /** What the crawl learned from its pages, and what each rule did. */
