@@ -62,18 +62,7 @@ public record LearnedRules(List<Learner.Tally> rules, int templates, long estima
         for (Learner.Tally tally : rules.subList(0, Math.min(LISTED, rules.size()))) {
             Rule rule = tally.rule();
             json.writeStartObject();
-            json.writeStringField("kind", rule.kind().label());
-            json.writeStringField("host", rule.host());
-            json.writeStringField("template", rule.template());
-            switch (rule.kind()) {
-                case DROP_PARAM, ALIAS_PARAM -> json.writeStringField("param", rule.name());
-                case ALIAS_SEGMENT -> {
-                    json.writeStringField("segment", rule.name());
-                    json.writeNumberField("position", rule.position());
-                }
-                case SKIP_TEMPLATE -> {
-                }
-            }
+            RulesFile.writeRule(json, rule);
             json.writeStringField("rule", rule.describe());
             json.writeBooleanField("undone", tally.undone());
             json.writeNumberField("refused", tally.refused());

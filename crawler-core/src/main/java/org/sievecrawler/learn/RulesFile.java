@@ -214,6 +214,25 @@ public final class RulesFile implements RuleListener, AutoCloseable {
         }
     }
 
+    /**
+     * Writes what names {@code rule} in a JSON object (rules.jsonl's lines, summary.json's list): {@code kind},
+     * {@code host}, {@code template}, and {@code param}, or {@code segment} and {@code position}.
+     */
+    static void writeRule(JsonGenerator json, Rule rule) throws IOException {
+        json.writeStringField("kind", rule.kind().label());
+        json.writeStringField("host", rule.host());
+        json.writeStringField("template", rule.template());
+        switch (rule.kind()) {
+            case DROP_PARAM, ALIAS_PARAM -> json.writeStringField("param", rule.name());
+            case ALIAS_SEGMENT -> {
+                json.writeStringField("segment", rule.name());
+                json.writeNumberField("position", rule.position());
+            }
+            case SKIP_TEMPLATE -> {
+            }
+        }
+    }
+
     /** Longest line read; a rule's line is a few hundred bytes. */
     static final int MAX_LINE_CHARS = 64 * 1024;
 
@@ -348,18 +367,7 @@ public final class RulesFile implements RuleListener, AutoCloseable {
             json.writeStartObject();
             json.writeStringField("event", entry.event());
             json.writeStringField("time", entry.time().toString());
-            json.writeStringField("kind", rule.kind().label());
-            json.writeStringField("host", rule.host());
-            json.writeStringField("template", rule.template());
-            switch (rule.kind()) {
-                case DROP_PARAM, ALIAS_PARAM -> json.writeStringField("param", rule.name());
-                case ALIAS_SEGMENT -> {
-                    json.writeStringField("segment", rule.name());
-                    json.writeNumberField("position", rule.position());
-                }
-                case SKIP_TEMPLATE -> {
-                }
-            }
+            writeRule(json, rule);
             json.writeNumberField("pages", rule.pages());
             json.writeNumberField("nearDuplicates", rule.nearDuplicates());
             json.writeStringField("rule", rule.describe());
