@@ -28,6 +28,8 @@ import org.sievecrawler.frontier.FrontierGroup;
 import org.sievecrawler.frontier.LeaseSource;
 import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.Folders;
+import org.sievecrawler.learn.Learner;
+import org.sievecrawler.learn.RuleListener;
 import org.sievecrawler.input.InputFileException;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.LinkScope;
@@ -99,6 +101,8 @@ public final class Fetching implements AutoCloseable {
     private final FetcherThreads fetchers;
     /** The earlier crawl of a recrawl, or null. */
     private final EarlierCrawl earlier;
+    /** What the crawl learns from its pages ({@code scope.learn-duplicates}): duplicate rules, applied to its URLs. */
+    private final Learner learner;
     /** The progress line now while {@link #run} runs, else empty; for a live display. */
     private volatile Supplier<Optional<ProgressLine>> live = Optional::empty;
 
@@ -154,6 +158,12 @@ public final class Fetching implements AutoCloseable {
                 profile.limits().maxDuration(), setup.stopGrace());
         this.goOn = setup.goOn();
         this.earlier = setup.earlier();
+        this.learner = profile.scope().learnDuplicates() ? Learner.learning(RuleListener.NONE) : Learner.off();
+    }
+
+    /** What the crawl learned from its pages, and what each rule did. */
+    Learner learner() {
+        return learner;
     }
 
     /**
@@ -304,7 +314,7 @@ public final class Fetching implements AutoCloseable {
     private String run(LeaseSource source, Supplier<Gauges> gauges, Instant startedAt, Runnable fetchersEnded,
             Optional<String> idleNote) throws CrawlException {
         PageSteps pageSteps = new PageSteps(profile, fetcher, parser, links, output, fetchers::limitReached,
-                earlier);
+                earlier, learner);
         FetchWorker worker = new FetchWorker(source, pageSteps, new RobotsSteps(profile, fetcher, links, output),
                 profile.limits().maxPages(), stats.decided(), fetchers::limitReached);
         long fetchedBefore = stats.fetched(); // a resumed crawl's earlier runs: not this run's average

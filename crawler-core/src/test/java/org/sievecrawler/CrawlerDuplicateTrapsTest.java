@@ -10,6 +10,7 @@ import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
 import static org.sievecrawler.profile.ProfileKeys.SCOPE_IGNORE_PARAMS;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_LEARN_DUPLICATES;
 import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -137,6 +138,33 @@ class CrawlerDuplicateTrapsTest {
         assertThat(crawl.summaryCount("canonicalized", "ignoreParams")).isPositive();
     }
 
+    /**
+     * Issue 30: with the default profile (learning on; scope.ignore-params empty here, so no rule is given by hand),
+     * every trap stops after at most 200 of its pages, each by a rule recorded in the refused URLs' records, and every
+     * real page is fetched.
+     */
+    @Test
+    void learningStopsEveryTrapWithin200PagesAndKeepsEveryRealPage() throws Exception {
+        CrawlOutput crawl = learningCrawl(site.url("/"), MAX_PAGES);
+        List<String> fetched = fetched(crawl);
+        Map<Trap, Long> perTrap = new EnumMap<>(Trap.class);
+        for (Trap trap : Trap.values()) {
+            perTrap.put(trap, fetched.stream().filter(trap::matches).count());
+        }
+        Map<String, Long> rules = crawl.records.stream().filter(r -> r.get("outcome").asText().equals("trap"))
+                .map(r -> r.get("error").asText()).filter(e -> e.startsWith("learned rule: "))
+                .map(e -> e.replaceAll("; followed as .*", "").replaceAll(" \\(\\d+ of \\d+ pages near-duplicate\\)", ""))
+                .collect(Collectors.groupingBy(e -> e, TreeMap::new, Collectors.counting()));
+        System.out.println("duplicate traps, learning, max-pages " + MAX_PAGES + ": records " + crawl.records.size()
+                + ", fetched " + fetched.size() + ", per trap " + perTrap + ", real "
+                + fetched.stream().filter(u -> Trap.of(u).isEmpty()).count());
+        rules.forEach((rule, n) -> System.out.println("  " + n + " x " + rule));
+        assertThat(fetched).containsAll(site.realUrls());
+        for (Trap trap : Trap.values()) {
+            assertThat(perTrap.get(trap)).as(trap + " pages fetched").isBetween(1L, 200L);
+        }
+    }
+
     /** The premise of the traps: every page of a trap has the same fingerprint as the others of its kind. */
     @Test
     void everyPageOfATrapHasTheFingerprintOfTheOthersAndRealPagesDiffer() {
@@ -175,8 +203,17 @@ class CrawlerDuplicateTrapsTest {
                 .map(r -> r.get("url").asText()).toList();
     }
 
-    /** A crawl with the default scope but no scope.ignore-params (the traps as they are, no rule of any kind). */
+    /**
+     * A crawl with the default scope but no scope.ignore-params and scope.learn-duplicates off (the traps as they
+     * are, no rule of any kind).
+     */
     private CrawlOutput crawl(String seed, long maxPages) throws CrawlException {
+        return crawl(seed, maxPages, CrawlProfile.defaults().with(SCOPE_IGNORE_PARAMS, List.of())
+                .with(SCOPE_LEARN_DUPLICATES, false));
+    }
+
+    /** A crawl with the default scope (learning on) but no scope.ignore-params (no rule given by hand). */
+    private CrawlOutput learningCrawl(String seed, long maxPages) throws CrawlException {
         return crawl(seed, maxPages, CrawlProfile.defaults().with(SCOPE_IGNORE_PARAMS, List.of()));
     }
 

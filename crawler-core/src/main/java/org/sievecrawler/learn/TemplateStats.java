@@ -1,6 +1,8 @@
 package org.sievecrawler.learn;
 
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -93,8 +95,31 @@ public final class TemplateStats {
         this.caps = caps;
     }
 
+    /**
+     * What recording one page showed of its template.
+     *
+     * @param template the page's template
+     * @param nearDuplicate whether the page was a near-duplicate of one of its template's recent distinct pages
+     * @param pages the template's pages recorded, this one included
+     * @param nearDuplicates how many of them were near-duplicates
+     * @param quietParams the template's parameters with at least {@code minPairs} pairs, all near-duplicates
+     * @param quietPairs for each of {@code quietParams}, its pairs
+     * @param changedParams the template's parameters with a pair whose pages differ
+     */
+    public record Seen(UrlTemplate template, boolean nearDuplicate, int pages, int nearDuplicates,
+            List<String> quietParams, List<Integer> quietPairs, List<String> changedParams) {
+    }
+
     /** Records a fetched page: its URL (as the Sieve saw it) and the 64-bit SimHash of its visible text. */
     public void record(String url, long fingerprint) {
+        record(url, fingerprint, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Records a fetched page, as {@link #record(String, long)}, and says what its template's counts are now, a
+     * parameter being quiet from {@code minPairs} pairs on.
+     */
+    public Seen record(String url, long fingerprint, int minPairs) {
         UrlTemplate template = UrlTemplate.of(url);
         synchronized (this) {
             LinkedHashMap<String, Template> host = hosts.computeIfAbsent(template.host(),
@@ -116,8 +141,9 @@ public final class TemplateStats {
                 templates++;
                 bytes += TEMPLATE_BYTES + template.host().length() + template.pattern().length();
             }
-            t.record(url, fingerprint);
+            boolean near = t.record(url, fingerprint);
             bytes += t.takeNewBytes();
+            return t.seen(template, near, minPairs);
         }
     }
 
@@ -164,7 +190,8 @@ public final class TemplateStats {
         private Param[] params = new Param[0];
         private long newBytes;
 
-        void record(String url, long fingerprint) {
+        /** Records a page; whether it was a near-duplicate of a recent one. */
+        boolean record(String url, long fingerprint) {
             pages++;
             boolean near = false;
             for (int i = 0; i < recentUsed; i++) {
@@ -181,6 +208,25 @@ public final class TemplateStats {
                 recentUsed = Math.min(recentUsed + 1, RECENT);
             }
             recordParams(url, fingerprint);
+            return near;
+        }
+
+        Seen seen(UrlTemplate template, boolean near, int minPairs) {
+            List<String> quiet = List.of();
+            List<Integer> quietPairs = List.of();
+            List<String> changed = List.of();
+            for (Param p : params) {
+                if (p.changed > 0) {
+                    changed = changed.isEmpty() ? new ArrayList<>(2) : changed;
+                    changed.add(p.name);
+                } else if (p.same >= minPairs) {
+                    quiet = quiet.isEmpty() ? new ArrayList<>(2) : quiet;
+                    quietPairs = quietPairs.isEmpty() ? new ArrayList<>(2) : quietPairs;
+                    quiet.add(p.name);
+                    quietPairs.add(p.same);
+                }
+            }
+            return new Seen(template, near, pages, nearDuplicates, quiet, quietPairs, changed);
         }
 
         /**

@@ -64,32 +64,42 @@ public record UrlTemplate(String host, String pattern) {
     public static UrlTemplate of(String url) {
         int end = url.indexOf('#');
         end = end < 0 ? url.length() : end;
+        Authority authority = authority(url, end);
+        int q = url.indexOf('?', authority.pathStart);
+        q = q < 0 || q > end ? end : q;
+        String path = url.substring(authority.pathStart, q);
+        String query = q < end ? url.substring(q + 1, end) : "";
+        return new UrlTemplate(authority.host, pattern(path.isEmpty() ? "/" : path, query, q < end));
+    }
+
+    /** The {@link #host()} of {@link #of(String) of(url)}, without working out its pattern. */
+    public static String hostOf(String url) {
+        int end = url.indexOf('#');
+        return authority(url, end < 0 ? url.length() : end).host;
+    }
+
+    /** A URL's host as a template names it, and where its path starts. */
+    private record Authority(String host, int pathStart) {
+    }
+
+    private static Authority authority(String url, int end) {
         int authority = url.indexOf("://");
-        int pathStart;
-        String host;
         int firstSlash = url.indexOf('/');
         int firstQuestion = url.indexOf('?');
         if (authority <= 0 || firstSlash >= 0 && firstSlash < authority
                 || firstQuestion >= 0 && firstQuestion < authority) {
-            host = "";
-            pathStart = 0;
-        } else {
-            int from = authority + 3;
-            int to = from;
-            while (to < end && url.charAt(to) != '/' && url.charAt(to) != '?') {
-                to++;
-            }
-            int at = url.lastIndexOf('@', to - 1);
-            from = at >= from ? at + 1 : from;
-            String hostPort = url.substring(from, to).toLowerCase(java.util.Locale.ROOT);
-            host = bounded(dropDefaultPort(hostPort, url.regionMatches(true, 0, "https", 0, 5) ? ":443" : ":80"));
-            pathStart = to;
+            return new Authority("", 0);
         }
-        int q = url.indexOf('?', pathStart);
-        q = q < 0 || q > end ? end : q;
-        String path = url.substring(pathStart, q);
-        String query = q < end ? url.substring(q + 1, end) : "";
-        return new UrlTemplate(host, pattern(path.isEmpty() ? "/" : path, query, q < end));
+        int from = authority + 3;
+        int to = from;
+        while (to < end && url.charAt(to) != '/' && url.charAt(to) != '?') {
+            to++;
+        }
+        int at = url.lastIndexOf('@', to - 1);
+        from = at >= from ? at + 1 : from;
+        String hostPort = url.substring(from, to).toLowerCase(java.util.Locale.ROOT);
+        return new Authority(bounded(dropDefaultPort(hostPort, url.regionMatches(true, 0, "https", 0, 5) ? ":443"
+                : ":80")), to);
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.Function;
 import okhttp3.HttpUrl;
 import org.sievecrawler.graph.Edge;
+import org.sievecrawler.learn.Learner;
 import org.sievecrawler.link.LinkDecision;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.RedirectTarget;
@@ -35,9 +36,17 @@ final class LinkStep {
     private final boolean graph;
     /** {@code scope.check-external}: links to other hosts become checks. */
     private final boolean checkExternal;
+    /** The rules learned from the pages fetched ({@code scope.learn-duplicates}), applied to accepted links. */
+    private final Learner learner;
 
     LinkStep(LinkResolver links, CrawlProfile profile, PageOutput output) {
+        this(links, profile, output, Learner.off());
+    }
+
+    /** A link step that applies the rules {@code learner} learned to the links it accepts. */
+    LinkStep(LinkResolver links, CrawlProfile profile, PageOutput output, Learner learner) {
         this.links = links;
+        this.learner = learner;
         this.followNofollow = profile.parse().followNofollow();
         this.output = output;
         this.graph = profile.output().links();
@@ -62,7 +71,7 @@ final class LinkStep {
             boolean followed = follow && link.kind().followed() && (followNofollow || !link.nofollow());
             boolean checked = checkExternal && link.kind().followed();
             if (followed || graph || checked) {
-                LinkDecision decision = pageLinks.decide(link.href(), task.depth() + 1);
+                LinkDecision decision = learned(pageLinks.decide(link.href(), task.depth() + 1));
                 String external = checked && decision instanceof LinkDecision.Reject reject
                         && reject.reason() == RejectReason.OFF_HOST ? pageLinks.target(link.href()) : null;
                 if (external != null) {
@@ -114,7 +123,7 @@ final class LinkStep {
         LinkResolver.PageLinks pageLinks = links.forPage(HttpUrl.get(at), at);
         List<LinkDecision> decisions = new ArrayList<>(urls.size());
         for (String url : urls) {
-            decisions.add(pageLinks.decide(url, depth));
+            decisions.add(learned(pageLinks.decide(url, depth)));
         }
         return accepted(decisions, task);
     }
@@ -137,6 +146,18 @@ final class LinkStep {
             }
         }
         link(edges);
+    }
+
+    /**
+     * {@code decision} with an accepted URL rewritten by the rules learned ({@link Learner#rewrite}: a parameter
+     * that does not change the page dropped, an alias rewritten), so the Sieve and the link graph see the rewrite.
+     */
+    private LinkDecision learned(LinkDecision decision) {
+        if (decision instanceof LinkDecision.Accept accept && learner.learns()) {
+            String rewritten = learner.rewrite(accept.url());
+            return rewritten == accept.url() ? decision : new LinkDecision.Accept(rewritten, accept.paramsIgnored());
+        }
+        return decision;
     }
 
     /** Where a redirect from {@code task} to {@code location} leads (see {@link LinkResolver#decideRedirect}). */

@@ -1,6 +1,8 @@
 package org.sievecrawler.pipeline;
 
+import java.util.List;
 import java.util.Optional;
+import org.sievecrawler.learn.Learner;
 import org.sievecrawler.link.UrlTraps;
 import org.sievecrawler.politeness.HostBudget;
 import org.sievecrawler.politeness.HostKey;
@@ -14,7 +16,9 @@ import org.sievecrawler.sink.PageRecords;
 
 /**
  * Whether the crawl may fetch a page, asked before its request: not a crawler trap ({@code scope.max-path-segments},
- * {@code scope.max-repeated-segments}), its host not found unreachable, robots.txt allows it, and, for a sitemap,
+ * {@code scope.max-repeated-segments}), its host not found unreachable, robots.txt allows it, no rule the crawl
+ * learned refuses it (a trap, naming the rule) or rewrites it (a trap, and its rewrite followed instead; a sample
+ * of them is fetched: {@link Learner}), and, for a sitemap,
  * its host has not had {@code scope.max-sitemaps-per-host}; the first check that fails gives the page's record.
  * A host's pages are bounded before this, as they are admitted ({@code limits.max-pages-per-host}: the frontier's
  * {@code AdmissionBudget}).
@@ -25,11 +29,21 @@ import org.sievecrawler.sink.PageRecords;
  * them in), and recording the refusal.
  */
 final class PageChecks {
+    /** How the error of a URL a learned rule refused starts. */
+    static final String LEARNED = "learned rule: ";
     private final UrlTraps traps;
     /** Sitemaps per host ({@code scope.max-sitemaps-per-host}): a sitemap takes this budget, not the pages'. */
     private final HostBudget sitemapBudget;
+    /** The rules learned from the pages fetched ({@code scope.learn-duplicates}). */
+    private final Learner learner;
 
     PageChecks(CrawlProfile profile) {
+        this(profile, Learner.off());
+    }
+
+    /** Checks that also apply the rules {@code learner} learned to a page before its request. */
+    PageChecks(CrawlProfile profile, Learner learner) {
+        this.learner = learner;
         this.traps = UrlTraps.of(profile.scope());
         this.sitemapBudget = new HostBudget(profile.scope().maxSitemapsPerHost(),
                 ProfileKeys.SCOPE_MAX_SITEMAPS_PER_HOST.name());
@@ -42,22 +56,37 @@ final class PageChecks {
      * @param unreachable why the task's host is unreachable, if it is known to be
      * @param rules the robots.txt rules in force for the task's host
      */
-    Optional<PageRecord> refusal(PendingUrl task, Optional<String> unreachable, RobotsRules rules) {
+    Optional<Ending> refusal(PendingUrl task, Optional<String> unreachable, RobotsRules rules) {
         Optional<String> trap = traps.trap(task.url());
         if (trap.isPresent()) {
-            return Optional.of(PageRecords.refused(task, Outcome.TRAP, trap.get()));
+            return refused(task, Outcome.TRAP, trap.get());
         }
         if (unreachable.isPresent()) {
-            return Optional.of(PageRecords.refused(task, Outcome.UNREACHABLE,
-                    HostKey.of(task.url()) + " unreachable (" + unreachable.get() + "); not tried"));
+            return refused(task, Outcome.UNREACHABLE,
+                    HostKey.of(task.url()) + " unreachable (" + unreachable.get() + "); not tried");
         }
         if (!rules.allows(task.url())) {
-            return Optional.of(PageRecords.refused(task, Outcome.ROBOTS_DISALLOWED,
-                    rules.kind() == RobotsRules.Kind.PARSED ? "disallowed by robots.txt" : rules.reason()));
+            return refused(task, Outcome.ROBOTS_DISALLOWED,
+                    rules.kind() == RobotsRules.Kind.PARSED ? "disallowed by robots.txt" : rules.reason());
+        }
+        if (task.purpose() == PendingUrl.Purpose.PAGE) {
+            Learner.Verdict verdict = learner.atLease(task.url());
+            if (verdict instanceof Learner.Verdict.Refuse refuse) {
+                return refused(task, Outcome.TRAP, LEARNED + refuse.rule().describe());
+            }
+            if (verdict instanceof Learner.Verdict.Rewrite rewrite) {
+                return Optional.of(Ending.withLinks(PageRecords.refused(task, Outcome.TRAP, LEARNED
+                        + rewrite.rule().describe() + "; followed as " + rewrite.url()), List.of(new PendingUrl(
+                                rewrite.url(), task.depth(), task.referrer(), 0, task.redirects(), task.purpose()))));
+            }
         }
         // after robots.txt: a sitemap it refuses costs no request, so takes none of the budget
         Optional<String> hostFull = task.isSitemap() && task.attempt() == 0 ? sitemapBudget.take(task.url())
                 : Optional.empty();
-        return hostFull.map(why -> PageRecords.refused(task, Outcome.TRAP, why));
+        return hostFull.flatMap(why -> refused(task, Outcome.TRAP, why));
+    }
+
+    private static Optional<Ending> refused(PendingUrl task, Outcome outcome, String error) {
+        return Optional.of(Ending.of(PageRecords.refused(task, outcome, error)));
     }
 }

@@ -8,6 +8,7 @@ import org.sievecrawler.fetch.HttpFetcher;
 import org.sievecrawler.fetch.RetryPolicy;
 import org.sievecrawler.frontier.PageLease;
 import org.sievecrawler.history.EarlierCrawl;
+import org.sievecrawler.learn.Learner;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.parse.PageParser;
 import org.sievecrawler.profile.CrawlProfile;
@@ -21,7 +22,7 @@ import org.sievecrawler.warc.WarcLocation;
  * The steps of one page lease, listed in order in {@link #take}, each a type with one job:
  *
  * <pre>
- *   checks ({@link PageChecks}) -> fetch ({@link FetchStep}, a sitemap in a slot, a recrawl's page conditional)
+ *   checks ({@link PageChecks}: a learned rule's refusal or rewrite too) -> fetch ({@link FetchStep}, a sitemap in a slot, a recrawl's page conditional)
  *     -> failure: put back, retried, or given up ({@link FailureStep}) -> archive -> record
  *     -> the host released -> archive (a recrawl's: perhaps a revisit) -> redirect: target decided
  *                                                                          ({@link RedirectStep}) -> record
@@ -29,7 +30,8 @@ import org.sievecrawler.warc.WarcLocation;
  *                                      -> a link out of scope checked ({@code scope.check-external}) -> record
  *                                      -> error page (a missing sitemap probe apart) or not HTML -> record
  *                                      -> sitemap: read ({@link SitemapStep}) -> record
- *                                      -> page: parse on a parse thread ({@link ParseStep}) -> links ({@link LinkStep})
+ *                                      -> page: parse on a parse thread ({@link ParseStep}) -> learned from
+ *                                         ({@link Learner#observe}) -> links ({@link LinkStep}, rules applied)
  *                                         -> record
  * </pre>
  *
@@ -64,6 +66,8 @@ public final class PageSteps {
     /** Exchanges and counts; no records. */
     private final PageOutput output;
     private final long maxPageBytes;
+    /** What the crawl learns from the pages it fetched, and the rules it applies. */
+    private final Learner learner;
 
     /**
      * @param profile the crawl's profile, read here once: its traps and host budgets ({@link PageChecks}), retries,
@@ -86,10 +90,21 @@ public final class PageSteps {
      */
     public PageSteps(CrawlProfile profile, HttpFetcher fetcher, PageParser parser, LinkResolver links,
             PageOutput output, LongPredicate limitReached, EarlierCrawl earlier) {
-        this.checks = new PageChecks(profile);
+        this(profile, fetcher, parser, links, output, limitReached, earlier, Learner.off());
+    }
+
+    /**
+     * As {@link #PageSteps(CrawlProfile, HttpFetcher, PageParser, LinkResolver, PageOutput, LongPredicate,
+     * EarlierCrawl)}, with the rules {@code learner} learns from the pages fetched ({@code scope.learn-duplicates})
+     * applied to their links and to every page before its request.
+     */
+    public PageSteps(CrawlProfile profile, HttpFetcher fetcher, PageParser parser, LinkResolver links,
+            PageOutput output, LongPredicate limitReached, EarlierCrawl earlier, Learner learner) {
+        this.checks = new PageChecks(profile, learner);
         this.fetch = new FetchStep(fetcher, profile.scope().maxSitemapBytes(), earlier);
         this.failures = new FailureStep(RetryPolicy.of(profile), output);
-        this.links = new LinkStep(links, profile, output);
+        this.links = new LinkStep(links, profile, output, learner);
+        this.learner = learner;
         this.redirects = new RedirectStep(this.links, profile.fetch().maxRedirects());
         this.sitemaps = new SitemapStep(profile.scope().maxSitemapBytes(), this.links);
         this.parse = new ParseStep(parser, profile, output);
@@ -101,7 +116,7 @@ public final class PageSteps {
     /** The steps of one page lease, in order; see the class comment. */
     void take(PageLease lease) throws IOException {
         PendingUrl task = lease.task();
-        Optional<PageRecord> refused = checks.refusal(task, lease.hostDown(), lease.robots());
+        Optional<Ending> refused = checks.refusal(task, lease.hostDown(), lease.robots());
         if (refused.isPresent()) {
             records.refused(lease, refused.get());
             return;
@@ -137,8 +152,13 @@ public final class PageSteps {
                 records.close(lease, Ending.of(PageRecords.notHtml(task, page)), at);
             } else {
                 parse.later(lease, page, at,
-                        parsed -> records.close(lease, Ending.withLinks(PageRecords.fetched(task, page, parsed,
-                                maxPageBytes), links.ofPage(task, parsed)), at),
+                        parsed -> {
+                            if (page.status() < 300) {
+                                learner.observe(task.url(), parsed.simhash());
+                            }
+                            records.close(lease, Ending.withLinks(PageRecords.fetched(task, page, parsed,
+                                    maxPageBytes), links.ofPage(task, parsed)), at);
+                        },
                         bug -> records.close(lease, Ending.of(PageRecords.parseBug(task, page, bug)), at));
             }
         }

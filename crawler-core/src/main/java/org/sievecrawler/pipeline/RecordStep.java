@@ -56,4 +56,14 @@ final class RecordStep {
     void refused(PageLease lease, PageRecord record) throws IOException {
         lease.complete(record);
     }
+
+    /**
+     * Closes the lease of a page the checks refused with its {@code ending}: its record and the URLs to follow instead
+     * (a learned rule's rewrite), admitted with it; no request was made, as {@link #refused(PageLease, PageRecord)}.
+     *
+     * @throws IOException if the record could not be written
+     */
+    void refused(PageLease lease, Ending ending) throws IOException {
+        lease.complete(ending.record(), ending.links());
+    }
 }

@@ -21,8 +21,8 @@ class PageChecksTest {
         return PendingUrl.seed("http://127.0.0.1:8080" + path);
     }
 
-    private static Optional<String> error(Optional<PageRecord> refusal) {
-        return refusal.map(PageRecord::error);
+    private static Optional<String> error(Optional<Ending> refusal) {
+        return refusal.map(e -> e.record().error());
     }
 
     @Test
@@ -32,10 +32,11 @@ class PageChecksTest {
 
     @Test
     void refusesATrapBeforeAskingAnythingElse() {
-        Optional<PageRecord> refusal = new PageChecks(profile).refusal(page("/a/a/a/a"), Optional.of("connection refused"), REFUSE);
+        Optional<PageRecord> refusal = new PageChecks(profile).refusal(page("/a/a/a/a"), Optional.of("connection refused"), REFUSE)
+                .map(Ending::record);
 
         assertThat(refusal.map(PageRecord::outcome)).contains(Outcome.TRAP);
-        assertThat(error(refusal)).contains("path repeats segment \"a\" 4 times in a row, more than"
+        assertThat(refusal.map(PageRecord::error)).contains("path repeats segment \"a\" 4 times in a row, more than"
                 + " scope.max-repeated-segments 3");
     }
 
@@ -45,7 +46,7 @@ class PageChecksTest {
 
         assertThat(error(checks.refusal(page("/a"), Optional.of("connection refused"), REFUSE)))
                 .contains("http://127.0.0.1:8080 unreachable (connection refused); not tried");
-        assertThat(checks.refusal(page("/a"), Optional.empty(), REFUSE).map(PageRecord::outcome))
+        assertThat(checks.refusal(page("/a"), Optional.empty(), REFUSE).map(e -> e.record().outcome()))
                 .contains(Outcome.ROBOTS_DISALLOWED);
     }
 
