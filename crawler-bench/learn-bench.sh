@@ -239,7 +239,7 @@ for i in "${SELECTED[@]}"; do
     lost_nginx=$((lost_nginx + $(wc -l < "$WORK/lost-$p-$run.txt")))
     lost_records=$((lost_records + $(wc -l < "$WORK/lost-records-$p-$run.txt")))
   done
-  LOST_ALL=$((LOST_ALL + lost_nginx + lost_records))
+  LOST_ALL=$((LOST_ALL + (lost_nginx > lost_records ? lost_nginx : lost_records)))
   pps_on=$(column_of "$p" on 7 | median) pps_off=$(column_of "$p" off 7 | median)
   cpu_on=$(column_of "$p" on 8 | median) cpu_off=$(column_of "$p" off 8 | median)
   rss_on=$(column_of "$p" on 9 | median) rss_off=$(column_of "$p" off 9 | median)
@@ -259,9 +259,13 @@ for i in "${SELECTED[@]}"; do
       [ -s "$f" ] || continue
       echo "$p, run $run: fetched with learning off, not on ($([ $kind = lost ] && echo "nginx's log" || echo pages.jsonl);" \
         "first 10 of $(wc -l < "$f"), all in $f):"
-      head -10 "$f" | sed 's/^/    /'
+      if [ $kind = lost ]; then head -10 "$f" | sed 's/^/    /'; continue; fi
+      head -10 "$f" | while read -r url; do # with the learning crawl's record of it (outcome, error), if any
+        echo "    $url  $(grep -F "\"url\":\"$url\"" "$WORK/crawls/$p-$run-on/out/pages.jsonl" | head -1 \
+          | python3 -c 'import json, sys; r = json.loads(sys.stdin.read() or "{}"); print("(learning on: " + str(r.get("outcome", "no record")) + ", " + str(r.get("error")) + ")")')"
+      done
     done
   done
 done
-echo "learn-bench: $([ "$LOST_ALL" = 0 ] && echo "no page lost" || echo "PAGES LOST: $LOST_ALL")." \
+echo "learn-bench: $([ "$LOST_ALL" = 0 ] && echo "no page lost" || echo "PAGES LOST: $LOST_ALL (over the runs)")." \
   "Results in $RESULTS; each crawl's output and access log in $WORK/crawls/PACKAGE-RUN-WHO/"
