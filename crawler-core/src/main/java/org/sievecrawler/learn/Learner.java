@@ -1,8 +1,10 @@
 package org.sievecrawler.learn;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -43,6 +45,8 @@ public final class Learner {
     /** One in this many URLs a rule would rewrite or refuse is fetched, as a sample. */
     public static final int SAMPLE_EVERY = 50;
     private static final int SAMPLE_SLOTS = 4096;
+    /** Rules learned in a crawl at most (in force or undone, ~300 bytes each); past it, none is learned. */
+    public static final int MAX_RULES = 10_000;
 
     /** What a rule did over the crawl: refused URLs (at lease), rewritten URLs (links and leases), samples fetched. */
     public record Tally(Rule rule, boolean undone, long refused, long rewritten, long sampled) {
@@ -99,6 +103,8 @@ public final class Learner {
     private final RuleBook book = new RuleBook();
     /** Every rule learned, by its key; added to under {@code this}. */
     private final Map<String, State> states = new ConcurrentHashMap<>();
+    /** The templates ("host\tpattern") a parameter was dropped from: not skipped as well. Guarded by {@code this}. */
+    private final Set<String> dropped = new HashSet<>();
     /** The same, in the order learned. Guarded by {@code this}. */
     private final List<State> order = new ArrayList<>();
     /** URL hashes of the links let through as samples, so their lease fetches them. Guarded by itself. */
@@ -211,7 +217,11 @@ public final class Learner {
 
     /** The estimated bytes of the evidence it keeps: templates, parameters, aliases and recent fingerprints. */
     public long estimatedBytes() {
-        return on ? stats.estimatedBytes() + aliases.estimatedBytes() + 8L * SAMPLE_SLOTS : 0;
+        return on ? stats.estimatedBytes() + aliases.estimatedBytes() + 8L * SAMPLE_SLOTS + 300L * rules() : 0;
+    }
+
+    private synchronized int rules() {
+        return order.size();
     }
 
     /** Every rule learned so far, undone ones too, in the order learned, with what each did. */
@@ -253,13 +263,14 @@ public final class Learner {
     private synchronized void learn(TemplateStats.Seen seen, Aliases.Found found) {
         String host = seen.template().host();
         String pattern = seen.template().pattern();
-        boolean dropped = false;
         for (int i = 0; i < seen.quietParams().size(); i++) {
             String param = seen.quietParams().get(i);
             int pairs = seen.quietPairs().get(i);
-            dropped |= learn(new Rule(Rule.Kind.DROP_PARAM, host, pattern, param, -1, pairs, pairs));
+            if (learn(new Rule(Rule.Kind.DROP_PARAM, host, pattern, param, -1, pairs, pairs))) {
+                dropped.add(host + "\t" + pattern);
+            }
         }
-        if (!dropped && seen.pages() >= MIN_PAGES && 10L * seen.nearDuplicates() >= 9L * (seen.pages() - 1)
+        if (!dropped.contains(host + "\t" + pattern) && seen.pages() >= MIN_PAGES && 10L * seen.nearDuplicates() >= 9L * (seen.pages() - 1)
                 && (pattern.indexOf('{') >= 0 || pattern.indexOf('*') >= 0)) {
             learn(new Rule(Rule.Kind.SKIP_TEMPLATE, host, pattern, "", -1, seen.pages(), seen.nearDuplicates()));
         }
@@ -271,7 +282,7 @@ public final class Learner {
     /** Puts a new rule in force and tells the listener; false when it was learned (or undone) before. */
     private boolean learn(Rule rule) {
         String key = key(rule.kind(), rule.host(), rule.template(), rule.name(), rule.position());
-        if (states.containsKey(key)) {
+        if (states.containsKey(key) || order.size() >= MAX_RULES) {
             return false;
         }
         State state = new State(rule);
