@@ -17,7 +17,9 @@ import org.sievecrawler.parse.SimHash;
  *
  * <p>Only literal segments are candidates (not a number, date, id or token: {@link UrlTemplate}), of at most
  * {@value #MAX_SEGMENT} characters without {@code ;params}; a page's last segment never is (a file name: dropping
- * {@code index.html} would rewrite a doc site's pages).
+ * {@code index.html} would rewrite a doc site's pages), nor is a segment next to its double ({@code /test/test/}:
+ * rustdoc's re-exported module {@code test::test} has the pages of {@code test}, which are real pages of the
+ * package; a path that repeats itself is {@code scope.max-repeated-segments}' trap, not an alias).
  *
  * <p>Memory: the recent pages are a direct-mapped table of {@value #SLOTS} (URL hash, fingerprint) slots, 16 bytes
  * each (1 MB), in which a newer page replaces an older one on its slot (a pair is only found while its partner is
@@ -74,16 +76,20 @@ final class Aliases {
                 from = to + 1;
             }
         }
+        String previous = null;
         for (int i = 0; i < MAX_POSITION; i++) {
             String segment = UrlEdit.segment(url, i);
-            if (segment == null || UrlEdit.segment(url, i + 1) == null) {
+            String next = segment == null ? null : UrlEdit.segment(url, i + 1);
+            if (next == null) {
                 break; // no such segment, or the last one
             }
             if (!segment.isEmpty() && segment.length() <= MAX_SEGMENT && segment.indexOf(';') < 0
+                    && !segment.equals(previous) && !segment.equals(next)
                     && UrlTemplate.kind(segment, 0, segment.length()) == null) {
                 found = pair(found, host, Rule.Kind.ALIAS_SEGMENT, segment, i, UrlEdit.withoutSegment(url, i),
                         fingerprint, minPairs);
             }
+            previous = segment;
         }
         int slot = slot(hash(url));
         keys[slot] = hash(url);

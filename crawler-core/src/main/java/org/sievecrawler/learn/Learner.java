@@ -1,6 +1,7 @@
 package org.sievecrawler.learn;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  * A template whose pages differ, or a parameter or segment one of whose pairs differs, gives no rule.
  *
- * <p>The safety net: one in {@value #SAMPLE_EVERY} of the URLs each rule would rewrite or refuse is fetched anyway
- * (a sample), and every page fetched that a rule in force covers (a sample, or one leased before its rule) is a
+ * <p>The safety net: of the URLs each rule would rewrite or refuse, the 1st, 2nd, 4th, ... {@value #FIRST_SAMPLES}th and
+ * then one in {@value #SAMPLE_EVERY} are fetched anyway (samples), and every page fetched that a rule in force covers (a sample, or one leased before its rule) is a
  * test of the rule: a page of a skipped template that is no near-duplicate of the template's pages, a parameter's
  * pair whose pages differ, an alias's pair whose pages differ, undoes the rule. An undone rule is not learned again
  * in the crawl.
@@ -45,8 +46,12 @@ public final class Learner {
     /** One in this many URLs a rule would rewrite or refuse is fetched, as a sample. */
     public static final int SAMPLE_EVERY = 50;
     private static final int SAMPLE_SLOTS = 4096;
+    /** The URLs a rule applies to up to this one are sampled at each power of two. */
+    public static final int FIRST_SAMPLES = 16;
     /** Rules learned in a crawl at most (in force or undone, ~300 bytes each); past it, none is learned. */
     public static final int MAX_RULES = 10_000;
+    /** Rules learned for one host at most, so that one host cannot take every other's. */
+    public static final int MAX_RULES_PER_HOST = 100;
 
     /** What a rule did over the crawl: refused URLs (at lease), rewritten URLs (links and leases), samples fetched. */
     public record Tally(Rule rule, boolean undone, long refused, long rewritten, long sampled) {
@@ -86,9 +91,14 @@ public final class Learner {
             this.rule = rule;
         }
 
-        /** Counts one more URL the rule applies to; whether it is to be a sample. */
+        /**
+         * Counts one more URL the rule applies to; whether it is to be a sample: the 1st, 2nd, 4th, 8th and 16th (a
+         * rule is tested most while it is young, when a wrong one would cost most), then one in {@value
+         * #SAMPLE_EVERY}.
+         */
         boolean sample() {
-            if (applied.incrementAndGet() % SAMPLE_EVERY == 0) {
+            long n = applied.incrementAndGet();
+            if (n <= FIRST_SAMPLES && Long.bitCount(n) == 1 || n % SAMPLE_EVERY == 0) {
                 sampled.incrementAndGet();
                 return true;
             }
@@ -105,6 +115,8 @@ public final class Learner {
     private final Map<String, State> states = new ConcurrentHashMap<>();
     /** The templates ("host\tpattern") a parameter was dropped from: not skipped as well. Guarded by {@code this}. */
     private final Set<String> dropped = new HashSet<>();
+    /** Rules learned per host. Guarded by {@code this}. */
+    private final Map<String, Integer> perHost = new HashMap<>();
     /** The same, in the order learned. Guarded by {@code this}. */
     private final List<State> order = new ArrayList<>();
     /** URL hashes of the links let through as samples, so their lease fetches them. Guarded by itself. */
@@ -210,6 +222,31 @@ public final class Learner {
         }
     }
 
+    /**
+     * Puts back a rule an earlier run of the crawl learned (a resume reads them from rules.jsonl): in force, or
+     * {@code undone} (then never learned again), without telling the listener. A rule already known is left as it is.
+     */
+    public synchronized void restore(Rule rule, boolean undone) {
+        if (!on) {
+            return;
+        }
+        String key = key(rule.kind(), rule.host(), rule.template(), rule.name(), rule.position());
+        State state = states.get(key);
+        if (state == null) {
+            if (!learn(rule, false)) {
+                return;
+            }
+            state = states.get(key);
+            if (rule.kind() == Rule.Kind.DROP_PARAM) {
+                dropped.add(rule.host() + "\t" + rule.template());
+            }
+        }
+        if (undone && !state.undone) {
+            state.undone = true;
+            book.remove(rule);
+        }
+    }
+
     /** URL templates it keeps evidence for now (bounded: see {@link TemplateStats.Caps}). */
     public int templates() {
         return stats.templates();
@@ -281,15 +318,23 @@ public final class Learner {
 
     /** Puts a new rule in force and tells the listener; false when it was learned (or undone) before. */
     private boolean learn(Rule rule) {
+        return learn(rule, true);
+    }
+
+    private boolean learn(Rule rule, boolean tell) {
         String key = key(rule.kind(), rule.host(), rule.template(), rule.name(), rule.position());
-        if (states.containsKey(key) || order.size() >= MAX_RULES) {
+        if (states.containsKey(key) || order.size() >= MAX_RULES
+                || perHost.getOrDefault(rule.host(), 0) >= MAX_RULES_PER_HOST) {
             return false;
         }
+        perHost.merge(rule.host(), 1, Integer::sum);
         State state = new State(rule);
         states.put(key, state);
         order.add(state);
         book.add(rule);
-        listener.learned(rule);
+        if (tell) {
+            listener.learned(rule);
+        }
         return true;
     }
 
