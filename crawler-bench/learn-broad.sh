@@ -19,7 +19,7 @@
 #   an error starting "learned rule: "), rules (lines of rules.jsonl)
 # and a table of the medians on and off with their ratios (on / off). The issue's bound: pages/s on >= 0.95 x off.
 #
-# Environment: PAGES (100000), HOSTS (10000; one H), ROUNDS (2: 2 crawls on, 2 off), BASE (/tmp/sieve-learn-broad;
+# Environment: PAGES (100000), HOSTS (10000; one H), ROUNDS (2: 2 crawls on, 2 off), FLIP (0; 1 starts with off), BASE (/tmp/sieve-learn-broad;
 # each crawl's broad-bench WORK under it, the site generated in each), and broad-bench.sh's (THREADS, DELAY, SEEDS,
 # HEAP, MAX_DURATION, SIEVE_URLS, SET, ...; PORT 19750 and LOGS /dev/shm/sieve-learn-broad here, so that a
 # broad-bench.sh of its own may run beside). JFR is off (it costs pages/s).
@@ -29,11 +29,13 @@ CRAWLER=${1:-crawler-cli/target/crawler}
 export PAGES=${PAGES:-100000}
 export HOSTS=${HOSTS:-10000}
 ROUNDS=${ROUNDS:-2}
+FLIP=${FLIP:-0} # 1: the first round runs off, then on
 BASE=${BASE:-/tmp/sieve-learn-broad}
 export LOGS=${LOGS:-/dev/shm/sieve-learn-broad} PORT=${PORT:-19750} # not broad-bench's own: one may run beside
 SET0=${SET:-}
 [[ "$HOSTS" =~ ^[0-9]+$ ]] || { echo "learn-broad: HOSTS=$HOSTS: one host count (100 to 1000000)" >&2; exit 2; }
 [[ "$ROUNDS" =~ ^[1-9][0-9]?$ ]] || { echo "learn-broad: ROUNDS=$ROUNDS: must be 1 to 99" >&2; exit 2; }
+[[ "$FLIP" =~ ^[01]$ ]] || { echo "learn-broad: FLIP=$FLIP: must be 0 or 1" >&2; exit 2; }
 mkdir -p "$BASE"
 RESULTS=$BASE/learn.tsv
 echo "mode round pages wall_s pages_per_s pps_sustained cpu_s cpu_s_per_1k peak_rss_mb heap_after_gc_mb templates \
@@ -113,7 +115,7 @@ run() { # MODE ROUND
 }
 
 for round in $(seq 1 "$ROUNDS"); do
-  if [ $((round % 2)) = 1 ]; then run on "$round"; run off "$round"; else run off "$round"; run on "$round"; fi
+  if [ $(((round + FLIP) % 2)) = 1 ]; then run on "$round"; run off "$round"; else run off "$round"; run on "$round"; fi
 done
 
 median() { sort -n | awk '$1 ~ /^[0-9.]+$/ {v[++n] = $1} END {if (n == 0) print "NA"; else if (n % 2) print v[(n + 1) / 2]; else print (v[n / 2] + v[n / 2 + 1]) / 2}'; }
