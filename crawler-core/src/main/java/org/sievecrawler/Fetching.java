@@ -29,8 +29,9 @@ import org.sievecrawler.frontier.LeaseSource;
 import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.Folders;
 import org.sievecrawler.learn.Learner;
-import org.sievecrawler.learn.RuleListener;
 import org.sievecrawler.input.InputFileException;
+import org.sievecrawler.learn.LearnedRules;
+import org.sievecrawler.learn.RulesFile;
 import org.sievecrawler.link.LinkResolver;
 import org.sievecrawler.link.LinkScope;
 import org.sievecrawler.link.RejectReason;
@@ -67,7 +68,8 @@ import org.slf4j.LoggerFactory;
  * The fetch side of a crawl whose frontiers are owned elsewhere, such as a {@link FrontierGroup}'s: the
  * same fetcher threads and per-page pipeline as a single-node {@link Crawler} (checks, fetch, archive, parse,
  * links, record), taking leases from any {@link LeaseSource}, with its output in one folder: pages.jsonl (appended
- * to, so a process started again goes on with its file), WARC files, and a progress line every
+ * to, so a process started again goes on with its file), WARC files, rules.jsonl (the rules learned,
+ * {@link RulesFile}), and a progress line every
  * {@code progress.interval} (also appended to progress.jsonl). The folder is locked while this is open, so two
  * processes never share it.
  *
@@ -101,6 +103,8 @@ public final class Fetching implements AutoCloseable {
     private final FetcherThreads fetchers;
     /** The earlier crawl of a recrawl, or null. */
     private final EarlierCrawl earlier;
+    /** rules.jsonl and the log: where the learner tells the rules it learns and undoes. */
+    private final RulesFile rules;
     /** What the crawl learns from its pages ({@code scope.learn-duplicates}): duplicate rules, applied to its URLs. */
     private final Learner learner;
     /** The progress line now while {@link #run} runs, else empty; for a live display. */
@@ -158,7 +162,34 @@ public final class Fetching implements AutoCloseable {
                 profile.limits().maxDuration(), setup.stopGrace());
         this.goOn = setup.goOn();
         this.earlier = setup.earlier();
-        this.learner = profile.scope().learnDuplicates() ? Learner.learning(RuleListener.NONE) : Learner.off();
+        this.rules = new RulesFile(out.resolve(RulesFile.FILE), clock);
+        this.learner = profile.scope().learnDuplicates() ? Learner.learning(rules) : Learner.off();
+        restoreRules();
+    }
+
+    /**
+     * Puts back the rules an earlier run in this folder learned and undid (a resume, a cluster process started
+     * again): read from its rules.jsonl, without logging or writing them again. A file that cannot be read is
+     * passed over with a warning: the crawl learns its rules afresh.
+     */
+    private void restoreRules() {
+        if (!learner.learns()) {
+            return;
+        }
+        try {
+            RulesFile.Read read = RulesFile.read(rules.path());
+            for (RulesFile.Entry entry : read.entries()) {
+                learner.restore(entry.rule(), entry.undone());
+            }
+            if (!read.entries().isEmpty() || read.skipped() > 0) {
+                LOG.info("{} rules learned by an earlier run put back from {} ({} in force){}", read.entries().stream()
+                        .filter(e -> !e.undone()).count(), rules.path(), read.inForce().size(), read.skipped() == 0
+                        ? "" : "; " + read.skipped() + " lines that are no rule passed over");
+            }
+        } catch (IOException e) {
+            LOG.warn("the rules of an earlier run in {} cannot be read ({}); the crawl learns them again",
+                    rules.path(), FileErrors.reason(rules.path(), e));
+        }
     }
 
     /** What the crawl learned from its pages, and what each rule did. */
@@ -410,7 +441,8 @@ public final class Fetching implements AutoCloseable {
     }
 
     /**
-     * The crawl's summary now: its counters, the fetcher's and parser's figures and {@code frontier}'s, for a run
+     * The crawl's summary now: its counters, the fetcher's and parser's figures, the rules learned ({@code learned},
+     * with {@code scope.learn-duplicates}) and {@code frontier}'s figures, for a run
      * that started at {@code startedAt} and ended for {@code reason}, its average over the responses after
      * {@code fetchedBefore} (a resumed crawl's earlier runs excluded).
      */
@@ -420,7 +452,8 @@ public final class Fetching implements AutoCloseable {
                 stats.linkRejections(), profile.sieve().expectedUrls(), frontier.seen(),
                 frontier.falsePositiveRate(), frontier.pending(), parsing(), stats.failedAttempts(), stats.retries(),
                 reconnects(), descriptorWaits(), dns(), frontier.unreachableHosts(), stats.sitemapUrls(),
-                frontier.robots()).with(Optional.of(new Canonicalized(stats.paramsIgnoredCount())));
+                frontier.robots()).with(Optional.of(new Canonicalized(stats.paramsIgnoredCount())))
+                .with(learner.learns() ? Optional.of(LearnedRules.of(learner)) : Optional.empty());
     }
 
     /**
@@ -442,11 +475,15 @@ public final class Fetching implements AutoCloseable {
         ProgressReporter.LOG.info(summary.line());
     }
 
-    /** Closes the HTTP client, pages.jsonl, the WARC files, the earlier crawl's records and the folder's lock. */
+    /**
+     * Closes the HTTP client, pages.jsonl, the WARC files, the earlier crawl's records, rules.jsonl and the folder's
+     * lock.
+     */
     @Override
     public void close() throws IOException {
         try (CrawlLock held = lock; JsonlSink file = pages; Archive warc = archive; HttpFetcher client = fetcher;
-                LinksFile links = output.graph() instanceof LinksFile f ? f : null; EarlierCrawl history = earlier) {
+                LinksFile links = output.graph() instanceof LinksFile f ? f : null; EarlierCrawl history = earlier;
+                RulesFile learned = rules) {
             // closed in reverse order
         }
     }

@@ -9,6 +9,7 @@ import static org.sievecrawler.profile.ProfileKeys.OUTPUT_DIR;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_DELAY;
 import static org.sievecrawler.profile.ProfileKeys.POLITENESS_MAX_CONNECTIONS_PER_HOST;
 import static org.sievecrawler.profile.ProfileKeys.SCOPE_IGNORE_PARAMS;
+import static org.sievecrawler.profile.ProfileKeys.SCOPE_LEARN_DUPLICATES;
 import static org.sievecrawler.profile.ProfileKeys.SEEDS;
 
 import java.nio.file.Path;
@@ -53,8 +54,12 @@ class CrawlerIgnoreParamsTest {
     }
 
     private CrawlOutput crawl(List<String> ignoreParams) throws CrawlException {
+        return crawl(ignoreParams, true);
+    }
+
+    private CrawlOutput crawl(List<String> ignoreParams, boolean learn) throws CrawlException {
         CrawlProfile profile = CrawlProfile.defaults().with(SEEDS, List.of(site.url("/?utm_source=seed")))
-                .with(SCOPE_IGNORE_PARAMS, ignoreParams)
+                .with(SCOPE_IGNORE_PARAMS, ignoreParams).with(SCOPE_LEARN_DUPLICATES, learn)
                 .with(POLITENESS_DELAY, Duration.ZERO).with(POLITENESS_MAX_CONNECTIONS_PER_HOST, 4)
                 .with(FETCH_THREADS, 4).with(FETCH_CONNECT_TIMEOUT, Duration.ofMillis(500))
                 .with(FETCH_READ_TIMEOUT, Duration.ofMillis(800)).with(FETCH_CALL_TIMEOUT, Duration.ofSeconds(5))
@@ -83,6 +88,18 @@ class CrawlerIgnoreParamsTest {
         assertThat(crawl.summaryCount("canonicalized", "ignoreParams")).isEqualTo(2 + 3 + 1 + 1 + 1);
         assertThat(crawl.summaryCount("outcomes", "trap")).isZero();
         assertThat(crawl.summary.get("linkRejections").size()).as("nothing refused").isZero();
+        assertThat(crawl.summary.has("learned")).as("scope.learn-duplicates is on by default").isTrue();
+        assertThat(crawl.summaryCount("learned", "rules")).as("too few pages to learn from").isZero();
+        assertThat(out.resolve("rules.jsonl")).as("written at the first rule").doesNotExist();
+    }
+
+    @Test
+    void withoutLearningTheSummaryHasNoLearnedSection() throws Exception {
+        CrawlOutput crawl = crawl(List.of("utm_*", "sid"), false);
+
+        assertThat(crawl.summaryCount("canonicalized", "ignoreParams")).isEqualTo(2 + 3 + 1 + 1 + 1);
+        assertThat(crawl.summary.has("learned")).isFalse();
+        assertThat(out.resolve("rules.jsonl")).doesNotExist();
     }
 
     @Test

@@ -659,7 +659,7 @@ class CrawlerTest {
                 .isInstanceOfSatisfying(CrawlException.class, e -> assertThat(e.refused()).isTrue())
                 .hasMessage(out + " holds the output of an earlier crawl (pages.jsonl, summary.json, checkpoint/);"
                         + " a new crawl would mix its pages with them: start afresh with --overwrite, which deletes"
-                        + " its pages.jsonl, summary.json, checkpoint/ and crawl.log, progress.jsonl, report.html, audit.json, changes.jsonl (no"
+                        + " its pages.jsonl, summary.json, checkpoint/ and crawl.log, progress.jsonl, report.html, audit.json, changes.jsonl, rules.jsonl (no"
                         + " other file), or choose another output folder");
         assertThat(out.resolve("pages.jsonl")).hasBinaryContent(pages);
         assertThat(out.resolve("summary.json")).hasBinaryContent(summary);

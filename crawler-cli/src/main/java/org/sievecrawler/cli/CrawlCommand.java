@@ -109,8 +109,8 @@ final class CrawlCommand implements Callable<Integer> {
 
     @Option(names = "--overwrite",
             description = "Start afresh in an output folder that holds an earlier crawl: delete its pages.jsonl,"
-                    + " summary.json, crawl.log, progress.jsonl, report.html, audit.json, changes.jsonl, checkpoint/,"
-                    + " frontier/, history/ and WARC files (no other file) first."
+                    + " summary.json, crawl.log, progress.jsonl, report.html, audit.json, changes.jsonl, rules.jsonl,"
+                    + " checkpoint/, frontier/, history/ and WARC files (no other file) first."
                     + " Without it such a folder is refused.")
     boolean overwrite;
 

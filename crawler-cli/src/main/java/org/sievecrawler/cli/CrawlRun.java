@@ -122,6 +122,9 @@ final class CrawlRun {
             if (Files.isRegularFile(dir.resolve(CrawlFolder.AUDIT))) {
                 written.add(dir.resolve(CrawlFolder.AUDIT).toString());
             }
+            if (Files.isRegularFile(dir.resolve(CrawlFolder.RULES))) { // the rules learned, when any was
+                written.add(dir.resolve(CrawlFolder.RULES).toString());
+            }
             if (profile.output().warc()) {
                 written.add("WARC files " + dir.resolve(profile.output().warcPrefix() + "-*"
                         + profile.output().warcCompression().suffix()));

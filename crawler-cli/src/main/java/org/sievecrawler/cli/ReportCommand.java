@@ -34,8 +34,9 @@ import picocli.CommandLine.Spec;
                 + " pages, counts by outcome and status, ...), and DIR/report.html, a crawl's report: one page of"
                 + " charts that works offline.",
             "Charts of pages/s over time; outcomes, HTTP statuses, depths, top hosts and errors; and the Sieve's"
-                    + " seen~ and false-positive rate over time against sieve.expected-urls. From pages.jsonl,"
-                    + " progress.jsonl and summary.json."},
+                    + " seen~ and false-positive rate over time against sieve.expected-urls; the rules the crawl"
+                    + " learned (scope.learn-duplicates). From pages.jsonl, progress.jsonl, summary.json and"
+                    + " rules.jsonl."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {" 0:written", " 1:a file could not be read or written", " 2:usage error, not a crawl folder",
             FailOn.EXIT_FOUND})

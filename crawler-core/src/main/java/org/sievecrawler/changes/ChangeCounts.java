@@ -54,16 +54,17 @@ public record ChangeCounts(String since, Map<Change, Long> byChange, OptionalLon
         json.writeEndObject();
     }
 
+    /** A recrawl is run to see what changed: its changes lead the final line. */
+    @Override
+    public Place place() {
+        return Place.LEADS;
+    }
+
     /**
      * The words of the final log line: the counts that are not 0, in {@link Change}'s order, then the unlinked
      * ones, e.g. {@code changes: 3 new, 12 changed, 40 unchanged, 2 gone, 1 unlinked}; {@code changes: none} when
      * neither crawl recorded a URL.
      */
-    @Override
-    public boolean leads() {
-        return true;
-    }
-
     @Override
     public String words() {
         StringBuilder words = new StringBuilder("changes:");

@@ -13,7 +13,8 @@ import org.sievecrawler.warc.WarcArchive;
 
 /**
  * The files a crawl keeps in its output folder, by name: {@code pages.jsonl}, {@code summary.json},
- * {@code crawl.log}, {@code progress.jsonl}, {@code report.html}, {@code audit.json}, {@code checkpoint/},
+ * {@code crawl.log}, {@code progress.jsonl}, {@code report.html}, {@code audit.json}, {@code changes.jsonl},
+ * {@code rules.jsonl}, {@code checkpoint/},
  * {@code frontier/}, {@code links.tsv.zst} (the link graph) and the WARC files {@code PREFIX-*.warc.gz} (or
  * {@code .warc.zst}); and what a new crawl must know of them: whether an
  * earlier crawl left its output there ({@link #earlierOutput()}), so the two are never mixed, and how to start
@@ -34,11 +35,13 @@ public final class CrawlFolder {
     public static final String AUDIT = "audit.json";
     /** What changed since the earlier crawl, for a recrawl ({@link org.sievecrawler.changes.ChangeSet}). */
     public static final String CHANGES = "changes.jsonl";
+    /** The rules the crawl learned and undid ({@link org.sievecrawler.learn.RulesFile}). */
+    public static final String RULES = "rules.jsonl";
     /**
      * The files a crawl writes beside its output that alone do not make an earlier crawl (a refused crawl leaves a
      * crawl.log), deleted with it by {@link #clear()}.
      */
-    static final List<String> SIDE_FILES = List.of(LOG, PROGRESS, REPORT, AUDIT, CHANGES);
+    static final List<String> SIDE_FILES = List.of(LOG, PROGRESS, REPORT, AUDIT, CHANGES, RULES);
     /** Pending URLs spilled past sieve.max-in-memory-urls. */
     public static final String FRONTIER = "frontier";
     /** A recrawl's copy of the earlier crawl's records, sorted ({@code crawl --since}). */
@@ -76,8 +79,8 @@ public final class CrawlFolder {
 
     /**
      * Deletes the crawler's own files: pages.jsonl, summary.json, crawl.log, progress.jsonl, report.html, audit.json,
-     * changes.jsonl, checkpoint/, frontier/, links.tsv.zst, history/ and the WARC files of the prefix. Other files in
-     * the folder are left alone, and so is the lock file.
+     * changes.jsonl, rules.jsonl, checkpoint/, frontier/, links.tsv.zst, history/ and the WARC files of the prefix.
+     * Other files in the folder are left alone, and so is the lock file.
      *
      * @throws IOException naming the file that could not be deleted
      */

@@ -97,18 +97,6 @@ final class Aliases {
         return found;
     }
 
-    /** Whether a page of {@code url} was fetched recently, and its fingerprint: {@code [found, fingerprint]}. */
-    synchronized long[] fingerprint(String url) {
-        long key = hash(url);
-        int slot = slot(key);
-        return keys[slot] == key && key != 0 ? new long[] {1, prints[slot]} : new long[] {0, 0};
-    }
-
-    /** Candidates counted now. */
-    synchronized int candidates() {
-        return candidates;
-    }
-
     /** The estimated bytes kept: the table and the candidates. */
     synchronized long estimatedBytes() {
         return 16L * SLOTS + (long) CANDIDATE_BYTES * candidates;

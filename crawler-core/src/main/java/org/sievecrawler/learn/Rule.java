@@ -2,6 +2,7 @@ package org.sievecrawler.learn;
 
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import org.sievecrawler.escape.ControlCharacters;
 
 /**
@@ -68,6 +69,41 @@ public record Rule(Kind kind, String host, String template, String name, int pos
                     + (position + 1) + ")" + evidence + "; dropping it";
         };
         return ControlCharacters.escape(text);
+    }
+
+    /**
+     * The error of the record of a URL the rule refused (outcome {@code trap}): {@value #TRAP_ERROR} and
+     * {@link #describe()}, as the report reads it back.
+     */
+    public String trapError() {
+        return TRAP_ERROR + describe();
+    }
+
+    /**
+     * The error of the record of a URL the rule rewrote to {@code url}, followed instead (outcome {@code trap}):
+     * {@link #trapError()}, {@value #FOLLOWED_AS} and {@code url}.
+     */
+    public String trapError(String url) {
+        return trapError() + FOLLOWED_AS + url;
+    }
+
+    /** How the error of a record of a URL refused by a rule starts; the rule's {@link #describe()} follows. */
+    public static final String TRAP_ERROR = "learned rule: ";
+    /** What follows the rule's text in the error of a URL it rewrote: the URL followed instead. */
+    public static final String FOLLOWED_AS = "; followed as ";
+
+    /**
+     * The text of the rule a trap record's {@code error} names ({@link #trapError()}, {@link #trapError(String)}),
+     * or empty when it names none.
+     */
+    public static Optional<String> namedBy(String error) {
+        if (error == null || !error.startsWith(TRAP_ERROR)) {
+            return Optional.empty();
+        }
+        // the URL followed, normalized, holds no space: the last one is ours (nor does a rule's template)
+        int followed = error.lastIndexOf(FOLLOWED_AS);
+        return Optional.of(error.substring(TRAP_ERROR.length(), followed >= TRAP_ERROR.length() ? followed
+                : error.length()));
     }
 
     /** The parameter as a user writes it: {@code ?sid=}, {@code ;jsessionid=}. */

@@ -22,6 +22,27 @@ final class UrlEdit {
 
     /** {@code url} without its path segment {@code index} (0 for the first), or null when it has none so many. */
     static String withoutSegment(String url, int index) {
+        int[] at = segmentAt(url, index);
+        if (at == null) {
+            return null;
+        }
+        if (at[1] == at[2]) { // the last segment: "/a/print" keeps "/a/"
+            return at[0] == at[2] ? null : url.substring(0, at[0]) + url.substring(at[2]);
+        }
+        return url.substring(0, at[0]) + url.substring(at[1] + 1);
+    }
+
+    /** Path segment {@code index} of {@code url} (its {@code ;params} with it), or null when it has none so many. */
+    static String segment(String url, int index) {
+        int[] at = segmentAt(url, index);
+        return at == null ? null : url.substring(at[0], at[1]);
+    }
+
+    /**
+     * Where path segment {@code index} of {@code url} starts and ends, and where the path ends:
+     * {@code [from, to, pathEnd]}; null when it has none so many.
+     */
+    private static int[] segmentAt(String url, int index) {
         int pathStart = pathStart(url);
         if (pathStart < 0) {
             return null;
@@ -39,32 +60,7 @@ final class UrlEdit {
             return null;
         }
         int slash = url.indexOf('/', from);
-        if (slash < 0 || slash >= pathEnd) { // the last segment: "/a/print" keeps "/a/"
-            return from == pathEnd ? null : url.substring(0, from) + url.substring(pathEnd);
-        }
-        return url.substring(0, from) + url.substring(slash + 1);
-    }
-
-    /** Path segment {@code index} of {@code url} (its {@code ;params} with it), or null when it has none so many. */
-    static String segment(String url, int index) {
-        int pathStart = pathStart(url);
-        if (pathStart < 0) {
-            return null;
-        }
-        int pathEnd = pathEnd(url, pathStart);
-        int from = pathStart + 1;
-        for (int i = 0; i < index; i++) {
-            int slash = url.indexOf('/', from);
-            if (slash < 0 || slash >= pathEnd) {
-                return null;
-            }
-            from = slash + 1;
-        }
-        if (from > pathEnd) {
-            return null;
-        }
-        int slash = url.indexOf('/', from);
-        return url.substring(from, slash < 0 || slash >= pathEnd ? pathEnd : slash);
+        return new int[] {from, slash < 0 || slash >= pathEnd ? pathEnd : slash, pathEnd};
     }
 
     /** Where the path of {@code url} starts (its '/'), or -1 when it has none. */

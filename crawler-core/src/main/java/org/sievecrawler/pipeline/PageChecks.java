@@ -29,8 +29,6 @@ import org.sievecrawler.sink.PageRecords;
  * them in), and recording the refusal.
  */
 final class PageChecks {
-    /** How the error of a URL a learned rule refused starts. */
-    static final String LEARNED = "learned rule: ";
     private final UrlTraps traps;
     /** Sitemaps per host ({@code scope.max-sitemaps-per-host}): a sitemap takes this budget, not the pages'. */
     private final HostBudget sitemapBudget;
@@ -72,11 +70,11 @@ final class PageChecks {
         if (task.purpose() == PendingUrl.Purpose.PAGE) {
             Learner.Verdict verdict = learner.atLease(task.url());
             if (verdict instanceof Learner.Verdict.Refuse refuse) {
-                return refused(task, Outcome.TRAP, LEARNED + refuse.rule().describe());
+                return refused(task, Outcome.TRAP, refuse.rule().trapError());
             }
             if (verdict instanceof Learner.Verdict.Rewrite rewrite) {
-                return Optional.of(Ending.withLinks(PageRecords.refused(task, Outcome.TRAP, LEARNED
-                        + rewrite.rule().describe() + "; followed as " + rewrite.url()), List.of(new PendingUrl(
+                return Optional.of(Ending.withLinks(PageRecords.refused(task, Outcome.TRAP,
+                        rewrite.rule().trapError(rewrite.url())), List.of(new PendingUrl(
                                 rewrite.url(), task.depth(), task.referrer(), 0, task.redirects(), task.purpose()))));
             }
         }

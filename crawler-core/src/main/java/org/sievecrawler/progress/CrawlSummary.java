@@ -140,27 +140,30 @@ public record CrawlSummary(Instant startedAt, Duration duration, String endReaso
      * unreachable hosts if any, e.g. {@code crawl finished: decided=771 pages=693 redirects=0 http-errors=78 (404: 78)
      * failed=0 responses=771 avg=2400/s ... errors=3 retries=2 unreachable: http://127.0.0.1:9 (connection refused)}.
      * The words up to {@code responses} are {@link Answers#words()}; {@code errors} and {@code retries} count attempts
-     * ({@link ProgressLine}). A section's words that answer about the site ({@link SummarySection#leads()}: a
-     * recrawl's changes) lead the line, {@code crawl finished: changes: 3 new, 12 changed, 2 gone; decided=...}; the
-     * others follow the retries.
+     * ({@link ProgressLine}). A section's words go where its {@link SummarySection#place()} says: an answer a crawl is
+     * run for (a recrawl's changes) leads the line, {@code crawl finished: changes: 3 new, 12 changed, 2 gone;
+     * decided=...}; what explains the answers follows them, {@code ... responses=56; learned: 7 rules, 1,234 URLs
+     * refused, 56 rewritten; avg=...}; the others follow the retries.
      */
     public String line() {
         StringBuilder answersFirst = new StringBuilder(); // what changed, for a recrawl, leads
+        StringBuilder afterAnswers = new StringBuilder();
         StringBuilder after = new StringBuilder();
         for (SummarySection section : sections) {
             String words = section.words();
             if (words.isEmpty()) { // a section with nothing to say (no parameter ignored) says nothing
                 continue;
             }
-            if (section.leads()) {
-                answersFirst.append(words).append("; ");
-            } else {
-                after.append(' ').append(words);
+            switch (section.place()) {
+                case LEADS -> answersFirst.append(words).append("; ");
+                case FOLLOWS_ANSWERS -> afterAnswers.append("; ").append(words).append(';');
+                case TRAILS -> after.append(' ').append(words);
             }
         }
         String line = String.format(Locale.ROOT,
-                "crawl %s: %s%s avg=%s/s bytes=%s duration=%.1fs pending=%d seen~%.0f fpr=%.3g%% errors=%d retries=%d",
-                endReason, answersFirst, answers().words(), ProgressLine.rate(pagesPerSecond()),
+                "crawl %s: %s%s%s avg=%s/s bytes=%s duration=%.1fs pending=%d seen~%.0f fpr=%.3g%% errors=%d"
+                        + " retries=%d",
+                endReason, answersFirst, answers().words(), afterAnswers, ProgressLine.rate(pagesPerSecond()),
                 ProgressLine.megabytes(bytes), duration.toMillis() / 1000.0, pending, sieveEstimate,
                 sieveFalsePositiveRate * 100, errors, retries) + after;
         return unreachableHosts.isEmpty() ? line : line + " unreachable: " + unreachableHostsText();

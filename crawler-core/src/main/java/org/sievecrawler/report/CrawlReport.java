@@ -21,6 +21,7 @@ import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.escape.Json;
 import org.sievecrawler.input.FileErrors;
 import org.sievecrawler.input.InputFile;
+import org.sievecrawler.learn.RulesFile;
 import org.sievecrawler.sink.JsonlSink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Made from the folder's files: pages.jsonl (read whole, counted by {@link PageTally}), progress.jsonl (the
  * progress lines, {@link org.sievecrawler.progress.ProgressLog}), a recrawl's changes.jsonl (its "Changes since"
- * section first, {@link ChangesExcerpt}) and summary.json, the last three used when present (a
+ * section first, {@link ChangesExcerpt}), rules.jsonl with the trap records of pages.jsonl that name a learned rule
+ * (its "Rules learned" section, {@link RulesExcerpt}) and summary.json, the last four used when present (a
  * crawl still running, or killed, has no summary; a crawl of an older build no progress.jsonl). A line of either file
  * that is not a record (a partial last line of a crawl killed or still writing, a damaged line) is left out; those of
  * pages.jsonl are counted on the page and in a warning. Bytes of these files that are not UTF-8 are read as U+FFFD.
@@ -90,7 +92,8 @@ public final class CrawlReport {
         }
         String title = "Crawl report: " + dir.toAbsolutePath().normalize().getFileName();
         String data = data(title, tally, skipped.lines(), summary(dir.resolve(CrawlFolder.SUMMARY)),
-                progress(dir.resolve(CrawlFolder.PROGRESS)), dir.resolve(ChangeSet.FILE), dir.resolve(Audit.FILE));
+                progress(dir.resolve(CrawlFolder.PROGRESS)), dir.resolve(ChangeSet.FILE), dir.resolve(Audit.FILE),
+                dir.resolve(RulesFile.FILE));
         return fill(resource("report.html"), Map.of(
                 "title", escapeHtml(Json.wellFormed(title)),
                 "chartjs", resource("chart.umd.min.js"),
@@ -100,7 +103,7 @@ public final class CrawlReport {
 
     /** The data the page's script draws, as one JSON object. */
     private static String data(String title, PageTally tally, long unreadableLines, String summary,
-            List<String> progress, Path changes, Path audit) throws IOException {
+            List<String> progress, Path changes, Path audit, Path rules) throws IOException {
         StringWriter text = new StringWriter();
         try (JsonGenerator json = Json.scriptData(text)) {
             json.writeStartObject();
@@ -117,6 +120,7 @@ public final class CrawlReport {
             json.writeEndObject();
             ChangesExcerpt.write(changes, json);
             AuditExcerpt.write(audit, json);
+            RulesExcerpt.write(rules, tally, json);
             json.writeObjectFieldStart("outcomes");
             for (Map.Entry<String, Long> e : tally.outcomes.entrySet()) {
                 json.writeNumberField(e.getKey(), e.getValue());
@@ -146,7 +150,7 @@ public final class CrawlReport {
             }
             json.writeEndArray();
             json.writeEndObject();
-        } // an IOException is audit.json's or changes.jsonl's: a StringWriter does not fail
+        } // an IOException is audit.json's, changes.jsonl's or rules.jsonl's: a StringWriter does not fail
         return text.toString();
     }
 

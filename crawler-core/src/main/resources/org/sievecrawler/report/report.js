@@ -1,6 +1,6 @@
 // Draws report.html from the JSON in #report-data: what the crawl found about the site first (a recrawl's changes
 // since the earlier crawl, counted and listed; a summary of problems, then a sortable, paged table for each section
-// of audit.json), then the crawl's charts with Chart.js. Every text
+// of audit.json; the rules the crawl learned), then the crawl's charts with Chart.js. Every text
 // of the crawl is set as text (textContent); a link's href only ever holds an http(s) URL. When done, <html> gets
 // data-charts (charts drawn), data-charts-painted (of those, canvases with pixels painted), data-charts-expected
 // (charts the data called for), data-tables (tables drawn) and data-tables-expected (lists in audit.json): a headless
@@ -129,6 +129,11 @@
     fact('ended', s.endReason);
     fact('MB', (s.bytes / 1048576).toFixed(1));
     fact('failed attempts', number(s.errors));
+    if (s.learned && s.learned.rules > 0) {
+      fact('rules learned', number(s.learned.rules) + (s.learned.undone > 0 ? ' (' + number(s.learned.undone)
+        + ' undone)' : '') + ', ' + number(s.learned.refused) + ' URLs refused, ' + number(s.learned.rewritten)
+        + ' rewritten');
+    }
     if (s.linkRejections && s.linkRejections['over-host-budget'] > 0) {
       fact('over host budget (limits.max-pages-per-host)', number(s.linkRejections['over-host-budget']));
     }
@@ -505,9 +510,79 @@
     document.getElementById('changes').appendChild(div);
   }
 
+  // ---- the rules the crawl learned: rules.jsonl and pages.jsonl's trap records (data.rules), joined by the rule's
+  // text with what each did in the last run (summary.json's learned.list) ----
+  function ruleRow(known, did) {
+    return {
+      rule: known.rule,
+      host: known.host || (did ? did.host : null),
+      kind: known.kind || (did ? did.kind : null),
+      'not fetched (trap records)': typeof known.traps === 'number' ? known.traps : null,
+      refused: did ? did.refused : null,
+      rewritten: did ? did.rewritten : null,
+      sampled: did ? did.sampled : null,
+      undone: known.undone ? known.undone.replace('T', ' ').replace(/\.\d+Z$/, 'Z')
+        : did && did.undone ? 'yes' : '',
+      'undone by': known.undoneUrl ? (known.undoneWhy ? [known.undoneUrl, known.undoneWhy] : [known.undoneUrl])
+        : null
+    };
+  }
+  function rules() {
+    var r = data.rules;
+    var did = Object.create(null); // by the rule's text, which the network's text is in: no prototype to reach
+    var list = (s && s.learned && Array.isArray(s.learned.list) ? s.learned.list : []).filter(function (t) {
+      return t !== null && typeof t === 'object' && typeof t.rule === 'string';
+    });
+    list.forEach(function (t) { did[t.rule] = t; });
+    var rows = [], listed = Object.create(null);
+    (r ? r.list : []).forEach(function (known) {
+      listed[known.rule] = true;
+      rows.push(ruleRow(known, did[known.rule]));
+    });
+    list.forEach(function (t) {
+      if (!listed[t.rule]) {
+        rows.push(ruleRow({ rule: t.rule }, t));
+      }
+    });
+    if (!rows.length) {
+      return;
+    }
+    var div = document.createElement('div');
+    div.className = 'card';
+    var h = document.createElement('h2');
+    h.textContent = 'Rules learned (' + number(Math.max(rows.length, r ? r.total : 0)) + ')';
+    div.appendChild(h);
+    var about = document.createElement('div');
+    about.className = 'sub';
+    about.textContent = 'Learned from the pages fetched (scope.learn-duplicates): a parameter that never changes a'
+      + ' page is dropped, a URL template whose pages are all near-duplicates is not fetched, an alias parameter'
+      + ' or path segment (?print=1, /print/) is dropped. Of the URLs a rule would refuse or rewrite, the 1st, 2nd,'
+      + ' 4th, 8th and 16th, then 1 in 50, are fetched anyway, and a sample with new content undoes the rule.'
+      + ' "not fetched" counts the trap records of pages.jsonl naming the rule; refused, rewritten and sampled are'
+      + ' the last run\'s (summary.json).'
+      + ' To turn the rules off: --set scope.learn-duplicates=false; to give parameters by hand:'
+      + ' scope.ignore-params: [sid, utm_*].';
+    div.appendChild(about);
+    if (r && r.unreadableLines > 0) {
+      var bad = document.createElement('div');
+      bad.className = 'sub';
+      bad.textContent = number(r.unreadableLines) + ' line(s) of rules.jsonl are not rules, left out';
+      div.appendChild(bad);
+    }
+    if (r && r.otherTraps > 0) {
+      var other = document.createElement('div');
+      other.className = 'sub';
+      other.textContent = number(r.otherTraps) + ' trap record(s) of further rules, not listed';
+      div.appendChild(other);
+    }
+    table(div, rows, r ? Math.max(r.total, rows.length) : rows.length, 'rules.jsonl');
+    document.getElementById('rules').appendChild(div);
+  }
+
   changes();
   problems();
   tables();
+  rules();
 
   function painted(canvas) {
     var pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;

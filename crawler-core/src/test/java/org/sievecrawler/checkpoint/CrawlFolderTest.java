@@ -45,7 +45,7 @@ class CrawlFolderTest {
 
     @Test
     void clearDeletesTheCrawlersOwnFilesAndNoOther() throws IOException {
-        for (String name : new String[] {"pages.jsonl", "summary.json", "crawl.log", "progress.jsonl", "report.html", "changes.jsonl",
+        for (String name : new String[] {"pages.jsonl", "summary.json", "crawl.log", "progress.jsonl", "report.html", "changes.jsonl", "rules.jsonl",
             "links.tsv.zst", "crawl.lock", "notes.txt",
             "crawl-20261121143151-00000.warc.gz", "other-20261121143151-00000.warc.gz", "crawl-notes.warc.gz"}) {
             Files.writeString(dir.resolve(name), name);

@@ -105,7 +105,7 @@ class CrawlStartTest {
         assertThatThrownBy(start::begin).isInstanceOf(CheckpointException.class)
                 .hasMessage(dir + " holds the output of an earlier crawl (pages.jsonl); a new crawl would mix its"
                         + " pages with them: start afresh with --overwrite, which deletes its pages.jsonl and"
-                        + " crawl.log, progress.jsonl, report.html, audit.json, changes.jsonl (no other file), or choose another output folder");
+                        + " crawl.log, progress.jsonl, report.html, audit.json, changes.jsonl, rules.jsonl (no other file), or choose another output folder");
         start.beginAfresh();
 
         assertThat(dir.resolve(CrawlFolder.PAGES)).doesNotExist();

@@ -32,8 +32,8 @@ class CrawlSummaryTest {
                 .endsWith(" errors=2 retries=1");
     }
 
-    /** A section with the given words, leading the line or not. */
-    private static SummarySection section(String words, boolean leads) {
+    /** A section with the given words, at {@code place} on the line. */
+    private static SummarySection section(String words, SummarySection.Place place) {
         return new SummarySection() {
             @Override
             public void writeField(com.fasterxml.jackson.core.JsonGenerator json) {
@@ -45,19 +45,23 @@ class CrawlSummaryTest {
             }
 
             @Override
-            public boolean leads() {
-                return leads;
+            public Place place() {
+                return place;
             }
         };
     }
 
     @Test
     void answersAboutTheSiteLeadTheLineAndTheCrawlersOwnFollowIt() {
-        CrawlSummary summary = djangoLike().with(java.util.Optional.of(section("canonicalized: 4 links", false)))
-                .with(java.util.Optional.of(section("changes: 3 new, 1 gone", true)))
-                .with(java.util.Optional.of(section("", false)));
+        CrawlSummary summary = djangoLike()
+                .with(java.util.Optional.of(section("canonicalized: 4 links", SummarySection.Place.TRAILS)))
+                .with(java.util.Optional.of(section("changes: 3 new, 1 gone", SummarySection.Place.LEADS)))
+                .with(java.util.Optional.of(section("learned: 2 rules", SummarySection.Place.FOLLOWS_ANSWERS)))
+                .with(java.util.Optional.of(section("", SummarySection.Place.FOLLOWS_ANSWERS)))
+                .with(java.util.Optional.of(section("", SummarySection.Place.TRAILS)));
 
         assertThat(summary.line()).startsWith("crawl finished: changes: 3 new, 1 gone; decided=773 pages=693 ")
+                .contains(" failed=0 responses=772; learned: 2 rules; avg=77/s ")
                 .endsWith(" errors=2 retries=1 canonicalized: 4 links");
     }
 

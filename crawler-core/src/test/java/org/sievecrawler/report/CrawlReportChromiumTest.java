@@ -143,6 +143,8 @@ class CrawlReportChromiumTest {
         assertThat(dom).as("a recrawl's changes lead").contains("Changes since 2026-01-01 00:00:00Z")
                 .contains("Unlinked: no page links to them any more (1)");
         assertThat(dom.indexOf("Changes since")).isLessThan(dom.indexOf("Broken links"));
+        assertThat(dom).as("the rules learned, after the audit").contains("Rules learned (1)");
+        assertThat(dom.indexOf("Rules learned")).isGreaterThan(dom.indexOf("Slowest pages"));
     }
 
     /** The data- attributes the page's script set on its html element. */

@@ -196,6 +196,32 @@ class CrawlReportTest {
         assertThat(json.get("summary").get("unreachableHosts").get(0).get("reason").asText()).isEqualTo(text);
         assertThat(json.get("summary").get("linkRejections").get(text).asLong()).isEqualTo(1);
         assertThat(json.get("progress").size()).isEqualTo(2);
+        JsonNode rule = json.get("rules").get("list").get(0);
+        assertThat(rule.get("undoneWhy").asText()).isEqualTo(text);
+        assertThat(rule.get("name").asText()).isEqualTo(text);
+        assertThat(rule.get("traps").asLong()).as("the trap record naming it").isEqualTo(1);
+        assertThat(json.get("summary").get("learned").get("list").get(0).get("rule").asText())
+                .isEqualTo(rule.get("rule").asText());
+    }
+
+    @Test
+    void theRulesLearnedComeFromRulesJsonlAndTheTrapsOfPagesJsonlSoARedrawHasThem() throws Exception {
+        org.sievecrawler.learn.Rule calendar = new org.sievecrawler.learn.Rule(
+                org.sievecrawler.learn.Rule.Kind.SKIP_TEMPLATE, "a.test", "/cal?d={date}", "", -1, 40, 40);
+        pages(page("http://a.test/", 200, Outcome.FETCHED, 0, null),
+                page("http://a.test/cal?d=2026-01-01", 0, Outcome.TRAP, 1, "learned rule: " + calendar.describe()),
+                page("http://a.test/cal?d=2026-01-02", 0, Outcome.TRAP, 1, "learned rule: " + calendar.describe()));
+        try (org.sievecrawler.learn.RulesFile rules = new org.sievecrawler.learn.RulesFile(dir.resolve("rules.jsonl"),
+                java.time.Clock.systemUTC())) {
+            rules.learned(calendar);
+        }
+
+        JsonNode rules = data(CrawlReport.html(dir)).get("rules");
+
+        assertThat(rules.get("total").asInt()).isEqualTo(1);
+        assertThat(rules.get("list").get(0).get("rule").asText()).isEqualTo(calendar.describe());
+        assertThat(rules.get("list").get(0).get("kind").asText()).isEqualTo("skip-template");
+        assertThat(rules.get("list").get(0).get("traps").asLong()).isEqualTo(2);
     }
 
     @Test
@@ -211,7 +237,7 @@ class CrawlReportTest {
 
         StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(report));
         JsonNode json = data(new String(report, StandardCharsets.UTF_8));
-        assertThat(json.get("records").asLong()).isEqualTo(4);
+        assertThat(json.get("records").asLong()).isEqualTo(5); // the folder's 4 and the line of bad bytes
         assertThat(json.get("unreadableLines").asLong()).isZero();
         assertThat(json.get("summary").get("endReason").asText()).isEqualTo("\ufffdx");
         assertThat(json.get("progress").size()).isEqualTo(3);

@@ -19,6 +19,10 @@ import org.sievecrawler.changes.ChangeCounts;
 import org.sievecrawler.changes.ChangeSet;
 import org.sievecrawler.checkpoint.CrawlFolder;
 import org.sievecrawler.escape.Json;
+import org.sievecrawler.learn.LearnedRules;
+import org.sievecrawler.learn.Learner;
+import org.sievecrawler.learn.Rule;
+import org.sievecrawler.learn.RulesFile;
 import org.sievecrawler.progress.CrawlSummary;
 import org.sievecrawler.progress.ProgressLine;
 import org.sievecrawler.progress.ProgressLog;
@@ -32,14 +36,19 @@ import org.sievecrawler.sink.PageRecord;
  * summary.json the report shows (titles, errors, the end reason, an unreachable host's reason, a link rejection's and
  * a fallback's reason) and enough of everything else for each of the report's 8 charts: outcomes, statuses, depths,
  * two hosts, errors, link rejections, and progress lines; and an audit.json with the text in each of its sections'
- * lists, as a URL, a title, an error and a link's text, and a recrawl's changes.jsonl with the text in a URL and a
- * referrer (summary.json counting them), for each of the report's {@link #TABLES} tables.
+ * lists, as a URL, a title, an error and a link's text, a recrawl's changes.jsonl with the text in a URL and a
+ * referrer (summary.json counting them), and a rules.jsonl with the text in a rule's template, parameter, undone URL
+ * and why (a trap record naming the rule, summary.json's {@code learned} listing it), for each of the report's
+ * {@link #TABLES} tables.
  */
 final class HostileCrawlFolder {
     /** The charts the report of such a folder draws: all of them. */
     static final int CHARTS = 8;
-    /** The tables the report of such a folder draws: one per list of audit.json, and new, gone and unlinked. */
-    static final int TABLES = 10;
+    /**
+     * The tables the report of such a folder draws: one per list of audit.json, new, gone and unlinked, and the rules
+     * learned.
+     */
+    static final int TABLES = 11;
 
     private HostileCrawlFolder() {
     }
@@ -50,6 +59,13 @@ final class HostileCrawlFolder {
             pages.accept(page("http://a.test/", 200, Outcome.FETCHED, 0, text, null));
             pages.accept(page("http://a.test/x", 0, Outcome.ERROR, 1, null, text));
             pages.accept(page("http://b.test/y", 404, Outcome.HTTP_ERROR, 2, text, text + " (2)"));
+            pages.accept(page("http://a.test/cart?sid=2", 0, Outcome.TRAP, 1, null, "learned rule: "
+                    + rule(text).describe()));
+        }
+        try (RulesFile rules = new RulesFile(dir.resolve(RulesFile.FILE), Clock.fixed(Instant.parse(
+                "2026-01-01T00:00:01Z"), ZoneOffset.UTC))) {
+            rules.learned(rule(text));
+            rules.undone(rule(text), "http://a.test/undone?" + text, text);
         }
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
         try (ProgressLog progress = ProgressLog.append(dir.resolve(CrawlFolder.PROGRESS),
@@ -63,6 +79,7 @@ final class HostileCrawlFolder {
                 CrawlSummary.Dns.NONE, Map.of("http://c.test", text), 0, RobotsCache.Counts.NONE)
                 .with(Optional.of(new ChangeCounts("2026-01-01T00:00:00Z", Map.of(Change.NEW, 1L, Change.GONE, 1L,
                         Change.UNCHANGED, 1L), OptionalLong.of(1), 0)))
+                .with(Optional.of(new LearnedRules(List.of(new Learner.Tally(rule(text), true, 0, 4, 1)), 3, 1000)))
                 .writeTo(dir.resolve(CrawlFolder.SUMMARY));
         try (OutputStream out = Files.newOutputStream(dir.resolve(ChangeSet.FILE))) {
             change(out, "http://a.test/", "unchanged", text, true);
@@ -156,6 +173,11 @@ final class HostileCrawlFolder {
             json.writeEndObject();
         }
         out.write('\n');
+    }
+
+    /** A rule learned on a.test with {@code text} in its template and as its parameter. */
+    private static Rule rule(String text) {
+        return new Rule(Rule.Kind.DROP_PARAM, "a.test", "/cart?" + text, text, -1, 12, 12);
     }
 
     private static PageRecord page(String url, int status, Outcome outcome, int depth, String title, String error) {
