@@ -217,7 +217,7 @@ done
 echo "learn-bench: load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # --- the summary -------------------------------------------------------------------------------------------
-median() { sort -n | awk '{v[NR] = $1} END {if (NR == 0) print "NA"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+median() { sort -n | awk -v OFMT='%.1f' '{v[NR] = $1} END {if (NR == 0) print "NA"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 column_of() { # PACKAGE WHO COLUMN: the values of that column
   awk -F'\t' -v p="$1" -v who="$2" -v c="$3" 'NR > 1 && $1 == p && $2 == who {print $c}' "$RESULTS"
 }

@@ -118,7 +118,7 @@ for round in $(seq 1 "$ROUNDS"); do
   if [ $(((round + FLIP) % 2)) = 1 ]; then run on "$round"; run off "$round"; else run off "$round"; run on "$round"; fi
 done
 
-median() { sort -n | awk '$1 ~ /^[0-9.]+$/ {v[++n] = $1} END {if (n == 0) print "NA"; else if (n % 2) print v[(n + 1) / 2]; else print (v[n / 2] + v[n / 2 + 1]) / 2}'; }
+median() { sort -n | awk -v OFMT='%.1f' '$1 ~ /^[0-9.]+$/ {v[++n] = $1} END {if (n == 0) print "NA"; else if (n % 2) print v[(n + 1) / 2]; else print (v[n / 2] + v[n / 2 + 1]) / 2}'; }
 col() { awk -F'\t' -v m="$1" -v c="$2" 'NR > 1 && $1 == m {print $c}' "$RESULTS" | median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b + 0 > 0) printf "%.3f", a / b; else print "n/a"}'; }
 echo
