@@ -19,10 +19,10 @@
 #   an error starting "learned rule: "), rules (lines of rules.jsonl)
 # and a table of the medians on and off with their ratios (on / off). The issue's bound: pages/s on >= 0.95 x off.
 #
-# Environment: PAGES (100000), HOSTS (10000; one H), ROUNDS (2: 2 crawls on, 2 off), FLIP (0; 1 starts with off), BASE (/tmp/sieve-learn-broad;
-# each crawl's broad-bench WORK under it, the site generated in each), and broad-bench.sh's (THREADS, DELAY, SEEDS,
-# HEAP, MAX_DURATION, SIEVE_URLS, SET, ...; PORT 19750 and LOGS /dev/shm/sieve-learn-broad here, so that a
-# broad-bench.sh of its own may run beside). JFR is off (it costs pages/s).
+# Environment: PAGES (100000), HOSTS (10000; one H), ROUNDS (2: 2 crawls on, 2 off), FLIP (0; 1 starts with off),
+# BASE (/tmp/sieve-learn-broad; each crawl's broad-bench WORK under it, the site generated in each), and
+# broad-bench.sh's (THREADS, DELAY, SEEDS, HEAP, MAX_DURATION, SIEVE_URLS, SET, ...; PORT 19750 and LOGS
+# /dev/shm/sieve-learn-broad here, so that a broad-bench.sh of its own may run beside). JFR is off (it costs pages/s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CRAWLER=${1:-crawler-cli/target/crawler}
