@@ -33,6 +33,7 @@ FLIP=${FLIP:-0} # 1: the first round runs off, then on
 BASE=${BASE:-/tmp/sieve-learn-broad}
 export LOGS=${LOGS:-/dev/shm/sieve-learn-broad} PORT=${PORT:-19750} # not broad-bench's own: one may run beside
 SET0=${SET:-}
+[[ "$PAGES" =~ ^[1-9][0-9]*$ ]] || { echo "learn-broad: PAGES=$PAGES: must be a whole number of pages" >&2; exit 2; }
 [[ "$HOSTS" =~ ^[0-9]+$ ]] || { echo "learn-broad: HOSTS=$HOSTS: one host count (100 to 1000000)" >&2; exit 2; }
 [[ "$ROUNDS" =~ ^[1-9][0-9]?$ ]] || { echo "learn-broad: ROUNDS=$ROUNDS: must be 1 to 99" >&2; exit 2; }
 [[ "$FLIP" =~ ^[01]$ ]] || { echo "learn-broad: FLIP=$FLIP: must be 0 or 1" >&2; exit 2; }
