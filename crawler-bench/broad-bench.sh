@@ -186,7 +186,7 @@ run() { # H
       echo "$t0 $fds $sock $tcp $wait_close $rss" >> "$dir/samples.tsv"
       if [ "$heap_done" = 0 ] && [ -f "$dir/out/pages.jsonl" ]; then
         if [ "$(wc -l < "$dir/out/pages.jsonl" || echo 0)" -ge $((PAGES * 9 / 10)) ] \
-            || [ "${t0%.*}" -ge "$deadline_s" ]; then
+            || [ "${t0%.*}" -ge "$deadline_s" ] 2>/dev/null; then
           heap_done=1
           { jcmd "$java" GC.run && jcmd "$java" GC.heap_info; } > "$dir/heap.txt" 2>&1 || true
         fi
