@@ -76,23 +76,42 @@ final class Aliases {
                 from = to + 1;
             }
         }
-        String previous = null;
-        for (int i = 0; i < MAX_POSITION; i++) {
-            String segment = UrlEdit.segment(url, i);
-            String next = segment == null ? null : UrlEdit.segment(url, i + 1);
-            if (next == null) {
-                break; // no such segment, or the last one
+        int pathStart = UrlEdit.pathStart(url);
+        if (pathStart >= 0) {
+            int pathEnd = UrlEdit.pathEnd(url, pathStart);
+            // the bounds of the first MAX_POSITION + 1 segments: segment i is url[starts[i], ends[i])
+            int[] starts = new int[MAX_POSITION + 1];
+            int[] ends = new int[MAX_POSITION + 1];
+            int segments = 0;
+            for (int from = pathStart + 1; segments <= MAX_POSITION && from <= pathEnd; segments++) {
+                int slash = url.indexOf('/', from);
+                int to = slash < 0 || slash >= pathEnd ? pathEnd : slash;
+                starts[segments] = from;
+                ends[segments] = to;
+                if (to == pathEnd) {
+                    segments++;
+                    break;
+                }
+                from = to + 1;
             }
-            if (!segment.isEmpty() && segment.length() <= MAX_SEGMENT && segment.indexOf(';') < 0
-                    && !segment.equals(previous) && !segment.equals(next)
-                    && UrlTemplate.kind(segment, 0, segment.length()) == null) {
-                found = pair(found, host, Rule.Kind.ALIAS_SEGMENT, segment, i, UrlEdit.withoutSegment(url, i),
-                        fingerprint, minPairs);
+            for (int i = 0; i + 1 < segments && i < MAX_POSITION; i++) { // never the last segment
+                int length = ends[i] - starts[i];
+                int semicolon = url.indexOf(';', starts[i]);
+                if (length > 0 && length <= MAX_SEGMENT && (semicolon < 0 || semicolon >= ends[i])) {
+                    String segment = url.substring(starts[i], ends[i]);
+                    boolean doubled = i > 0 && ends[i - 1] - starts[i - 1] == length
+                            && url.regionMatches(starts[i - 1], segment, 0, length)
+                            || ends[i + 1] - starts[i + 1] == length && url.regionMatches(starts[i + 1], segment, 0, length);
+                    if (!doubled && UrlTemplate.kind(url, starts[i], ends[i]) == null) {
+                        found = pair(found, host, Rule.Kind.ALIAS_SEGMENT, segment, i,
+                                url.substring(0, starts[i]) + url.substring(ends[i] + 1), fingerprint, minPairs);
+                    }
+                }
             }
-            previous = segment;
         }
-        int slot = slot(hash(url));
-        keys[slot] = hash(url);
+        long key = hash(url);
+        int slot = slot(key);
+        keys[slot] = key;
         prints[slot] = fingerprint;
         return found;
     }
