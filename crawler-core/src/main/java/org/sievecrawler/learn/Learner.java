@@ -180,11 +180,11 @@ public final class Learner {
         if (!on) {
             return Verdict.ADMIT;
         }
-        RuleBook.Applied applied = book.rewrite(url);
-        Rule rule = applied != null ? applied.rule() : book.refusal(url);
-        if (rule == null) {
+        RuleBook.Applied applied = book.apply(url);
+        if (applied == null) {
             return Verdict.ADMIT;
         }
+        Rule rule = applied.rule();
         State state = state(rule);
         if (state == null) {
             return Verdict.ADMIT;
@@ -195,7 +195,7 @@ public final class Learner {
         if (state.sample()) {
             return new Verdict.Sample(rule);
         }
-        if (applied != null) {
+        if (!rule.refuses()) {
             state.rewritten.incrementAndGet();
             return new Verdict.Rewrite(applied.url(), rule);
         }

@@ -8,13 +8,13 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The rules in force, by host, and what they do to a URL: {@link #rewrite} (aliases, then the parameters dropped in
- * the URL's template) and {@link #refusal} (a template not fetched).
+ * the URL's template) and {@link #apply} (a rewrite, else a template not fetched).
  *
  * <p>Thread-safe: each host's rules are an immutable value replaced whole when a rule is added or removed (rare),
  * so applying them takes no lock; a crawl with no rule at all pays one volatile read per URL.
  */
 final class RuleBook {
-    /** A URL rewritten, and the first rule that changed it. */
+    /** A URL rewritten (or refused: {@code rule.refuses()}), and the first rule that changed it. */
     record Applied(String url, Rule rule) {
     }
 
@@ -96,13 +96,29 @@ final class RuleBook {
      * dropped in the template it has then; null when no rule changes it.
      */
     Applied rewrite(String url) {
-        if (!any) {
-            return null;
-        }
-        HostRules rules = hosts.get(UrlTemplate.hostOf(url));
+        HostRules rules = any ? hosts.get(UrlTemplate.hostOf(url)) : null;
+        return rules == null ? null : rewrite(url, rules);
+    }
+
+    /**
+     * What the rules of its host do to {@code url}, taken from the frontier: its rewrite ({@link #rewrite}), else
+     * the rule that refuses it (its template is not fetched, {@code applied.url()} is then {@code url}); null when
+     * no rule applies. One lookup of the host, one template at most.
+     */
+    Applied apply(String url) {
+        HostRules rules = any ? hosts.get(UrlTemplate.hostOf(url)) : null;
         if (rules == null) {
             return null;
         }
+        Applied rewritten = rewrite(url, rules);
+        if (rewritten != null || rules.skips.isEmpty()) {
+            return rewritten;
+        }
+        Rule skip = rules.skips.get(UrlTemplate.of(url).pattern());
+        return skip == null ? null : new Applied(url, skip);
+    }
+
+    private static Applied rewrite(String url, HostRules rules) {
         String out = url;
         Rule first = null;
         for (Rule rule : rules.segments) {
@@ -133,14 +149,5 @@ final class RuleBook {
             }
         }
         return first == null ? null : new Applied(out, first);
-    }
-
-    /** The rule that refuses {@code url} (its template is not fetched), or null. */
-    Rule refusal(String url) {
-        if (!any) {
-            return null;
-        }
-        HostRules rules = hosts.get(UrlTemplate.hostOf(url));
-        return rules == null || rules.skips.isEmpty() ? null : rules.skips.get(UrlTemplate.of(url).pattern());
     }
 }

@@ -74,8 +74,7 @@ final class PageChecks {
             }
             if (verdict instanceof Learner.Verdict.Rewrite rewrite) {
                 return Optional.of(Ending.withLinks(PageRecords.refused(task, Outcome.TRAP,
-                        rewrite.rule().trapError(rewrite.url())), List.of(new PendingUrl(
-                                rewrite.url(), task.depth(), task.referrer(), 0, task.redirects(), task.purpose()))));
+                        rewrite.rule().trapError(rewrite.url())), List.of(task.instead(rewrite.url()))));
             }
         }
         // after robots.txt: a sitemap it refuses costs no request, so takes none of the budget

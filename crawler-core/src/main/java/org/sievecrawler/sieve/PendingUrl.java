@@ -75,6 +75,14 @@ public record PendingUrl(String url, int depth, String referrer, int attempt, in
         return new PendingUrl(url, depth, referrer, attempt, redirects, Purpose.PAGE);
     }
 
+    /**
+     * {@code url} in this task's place, found where it was (same depth, referrer, redirects and purpose), not yet
+     * attempted: a learned rule's rewrite of it.
+     */
+    public PendingUrl instead(String url) {
+        return new PendingUrl(url, depth, referrer, 0, redirects, purpose);
+    }
+
     /** This URL again, for another attempt. */
     public PendingUrl nextAttempt() {
         return new PendingUrl(url, depth, referrer, attempt + 1, redirects, purpose);
